@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what wirecore needs, only when it is missing:
+#   - Debian packages (with apt-get when run as root, else a message naming them);
+#   - a Python virtual environment in .venv with the pinned versions of requirements.txt,
+#     plus the wirecore package itself (editable).
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# command -> Debian package
+declare -A PKG=(
+  [iverilog]=iverilog [verilator]=verilator [yosys]=yosys [nextpnr-ice40]=nextpnr-ice40
+  [icepack]=fpga-icestorm [tshark]=tshark [ip]=iproute2 [arping]=arping [ping]=iputils-ping
+  [tc]=iproute2 [g++]=g++ [make]=make [python3]=python3
+)
+missing=()
+for cmd in "${!PKG[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${PKG[$cmd]}")
+done
+# python3-venv is needed to create the virtual environment on Debian's python.
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
+# libpcap headers are not a command: check the header file.
+[ -f /usr/include/pcap/pcap.h ] || missing+=(libpcap-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# Python: 3.11 or newer (uHAL's wheel needs it).
+PY=${PYTHON:-python3}
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "setup: Python >= 3.11 is needed (found $("$PY" --version 2>&1))." >&2
+  echo "setup: install a newer python3, or set PYTHON=/path/to/python3.11" >&2
+  exit 1
+fi
+stamp=.venv/.wirecore-stamp
+want=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: creating the Python environment in .venv (pinned versions)"
+  [ -x .venv/bin/python ] || "$PY" -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -r requirements.txt
+  .venv/bin/python -m pip install -q --no-deps -e .
+  echo "$want" > "$stamp"
+fi
