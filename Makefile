@@ -21,13 +21,13 @@ demo: setup
 	@$(VENV)/bin/wirecore demo
 
 test: setup
-	$(PY) -m ruff check host tests bench
-	$(PY) -m ruff format --check host tests bench
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m pytest -n $(JOBS) --dist loadgroup tests
 
 lint: setup
 	$(PY) -m pytest -n $(JOBS) tests/test_lint.py
-	$(PY) -m ruff check host tests bench
+	$(PY) -m ruff check .
 
 bench: setup
 	$(PY) -m bench.run_all
