@@ -73,9 +73,7 @@ def synthesize(top: Top, family: str, keep_json: bool = False) -> Report:
     script.append(f"tee -q -o {stat_json} stat -json")
     ys = out / "run.ys"
     ys.write_text("\n".join(script) + "\n")
-    r = subprocess.run(
-        ["yosys", "-q", "-s", str(ys)], capture_output=True, text=True, timeout=1800
-    )
+    r = subprocess.run(["yosys", "-q", "-s", str(ys)], capture_output=True, text=True, timeout=1800)
     (out / "yosys.log").write_text(r.stdout + r.stderr)
     if r.returncode != 0:
         raise RuntimeError(f"yosys failed for {top.name} ({family}):\n{r.stderr[-4000:]}")
