@@ -1,0 +1,43 @@
+`default_nettype none
+// crc32: next state of the Ethernet CRC-32 over 0..KEEP_W bytes, any datapath width.
+//
+// Purely combinational. The state convention is the Ethernet/zlib one: the register
+// starts at 32'hFFFFFFFF, bytes are processed lane 0 first, least significant bit
+// first (reflected polynomial 32'hEDB88320); the FCS sent on the wire is ~state, least
+// significant byte first; and a frame received with its FCS leaves the state at the
+// residue 32'hDEBB20E3 when it is good.
+//
+// Ports:
+//   crc_in  [31:0]       current state
+//   data    [DATA_W-1:0] bytes, lane 0 (data[7:0]) first
+//   keep    [KEEP_W-1:0] valid lanes, contiguous from lane 0 (all zero = no byte)
+//   crc_out [31:0]       state after the valid bytes
+// Parameters: DATA_W (multiple of 8), KEEP_W = DATA_W/8.
+// Latency: 0 cycles (combinational; register crc_out in the user).
+module crc32 #(
+    parameter DATA_W = 8,
+    parameter KEEP_W = DATA_W / 8
+) (
+    input  wire [31:0]       crc_in,
+    input  wire [DATA_W-1:0] data,
+    input  wire [KEEP_W-1:0] keep,
+    output reg  [31:0]       crc_out
+);
+    integer i, j;
+    reg [31:0] c;
+
+    always @* begin
+        c = crc_in;
+        crc_out = crc_in;
+        for (i = 0; i < KEEP_W; i = i + 1) begin
+            for (j = 0; j < 8; j = j + 1) begin
+                if (c[0] ^ data[8 * i + j])
+                    c = {1'b0, c[31:1]} ^ 32'hEDB88320;
+                else
+                    c = {1'b0, c[31:1]};
+            end
+            if (keep[i]) crc_out = c;
+        end
+    end
+endmodule
+`default_nettype wire
