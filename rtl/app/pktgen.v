@@ -1,0 +1,312 @@
+`default_nettype none
+// pktgen: UDP packet generator for data acquisition and line-rate tests.
+//
+// A transmitter on one UDP application port (docs/conventions.md, "UDP application
+// port"). After `start` it sends cfg_count datagrams (0 = until `stop`) of cfg_len
+// payload bytes, to up to 16 destinations (IP, port) used in turn, with cfg_gap idle
+// clock cycles between the last payload beat of one datagram and the header of the
+// next. With cfg_gap = 0 the next header is offered the cycle after the previous
+// payload's last beat and the payload never pauses (tvalid stays high), so the
+// generator runs at whatever rate the stack accepts: full line rate back to back.
+//
+// Payload format (byte 0 first on the wire; docs/daq.md):
+//   0..7   sequence number, 64-bit big-endian: the datagram's index among those sent
+//          to the same destination since `start` (0, 1, 2, ... per destination), so
+//          each receiver sees a contiguous sequence.
+//   8..15  timestamp, 64-bit big-endian: free-running cycle counter (cfg_ts_ext = 0)
+//          or the `ts_in` input (cfg_ts_ext = 1), taken when the header is accepted.
+//   16..   fill: constant byte cfg_fill (cfg_lfsr = 0), or LFSR bytes (cfg_lfsr = 1):
+//          a 32-bit Galois LFSR (right shift, toggle mask 0x80200003) seeded with
+//          seq[31:0] ^ 0x9E3779B9 (1 if that is 0); for every fill byte the LFSR
+//          steps 8 times and the byte is its low 8 bits.
+//   A payload shorter than 16 bytes carries the first cfg_len bytes of that header.
+//
+// ARP: headers go out with hdr_dst_mac_valid = 0 (the stack resolves the IP). If
+// cfg_warmup_ms != 0, a run first sends one zero-length datagram to every destination
+// (so the stack issues its ARP requests) and then waits cfg_warmup_ms ticks of
+// tick_1ms before the first counted datagram; those primers are not counted and
+// carry no sequence number (receivers ignore datagrams shorter than 16 bytes).
+//
+// Interfaces:
+//   control   start, stop (one-cycle strobes), busy.
+//             `start` (ignored while busy) latches cfg_len, cfg_count, cfg_lfsr,
+//             cfg_fill, cfg_ndst and clears the counters and sequence numbers.
+//             `stop`: no new header is offered after it; a header already offered
+//             and its payload complete (a datagram is never cut short).
+//             cfg_gap and cfg_src_port are read live.
+//   table     cfg_dst_we, cfg_dst_addr[3:0], cfg_dst_ip[31:0], cfg_dst_port[15:0]:
+//             write one destination entry; cfg_ndst (1..16, 0 means 1) entries used.
+//   counters  cnt_packets, cnt_bytes (payload bytes): datagrams whose last payload
+//             beat was accepted since `start`, 32-bit wrapping; status_round: passes
+//             completed through the destination table (the sequence number of the
+//             datagrams of the pass in progress).
+//   transmit  m_hdr_* and m_axis_* (UDP application port, transmit direction).
+//             m_hdr_csum is 0: use the port's checksum mode 0 (none) or 1 (computed).
+//
+// Latency: the header is offered 2 cycles after `start` (1 with a gap or primers
+// aside); the first payload beat is valid the cycle after the header is accepted.
+//
+// Parameters: DATA_W (8, 16, 32 or 64; 8 for 1 Gbit/s, 64 for 10 Gbit/s),
+// KEEP_W = DATA_W/8.
+
+module pktgen #(
+    parameter integer DATA_W = 8,
+    parameter integer KEEP_W = DATA_W / 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire              tick_1ms,
+    input  wire [63:0]       ts_in,
+
+    input  wire              start,
+    input  wire              stop,
+    output wire              busy,
+
+    input  wire [15:0]       cfg_len,
+    input  wire [31:0]       cfg_count,
+    input  wire [31:0]       cfg_gap,
+    input  wire [4:0]        cfg_ndst,
+    input  wire              cfg_lfsr,
+    input  wire [7:0]        cfg_fill,
+    input  wire              cfg_ts_ext,
+    input  wire [15:0]       cfg_src_port,
+    input  wire [15:0]       cfg_warmup_ms,
+
+    input  wire              cfg_dst_we,
+    input  wire [3:0]        cfg_dst_addr,
+    input  wire [31:0]       cfg_dst_ip,
+    input  wire [15:0]       cfg_dst_port,
+
+    output reg  [31:0]       cnt_packets,
+    output reg  [31:0]       cnt_bytes,
+    output reg  [63:0]       status_round,
+
+    output wire              m_hdr_valid,
+    input  wire              m_hdr_ready,
+    output wire [47:0]       m_hdr_dst_mac,
+    output wire              m_hdr_dst_mac_valid,
+    output wire [31:0]       m_hdr_dst_ip,
+    output wire [15:0]       m_hdr_dst_port,
+    output wire [15:0]       m_hdr_src_port,
+    output wire [15:0]       m_hdr_len,
+    output wire [15:0]       m_hdr_csum,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser
+);
+
+    localparam [2:0] S_IDLE = 3'd0, S_LOAD = 3'd1, S_HDR = 3'd2, S_PAY = 3'd3,
+                     S_GAP = 3'd4, S_WARM = 3'd5;
+    localparam integer HDR_BEATS = 16 / KEEP_W;
+    localparam [31:0] KEEP_W32 = KEEP_W;
+    localparam [16:0] KW = KEEP_W32[16:0];
+    localparam [31:0] LFSR_MASK = 32'h80200003;
+    localparam [31:0] SEED_XOR = 32'h9E3779B9;
+
+    // LFSR: KEEP_W fill bytes from state s (8 steps per byte), and the state after them.
+    function [DATA_W+31:0] lfsr_beat;
+        input [31:0] s;
+        integer j, k;
+        reg [31:0] t;
+        reg [DATA_W-1:0] d;
+        begin
+            t = s;
+            d = {DATA_W{1'b0}};
+            for (j = 0; j < KEEP_W; j = j + 1) begin
+                for (k = 0; k < 8; k = k + 1)
+                    t = t[0] ? ((t >> 1) ^ LFSR_MASK) : (t >> 1);
+                d[8*j +: 8] = t[7:0];
+            end
+            lfsr_beat = {t, d};
+        end
+    endfunction
+
+    reg [2:0]  state;
+    reg        priming;        // sending zero-length primers
+    reg        stop_pend;
+    reg [15:0] len_q;
+    reg [31:0] count_q;
+    reg        lfsr_q;
+    reg [7:0]  fill_q;
+    reg [4:0]  ndst_q;
+    reg [31:0] sent;           // counted datagrams completed this run
+    reg [31:0] gap_cnt;
+    reg [15:0] warm_cnt;
+    reg [63:0] cycles;
+
+    // Destination table: written by the cfg port, read with a registered address.
+    reg [47:0] dst_mem [0:15];
+    reg [3:0]  rd_idx;
+    reg [47:0] dst_q;
+    always @(posedge clk) begin
+        if (cfg_dst_we)
+            dst_mem[cfg_dst_addr] <= {cfg_dst_ip, cfg_dst_port};
+        dst_q <= dst_mem[rd_idx];
+    end
+
+    wire [4:0] ndst_eff  = (cfg_ndst == 5'd0 || cfg_ndst > 5'd16) ? 5'd1 : cfg_ndst;
+    wire       last_dst  = ({1'b0, rd_idx} + 5'd1 >= ndst_q);
+    wire [3:0] next_idx  = last_dst ? 4'd0 : rd_idx + 4'd1;
+
+    // Payload datapath.
+    reg [16:0]  rem;           // payload bytes still to send
+    reg [127:0] hdr_sr;        // {seq, ts}, shifted out big-endian
+    reg [4:0]   hdr_beats;     // header beats still to send
+    reg [31:0]  lfsr;
+
+    wire        in_hdr = (hdr_beats != 5'd0);
+    wire [DATA_W+31:0] lb = lfsr_beat(lfsr);
+    wire [63:0] ts_now = cfg_ts_ext ? ts_in : cycles;
+    wire [31:0] seed_x = status_round[31:0] ^ SEED_XOR;
+    wire [31:0] seed   = (seed_x == 32'd0) ? 32'd1 : seed_x;
+
+    reg [DATA_W-1:0] hdr_bytes;
+    reg [KEEP_W-1:0] keep;
+    integer i;
+    always @* begin
+        for (i = 0; i < KEEP_W; i = i + 1)
+            hdr_bytes[8*i +: 8] = hdr_sr[127-8*i -: 8];
+        for (i = 0; i < KEEP_W; i = i + 1)
+            keep[i] = (rem > i[16:0]);
+    end
+
+    assign m_axis_tvalid = (state == S_PAY);
+    assign m_axis_tdata  = in_hdr ? hdr_bytes : (lfsr_q ? lb[DATA_W-1:0] : {KEEP_W{fill_q}});
+    assign m_axis_tkeep  = keep;
+    assign m_axis_tlast  = (rem <= KW);
+    assign m_axis_tuser  = 1'b0;
+
+    assign m_hdr_valid         = (state == S_HDR);
+    assign m_hdr_dst_mac       = 48'd0;
+    assign m_hdr_dst_mac_valid = 1'b0;
+    assign m_hdr_dst_ip        = dst_q[47:16];
+    assign m_hdr_dst_port      = dst_q[15:0];
+    assign m_hdr_src_port      = cfg_src_port;
+    assign m_hdr_len           = priming ? 16'd0 : len_q;
+    assign m_hdr_csum          = 16'd0;
+
+    assign busy = (state != S_IDLE);
+
+    wire hdr_fire  = m_hdr_valid && m_hdr_ready;
+    wire beat_fire = m_axis_tvalid && m_axis_tready;
+    wire pkt_done  = beat_fire && m_axis_tlast;
+    wire run_done  = stop_pend || stop ||
+                     (count_q != 32'd0 && sent + 32'd1 == count_q);
+
+    always @(posedge clk) begin
+        cycles <= cycles + 64'd1;
+        if (start && state == S_IDLE) begin
+            len_q   <= cfg_len;
+            count_q <= cfg_count;
+            lfsr_q  <= cfg_lfsr;
+            fill_q  <= cfg_fill;
+            ndst_q  <= ndst_eff;
+        end
+        if (hdr_fire) begin
+            rem       <= priming ? 17'd0 : {1'b0, len_q};
+            hdr_sr    <= {status_round, ts_now};
+            hdr_beats <= HDR_BEATS[4:0];
+            lfsr      <= seed;
+        end else if (beat_fire) begin
+            rem    <= (rem > KW) ? rem - KW : 17'd0;
+            hdr_sr <= hdr_sr << DATA_W;
+            if (in_hdr)
+                hdr_beats <= hdr_beats - 5'd1;
+            else
+                lfsr <= lb[DATA_W+31:DATA_W];
+        end
+        if (rst) begin
+            cycles <= 64'd0;
+            rem    <= 17'd0;
+            hdr_beats <= 5'd0;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            state        <= S_IDLE;
+            priming      <= 1'b0;
+            stop_pend    <= 1'b0;
+            sent         <= 32'd0;
+            gap_cnt      <= 32'd0;
+            warm_cnt     <= 16'd0;
+            rd_idx       <= 4'd0;
+            cnt_packets  <= 32'd0;
+            cnt_bytes    <= 32'd0;
+            status_round <= 64'd0;
+        end else begin
+            if (stop && state != S_IDLE)
+                stop_pend <= 1'b1;
+            case (state)
+                S_IDLE: if (start) begin
+                    state        <= S_LOAD;
+                    priming      <= (cfg_warmup_ms != 16'd0);
+                    stop_pend    <= 1'b0;
+                    sent         <= 32'd0;
+                    rd_idx       <= 4'd0;
+                    cnt_packets  <= 32'd0;
+                    cnt_bytes    <= 32'd0;
+                    status_round <= 64'd0;
+                end
+                S_LOAD: begin  // table read for rd_idx = 0 is in flight
+                    if (stop_pend || stop)
+                        state <= S_IDLE;
+                    else
+                        state <= S_HDR;
+                end
+                S_HDR: if (hdr_fire) begin
+                    state  <= S_PAY;
+                    rd_idx <= next_idx;
+                    if (last_dst && !priming)
+                        status_round <= status_round + 64'd1;
+                end
+                S_PAY: if (pkt_done) begin
+                    if (priming) begin
+                        if (rd_idx == 4'd0) begin  // every destination primed
+                            state    <= (stop_pend || stop) ? S_IDLE : S_WARM;
+                            warm_cnt <= 16'd0;
+                        end else begin
+                            state <= (stop_pend || stop) ? S_IDLE : S_HDR;
+                        end
+                    end else begin
+                        cnt_packets <= cnt_packets + 32'd1;
+                        cnt_bytes   <= cnt_bytes + {16'd0, len_q};
+                        sent        <= sent + 32'd1;
+                        if (run_done)
+                            state <= S_IDLE;
+                        else if (cfg_gap != 32'd0) begin
+                            state   <= S_GAP;
+                            gap_cnt <= cfg_gap;
+                        end else
+                            state <= S_HDR;
+                    end
+                end
+                S_GAP: begin
+                    if (stop_pend || stop)
+                        state <= S_IDLE;
+                    else if (gap_cnt == 32'd1)
+                        state <= S_HDR;
+                    gap_cnt <= gap_cnt - 32'd1;
+                end
+                S_WARM: begin
+                    if (stop_pend || stop)
+                        state <= S_IDLE;
+                    else if (tick_1ms) begin
+                        warm_cnt <= warm_cnt + 16'd1;
+                        if (warm_cnt + 16'd1 >= cfg_warmup_ms) begin
+                            state   <= S_HDR;
+                            priming <= 1'b0;
+                        end
+                    end
+                end
+                default: state <= S_IDLE;
+            endcase
+        end
+    end
+
+endmodule
+`default_nettype wire
