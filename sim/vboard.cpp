@@ -1,0 +1,644 @@
+// vboard: the wirecore virtual board.
+//
+// Runs the Verilator model of a virtual-board top (class Vtop) on one 125 MHz clock and
+// bridges its GMII port to a Linux TAP interface:
+//   TAP -> RTL: each frame read from the TAP (no FCS, possibly shorter than 60 bytes) is
+//     padded to 60 bytes, given an FCS, preceded by 7 preamble bytes and the SFD, and
+//     driven on gmii_rxd/gmii_rx_dv one byte per cycle, with at least 12 idle cycles
+//     between frames.
+//   RTL -> TAP: each frame the RTL sends on gmii_txd/gmii_tx_en has its preamble and
+//     SFD checked and its FCS checked and stripped before it is written to the TAP.
+//     Frames with a bad FCS, a gmii_tx_er (aborted), a bad preamble or shorter than
+//     64 bytes are dropped and counted.
+// While nothing is in flight the program sleeps in poll() on the TAP (at most until the
+// next millisecond), so an idle board costs little CPU. tick_1ms is pulsed once per
+// wall-clock millisecond, so the RTL's timers agree with Linux's.
+//
+// Statistics (cycles simulated, cycles/s, frames each way, drops, and every cnt_* output
+// of the top) are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
+// on SIGUSR1; with --stats-file they are also written there as JSON.
+//
+// The counters of the top are listed by vboard_counters.h, generated at build time from
+// the top's cnt_* ports: #define VBOARD_COUNTERS(X) X(cnt_a) X(cnt_b) ...
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vtop.h"
+#include "verilated.h"
+#include "vboard_counters.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
+
+namespace {
+
+constexpr size_t kMaxFrame = 16384;  // jumbo-aware buffer size (bytes on the wire)
+constexpr int kIfg = 12;             // idle cycles between frames towards the RTL
+constexpr int kChunk = 256;          // cycles between checks of the clock and the TAP
+constexpr size_t kQueueMax = 256;    // frames read ahead from the TAP
+
+volatile sig_atomic_t g_stop = 0;
+volatile sig_atomic_t g_dump = 0;
+
+void on_stop(int) { g_stop = 1; }
+void on_dump(int) { g_dump = 1; }
+
+uint32_t crc_table[256];
+
+void crc_init() {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? (0xEDB88320u ^ (c >> 1)) : (c >> 1);
+        crc_table[i] = c;
+    }
+}
+
+uint32_t crc32(const uint8_t* p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+uint64_t now_ns() {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+[[noreturn]] void die(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "vboard: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(2);
+}
+
+struct Options {
+    std::string tap = "tap0";
+    uint64_t mac = 0x020000000002ull;
+    uint32_t ip = 0xC0000202u;       // 192.0.2.2
+    uint32_t netmask = 0xFFFFFF00u;  // 255.255.255.0
+    uint32_t gateway = 0xC0000201u;  // 192.0.2.1
+    uint32_t echo_port = 7;
+    std::string pcap;
+    std::string trace;
+    std::string stats_file;
+    double stats_interval = 0;
+    uint64_t idle_cycles = 10000;  // cycles simulated after the last activity before sleeping
+    uint64_t tick_cycles = 1000;   // cycles simulated after a tick while idle
+    bool spin = false;             // never sleep (benchmarks)
+    double run_seconds = 0;        // stop after this many wall-clock seconds (0: never)
+};
+
+uint32_t parse_ip(const char* s, const char* what) {
+    struct in_addr a;
+    if (inet_pton(AF_INET, s, &a) != 1) die("%s: not an IPv4 address: %s", what, s);
+    return ntohl(a.s_addr);
+}
+
+uint64_t parse_mac(const char* s) {
+    unsigned b[6];
+    char extra;
+    if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &extra) != 6)
+        die("--mac: not a MAC address (aa:bb:cc:dd:ee:ff): %s", s);
+    uint64_t m = 0;
+    for (unsigned v : b) {
+        if (v > 255) die("--mac: not a MAC address: %s", s);
+        m = (m << 8) | v;
+    }
+    return m;
+}
+
+double parse_num(const char* s, const char* what) {
+    char* end = nullptr;
+    double v = strtod(s, &end);
+    if (!end || *end || v < 0) die("%s: not a non-negative number: %s", what, s);
+    return v;
+}
+
+void usage(FILE* f) {
+    fprintf(f,
+            "usage: vboard [options]\n"
+            "The wirecore virtual board: the RTL simulated with Verilator, its GMII port on a "
+            "Linux TAP.\n\n"
+            "  --tap NAME            TAP interface to attach (default tap0; 'none': no TAP)\n"
+            "  --mac MAC             board MAC address (default 02:00:00:00:00:02)\n"
+            "  --ip IP               board IPv4 address (default 192.0.2.2)\n"
+            "  --netmask MASK        netmask (default 255.255.255.0)\n"
+            "  --gateway IP          gateway (default 192.0.2.1)\n"
+            "  --udp-echo-port N     UDP echo port (default 7)\n"
+            "  --pcap FILE           write every frame on the wire, both ways, to FILE (pcap)\n"
+            "  --trace FILE          write a VCD trace (only in a build with tracing)\n"
+            "  --stats-interval S    print statistics every S seconds (default: only at exit)\n"
+            "  --stats-file FILE     also write statistics as JSON to FILE\n"
+            "  --idle-cycles N       cycles simulated after the last activity before sleeping "
+            "(default 10000)\n"
+            "  --tick-cycles N       cycles simulated after each idle millisecond tick "
+            "(default 1000)\n"
+            "  --spin                never sleep (benchmarks)\n"
+            "  --run-seconds S       stop after S seconds of wall-clock time\n"
+            "  -h, --help            this help\n"
+            "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
+}
+
+Options parse_args(int argc, char** argv) {
+    Options o;
+    enum {
+        O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
+        O_IDLE, O_TICK, O_SPIN, O_RUN
+    };
+    static const struct option longopts[] = {
+        {"tap", required_argument, nullptr, O_TAP},
+        {"mac", required_argument, nullptr, O_MAC},
+        {"ip", required_argument, nullptr, O_IP},
+        {"netmask", required_argument, nullptr, O_MASK},
+        {"gateway", required_argument, nullptr, O_GW},
+        {"udp-echo-port", required_argument, nullptr, O_ECHO},
+        {"pcap", required_argument, nullptr, O_PCAP},
+        {"trace", required_argument, nullptr, O_TRACE},
+        {"stats-interval", required_argument, nullptr, O_SINT},
+        {"stats-file", required_argument, nullptr, O_SFILE},
+        {"idle-cycles", required_argument, nullptr, O_IDLE},
+        {"tick-cycles", required_argument, nullptr, O_TICK},
+        {"spin", no_argument, nullptr, O_SPIN},
+        {"run-seconds", required_argument, nullptr, O_RUN},
+        {"help", no_argument, nullptr, 'h'},
+        {nullptr, 0, nullptr, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, nullptr)) != -1) {
+        switch (c) {
+            case O_TAP: o.tap = optarg; break;
+            case O_MAC: o.mac = parse_mac(optarg); break;
+            case O_IP: o.ip = parse_ip(optarg, "--ip"); break;
+            case O_MASK: o.netmask = parse_ip(optarg, "--netmask"); break;
+            case O_GW: o.gateway = parse_ip(optarg, "--gateway"); break;
+            case O_ECHO: {
+                double v = parse_num(optarg, "--udp-echo-port");
+                if (v < 1 || v > 65535 || v != uint32_t(v)) die("--udp-echo-port: 1..65535");
+                o.echo_port = uint32_t(v);
+                break;
+            }
+            case O_PCAP: o.pcap = optarg; break;
+            case O_TRACE: o.trace = optarg; break;
+            case O_SINT: o.stats_interval = parse_num(optarg, "--stats-interval"); break;
+            case O_SFILE: o.stats_file = optarg; break;
+            case O_IDLE: o.idle_cycles = uint64_t(parse_num(optarg, "--idle-cycles")); break;
+            case O_TICK: o.tick_cycles = uint64_t(parse_num(optarg, "--tick-cycles")); break;
+            case O_SPIN: o.spin = true; break;
+            case O_RUN: o.run_seconds = parse_num(optarg, "--run-seconds"); break;
+            case 'h': usage(stdout); exit(0);
+            default: usage(stderr); exit(2);
+        }
+    }
+    if (optind != argc) {
+        usage(stderr);
+        die("unexpected argument: %s", argv[optind]);
+    }
+#if !VM_TRACE
+    if (!o.trace.empty()) die("--trace: this build has no tracing (build it with trace=True)");
+#endif
+    return o;
+}
+
+class Pcap {
+  public:
+    void open(const std::string& path) {
+        f_ = fopen(path.c_str(), "wb");
+        if (!f_) die("--pcap %s: %s", path.c_str(), strerror(errno));
+        const uint32_t hdr[6] = {0xa1b2c3d4u, 0x00040002u, 0, 0, 65535, 1};  // DLT_EN10MB
+        // version is two 16-bit fields (2, 4): write them in host order explicitly.
+        fwrite(&hdr[0], 4, 1, f_);
+        const uint16_t ver[2] = {2, 4};
+        fwrite(ver, 2, 2, f_);
+        fwrite(&hdr[2], 4, 4, f_);
+    }
+    void write(const uint8_t* p, size_t n) {
+        if (!f_) return;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        const uint32_t rec[4] = {uint32_t(ts.tv_sec), uint32_t(ts.tv_nsec / 1000), uint32_t(n),
+                                 uint32_t(n)};
+        fwrite(rec, 4, 4, f_);
+        fwrite(p, 1, n, f_);
+    }
+    void flush() {
+        if (f_) fflush(f_);
+    }
+    void close() {
+        if (f_) fclose(f_);
+        f_ = nullptr;
+    }
+
+  private:
+    FILE* f_ = nullptr;
+};
+
+struct Stats {
+    uint64_t to_board_frames = 0, to_board_bytes = 0;
+    uint64_t from_board_frames = 0, from_board_bytes = 0;
+    uint64_t from_board_bad_fcs = 0, from_board_aborted = 0, from_board_bad_preamble = 0;
+    uint64_t from_board_runt = 0, from_board_oversize = 0;
+    uint64_t tap_oversize = 0, tap_write_errors = 0, tap_queue_full = 0;
+    uint64_t ticks = 0;
+};
+
+class Board {
+  public:
+    Board(const Options& o) : o_(o) {}
+
+    void run();
+
+  private:
+    void open_tap();
+    void read_tap();
+    void cycle();
+    void start_rx_frame();
+    void end_tx_frame();
+    void print_stats(FILE* f, bool final);
+    void write_stats_file();
+
+    const Options& o_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vtop> top_;
+#if VM_TRACE
+    std::unique_ptr<VerilatedVcdC> vcd_;
+#endif
+    int tap_ = -1;
+    Pcap pcap_;
+    Stats st_;
+    uint64_t cycles_ = 0;
+    uint64_t t_start_ = 0, busy_ns_ = 0;
+
+    // TAP -> RTL
+    std::deque<std::vector<uint8_t>> queue_;
+    std::vector<uint8_t> rx_wire_;
+    size_t rx_pos_ = 0;
+    int rx_gap_ = 0;
+    bool tick_now_ = false;
+
+    // RTL -> TAP
+    std::vector<uint8_t> tx_buf_;
+    bool tx_in_frame_ = false;
+    bool tx_err_ = false;
+    bool tx_overflow_ = false;
+};
+
+void Board::open_tap() {
+    if (o_.tap == "none") return;
+    tap_ = ::open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (tap_ < 0) {
+        die("cannot open /dev/net/tun: %s%s", strerror(errno),
+            errno == EACCES || errno == EPERM
+                ? " (it needs root: run as root, or use 'wirecore board up' as root)"
+                : "");
+    }
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+    if (o_.tap.size() >= IFNAMSIZ) die("--tap: name too long: %s", o_.tap.c_str());
+    strncpy(ifr.ifr_name, o_.tap.c_str(), IFNAMSIZ - 1);
+    if (ioctl(tap_, TUNSETIFF, &ifr) < 0)
+        die("cannot attach to TAP %s: %s", o_.tap.c_str(), strerror(errno));
+}
+
+void Board::read_tap() {
+    if (tap_ < 0) return;
+    uint8_t buf[kMaxFrame];
+    while (queue_.size() < kQueueMax) {
+        ssize_t n = ::read(tap_, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return;  // EAGAIN: nothing more now
+        }
+        if (n == 0) return;
+        if (size_t(n) + 12 > kMaxFrame) {
+            st_.tap_oversize++;
+            continue;
+        }
+        queue_.emplace_back(buf, buf + n);
+    }
+    st_.tap_queue_full++;
+}
+
+void Board::start_rx_frame() {
+    std::vector<uint8_t> f = std::move(queue_.front());
+    queue_.pop_front();
+    size_t n = f.size();
+    if (n < 60) f.resize(60, 0);  // pad (the padding is on the wire and in the FCS)
+    pcap_.write(f.data(), f.size());
+    st_.to_board_frames++;
+    st_.to_board_bytes += n;
+    uint32_t fcs = crc32(f.data(), f.size());
+    rx_wire_.clear();
+    rx_wire_.insert(rx_wire_.end(), 7, 0x55);
+    rx_wire_.push_back(0xD5);
+    rx_wire_.insert(rx_wire_.end(), f.begin(), f.end());
+    for (int i = 0; i < 4; i++) rx_wire_.push_back(uint8_t(fcs >> (8 * i)));
+    rx_pos_ = 0;
+}
+
+void Board::end_tx_frame() {
+    const std::vector<uint8_t>& w = tx_buf_;
+    size_t i = 0;
+    while (i < w.size() && w[i] == 0x55) i++;
+    if (tx_err_) {
+        st_.from_board_aborted++;
+        return;
+    }
+    if (tx_overflow_) {
+        st_.from_board_oversize++;
+        return;
+    }
+    if (i == 0 || i > 7 || i >= w.size() || w[i] != 0xD5) {
+        st_.from_board_bad_preamble++;
+        return;
+    }
+    const uint8_t* f = w.data() + i + 1;
+    size_t n = w.size() - i - 1;
+    if (n < 64) {
+        st_.from_board_runt++;
+        return;
+    }
+    uint32_t fcs = uint32_t(f[n - 4]) | uint32_t(f[n - 3]) << 8 | uint32_t(f[n - 2]) << 16 |
+                   uint32_t(f[n - 1]) << 24;
+    if (crc32(f, n - 4) != fcs) {
+        st_.from_board_bad_fcs++;
+        return;
+    }
+    st_.from_board_frames++;
+    st_.from_board_bytes += n - 4;
+    pcap_.write(f, n - 4);
+    if (tap_ >= 0) {
+        ssize_t r = ::write(tap_, f, n - 4);
+        if (r != ssize_t(n - 4)) st_.tap_write_errors++;
+    }
+}
+
+inline void Board::cycle() {
+    Vtop* t = top_.get();
+    // inputs for this cycle
+    if (rx_pos_ < rx_wire_.size()) {
+        t->gmii_rxd = rx_wire_[rx_pos_++];
+        t->gmii_rx_dv = 1;
+        if (rx_pos_ == rx_wire_.size()) {
+            rx_gap_ = kIfg;
+            rx_wire_.clear();
+            rx_pos_ = 0;
+        }
+    } else {
+        t->gmii_rx_dv = 0;
+        t->gmii_rxd = 0;
+        if (rx_gap_ > 0) {
+            rx_gap_--;
+        } else if (!queue_.empty()) {
+            start_rx_frame();
+        }
+    }
+    t->tick_1ms = tick_now_ ? 1 : 0;
+    tick_now_ = false;
+    t->clk = 0;
+    t->eval();
+#if VM_TRACE
+    if (vcd_) vcd_->dump(cycles_ * 8);
+#endif
+    t->clk = 1;
+    t->eval();
+#if VM_TRACE
+    if (vcd_) vcd_->dump(cycles_ * 8 + 4);
+#endif
+    cycles_++;
+    // outputs of this cycle
+    if (t->gmii_tx_en) {
+        if (!tx_in_frame_) {
+            tx_in_frame_ = true;
+            tx_err_ = false;
+            tx_overflow_ = false;
+            tx_buf_.clear();
+        }
+        if (t->gmii_tx_er) tx_err_ = true;
+        if (tx_buf_.size() < kMaxFrame)
+            tx_buf_.push_back(t->gmii_txd);
+        else
+            tx_overflow_ = true;
+    } else if (tx_in_frame_) {
+        tx_in_frame_ = false;
+        end_tx_frame();
+    }
+}
+
+void Board::print_stats(FILE* f, bool final) {
+    double wall = double(now_ns() - t_start_) / 1e9;
+    double busy = double(busy_ns_) / 1e9;
+    fprintf(f,
+            "vboard: %s cycles %" PRIu64 " wall %.3f s busy %.3f s (%.1f%%) cycles/s while busy "
+            "%.0f\n",
+            final ? "final" : "stats", cycles_, wall, busy, wall > 0 ? 100.0 * busy / wall : 0.0,
+            busy > 0 ? double(cycles_) / busy : 0.0);
+    fprintf(f,
+            "vboard: to board %" PRIu64 " frames %" PRIu64 " bytes; from board %" PRIu64
+            " frames %" PRIu64 " bytes; dropped from board: bad FCS %" PRIu64 " aborted %" PRIu64
+            " bad preamble %" PRIu64 " runt %" PRIu64 " oversize %" PRIu64 "; TAP write errors %"
+            PRIu64 " oversize %" PRIu64 "; ticks %" PRIu64 "\n",
+            st_.to_board_frames, st_.to_board_bytes, st_.from_board_frames, st_.from_board_bytes,
+            st_.from_board_bad_fcs, st_.from_board_aborted, st_.from_board_bad_preamble,
+            st_.from_board_runt, st_.from_board_oversize, st_.tap_write_errors, st_.tap_oversize,
+            st_.ticks);
+    fprintf(f, "vboard: counters");
+#define VBOARD_PRINT(name) fprintf(f, " %s=%u", #name, unsigned(top_->name));
+    VBOARD_COUNTERS(VBOARD_PRINT)
+#undef VBOARD_PRINT
+    fprintf(f, "\n");
+    fflush(f);
+}
+
+void Board::write_stats_file() {
+    if (o_.stats_file.empty()) return;
+    std::string tmp = o_.stats_file + ".tmp";
+    FILE* f = fopen(tmp.c_str(), "w");
+    if (!f) return;
+    double wall = double(now_ns() - t_start_) / 1e9;
+    double busy = double(busy_ns_) / 1e9;
+    fprintf(f, "{\"cycles\": %" PRIu64 ", \"wall_s\": %.6f, \"busy_s\": %.6f, ", cycles_, wall,
+            busy);
+    fprintf(f, "\"cycles_per_s_busy\": %.1f, ", busy > 0 ? double(cycles_) / busy : 0.0);
+#define VBOARD_JSON(field) fprintf(f, "\"" #field "\": %" PRIu64 ", ", st_.field);
+    VBOARD_JSON(to_board_frames)
+    VBOARD_JSON(to_board_bytes)
+    VBOARD_JSON(from_board_frames)
+    VBOARD_JSON(from_board_bytes)
+    VBOARD_JSON(from_board_bad_fcs)
+    VBOARD_JSON(from_board_aborted)
+    VBOARD_JSON(from_board_bad_preamble)
+    VBOARD_JSON(from_board_runt)
+    VBOARD_JSON(from_board_oversize)
+    VBOARD_JSON(tap_write_errors)
+    VBOARD_JSON(tap_oversize)
+    VBOARD_JSON(ticks)
+#undef VBOARD_JSON
+    fprintf(f, "\"counters\": {");
+    const char* sep = "";
+#define VBOARD_CJSON(name)                                             \
+    fprintf(f, "%s\"%s\": %u", sep, #name, unsigned(top_->name)); \
+    sep = ", ";
+    VBOARD_COUNTERS(VBOARD_CJSON)
+#undef VBOARD_CJSON
+    fprintf(f, "}}\n");
+    fclose(f);
+    if (rename(tmp.c_str(), o_.stats_file.c_str()) != 0) unlink(tmp.c_str());
+}
+
+void Board::run() {
+    crc_init();
+    open_tap();
+    if (!o_.pcap.empty()) pcap_.open(o_.pcap);
+    ctx_ = std::make_unique<VerilatedContext>();
+    top_ = std::make_unique<Vtop>(ctx_.get());
+#if VM_TRACE
+    if (!o_.trace.empty()) {
+        ctx_->traceEverOn(true);
+        vcd_ = std::make_unique<VerilatedVcdC>();
+        top_->trace(vcd_.get(), 99);
+        vcd_->open(o_.trace.c_str());
+    }
+#endif
+    Vtop* t = top_.get();
+    t->cfg_mac = o_.mac;
+    t->cfg_ip = o_.ip;
+    t->cfg_netmask = o_.netmask;
+    t->cfg_gateway = o_.gateway;
+    t->cfg_udp_echo_port = o_.echo_port;
+    t->gmii_rx_dv = 0;
+    t->gmii_rx_er = 0;
+    t->gmii_rxd = 0;
+    t->tick_1ms = 0;
+    t->rst = 1;
+    for (int i = 0; i < 16; i++) cycle();
+    t->rst = 0;
+
+    t_start_ = now_ns();
+    const uint64_t ms = 1000000ull;
+    uint64_t next_tick = t_start_ + ms;
+    uint64_t next_stats =
+        o_.stats_interval > 0 ? t_start_ + uint64_t(o_.stats_interval * 1e9) : UINT64_MAX;
+    uint64_t deadline = o_.run_seconds > 0 ? t_start_ + uint64_t(o_.run_seconds * 1e9) : UINT64_MAX;
+    uint64_t quiet_left = o_.idle_cycles;
+    uint64_t ticks_owed = 0;
+    uint64_t busy_since = t_start_;
+    fprintf(stderr, "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u\n",
+            o_.tap.c_str(), o_.mac, o_.echo_port);
+
+    while (!g_stop) {
+        for (int i = 0; i < kChunk; i++) cycle();
+        bool active = tx_in_frame_ || rx_pos_ < rx_wire_.size() || !rx_wire_.empty() ||
+                      rx_gap_ > 0 || !queue_.empty();
+        if (queue_.empty()) {
+            size_t before = queue_.size();
+            read_tap();
+            if (queue_.size() != before) active = true;
+        }
+        uint64_t now = now_ns();
+        if (now >= next_tick) {
+            uint64_t n = (now - next_tick) / ms + 1;
+            ticks_owed += n;
+            next_tick += n * ms;
+            if (ticks_owed > 1000) ticks_owed = 1000;
+        }
+        if (ticks_owed > 0) {
+            ticks_owed--;
+            tick_now_ = true;
+            st_.ticks++;
+            if (quiet_left < o_.tick_cycles) quiet_left = o_.tick_cycles;
+        }
+        if (now >= next_stats) {
+            busy_ns_ += now - busy_since;
+            busy_since = now;
+            print_stats(stderr, false);
+            write_stats_file();
+            next_stats += uint64_t(o_.stats_interval * 1e9);
+        }
+        if (g_dump) {
+            g_dump = 0;
+            busy_ns_ += now - busy_since;
+            busy_since = now;
+            print_stats(stderr, false);
+            write_stats_file();
+        }
+        if (now >= deadline) break;
+        if (active) {
+            quiet_left = o_.idle_cycles;
+            continue;
+        }
+        if (quiet_left > kChunk) {
+            quiet_left -= kChunk;
+            continue;
+        }
+        quiet_left = 0;
+        if (o_.spin) continue;
+        // Idle: sleep until a frame arrives or the next millisecond.
+        busy_ns_ += now - busy_since;
+        pcap_.flush();
+        uint64_t wait_ns = next_tick > now ? next_tick - now : 0;
+        struct pollfd pfd = {tap_, POLLIN, 0};
+        int timeout_ms = int((wait_ns + ms - 1) / ms);
+        if (timeout_ms > 1) timeout_ms = 1;
+        if (tap_ >= 0) {
+            poll(&pfd, 1, timeout_ms);
+        } else {
+            struct timespec ts = {0, long(wait_ns)};
+            nanosleep(&ts, nullptr);
+        }
+        busy_since = now_ns();
+        read_tap();
+        if (!queue_.empty()) quiet_left = o_.idle_cycles;
+    }
+    busy_ns_ += now_ns() - busy_since;
+    print_stats(stderr, true);
+    write_stats_file();
+    pcap_.close();
+#if VM_TRACE
+    if (vcd_) vcd_->close();
+#endif
+    top_->final();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o = parse_args(argc, argv);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    sa.sa_handler = on_dump;
+    sigaction(SIGUSR1, &sa, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+    setvbuf(stderr, nullptr, _IOLBF, 0);
+    Board b(o);
+    b.run();
+    return 0;
+}
