@@ -1,0 +1,250 @@
+`default_nettype none
+// tx_prepend: emits a frame made of a HDR_BYTES-byte header followed by a payload stream,
+// with no buffering: the header's first beat leaves the cycle after `start`, the payload
+// is realigned on the fly (the header need not be a whole number of beats) and passed
+// through combinationally (tready/tvalid of the payload follow the output).
+//
+// Used by the zero-wait UDP/IP transmitter, ICMP echo and the raw transmitter.
+//
+// Parameters
+//   DATA_W     datapath width (8, 16, 32, 64, ...); KEEP_W = DATA_W/8
+//   HDR_BYTES  header length in bytes (>= KEEP_W)
+//   CHECK_LEN  1: the payload must carry exactly `start_len` bytes (see below);
+//              0: the payload ends at its tlast (start_len ignored)
+//
+// Interfaces
+//   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
+//                                  and emit nothing). Accepted only when can_start = 1.
+//   can_start                      1 when idle, or in the cycle the current frame's last
+//                                  beat is taken (so frames go back to back with no gap)
+//   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0]; read
+//                                  while the header beats are emitted, so the user holds it
+//                                  from the cycle after `start` until the frame ends
+//   s_axis_*                       payload (AXI4-Stream, tuser on the last beat = bad)
+//   m_axis_*                       frame (AXI4-Stream, tuser on the last beat = aborted)
+//   ev_sent, ev_abort, ev_long     one-cycle strobes: a frame ended good; a frame ended with
+//                                  tuser (payload shorter than start_len, or tuser on its
+//                                  last beat); the payload was longer than start_len
+//
+// Length rules (CHECK_LEN=1): a payload whose tlast comes before start_len bytes aborts the
+// frame at that point (tuser=1 on the output's last beat); a longer payload is cut at
+// start_len bytes (the frame ends there, good) and the rest of it is consumed and dropped.
+//
+// Latency: first header beat one cycle after `start`; payload beats combinational
+// (0 cycles) except the last output beat, which comes one cycle after the last payload
+// beat when the realignment leaves a remainder.
+module tx_prepend #(
+    parameter DATA_W    = 8,
+    parameter KEEP_W    = DATA_W / 8,
+    parameter HDR_BYTES = 42,
+    parameter CHECK_LEN = 1
+) (
+    input  wire                   clk,
+    input  wire                   rst,
+
+    input  wire                   start,
+    input  wire                   start_drop,
+    input  wire [15:0]            start_len,
+    output wire                   can_start,
+    input  wire [HDR_BYTES*8-1:0] hdr,
+
+    input  wire [DATA_W-1:0]      s_axis_tdata,
+    input  wire [KEEP_W-1:0]      s_axis_tkeep,
+    input  wire                   s_axis_tvalid,
+    output reg                    s_axis_tready,
+    input  wire                   s_axis_tlast,
+    input  wire                   s_axis_tuser,
+
+    output reg  [DATA_W-1:0]      m_axis_tdata,
+    output reg  [KEEP_W-1:0]      m_axis_tkeep,
+    output reg                    m_axis_tvalid,
+    input  wire                   m_axis_tready,
+    output reg                    m_axis_tlast,
+    output reg                    m_axis_tuser,
+
+    output reg                    ev_sent,
+    output reg                    ev_abort,
+    output reg                    ev_long
+);
+    localparam OFF = HDR_BYTES % KEEP_W;  // header bytes sharing a beat with the payload
+    localparam HB  = HDR_BYTES / KEEP_W;  // whole header beats
+    localparam SH  = (KEEP_W - OFF) * 8;  // bit offset of the carried bytes
+    localparam HPW = (HB + 1) * DATA_W;
+    // sized copies of the integer parameters (all small, so the truncation is exact)
+    /* verilator lint_off WIDTH */
+    localparam [7:0]  KW8  = KEEP_W;
+    localparam [15:0] KW16 = KEEP_W;
+    localparam [7:0]  OFF8 = OFF;
+    localparam [7:0]  HBL  = HB - 1;
+    /* verilator lint_on WIDTH */
+
+    localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_PAY = 3'd2, S_FLUSH = 3'd3, S_DROP = 3'd4;
+
+    reg  [2:0]        st;
+    reg  [7:0]        bc;        // header beat index
+    reg  [15:0]       rem;       // payload bytes still expected
+    reg  [DATA_W-1:0] carry;     // previous payload beat (or the header's tail)
+    reg  [7:0]        resid;     // bytes of the flush beat
+    reg               abort_r;   // flush beat ends an aborted frame
+    reg               drop_r;    // consume the rest of the payload after the frame
+
+    wire [HPW-1:0]      hpad   = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};
+    wire [DATA_W-1:0]   hbeat  = hpad[bc*DATA_W+:DATA_W];
+    wire [DATA_W-1:0]   htail  = hpad[HB*DATA_W+:DATA_W];
+    // double-width windows: only the DATA_W bits at offset SH of each are used
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [2*DATA_W-1:0] cat    = {s_axis_tdata, carry};
+    wire [2*DATA_W-1:0] catf   = {{DATA_W{1'b0}}, carry};
+    wire [2*DATA_W-1:0] tailsh = {{DATA_W{1'b0}}, htail} << SH;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // bytes present in the input beat
+    reg [7:0] in_bytes;
+    integer i;
+    always @* begin
+        in_bytes = 8'd0;
+        for (i = 0; i < KEEP_W; i = i + 1) in_bytes = in_bytes + {7'd0, s_axis_tkeep[i]};
+    end
+
+    function [KEEP_W-1:0] keep_of(input [7:0] n);
+        integer k;
+        begin
+            for (k = 0; k < KEEP_W; k = k + 1) keep_of[k] = (k < n);
+        end
+    endfunction
+
+    // payload step (one input beat)
+    wire       rem_le  = (rem <= KW16);
+    wire [7:0] rem8    = rem_le ? rem[7:0] : KW8;
+    wire       p_short = (CHECK_LEN != 0) && s_axis_tlast && (!rem_le || in_bytes < rem8);
+    wire       p_long  = (CHECK_LEN != 0) && rem_le && (!s_axis_tlast || in_bytes > rem8);
+    wire       p_end   = ((CHECK_LEN != 0) && rem_le) || s_axis_tlast;
+    wire [7:0] p_nb    = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KW8)
+                                          : (p_short ? in_bytes : rem8);
+    wire [7:0] p_tot   = OFF8 + p_nb;
+    wire       p_flush = p_end && (p_tot > KW8);
+    wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
+    // zero-length payload when the header fills whole beats: the last header beat ends it
+    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && (rem == 16'd0) && (bc == HBL);
+    wire       z_long  = !s_axis_tlast || (in_bytes != 8'd0);
+
+    reg fin;  // the frame's last beat is taken this cycle
+    reg to_drop;
+    always @* begin
+        m_axis_tdata  = hbeat;
+        m_axis_tkeep  = {KEEP_W{1'b1}};
+        m_axis_tvalid = 1'b0;
+        m_axis_tlast  = 1'b0;
+        m_axis_tuser  = 1'b0;
+        s_axis_tready = 1'b0;
+        fin           = 1'b0;
+        to_drop       = 1'b0;
+        ev_sent       = 1'b0;
+        ev_abort      = 1'b0;
+        ev_long       = 1'b0;
+        case (st)
+            S_HDR: begin
+                if (zl) begin
+                    m_axis_tvalid = s_axis_tvalid;
+                    s_axis_tready = m_axis_tready;
+                    m_axis_tlast  = 1'b1;
+                    m_axis_tuser  = s_axis_tlast && s_axis_tuser;
+                    if (s_axis_tvalid && m_axis_tready) begin
+                        fin      = 1'b1;
+                        to_drop  = !s_axis_tlast;
+                        ev_long  = z_long;
+                        ev_sent  = !m_axis_tuser;
+                        ev_abort = m_axis_tuser;
+                    end
+                end else begin
+                    m_axis_tvalid = 1'b1;
+                end
+            end
+            S_PAY: begin
+                m_axis_tdata  = cat[SH+:DATA_W];
+                m_axis_tvalid = s_axis_tvalid;
+                s_axis_tready = m_axis_tready;
+                if (p_end && !p_flush) begin
+                    m_axis_tlast = 1'b1;
+                    m_axis_tuser = p_bad;
+                    // an aborted frame's last beat keeps at least one byte
+                    m_axis_tkeep = keep_of((p_tot == 8'd0) ? 8'd1 : p_tot);
+                end
+                if (s_axis_tvalid && m_axis_tready) begin
+                    ev_long = p_long;
+                    if (p_end && !p_flush) begin
+                        fin      = 1'b1;
+                        to_drop  = !s_axis_tlast;
+                        ev_sent  = !p_bad;
+                        ev_abort = p_bad;
+                    end
+                end
+            end
+            S_FLUSH: begin
+                m_axis_tdata  = catf[SH+:DATA_W];
+                m_axis_tvalid = 1'b1;
+                m_axis_tlast  = 1'b1;
+                m_axis_tuser  = abort_r;
+                m_axis_tkeep  = keep_of(resid);
+                if (m_axis_tready) begin
+                    fin      = 1'b1;
+                    to_drop  = drop_r;
+                    ev_sent  = !abort_r;
+                    ev_abort = abort_r;
+                end
+            end
+            S_DROP: begin
+                s_axis_tready = 1'b1;
+            end
+            default: ;
+        endcase
+    end
+
+    assign can_start = (st == S_IDLE) || (fin && !to_drop);
+
+    always @(posedge clk) begin
+        case (st)
+            S_HDR: begin
+                if (zl) begin
+                    if (fin) st <= to_drop ? S_DROP : S_IDLE;
+                end else if (m_axis_tready) begin
+                    bc <= bc + 8'd1;
+                    if (bc == HBL) begin
+                        st    <= S_PAY;
+                        carry <= tailsh[DATA_W-1:0];
+                    end
+                end
+            end
+            S_PAY: begin
+                if (s_axis_tvalid && m_axis_tready) begin
+                    carry <= s_axis_tdata;
+                    rem   <= rem_le ? 16'd0 : rem - KW16;
+                    if (p_end) begin
+                        if (p_flush) begin
+                            st      <= S_FLUSH;
+                            resid   <= p_tot - KW8;
+                            abort_r <= p_bad;
+                            drop_r  <= !s_axis_tlast;
+                        end else begin
+                            st <= to_drop ? S_DROP : S_IDLE;
+                        end
+                    end
+                end
+            end
+            S_FLUSH: begin
+                if (m_axis_tready) st <= drop_r ? S_DROP : S_IDLE;
+            end
+            S_DROP: begin
+                if (s_axis_tvalid && s_axis_tlast) st <= S_IDLE;
+            end
+            default: ;
+        endcase
+        if (start && can_start) begin
+            st  <= start_drop ? S_DROP : S_HDR;
+            bc  <= 8'd0;
+            rem <= start_len;
+        end
+        if (rst) st <= S_IDLE;
+    end
+endmodule
+`default_nettype wire

@@ -1,0 +1,229 @@
+`default_nettype none
+// udp_ip_tx: zero-wait UDP/IPv4/Ethernet transmitter. Turns a UDP application-port
+// request (header bus + payload stream) into a whole Ethernet frame (no FCS) for the MAC.
+// The first frame byte leaves the cycle after s_hdr_valid & s_hdr_ready (when the
+// destination MAC is given); nothing is buffered.
+//
+// How: every static header field (source MAC and IP, TTL, DF, protocol, version/IHL) is
+// held in a table of registers loaded from the cfg_* inputs whenever no frame is in flight,
+// together with the one's-complement sum of the static IPv4 header words. At request time
+// the variable words (total length = len+28, identification, destination IP) are added to
+// that sum (RFC 1624 style incremental update) and the IP header checksum is registered one
+// cycle after the request: it is first needed at frame byte 24 (beat 3 at 64 bits, byte 24
+// at 8 bits), so it is always ready in time. Lengths come from adders on hdr_len.
+//
+// Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8.
+//
+// Interfaces
+//   cfg_mac[47:0], cfg_ip[31:0], cfg_ttl[7:0], cfg_df   source addresses, TTL, DF flag;
+//       a change applies from the next frame (never in the middle of one).
+//   s_hdr_* (UDP application port, transmit side; docs/conventions.md):
+//       s_hdr_valid, s_hdr_ready, s_hdr_dst_mac[47:0], s_hdr_dst_mac_valid,
+//       s_hdr_dst_ip[31:0], s_hdr_dst_port[15:0], s_hdr_src_port[15:0], s_hdr_len[15:0],
+//       s_hdr_csum[15:0], s_hdr_csum_mode[1:0] (0 = checksum field 0, 1 or 2 = s_hdr_csum;
+//       mode 1 "computed" is produced by udp_tx_csum in front of this module, see udp_tx)
+//   s_axis_* payload, exactly s_hdr_len bytes; tuser on its last beat aborts the frame.
+//       Once the frame has started the payload must follow without gaps when the MAC
+//       aborts frames on underflow (or go through udp_tx_csum, which buffers it).
+//   m_axis_* Ethernet frames (tuser on the last beat = aborted, the MAC sends a bad FCS)
+//   arp_req_valid, arp_req_ready, arp_req_ip[31:0], arp_resp_valid, arp_resp_hit,
+//   arp_resp_mac[47:0]: ARP lookup (docs/stack-internals.md), used when
+//       s_hdr_dst_mac_valid = 0; a miss drops the datagram (its payload is consumed).
+//   cnt_tx_frames   frames sent good
+//   cnt_tx_abort    frames aborted (payload shorter than hdr_len, or tuser on its last beat)
+//   cnt_tx_long     payloads longer than hdr_len (frame cut at hdr_len, excess dropped)
+//   cnt_arp_miss    datagrams dropped because ARP had no entry
+//
+// Latency: first byte 1 cycle after the header handshake (plus the ARP lookup when the
+// MAC is not given); payload combinational; frames back to back with no idle cycle
+// (the next header is taken in the cycle the previous frame's last beat is).
+module udp_ip_tx #(
+    parameter DATA_W = 8,
+    parameter KEEP_W = DATA_W / 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire [47:0]       cfg_mac,
+    input  wire [31:0]       cfg_ip,
+    input  wire [7:0]        cfg_ttl,
+    input  wire              cfg_df,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_dst_mac,
+    input  wire              s_hdr_dst_mac_valid,
+    input  wire [31:0]       s_hdr_dst_ip,
+    input  wire [15:0]       s_hdr_dst_port,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_len,
+    input  wire [15:0]       s_hdr_csum,
+    input  wire [1:0]        s_hdr_csum_mode,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output reg               arp_req_valid,
+    input  wire              arp_req_ready,
+    output wire [31:0]       arp_req_ip,
+    input  wire              arp_resp_valid,
+    input  wire              arp_resp_hit,
+    input  wire [47:0]       arp_resp_mac,
+
+    output reg  [31:0]       cnt_tx_frames,
+    output reg  [31:0]       cnt_tx_abort,
+    output reg  [31:0]       cnt_tx_long,
+    output reg  [31:0]       cnt_arp_miss
+);
+    localparam [1:0] W_IDLE = 2'd0, W_ARP_REQ = 2'd1, W_ARP_WAIT = 2'd2;
+    reg [1:0] ws;
+
+    // static table (loaded while no frame is in flight and at each request)
+    reg  [47:0] t_mac;
+    reg  [31:0] t_ip;
+    reg  [7:0]  t_ttl;
+    reg         t_df;
+    reg  [15:0] t_sum;  // folded one's-complement sum of the static IPv4 header words
+
+    // per-request fields
+    reg  [47:0] r_dmac;
+    reg  [31:0] r_dip;
+    reg  [15:0] r_sport, r_dport, r_len, r_ucsum, r_id;
+    reg  [15:0] ip_csum;
+
+    wire        eng_can;
+    wire        hdr_fire = s_hdr_valid && s_hdr_ready;
+    assign s_hdr_ready = (ws == W_IDLE) && eng_can;
+    wire        idle_load = (ws == W_IDLE) && eng_can;
+
+    // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP
+    wire [17:0] st_sum = 18'h04500 + {2'b0, 1'b0, cfg_df, 14'd0} + {2'b0, cfg_ttl, 8'd17}
+                       + {2'b0, cfg_ip[31:16]} + {2'b0, cfg_ip[15:0]};
+    wire [15:0] st_fold = st_sum[15:0] + {14'd0, st_sum[17:16]};  // cannot carry again
+
+    // variable part: total length, identification, destination IP
+    wire [15:0] tot_len = r_len + 16'd28;
+    wire [15:0] udp_len = r_len + 16'd8;
+    wire [18:0] v_sum   = {3'b0, t_sum} + {3'b0, tot_len} + {3'b0, r_id}
+                        + {3'b0, r_dip[31:16]} + {3'b0, r_dip[15:0]};
+    wire [16:0] v_f1    = {1'b0, v_sum[15:0]} + {14'd0, v_sum[18:16]};
+    wire [15:0] v_f2    = v_f1[15:0] + {15'd0, v_f1[16]};
+
+    always @(posedge clk) begin
+        ip_csum <= ~v_f2;
+        if (idle_load) begin
+            t_mac <= cfg_mac;
+            t_ip  <= cfg_ip;
+            t_ttl <= cfg_ttl;
+            t_df  <= cfg_df;
+            t_sum <= st_fold;
+        end
+    end
+
+    wire [15:0] ucs = (s_hdr_csum_mode == 2'd0) ? 16'd0 : s_hdr_csum;
+    always @(posedge clk) begin
+        if (hdr_fire) begin
+            r_dmac  <= s_hdr_dst_mac;
+            r_dip   <= s_hdr_dst_ip;
+            r_sport <= s_hdr_src_port;
+            r_dport <= s_hdr_dst_port;
+            r_len   <= s_hdr_len;
+            r_ucsum <= ucs;
+        end
+        if (ws == W_ARP_WAIT && arp_resp_valid && arp_resp_hit) r_dmac <= arp_resp_mac;
+    end
+
+    // ARP lookup
+    reg eng_start, eng_drop;
+    reg [15:0] eng_len;
+    assign arp_req_ip = r_dip;
+    always @* begin
+        eng_start = 1'b0;
+        eng_drop  = 1'b0;
+        eng_len   = s_hdr_len;
+        if (hdr_fire && s_hdr_dst_mac_valid) eng_start = 1'b1;
+        if (ws == W_ARP_WAIT && arp_resp_valid) begin
+            eng_start = 1'b1;
+            eng_drop  = !arp_resp_hit;
+            eng_len   = r_len;
+        end
+    end
+
+    always @(posedge clk) begin
+        case (ws)
+            W_IDLE:     if (hdr_fire && !s_hdr_dst_mac_valid) begin
+                ws            <= W_ARP_REQ;
+                arp_req_valid <= 1'b1;
+            end
+            W_ARP_REQ:  if (arp_req_ready) begin
+                ws            <= W_ARP_WAIT;
+                arp_req_valid <= 1'b0;
+            end
+            W_ARP_WAIT: if (arp_resp_valid) ws <= W_IDLE;
+            default:    ws <= W_IDLE;
+        endcase
+        if (rst) begin
+            ws            <= W_IDLE;
+            arp_req_valid <= 1'b0;
+        end
+    end
+
+    // identification counter: one value per datagram
+    always @(posedge clk) begin
+        if (hdr_fire) r_id <= r_id + 16'd1;
+        if (rst) r_id <= 16'hffff;  // the first datagram carries 0
+    end
+
+    // the header, byte 0 in bits [7:0]
+    wire [42*8-1:0] hdr = {
+        r_ucsum[7:0], r_ucsum[15:8], udp_len[7:0], udp_len[15:8],
+        r_dport[7:0], r_dport[15:8], r_sport[7:0], r_sport[15:8],
+        r_dip[7:0], r_dip[15:8], r_dip[23:16], r_dip[31:24],
+        t_ip[7:0], t_ip[15:8], t_ip[23:16], t_ip[31:24],
+        ip_csum[7:0], ip_csum[15:8], 8'd17, t_ttl,
+        8'h00, 1'b0, t_df, 6'd0, r_id[7:0], r_id[15:8],
+        tot_len[7:0], tot_len[15:8], 8'h00, 8'h45, 8'h00, 8'h08,
+        t_mac[7:0], t_mac[15:8], t_mac[23:16], t_mac[31:24], t_mac[39:32], t_mac[47:40],
+        r_dmac[7:0], r_dmac[15:8], r_dmac[23:16], r_dmac[31:24], r_dmac[39:32], r_dmac[47:40]
+    };
+
+    wire ev_sent, ev_abort, ev_long;
+    tx_prepend #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(42), .CHECK_LEN(1)
+    ) eng (
+        .clk(clk), .rst(rst),
+        .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
+        .hdr(hdr),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .ev_sent(ev_sent), .ev_abort(ev_abort), .ev_long(ev_long)
+    );
+
+    always @(posedge clk) begin
+        if (ev_sent) cnt_tx_frames <= cnt_tx_frames + 32'd1;
+        if (ev_abort) cnt_tx_abort <= cnt_tx_abort + 32'd1;
+        if (ev_long) cnt_tx_long <= cnt_tx_long + 32'd1;
+        if (ws == W_ARP_WAIT && arp_resp_valid && !arp_resp_hit)
+            cnt_arp_miss <= cnt_arp_miss + 32'd1;
+        if (rst) begin
+            cnt_tx_frames <= 32'd0;
+            cnt_tx_abort  <= 32'd0;
+            cnt_tx_long   <= 32'd0;
+            cnt_arp_miss  <= 32'd0;
+        end
+    end
+endmodule
+`default_nettype wire
