@@ -1,0 +1,71 @@
+`default_nettype none
+// stream_fifo: synchronous first-word-fall-through FIFO for AXI4-Stream beats.
+//
+// Stores {tdata, tkeep, tlast, tuser} per beat in a memory read in a clocked block
+// (so Yosys infers RAM and Icarus sees writes), followed by a one-beat output register.
+//
+// Interfaces: s_axis_* (write side), m_axis_* (read side), both AXI4-Stream.
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
+//   memory; one more beat sits in the output register).
+// Latency: a beat written in cycle t is presented on m_axis in cycle t+2.
+// Throughput: one beat per cycle in and out. s_axis_tready depends only on state.
+module stream_fifo #(
+    parameter integer DATA_W = 8,
+    parameter integer KEEP_W = DATA_W / 8,
+    parameter integer DEPTH  = 16
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+    output reg  [DATA_W-1:0] m_axis_tdata,
+    output reg  [KEEP_W-1:0] m_axis_tkeep,
+    output reg               m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output reg               m_axis_tlast,
+    output reg               m_axis_tuser
+);
+    localparam integer AW = (DEPTH <= 2) ? 1 : $clog2(DEPTH);
+    localparam integer W = DATA_W + KEEP_W + 2;
+
+    reg  [W-1:0] mem [0:(1<<AW)-1];
+    reg  [AW:0]  wr_ptr;
+    reg  [AW:0]  rd_ptr;
+    wire         empty = (wr_ptr == rd_ptr);
+    wire         full = (wr_ptr[AW-1:0] == rd_ptr[AW-1:0]) && (wr_ptr[AW] != rd_ptr[AW]);
+    wire         wr = s_axis_tvalid && !full;
+    wire         rd = !empty && (!m_axis_tvalid || m_axis_tready);
+    reg  [W-1:0] rd_word;
+
+    assign s_axis_tready = !full;
+
+    always @(posedge clk) begin
+        if (wr) mem[wr_ptr[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+        if (rd) rd_word <= mem[rd_ptr[AW-1:0]];
+    end
+
+    always @(*) begin
+        m_axis_tdata = rd_word[DATA_W-1:0];
+        m_axis_tkeep = rd_word[DATA_W+KEEP_W-1:DATA_W];
+        m_axis_tlast = rd_word[DATA_W+KEEP_W];
+        m_axis_tuser = rd_word[DATA_W+KEEP_W+1];
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            wr_ptr <= 0;
+            rd_ptr <= 0;
+            m_axis_tvalid <= 1'b0;
+        end else begin
+            if (wr) wr_ptr <= wr_ptr + 1'b1;
+            if (rd) rd_ptr <= rd_ptr + 1'b1;
+            if (rd) m_axis_tvalid <= 1'b1;
+            else if (m_axis_tready) m_axis_tvalid <= 1'b0;
+        end
+    end
+endmodule
+`default_nettype wire

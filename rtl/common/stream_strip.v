@@ -1,0 +1,226 @@
+`default_nettype none
+// stream_strip: per-packet header strip, length cut and realignment of an AXI4-Stream.
+//
+// For every input packet a command says how many leading bytes to drop (cmd_skip), how
+// many bytes to keep after them (cmd_len; all ones = to the end of the packet), whether
+// to drop the whole packet (cmd_drop) and a route tag (cmd_route) that travels with the
+// output beats. The kept bytes come out realigned to lane 0; bytes after skip+len
+// (Ethernet padding) are consumed and discarded. The output packet's last beat carries
+//   tuser = input tuser | truncated (packet ended before skip+len) | sts_bad (USE_STS).
+// A packet whose kept part is empty comes out as one beat with tkeep = 0, tlast = 1.
+//
+// Interfaces:
+//   cmd_*   : valid/ready; the command must stay stable from cmd_valid until cmd_ready,
+//             which is pulsed when the packet is completely done (so the producer's
+//             command register can hold header fields the consumer reads meanwhile).
+//   sts_*   : (USE_STS=1) valid/ready, one per packet, popped with the command: a
+//             late error (checksum) known only after the packet's end.
+//   s_axis_*: input packets (one command per packet, in order).
+//   m_hdr_valid/m_hdr_ready: header handshake for kept packets; it completes before the
+//             first payload beat is offered (header fields are read from cmd_*).
+//   m_axis_*: output payload, m_axis_troute = route of the packet the beat belongs to.
+// Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS.
+// Latency: a payload byte leaves 1 input beat after the beat that completes its output
+//   beat (one beat is held back so the last beat can carry tuser); per packet two
+//   cycles of overhead (end flush and command pick-up). Throughput: one beat per cycle.
+module stream_strip #(
+    parameter integer DATA_W  = 8,
+    parameter integer KEEP_W  = DATA_W / 8,
+    parameter integer SKIP_W  = 8,
+    parameter integer ROUTE_W = 2,
+    parameter integer USE_STS = 0
+) (
+    input  wire               clk,
+    input  wire               rst,
+    input  wire               cmd_valid,
+    output wire               cmd_ready,
+    input  wire [SKIP_W-1:0]  cmd_skip,
+    input  wire [15:0]        cmd_len,
+    input  wire               cmd_drop,
+    input  wire [ROUTE_W-1:0] cmd_route,
+    input  wire               sts_valid,
+    output wire               sts_ready,
+    input  wire               sts_bad,
+    input  wire [DATA_W-1:0]  s_axis_tdata,
+    input  wire [KEEP_W-1:0]  s_axis_tkeep,
+    input  wire               s_axis_tvalid,
+    output wire               s_axis_tready,
+    input  wire               s_axis_tlast,
+    input  wire               s_axis_tuser,
+    output reg                m_hdr_valid,
+    input  wire               m_hdr_ready,
+    output reg  [DATA_W-1:0]  m_axis_tdata,
+    output reg  [KEEP_W-1:0]  m_axis_tkeep,
+    output reg                m_axis_tvalid,
+    input  wire               m_axis_tready,
+    output reg                m_axis_tlast,
+    output reg                m_axis_tuser,
+    output reg  [ROUTE_W-1:0] m_axis_troute
+);
+    localparam integer SAW = $clog2(KEEP_W + 1);
+    localparam integer PW = 19;  // signed payload index width
+    localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_FLUSH = 2'd2;
+
+    reg  [1:0]        st;
+    reg  [SAW-1:0]    sa;  // window shift in bytes, 1..KEEP_W
+    reg  signed [PW-1:0] wb;  // payload index of window lane 0
+    reg  signed [PW-1:0] rem;  // cmd_len - wb
+    reg               first;
+    reg               unlim;
+    reg  [DATA_W-1:0] prev;
+    reg               held_v;
+    reg  [DATA_W-1:0] held_d;
+    reg  [KEEP_W-1:0] held_k;
+    reg  [DATA_W-1:0] fl_d;
+    reg  [KEEP_W-1:0] fl_k;
+    reg               bad_in;
+    reg               hdr_done;
+
+    // window {cur, prev} >> sa bytes, and the flush window {0, cur} >> sa bytes
+    wire [2*DATA_W-1:0] cat = {s_axis_tdata, prev};
+    // only the low half of each shifted window is used (the shift drops the rest)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [2*DATA_W-1:0] cat_sh = cat >> {sa, 3'b000};
+    wire [2*DATA_W-1:0] catf_sh = {{DATA_W{1'b0}}, s_axis_tdata} >> {sa, 3'b000};
+    wire [2*KEEP_W-1:0] catk = {s_axis_tkeep, first ? {KEEP_W{1'b0}} : {KEEP_W{1'b1}}};
+    wire [2*KEEP_W-1:0] catk_sh = catk >> sa;
+    wire [2*KEEP_W-1:0] catfk_sh = {{KEEP_W{1'b0}}, s_axis_tkeep} >> sa;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [DATA_W-1:0] win_d = cat_sh[DATA_W-1:0];
+    wire [DATA_W-1:0] flw_d = catf_sh[DATA_W-1:0];
+
+    localparam signed [PW-1:0] KW_S = KEEP_W[PW-1:0];
+    wire [KEEP_W-1:0] win_in;
+    wire [KEEP_W-1:0] flw_in;
+    genvar gi;
+    generate
+        for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
+            localparam signed [PW-1:0] LI = gi;
+            assign win_in[gi] = (wb + LI >= 0) && (rem > LI);
+            assign flw_in[gi] = (wb + KW_S + LI >= 0) && (rem > KW_S + LI);
+        end
+    endgenerate
+    reg [SAW-1:0] nkeep;
+    integer i;
+    always @(*) begin
+        nkeep = {SAW{1'b0}};
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
+    end
+    wire [KEEP_W-1:0] cand_k = catk_sh[KEEP_W-1:0] & win_in;
+    wire [KEEP_W-1:0] fcand_k = catfk_sh[KEEP_W-1:0] & flw_in;
+    wire signed [PW-1:0] nkeep_s = $signed({{(PW-SAW){1'b0}}, nkeep});
+    wire signed [PW-1:0] sa_s = $signed({{(PW-SAW){1'b0}}, sa});
+    wire              truncated = !unlim && (rem > nkeep_s + KW_S - sa_s);
+
+    wire ob_free = !m_axis_tvalid || m_axis_tready;
+    wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
+    wire beat = take && s_axis_tvalid;
+    wire sts_ok = (USE_STS == 0) || sts_valid;
+    wire fl_two = (|fl_k) && held_v && !cmd_drop;
+    wire finish = (st == S_FLUSH) && sts_ok && (cmd_drop || (ob_free && hdr_done && !fl_two));
+
+    assign s_axis_tready = take;
+    assign cmd_ready = finish;
+    assign sts_ready = finish && (USE_STS != 0);
+
+    // first-window parameters of a new command
+    wire [SAW-1:0] sa_new;
+    generate
+        if (KEEP_W == 1) begin : g_sa1
+            assign sa_new = 1'b1;
+        end else begin : g_san
+            wire [SAW-2:0] m = cmd_skip[SAW-2:0];
+            assign sa_new = (m == 0) ? KEEP_W[SAW-1:0] : {1'b0, m};
+        end
+    endgenerate
+    wire signed [PW-1:0] wb_new = $signed({{(PW-SAW){1'b0}}, sa_new}) - KW_S -
+                                  $signed({{(PW-SKIP_W){1'b0}}, cmd_skip});
+    wire signed [PW-1:0] len_s = $signed({{(PW-16){1'b0}}, cmd_len});
+
+    always @(posedge clk) begin
+        if (beat) begin
+            prev <= s_axis_tdata;
+            first <= 1'b0;
+            wb <= wb + KW_S;
+            rem <= rem - KW_S;
+            if (!cmd_drop && (|cand_k)) begin
+                held_d <= win_d;
+                held_k <= cand_k;
+            end
+            if (s_axis_tlast) begin
+                fl_d <= flw_d;
+                fl_k <= fcand_k;
+                bad_in <= s_axis_tuser || truncated;
+            end
+        end
+        if (st == S_FLUSH && !cmd_drop && ob_free && hdr_done && fl_two) begin
+            held_d <= fl_d;
+            held_k <= fl_k;
+            fl_k <= {KEEP_W{1'b0}};
+        end
+        if (st == S_IDLE && cmd_valid) begin
+            sa <= sa_new;
+            wb <= wb_new;
+            rem <= len_s - wb_new;
+            unlim <= &cmd_len;
+            first <= 1'b1;
+        end
+        // output register
+        if (beat && !cmd_drop && (|cand_k) && held_v) begin
+            m_axis_tdata <= held_d;
+            m_axis_tkeep <= held_k;
+            m_axis_tlast <= 1'b0;
+            m_axis_tuser <= 1'b0;
+            m_axis_troute <= cmd_route;
+        end else if (st == S_FLUSH && !cmd_drop && ob_free && hdr_done && fl_two) begin
+            m_axis_tdata <= held_d;
+            m_axis_tkeep <= held_k;
+            m_axis_tlast <= 1'b0;
+            m_axis_tuser <= 1'b0;
+            m_axis_troute <= cmd_route;
+        end else if (finish && !cmd_drop) begin
+            m_axis_tdata <= (|fl_k) ? fl_d : held_d;
+            m_axis_tkeep <= (|fl_k) ? fl_k : (held_v ? held_k : {KEEP_W{1'b0}});
+            m_axis_tlast <= 1'b1;
+            m_axis_tuser <= bad_in || ((USE_STS != 0) && sts_bad);
+            m_axis_troute <= cmd_route;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            st <= S_IDLE;
+            held_v <= 1'b0;
+            hdr_done <= 1'b0;
+            m_hdr_valid <= 1'b0;
+            m_axis_tvalid <= 1'b0;
+        end else begin
+            if ((beat && !cmd_drop && (|cand_k) && held_v) ||
+                (st == S_FLUSH && !cmd_drop && ob_free && hdr_done && fl_two) ||
+                (finish && !cmd_drop))
+                m_axis_tvalid <= 1'b1;
+            else if (m_axis_tready)
+                m_axis_tvalid <= 1'b0;
+            if (m_hdr_valid && m_hdr_ready) begin
+                m_hdr_valid <= 1'b0;
+                hdr_done <= 1'b1;
+            end
+            case (st)
+                S_IDLE: if (cmd_valid) begin
+                    st <= S_RUN;
+                    held_v <= 1'b0;
+                    m_hdr_valid <= !cmd_drop;
+                    hdr_done <= cmd_drop;
+                end
+                S_RUN: begin
+                    if (beat && !cmd_drop && (|cand_k)) held_v <= 1'b1;
+                    if (beat && s_axis_tlast) st <= S_FLUSH;
+                end
+                S_FLUSH: if (finish) st <= S_IDLE;
+                default: st <= S_IDLE;
+            endcase
+        end
+    end
+endmodule
+`default_nettype wire

@@ -1,0 +1,235 @@
+`default_nettype none
+// eth_rx: Ethernet header parse and EtherType demultiplexer (receive side).
+//
+// Input: whole frames from the MAC user side (destination MAC onwards, no FCS; tuser on
+// the last beat = bad frame). Frames whose destination is neither cfg_mac nor
+// ff:ff:ff:ff:ff:ff, frames shorter than the 14-byte header, and frames whose EtherType
+// is none of ARP (0x0806), IPv4 (0x0800) or cfg_raw_ethertype are dropped and counted.
+//   - ARP frames go out whole and unchanged on m_arp_axis_*.
+//   - IPv4 frames: header on m_ip_hdr_* (dst_mac, src_mac, ethertype) and the bytes after
+//     the 14-byte header (padding included) on m_ip_axis_*, realigned to lane 0.
+//   - Raw frames (EtherType cfg_raw_ethertype): same, on m_raw_hdr_* / m_raw_axis_*.
+// A frame the MAC marked bad keeps tuser = 1 on its last beat (never delivered as good).
+// The header handshake of a frame completes before its first payload beat is offered.
+//
+// Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
+//   parsed; must hold at least the 14 header bytes).
+// Latency (no backpressure): first payload byte out about 14/KEEP_W + 5 cycles after the
+//   frame's first beat; one beat per cycle sustained.
+// Counters (32-bit, wrapping): cnt_frames (all frames in), cnt_bad_mac (not for us),
+//   cnt_bad_ethertype (unknown EtherType), cnt_runt (shorter than the header).
+module eth_rx #(
+    parameter integer DATA_W     = 8,
+    parameter integer KEEP_W     = DATA_W / 8,
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 32 : 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [47:0]       cfg_mac,
+    input  wire [15:0]       cfg_raw_ethertype,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+    // ARP: whole frames
+    output wire [DATA_W-1:0] m_arp_axis_tdata,
+    output wire [KEEP_W-1:0] m_arp_axis_tkeep,
+    output wire              m_arp_axis_tvalid,
+    input  wire              m_arp_axis_tready,
+    output wire              m_arp_axis_tlast,
+    output wire              m_arp_axis_tuser,
+    // IPv4: header + payload
+    output wire              m_ip_hdr_valid,
+    input  wire              m_ip_hdr_ready,
+    output wire [47:0]       m_ip_hdr_dst_mac,
+    output wire [47:0]       m_ip_hdr_src_mac,
+    output wire [15:0]       m_ip_hdr_ethertype,
+    output wire [DATA_W-1:0] m_ip_axis_tdata,
+    output wire [KEEP_W-1:0] m_ip_axis_tkeep,
+    output wire              m_ip_axis_tvalid,
+    input  wire              m_ip_axis_tready,
+    output wire              m_ip_axis_tlast,
+    output wire              m_ip_axis_tuser,
+    // raw EtherType channel: header + payload
+    output wire              m_raw_hdr_valid,
+    input  wire              m_raw_hdr_ready,
+    output wire [47:0]       m_raw_hdr_dst_mac,
+    output wire [47:0]       m_raw_hdr_src_mac,
+    output wire [15:0]       m_raw_hdr_ethertype,
+    output wire [DATA_W-1:0] m_raw_axis_tdata,
+    output wire [KEEP_W-1:0] m_raw_axis_tkeep,
+    output wire              m_raw_axis_tvalid,
+    input  wire              m_raw_axis_tready,
+    output wire              m_raw_axis_tlast,
+    output wire              m_raw_axis_tuser,
+    // counters
+    output reg  [31:0]       cnt_frames,
+    output reg  [31:0]       cnt_bad_mac,
+    output reg  [31:0]       cnt_bad_ethertype,
+    output reg  [31:0]       cnt_runt
+);
+    localparam integer NB = (14 + KEEP_W - 1) / KEEP_W;  // beats holding the header
+    localparam integer HW = NB * KEEP_W;  // header window bytes
+    localparam integer BW = $clog2(NB + 1);
+    localparam [1:0] R_ARP = 2'd0, R_IP = 2'd1, R_RAW = 2'd2;
+
+    // ---------------- parser ----------------
+    reg  [HW*8-1:0] win;
+    reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB)
+    reg  [15:0]     flen;  // frame bytes seen
+    reg             ended;  // tlast consumed
+    reg             pushed;  // decision made for this frame
+    reg             cmd_valid;
+    wire            cmd_ready;
+    reg             cmd_drop;
+    reg  [1:0]      cmd_route;
+    reg  [7:0]      cmd_skip;
+    reg  [47:0]     cmd_dst_mac, cmd_src_mac;
+    reg  [15:0]     cmd_ethertype;
+    wire            fifo_ready;
+
+    wire need = !pushed && (ended || bcnt == NB[BW-1:0]);
+    wire push = need && (!cmd_valid || cmd_ready);
+    wire restart = ended && (pushed || push);
+    wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt;
+    wire [15:0] flen_e = restart ? 16'd0 : flen;
+    assign s_axis_tready = fifo_ready && (!ended || restart);
+    wire in_beat = s_axis_tvalid && s_axis_tready;
+
+    reg [4:0] nkeep;
+    integer i;
+    always @(*) begin
+        nkeep = 5'd0;
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i]) nkeep = i[4:0] + 1'b1;
+    end
+
+    // header fields (byte 0 of the window is the first byte on the wire)
+    function [47:0] be48(input [47:0] le);
+        be48 = {le[7:0], le[15:8], le[23:16], le[31:24], le[39:32], le[47:40]};
+    endfunction
+    wire [47:0] f_dst = be48(win[47:0]);
+    wire [47:0] f_src = be48(win[95:48]);
+    wire [15:0] f_type = {win[103:96], win[111:104]};
+    wire        is_runt = ended && (flen < 16'd14);
+    wire        mac_ok = (f_dst == cfg_mac) || (&f_dst);
+    wire        t_arp = (f_type == 16'h0806);
+    wire        t_ip = (f_type == 16'h0800);
+    wire        t_raw = (f_type == cfg_raw_ethertype);
+
+    always @(posedge clk) begin
+        if (in_beat && bcnt_e != NB[BW-1:0]) begin
+            win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
+        end
+        if (push) begin
+            cmd_dst_mac <= f_dst;
+            cmd_src_mac <= f_src;
+            cmd_ethertype <= f_type;
+            cmd_drop <= is_runt || !mac_ok || !(t_arp || t_ip || t_raw);
+            cmd_route <= t_arp ? R_ARP : (t_ip ? R_IP : R_RAW);
+            cmd_skip <= t_arp ? 8'd0 : 8'd14;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            bcnt <= 0;
+            flen <= 16'd0;
+            ended <= 1'b0;
+            pushed <= 1'b0;
+            cmd_valid <= 1'b0;
+            cnt_frames <= 32'd0;
+            cnt_bad_mac <= 32'd0;
+            cnt_bad_ethertype <= 32'd0;
+            cnt_runt <= 32'd0;
+        end else begin
+            if (restart) begin
+                bcnt <= 0;
+                flen <= 16'd0;
+                ended <= 1'b0;
+                pushed <= 1'b0;
+            end else if (push) begin
+                pushed <= 1'b1;
+            end
+            if (in_beat) begin
+                if (bcnt_e != NB[BW-1:0]) bcnt <= bcnt_e + 1'b1;
+                flen <= flen_e + {11'd0, nkeep};
+                if (s_axis_tlast) ended <= 1'b1;
+            end
+            if (push) begin
+                cmd_valid <= 1'b1;
+                cnt_frames <= cnt_frames + 1'b1;
+                if (is_runt) cnt_runt <= cnt_runt + 1'b1;
+                else if (!mac_ok) cnt_bad_mac <= cnt_bad_mac + 1'b1;
+                else if (!(t_arp || t_ip || t_raw)) cnt_bad_ethertype <= cnt_bad_ethertype + 1'b1;
+            end else if (cmd_ready) begin
+                cmd_valid <= 1'b0;
+            end
+        end
+    end
+
+    // ---------------- buffer + strip ----------------
+    wire [DATA_W-1:0] f_tdata;
+    wire [KEEP_W-1:0] f_tkeep;
+    wire              f_tvalid, f_tready, f_tlast, f_tuser;
+    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
+        .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
+    );
+
+    wire              hv;
+    wire              hr;
+    wire [DATA_W-1:0] o_tdata;
+    wire [KEEP_W-1:0] o_tkeep;
+    wire              o_tvalid, o_tlast, o_tuser;
+    wire [1:0]        o_route;
+    wire              o_tready;
+    wire              sts_ready_unused;
+    stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(8), .ROUTE_W(2), .USE_STS(0)) u_strip (
+        .clk(clk), .rst(rst),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip), .cmd_len(16'hFFFF),
+        .cmd_drop(cmd_drop), .cmd_route(cmd_route),
+        .sts_valid(1'b1), .sts_ready(sts_ready_unused), .sts_bad(1'b0),
+        .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
+        .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+        .m_hdr_valid(hv), .m_hdr_ready(hr),
+        .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
+        .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
+        .m_axis_troute(o_route)
+    );
+
+    assign hr = (cmd_route == R_ARP) ? 1'b1 : (cmd_route == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
+    assign m_ip_hdr_valid = hv && (cmd_route == R_IP);
+    assign m_raw_hdr_valid = hv && (cmd_route == R_RAW);
+    assign m_ip_hdr_dst_mac = cmd_dst_mac;
+    assign m_ip_hdr_src_mac = cmd_src_mac;
+    assign m_ip_hdr_ethertype = cmd_ethertype;
+    assign m_raw_hdr_dst_mac = cmd_dst_mac;
+    assign m_raw_hdr_src_mac = cmd_src_mac;
+    assign m_raw_hdr_ethertype = cmd_ethertype;
+
+    assign o_tready = (o_route == R_ARP) ? m_arp_axis_tready :
+                      (o_route == R_IP) ? m_ip_axis_tready : m_raw_axis_tready;
+    assign m_arp_axis_tvalid = o_tvalid && (o_route == R_ARP);
+    assign m_ip_axis_tvalid = o_tvalid && (o_route == R_IP);
+    assign m_raw_axis_tvalid = o_tvalid && (o_route == R_RAW);
+    assign m_arp_axis_tdata = o_tdata;
+    assign m_arp_axis_tkeep = o_tkeep;
+    assign m_arp_axis_tlast = o_tlast;
+    assign m_arp_axis_tuser = o_tuser;
+    assign m_ip_axis_tdata = o_tdata;
+    assign m_ip_axis_tkeep = o_tkeep;
+    assign m_ip_axis_tlast = o_tlast;
+    assign m_ip_axis_tuser = o_tuser;
+    assign m_raw_axis_tdata = o_tdata;
+    assign m_raw_axis_tkeep = o_tkeep;
+    assign m_raw_axis_tlast = o_tlast;
+    assign m_raw_axis_tuser = o_tuser;
+endmodule
+`default_nettype wire
