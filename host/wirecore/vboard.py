@@ -333,7 +333,9 @@ class VirtualBoard:
         dev = c.bridge or c.tap
         while time.monotonic() < t_end:
             r = subprocess.run(
-                netns.exec_cmd(c.ns, ["arping", "-c", "1", "-w", "1", "-I", dev, c.ip]),
+                netns.exec_cmd(
+                    c.ns, ["arping", "-q", "-c", "1", "-C", "1", "-w", "1", "-i", dev, c.ip]
+                ),
                 capture_output=True,
                 text=True,
             )

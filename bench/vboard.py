@@ -1,0 +1,117 @@
+"""Benchmark of the virtual board: simulation speed, and what Linux measures over the TAP.
+
+Figures:
+- simulated cycles per second of the whole design, idle (no TAP, never sleeping) and
+  under load (while a UDP echo run keeps it busy), goal >= 10 M cycles/s;
+- UDP echo datagrams/s and Mbit/s (payload, one way) for small and full-size datagrams,
+  several in flight, every reply checked byte for byte;
+- ping flood rate (pings/s) and ping round trip.
+
+Prints a table and writes bench/results/vboard.json. Needs root (namespace and TAP).
+Usage: python -m bench.vboard [--top vboard_top] [--seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+
+from wirecore.commands.demo import ping, udp_echo  # noqa: E402
+from wirecore.vboard import DEFAULT_TOP, FIXTURE_TOP, BoardConfig, VirtualBoard, build  # noqa: E402
+
+
+def idle_speed(top: str, seconds: float) -> float:
+    """Cycles/s of the model alone (no TAP, no sleeping, no traffic)."""
+    exe = build(top)
+    r = subprocess.run(
+        [str(exe), "--tap", "none", "--spin", "--run-seconds", str(seconds)],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+    )
+    m = re.search(r"cycles/s while busy (\d+)", r.stderr)
+    if not m:
+        raise RuntimeError(f"no speed in the board's output:\n{r.stderr}")
+    return float(m.group(1))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--top", default=DEFAULT_TOP, help=f"virtual-board top (default {DEFAULT_TOP})")
+    ap.add_argument("--seconds", type=float, default=3.0, help="length of each run (3 s)")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "vboard.json"))
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        print("bench/vboard.py needs root (network namespace and TAP)", file=sys.stderr)
+        return 1
+    res: dict[str, object] = {
+        "benchmark": "vboard",
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "top": a.top,
+        "goal_cycles_per_s": 10e6,
+    }
+    res["idle_cycles_per_s"] = idle_speed(a.top, a.seconds)
+    cfg = BoardConfig(name=f"bench{os.getpid()}", top=a.top)
+    board = VirtualBoard(cfg)
+    board.up(quiet=True)
+    try:
+        ns, ip, port = cfg.ns, cfg.ip, cfg.udp_echo_port
+        echo = {}
+        if a.top != FIXTURE_TOP:
+            for size in (18, 64, 512, 1472):
+                st0 = board.stats()
+                e = udp_echo(ns, ip, port, size, duration=a.seconds, window=16)
+                st1 = board.stats()
+                busy = st1["busy_s"] - st0["busy_s"]
+                echo[size] = {
+                    "datagrams_per_s": round(e.rate, 1),
+                    "mbit_per_s": round(e.mbit_s, 3),
+                    "sent": e.sent,
+                    "received": e.received,
+                    "bad": e.bad,
+                    "lost": e.lost,
+                    "cycles_per_s_busy": round((st1["cycles"] - st0["cycles"]) / busy, 1)
+                    if busy > 0
+                    else 0.0,
+                    "busy_fraction": round(busy / (st1["wall_s"] - st0["wall_s"]), 3),
+                }
+            res["udp_echo"] = echo
+            res["load_cycles_per_s"] = echo[1472]["cycles_per_s_busy"]
+            pf = ping(ns, ip, 5000, flood=True)
+            res["ping_flood_per_s"] = round(pf.rate, 1)
+            res["ping_flood_received"] = f"{pf.received}/{pf.sent}"
+            p = ping(ns, ip, 50, interval=0.01)
+            res["ping_rtt_ms"] = {"min": p.rtt_min, "avg": p.rtt_avg, "max": p.rtt_max}
+    finally:
+        board.down()
+    print(f"virtual board ({a.top})")
+    print(f"{'figure':42} {'value':>24}")
+    print(f"{'cycles/s, idle (no sleep, no traffic)':42} {res['idle_cycles_per_s'] / 1e6:>22.2f} M")
+    if "udp_echo" in res:
+        print(f"{'cycles/s, under UDP echo load':42} {res['load_cycles_per_s'] / 1e6:>22.2f} M")
+        for size, e in echo.items():
+            label = f"UDP echo {size} B: datagrams/s, Mbit/s"
+            print(f"{label:42} {e['datagrams_per_s']:>12,.0f} {e['mbit_per_s']:>10.2f}")
+        print(f"{'ping flood, pings/s':42} {res['ping_flood_per_s']:>24,.0f}")
+        rtt = res["ping_rtt_ms"]
+        assert isinstance(rtt, dict)
+        trio = f"{rtt['min']:.3f} {rtt['avg']:.3f} {rtt['max']:.3f}"
+        print(f"{'ping round trip min/avg/max, ms':42} {trio:>24}")
+    out = Path(a.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(res, indent=1) + "\n")
+    print(f"written {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,273 @@
+"""`wirecore demo`: bring a virtual board up, measure it with Linux tools, tear it down.
+
+Also holds the measurements the demo, the benchmarks and the system tests share: ARP and
+ping round trips (from ``arping`` and ``ping``), a ping flood, and UDP echo exchanges
+through ordinary sockets with several datagrams in flight.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import select
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from wirecore import netns
+from wirecore.vboard import ROOT, BoardConfig, BoardError, VirtualBoard
+
+# --------------------------------------------------------------------------- measurements
+
+
+def payload(seq: int, size: int) -> bytes:
+    """Datagram ``seq`` of ``size`` bytes: the sequence number, then a pattern of it."""
+    head = seq.to_bytes(4, "big")
+    body = bytes((seq * 7 + i * 13) & 0xFF for i in range(max(0, size - 4)))
+    return (head + body)[:size]
+
+
+@dataclass
+class EchoResult:
+    size: int
+    sent: int
+    received: int
+    bad: int  # replies that differ from what was sent
+    lost: int  # requests without a reply within the timeout
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.received / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def mbit_s(self) -> float:
+        """UDP payload bits echoed per second (one way)."""
+        return self.rate * self.size * 8 / 1e6
+
+
+def udp_echo(
+    ns: str,
+    ip: str,
+    port: int,
+    size: int,
+    count: int | None = None,
+    duration: float | None = None,
+    window: int = 8,
+    timeout: float = 1.0,
+) -> EchoResult:
+    """Send datagrams of ``size`` bytes to ``ip:port`` from namespace ``ns`` and check echoes.
+
+    Keeps up to ``window`` datagrams in flight (1 for sizes below 4, which cannot carry a
+    sequence number). Stops after ``count`` datagrams or ``duration`` seconds (whichever
+    is given; both bound the run). A request whose reply has not come ``timeout`` seconds
+    after the last reply is counted lost.
+    """
+    if count is None and duration is None:
+        raise ValueError("give count or duration")
+    if size < 4:
+        window = 1
+    s = netns.socket_in(ns, socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 21)
+    s.connect((ip, port))
+    s.setblocking(False)
+    pending: dict[int, float] = {}
+    order: list[int] = []
+    seq = sent = received = bad = lost = 0
+    t0 = time.monotonic()
+    t_stop = t0 + duration if duration is not None else float("inf")
+    last_progress = t0
+    try:
+        while True:
+            now = time.monotonic()
+            more = (count is None or sent < count) and now < t_stop
+            while more and len(pending) < window:
+                s.send(payload(seq, size))
+                pending[seq] = now
+                order.append(seq)
+                seq += 1
+                sent += 1
+                more = (count is None or sent < count) and now < t_stop
+            if not pending:
+                break
+            r, _, _ = select.select([s], [], [], 0.05)
+            if r:
+                while True:
+                    try:
+                        data = s.recv(65536)
+                    except BlockingIOError:
+                        break
+                    if size >= 4 and len(data) >= 4:
+                        got = int.from_bytes(data[:4], "big")
+                    else:
+                        got = order[0] if order else -1
+                    if got in pending and data == payload(got, size):
+                        del pending[got]
+                        order.remove(got)
+                        received += 1
+                    else:
+                        bad += 1
+                    last_progress = time.monotonic()
+            elif time.monotonic() - last_progress > timeout:
+                lost += len(pending)
+                pending.clear()
+                order.clear()
+                last_progress = time.monotonic()
+    finally:
+        s.close()
+    return EchoResult(size, sent, received, bad, lost, time.monotonic() - t0)
+
+
+def _ns_run(ns: str, cmd: list[str], timeout: float) -> str:
+    r = subprocess.run(netns.exec_cmd(ns, cmd), capture_output=True, text=True, timeout=timeout)
+    return r.stdout + r.stderr
+
+
+def arping_rtts(ns: str, dev: str, ip: str, count: int = 5) -> list[float]:
+    """ARP round trips in ms, from arping (the first request broadcast, then unicast)."""
+    out = _ns_run(ns, ["arping", "-c", str(count), "-w", str(count + 2), "-i", dev, ip], 30)
+    rtts = []
+    for v, unit in re.findall(r"time=([\d.]+) (usec|msec|sec)", out):
+        rtts.append(float(v) * {"usec": 1e-3, "msec": 1.0, "sec": 1e3}[unit])
+    return rtts
+
+
+@dataclass
+class PingResult:
+    sent: int
+    received: int
+    rtt_min: float
+    rtt_avg: float
+    rtt_max: float
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.received / self.seconds if self.seconds > 0 else 0.0
+
+
+def ping(
+    ns: str, ip: str, count: int, size: int = 56, flood: bool = False, interval: float = 0.01
+) -> PingResult:
+    """Run Linux ping from namespace ``ns``; parse the summary."""
+    cmd = ["ping", "-n", "-q", "-c", str(count), "-s", str(size), "-W", "1"]
+    cmd += ["-f"] if flood else ["-i", str(interval)]
+    cmd += ["-w", str(max(10, int(count * (0.002 if flood else interval + 0.01)) + 10)), ip]
+    t0 = time.monotonic()
+    out = _ns_run(ns, cmd, timeout=600)
+    secs = time.monotonic() - t0
+    m = re.search(r"(\d+) packets transmitted, (\d+) received", out)
+    if not m:
+        raise BoardError(f"ping gave no summary:\n{out}")
+    t = re.search(r"time (\d+)ms", out)
+    if t and flood:
+        secs = int(t.group(1)) / 1000
+    r = re.search(r"= ([\d.]+)/([\d.]+)/([\d.]+)/", out)
+    mn, av, mx = (float(x) for x in r.groups()) if r else (0.0, 0.0, 0.0)
+    return PingResult(int(m.group(1)), int(m.group(2)), mn, av, mx, secs)
+
+
+# --------------------------------------------------------------------------- the demo
+
+
+def run_demo(a: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    out_dir = Path(a.out or ROOT / "build" / "demo")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pcap = out_dir / "vboard-demo.pcap"
+    cfg = BoardConfig(name=a.name, udp_echo_port=a.udp_echo_port, pcap=str(pcap))
+    board = VirtualBoard(cfg)
+    con.print(f"[bold]wirecore demo[/]: virtual board {cfg.ip} (MAC {cfg.mac}), PC {cfg.host_ip}")
+    rows: list[tuple[str, str, str]] = []
+    try:
+        if cfg.name in VirtualBoard.names():  # left over from an interrupted run
+            VirtualBoard.load(cfg.name).down()
+        if netns.exists(cfg.ns):
+            raise BoardError(f"namespace {cfg.ns} exists: `ip netns del {cfg.ns}` first")
+        t0 = time.monotonic()
+        board.up()
+        con.print(f"board up in {time.monotonic() - t0:.1f} s (namespace {cfg.ns}, TAP {cfg.tap})")
+        ns, ip = cfg.ns, cfg.ip
+        arp = arping_rtts(ns, cfg.tap, ip, 5)
+        if arp:
+            rows.append(
+                (
+                    "ARP round trip (arping)",
+                    f"{min(arp):.3f} / {sum(arp) / len(arp):.3f} ms",
+                    f"{len(arp)}/5 replies",
+                )
+            )
+        else:
+            rows.append(("ARP round trip (arping)", "no reply", "0/5 replies"))
+        p = ping(ns, ip, 20, interval=0.02)
+        rows.append(
+            (
+                "ping round trip (56 bytes)",
+                f"{p.rtt_min:.3f} / {p.rtt_avg:.3f} ms",
+                f"{p.received}/{p.sent} replies",
+            )
+        )
+        pf = ping(ns, ip, a.flood, flood=True)
+        rows.append(("ping flood", f"{pf.rate:,.0f} pings/s", f"{pf.received}/{pf.sent} replies"))
+        for size in (64, 1472):
+            e = udp_echo(ns, ip, cfg.udp_echo_port, size, duration=a.seconds, window=16)
+            rows.append(
+                (
+                    f"UDP echo, {size}-byte datagrams",
+                    f"{e.rate:,.0f} datagrams/s, {e.mbit_s:.2f} Mbit/s",
+                    f"{e.received}/{e.sent} echoed byte-exact, {e.bad} bad, {e.lost} lost",
+                )
+            )
+        st = board.stats()
+        rows.append(
+            (
+                "simulation speed",
+                f"{st['cycles_per_s_busy'] / 1e6:.1f} M cycles/s while busy",
+                f"{st['cycles']:,} cycles, {st['busy_s']:.1f} s busy of {st['wall_s']:.1f} s",
+            )
+        )
+    except (BoardError, netns.NetnsError) as e:
+        con.print(f"[red]demo failed:[/] {e}")
+        return 1
+    finally:
+        board.down()
+    table = Table(title="wirecore virtual board: measured over a Linux TAP")
+    table.add_column("what")
+    table.add_column("measured", justify="right")
+    table.add_column("detail")
+    for r in rows:
+        table.add_row(*r)
+    con.print(table)
+    con.print(f"every frame on the wire: {pcap} (open it with Wireshark, or `tshark -r {pcap}`)")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo",
+        help="bring up the virtual board, ping it, echo UDP through it, show the figures",
+        description="Bring up a virtual board in its own network namespace, measure ARP and "
+        "ping round trips, a ping flood and UDP echo rates with Linux tools and sockets, "
+        "print a table, save the capture, and tear everything down. Needs root.",
+    )
+    p.add_argument("--name", default="demo", help="board name (namespace wc-NAME)")
+    p.add_argument("--udp-echo-port", type=int, default=7, help="UDP echo port (default 7)")
+    p.add_argument("--seconds", type=float, default=2.0, help="length of each UDP run (2 s)")
+    p.add_argument("--flood", type=int, default=2000, help="pings in the flood (2000)")
+    p.add_argument("--out", help="directory for the capture (default build/demo)")
+
+    def run(a: argparse.Namespace) -> int:
+        try:
+            netns.require_root("the demo")
+        except netns.NetnsError as e:
+            print(f"wirecore demo: {e}", file=sys.stderr)
+            return 1
+        return run_demo(a)
+
+    p.set_defaults(func=run)
