@@ -16,7 +16,6 @@ import pytest
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
-
 from unit.eth.rxtb import PortMon, drain, frame, mac_int, send_all, start
 
 MAC = "02:00:00:00:00:01"
