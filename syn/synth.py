@@ -67,7 +67,7 @@ def synthesize(top: Top, family: str, keep_json: bool = False) -> Report:
     if family == "ice40":
         script.append(f"synth_ice40 -top {top.module}" + (f" -json {netlist}" if keep_json else ""))
     elif family == "xilinx":
-        script.append(f"synth_xilinx -noiopad -family xc7 -top {top.module}")
+        script.append(f"synth_xilinx -flatten -noiopad -family xc7 -top {top.module}")
     else:
         raise ValueError(f"unknown family {family!r}: use 'ice40' or 'xilinx'")
     script.append(f"tee -q -o {stat_json} stat -json")
