@@ -1,0 +1,801 @@
+"""The wirecore register map: the single source for the control plane.
+
+Everything reachable over the register bus is declared here, once. From this data
+``python -m wirecore.regmap`` (or ``wirecore reg gen``) writes:
+
+* ``docs/registers.md``: the human-readable map;
+* ``host/wirecore/data/wirecore_address_table.xml``: the uHAL address table;
+* ``rtl/ctrl/wirecore_regfile.v``: the Verilog register file that exposes every
+  configuration register as a ``cfg_*`` output (with its reset value), every write
+  strobe as a ``stb_*`` output, and takes every counter (``cnt_*``) and status
+  (``sts_*``) as an input.
+
+Addresses are 32-bit *word* addresses (IPbus and the register bus count words).
+
+Address windows on the register bus (decoded by ``rtl/ctrl/reg_interconnect.v``
+inside ``rtl/app/ipbus_ctrl.v``):
+
+==================  ===================  ===============================
+window              word addresses       slave
+==================  ===================  ===============================
+register file       0x00000 - 0x00FFF    ``wirecore_regfile`` (this map)
+memory              0x10000 - 0x13FFF    ``reg_mem`` (64 KiB by default)
+user                0x20000 - 0x2FFFF    ``m_user_reg_*`` ports of ``ipbus_ctrl``
+==================  ===================  ===============================
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+# Access kinds.
+CFG = "cfg"  # read/write configuration, drives output port cfg_<port>
+CNT = "cnt"  # read-only 32-bit counter input cnt_<port>
+STS = "sts"  # read-only status input sts_<port>
+CONST = "const"  # read-only constant (reset value)
+STB = "stb"  # write-only: a write pulses output stb_<port> (one cycle, the written bits)
+WP = "wp"  # the write-protect register itself (internal to the register file)
+
+REGFILE_AW = 12  # the register file decodes 12 address bits (window 0x000-0xFFF)
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named bit field inside a register (documented and in the uHAL table as a mask)."""
+
+    name: str
+    lsb: int
+    width: int
+    desc: str
+
+
+@dataclass(frozen=True)
+class Reg:
+    """One 32-bit register word.
+
+    ``port`` names the Verilog port (without its cfg_/cnt_/sts_/stb_ prefix); a wide port
+    (e.g. the 48-bit MAC address) is split over several registers with ``lsb``.
+    ``protect`` registers refuse writes (bus error) while write protection is on.
+    """
+
+    name: str
+    offset: int
+    kind: str
+    desc: str
+    width: int = 32
+    reset: int = 0
+    port: str | None = None
+    lsb: int = 0
+    protect: bool = False
+    fields: tuple[Field, ...] = ()
+
+    @property
+    def port_name(self) -> str:
+        return self.port if self.port is not None else self.name.lower()
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str
+    base: int
+    desc: str
+    regs: tuple[Reg, ...] = ()
+    size: int = 0  # for a memory/user window: size in words (no registers)
+    mode: str = ""  # "block" for a memory window
+
+
+def _counters(names: list[tuple[str, str]], prefix: str, start: int = 0) -> tuple[Reg, ...]:
+    return tuple(
+        Reg(n, start + i, CNT, d, port=f"{prefix}_{n.lower()}") for i, (n, d) in enumerate(names)
+    )
+
+
+SYS = Block(
+    "SYS",
+    0x000,
+    "Identification, scratch register and write protection.",
+    (
+        Reg("ID", 0x0, CONST, "Design identifier, ASCII 'wire'.", reset=0x77697265),
+        Reg(
+            "VERSION",
+            0x1,
+            CONST,
+            "Register-map version (major.minor.patch, 8 bits each).",
+            reset=0x00010000,
+        ),
+        Reg(
+            "MAGIC", 0x2, CONST, "Constant 0xA5A55A5A: byte-order and link check.", reset=0xA5A55A5A
+        ),
+        Reg("SCRATCH", 0x3, CFG, "Free read/write register for tests.", port="sys_scratch"),
+        Reg(
+            "WRITE_PROTECT",
+            0x4,
+            WP,
+            "Bit 0 = 1: writes to the registers marked 'protected' fail with a bus error. "
+            "This register itself stays writable.",
+            width=1,
+            fields=(Field("ENABLE", 0, 1, "write protection on"),),
+        ),
+    ),
+)
+
+MAC = Block(
+    "MAC",
+    0x040,
+    "Ethernet MAC statistics (rtl/mac), 32-bit wrapping counters.",
+    _counters(
+        [
+            ("RX_GOOD_FRAMES", "frames received with a good FCS"),
+            ("RX_GOOD_BYTES", "bytes of good frames (destination MAC to FCS)"),
+            ("RX_BAD_FCS", "frames with a bad FCS"),
+            ("RX_RUNT", "frames shorter than 64 bytes"),
+            ("RX_OVERSIZE", "frames longer than the maximum length"),
+            ("RX_ER", "frames with rx_er asserted"),
+            ("RX_DROPPED_FULL", "frames dropped because the receive FIFO was full"),
+            ("TX_FRAMES", "frames transmitted"),
+            ("TX_BYTES", "bytes transmitted"),
+            ("TX_UNDERFLOW", "frames aborted by a transmit underflow"),
+        ],
+        "mac",
+    ),
+)
+
+NET = Block(
+    "NET",
+    0x080,
+    "Network configuration of the stack. All registers here are write-protectable.",
+    (
+        Reg(
+            "MAC_HI",
+            0x0,
+            CFG,
+            "Our MAC address, bits 47:32.",
+            width=16,
+            reset=0x0200,
+            port="mac",
+            lsb=32,
+            protect=True,
+        ),
+        Reg(
+            "MAC_LO",
+            0x1,
+            CFG,
+            "Our MAC address, bits 31:0.",
+            reset=0x00000002,
+            port="mac",
+            lsb=0,
+            protect=True,
+        ),
+        Reg(
+            "IP",
+            0x2,
+            CFG,
+            "Our IPv4 address (192.0.2.2 = 0xC0000202).",
+            reset=0xC0000202,
+            port="ip",
+            protect=True,
+        ),
+        Reg("NETMASK", 0x3, CFG, "Subnet mask.", reset=0xFFFFFF00, port="netmask", protect=True),
+        Reg(
+            "GATEWAY", 0x4, CFG, "Default gateway.", reset=0xC0000201, port="gateway", protect=True
+        ),
+        Reg(
+            "RAW_ETHERTYPE",
+            0x5,
+            CFG,
+            "EtherType of the raw-Ethernet channel.",
+            width=16,
+            reset=0x88B5,
+            port="raw_ethertype",
+            protect=True,
+        ),
+        Reg(
+            "IPBUS_PORT",
+            0x6,
+            CFG,
+            "UDP port of the IPbus target.",
+            width=16,
+            reset=50001,
+            port="ipbus_port",
+            protect=True,
+        ),
+        Reg(
+            "ECHO_PORT",
+            0x7,
+            CFG,
+            "UDP port of the echo application.",
+            width=16,
+            reset=7,
+            port="echo_port",
+            protect=True,
+        ),
+        Reg(
+            "PKTGEN_PORT",
+            0x8,
+            CFG,
+            "UDP source port of the packet generator.",
+            width=16,
+            reset=50002,
+            port="pktgen_src_port",
+            protect=True,
+        ),
+        Reg(
+            "ENABLES",
+            0x9,
+            CFG,
+            "Feature enables.",
+            width=4,
+            reset=0xF,
+            port="enables",
+            protect=True,
+            fields=(
+                Field("ARP", 0, 1, "answer ARP requests"),
+                Field("ICMP", 1, 1, "answer ICMP echo requests"),
+                Field("UDP_CSUM_CHECK", 2, 1, "drop received UDP datagrams with a bad checksum"),
+                Field("RAW", 3, 1, "raw-Ethernet channel on"),
+            ),
+        ),
+    ),
+)
+
+STACK = Block(
+    "STACK",
+    0x0C0,
+    "Drop and traffic counters of the UDP/IP stack (docs/stack-internals.md).",
+    _counters(
+        [
+            ("ETH_WRONG_MAC", "frames not for our MAC nor broadcast"),
+            ("ETH_UNKNOWN_ETHERTYPE", "frames with an EtherType nobody takes"),
+            ("ETH_RUNT", "frames too short for an Ethernet header"),
+            ("IP_BAD_VERSION", "IPv4 headers with version != 4"),
+            ("IP_BAD_IHL", "IPv4 headers with IHL < 5"),
+            ("IP_BAD_CHECKSUM", "IPv4 headers with a bad checksum"),
+            ("IP_BAD_LENGTH", "IPv4 total length inconsistent with the frame"),
+            ("IP_WRONG_DST", "IPv4 packets not for our address nor broadcast"),
+            ("IP_FRAGMENT", "IPv4 fragments (dropped)"),
+            ("IP_UNKNOWN_PROTOCOL", "IPv4 packets with a protocol nobody takes"),
+            ("ICMP_ECHO", "ICMP echo requests answered"),
+            ("UDP_BAD_CHECKSUM", "UDP datagrams with a bad checksum"),
+            ("UDP_BAD_LENGTH", "UDP length inconsistent with the IP length"),
+            ("UDP_CLOSED_PORT", "UDP datagrams to a port nobody listens on"),
+            ("UDP_RX", "UDP datagrams delivered to a port"),
+            ("UDP_TX", "UDP datagrams sent"),
+            ("UDP_TX_ARP_MISS", "UDP datagrams dropped because the next hop was not resolved"),
+        ],
+        "stack",
+    ),
+)
+
+ARP = Block(
+    "ARP",
+    0x100,
+    "ARP responder, requester and cache counters.",
+    _counters(
+        [
+            ("RX_REQUESTS", "ARP requests for our address received"),
+            ("RX_REPLIES", "ARP replies received"),
+            ("TX_REPLIES", "ARP replies sent"),
+            ("TX_REQUESTS", "ARP requests sent"),
+            ("CACHE_HITS", "lookups answered from the cache"),
+            ("CACHE_MISSES", "lookups not in the cache"),
+            ("TIMEOUTS", "requests that got no reply"),
+            ("MALFORMED", "malformed ARP frames dropped"),
+        ],
+        "arp",
+    ),
+)
+
+IPBUS_COUNTERS = [
+    ("RX_PACKETS", "datagrams received on the IPbus port"),
+    ("RX_BAD", "datagrams dropped: flagged bad (tuser) or length not as announced"),
+    ("RX_OVERSIZE", "datagrams dropped: longer than the MTU (1472 bytes of payload)"),
+    ("RX_MALFORMED", "datagrams dropped: not a whole number of words, or bad packet header"),
+    ("CONTROL", "control packets executed"),
+    ("STATUS", "status requests answered"),
+    ("RESEND", "resend requests answered"),
+    ("ID_DROPPED", "control packets dropped: packet ID not the next expected"),
+    ("RESEND_MISS", "resend requests for a reply no longer stored (dropped)"),
+    ("TRANSACTIONS", "transactions executed (any info code)"),
+    ("BAD_HEADER", "transactions answered 'bad header' (info code 1)"),
+    ("BUS_ERRORS", "transactions answered with a bus error (info code 4 or 5)"),
+    ("BUS_TIMEOUTS", "transactions answered with a bus timeout (info code 6 or 7)"),
+    ("WP_REJECTED", "write transactions refused: source IP not in the allow-list"),
+    ("REPLY_OVERFLOW", "packets cut short: the reply would exceed the MTU"),
+    ("TX_PACKETS", "reply datagrams sent"),
+]
+
+IPBUS = Block(
+    "IPBUS",
+    0x140,
+    "IPbus target: counters and the source-IP allow-list for writes.",
+    _counters(IPBUS_COUNTERS, "ipb")
+    + (
+        Reg(
+            "ALLOW_EN",
+            0x20,
+            CFG,
+            "Bit 0 = 1: write, non-incrementing write and read-modify-write transactions "
+            "are executed only for source IPs in ALLOW_IP0-3; others are answered with a "
+            "bus error (info code 5) and counted in WP_REJECTED. Enabling it with no "
+            "entry matching your own address locks writes out until reset.",
+            width=1,
+            port="ipb_allow_en",
+            protect=True,
+        ),
+    )
+    + tuple(
+        Reg(
+            f"ALLOW_IP{i}",
+            0x21 + i,
+            CFG,
+            f"Allow-list entry {i} (IPv4 address).",
+            port="ipb_allow_ip",
+            lsb=32 * i,
+            protect=True,
+        )
+        for i in range(4)
+    ),
+)
+
+PKTGEN_NDEST = 16
+PKTGEN = Block(
+    "PKTGEN",
+    0x200,
+    "Packet generator (rtl/app/pktgen): configuration, control and counters.",
+    (
+        Reg(
+            "CTRL",
+            0x00,
+            STB,
+            "Write 1 to bit 0 to start, to bit 1 to stop.",
+            width=2,
+            port="pktgen_ctrl",
+            fields=(Field("START", 0, 1, "start"), Field("STOP", 1, 1, "stop")),
+        ),
+        Reg("STATUS", 0x01, STS, "Bit 0: running.", width=1, port="pktgen_running"),
+        Reg(
+            "LENGTH",
+            0x02,
+            CFG,
+            "UDP payload bytes per packet.",
+            width=16,
+            reset=1024,
+            port="pktgen_length",
+            protect=True,
+        ),
+        Reg(
+            "COUNT",
+            0x03,
+            CFG,
+            "Packets to send (0 = until stopped).",
+            reset=0,
+            port="pktgen_count",
+            protect=True,
+        ),
+        Reg(
+            "GAP",
+            0x04,
+            CFG,
+            "Inter-packet gap in clock cycles.",
+            reset=0,
+            port="pktgen_gap",
+            protect=True,
+        ),
+        Reg(
+            "NUM_DEST",
+            0x05,
+            CFG,
+            "Destinations used in turn (1-16).",
+            width=5,
+            reset=1,
+            port="pktgen_num_dest",
+            protect=True,
+        ),
+        Reg(
+            "PAYLOAD",
+            0x06,
+            CFG,
+            "Payload mode.",
+            width=9,
+            reset=0,
+            port="pktgen_payload",
+            protect=True,
+            fields=(
+                Field("MODE", 0, 1, "0 = constant byte, 1 = LFSR"),
+                Field("BYTE", 1, 8, "the constant byte"),
+            ),
+        ),
+        Reg("SENT_PACKETS", 0x08, CNT, "Packets sent.", port="pktgen_sent_packets"),
+        Reg("SENT_BYTES", 0x09, CNT, "Payload bytes sent.", port="pktgen_sent_bytes"),
+        Reg(
+            "ARP_MISS",
+            0x0A,
+            CNT,
+            "Packets not sent: destination unresolved.",
+            port="pktgen_arp_miss",
+        ),
+    )
+    + tuple(
+        r
+        for i in range(PKTGEN_NDEST)
+        for r in (
+            Reg(
+                f"DEST_IP{i}",
+                0x20 + 2 * i,
+                CFG,
+                f"Destination {i}: IPv4 address.",
+                port="pktgen_dest_ip",
+                lsb=32 * i,
+                protect=True,
+            ),
+            Reg(
+                f"DEST_PORT{i}",
+                0x21 + 2 * i,
+                CFG,
+                f"Destination {i}: UDP port.",
+                width=16,
+                port="pktgen_dest_port",
+                lsb=16 * i,
+                protect=True,
+            ),
+        )
+    ),
+)
+
+MEM_BASE = 0x10000
+MEM_WORDS = 16384
+USER_BASE = 0x20000
+USER_WORDS = 0x10000
+
+MEM = Block(
+    "MEM",
+    MEM_BASE,
+    "64 KiB memory for block transfers (rtl/ctrl/reg_mem.v).",
+    size=MEM_WORDS,
+    mode="block",
+)
+USER = Block(
+    "USER",
+    USER_BASE,
+    "User window: the m_user_reg_* ports of ipbus_ctrl.",
+    size=USER_WORDS,
+    mode="block",
+)
+
+REG_BLOCKS: tuple[Block, ...] = (SYS, MAC, NET, STACK, ARP, IPBUS, PKTGEN)
+BLOCKS: tuple[Block, ...] = (*REG_BLOCKS, MEM, USER)
+
+PREFIX = {CFG: "cfg", CNT: "cnt", STS: "sts", STB: "stb"}
+
+
+def all_regs() -> list[tuple[Block, Reg]]:
+    return [(b, r) for b in REG_BLOCKS for r in b.regs]
+
+
+def address(block: Block, reg: Reg) -> int:
+    return block.base + reg.offset
+
+
+def find(path: str) -> int:
+    """Word address of 'BLOCK.REG' (case-insensitive) or of a window ('MEM', 'USER')."""
+    key = path.upper()
+    for b in BLOCKS:
+        if key == b.name:
+            return b.base
+        for r in b.regs:
+            if key == f"{b.name}.{r.name}":
+                return address(b, r)
+    raise KeyError(f"no register named {path!r}")
+
+
+def validate() -> None:
+    """Raise ValueError if the map overlaps, exceeds its window or has bad widths."""
+    seen: dict[int, str] = {}
+    ports: dict[str, list[tuple[int, int]]] = {}
+    for b, r in all_regs():
+        a = address(b, r)
+        if a in seen:
+            raise ValueError(f"{b.name}.{r.name} overlaps {seen[a]} at 0x{a:x}")
+        if a >= 1 << REGFILE_AW:
+            raise ValueError(f"{b.name}.{r.name} outside the register-file window")
+        if not 1 <= r.width <= 32 or r.reset >> r.width:
+            raise ValueError(f"{b.name}.{r.name}: bad width or reset value")
+        for f in r.fields:
+            if f.lsb + f.width > r.width:
+                raise ValueError(f"{b.name}.{r.name}.{f.name} outside the register")
+        seen[a] = f"{b.name}.{r.name}"
+        if r.kind in PREFIX:
+            ports.setdefault(f"{PREFIX[r.kind]}_{r.port_name}", []).append((r.lsb, r.width))
+    for name, parts in ports.items():
+        bits: set[int] = set()
+        for lsb, w in parts:
+            span = set(range(lsb, lsb + w))
+            if bits & span:
+                raise ValueError(f"port {name}: registers overlap")
+            bits |= span
+
+
+def port_widths() -> dict[str, int]:
+    """Verilog port name -> width, in map order."""
+    out: dict[str, int] = {}
+    for _, r in all_regs():
+        if r.kind in PREFIX:
+            name = f"{PREFIX[r.kind]}_{r.port_name}"
+            out[name] = max(out.get(name, 0), r.lsb + r.width)
+    return out
+
+
+def port_reset(name: str) -> int:
+    value = 0
+    for _, r in all_regs():
+        if r.kind == CFG and f"cfg_{r.port_name}" == name:
+            value |= r.reset << r.lsb
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# generators
+
+
+def _perm(r: Reg) -> str:
+    return {CFG: "rw", WP: "rw", STB: "w"}.get(r.kind, "r")
+
+
+def gen_xml() -> str:
+    lines = [
+        '<?xml version="1.0" encoding="ISO-8859-1"?>',
+        "<!-- Generated by python -m wirecore.regmap from host/wirecore/regmap.py: "
+        "do not edit. -->",
+        '<node id="TOP">',
+    ]
+    for b in BLOCKS:
+        if b.mode == "block":
+            lines.append(
+                f'  <node id="{b.name}" address="0x{b.base:08x}" mode="block" '
+                f'size="0x{b.size:x}" permission="rw" description="{b.desc}"/>'
+            )
+            continue
+        lines.append(f'  <node id="{b.name}" address="0x{b.base:08x}" description="{b.desc}">')
+        for r in b.regs:
+            mask = "" if r.width == 32 else f' mask="0x{(1 << r.width) - 1:08x}"'
+            attrs = f'id="{r.name}" address="0x{r.offset:08x}"{mask} permission="{_perm(r)}"'
+            if r.fields:
+                lines.append(f"    <node {attrs}>")
+                for f in r.fields:
+                    fm = ((1 << f.width) - 1) << f.lsb
+                    lines.append(
+                        f'      <node id="{f.name}" mask="0x{fm:08x}" permission="{_perm(r)}"/>'
+                    )
+                lines.append("    </node>")
+            else:
+                lines.append(f"    <node {attrs}/>")
+        lines.append("  </node>")
+    lines.append("</node>")
+    return "\n".join(lines) + "\n"
+
+
+def gen_markdown() -> str:
+    out = [
+        "# wirecore register map",
+        "",
+        "Generated by `python -m wirecore.regmap` from `host/wirecore/regmap.py`: do not edit.",
+        "Addresses are 32-bit word addresses (as IPbus and uHAL count them). Access: `rw` "
+        "configuration, `r` counter/status/constant, `w` write strobe. Registers marked "
+        "**P** refuse writes with a bus error while `SYS.WRITE_PROTECT` is set. Reading an "
+        "unmapped address, or writing a read-only one, ends in a bus error.",
+        "",
+        "| window | words | what |",
+        "|---|---|---|",
+    ]
+    for b in BLOCKS:
+        if b.mode == "block":
+            out.append(f"| 0x{b.base:05x} | {b.size} | {b.name}: {b.desc} |")
+    out.append("| 0x00000 | 4096 | register file (below) |")
+    for b in REG_BLOCKS:
+        out += ["", f"## {b.name} (base 0x{b.base:03x})", "", b.desc, ""]
+        out.append("| address | name | access | bits | reset | port | description |")
+        out.append("|---|---|---|---|---|---|---|")
+        for r in b.regs:
+            if r.kind in PREFIX:
+                port = f"`{PREFIX[r.kind]}_{r.port_name}[{r.lsb + r.width - 1}:{r.lsb}]`"
+            else:
+                port = "-"
+            prot = " **P**" if r.protect else ""
+            desc = r.desc
+            if r.fields:
+                desc += " Fields: " + "; ".join(
+                    f"`{f.name}` [{f.lsb + f.width - 1}:{f.lsb}] {f.desc}" for f in r.fields
+                )
+            out.append(
+                f"| 0x{address(b, r):03x} | {r.name} | {_perm(r)}{prot} | {r.width} | "
+                f"0x{r.reset:x} | {port} | {desc} |"
+            )
+    return "\n".join(out) + "\n"
+
+
+def gen_verilog() -> str:
+    validate()
+    widths = port_widths()
+    L: list[str] = []
+    L += [
+        "// Generated by python -m wirecore.regmap from host/wirecore/regmap.py: do not edit.",
+        "//",
+        "// wirecore_regfile: the register file of the wirecore register map (docs/registers.md).",
+        "//   Register-bus slave (docs/conventions.md): reg_req/reg_we/reg_addr/reg_wdata in,",
+        "//   reg_ack/reg_err/reg_rdata out. reg_addr is the word offset inside the 4096-word",
+        "//   register-file window. Configuration registers drive cfg_* outputs (reset values",
+        "//   from the map), writes to strobe registers pulse stb_* outputs for one cycle,",
+        "//   counters (cnt_*) and status (sts_*) are inputs. Reading an unmapped address,",
+        "//   writing a read-only one, or writing a protected register while",
+        "//   SYS.WRITE_PROTECT is set answers reg_err instead of reg_ack.",
+        "// Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req.",
+        "// Parameters: none (the map is fixed at generation time).",
+        "`default_nettype none",
+        "",
+        "module wirecore_regfile (",
+        "    input  wire        clk,",
+        "    input  wire        rst,",
+        "    input  wire        reg_req,",
+        "    input  wire        reg_we,",
+        f"    input  wire [{REGFILE_AW - 1}:0] reg_addr,",
+        "    input  wire [31:0] reg_wdata,",
+        "    output reg         reg_ack,",
+        "    output reg         reg_err,",
+        "    output reg  [31:0] reg_rdata,",
+        "    output reg         cfg_write_protect,",
+    ]
+    decl = []
+    for name, w in widths.items():
+        rng = f"[{w - 1}:0] " if w > 1 else ""
+        if name.startswith(("cfg_", "stb_")):
+            decl.append(f"    output reg  {rng}{name}")
+        else:
+            decl.append(f"    input  wire {rng}{name}")
+    L.append(",\n".join(decl))
+    L += [");", ""]
+
+    def rd_expr(r: Reg) -> str:
+        if r.kind == CONST:
+            return f"32'h{r.reset:08x}"
+        if r.kind == STB:
+            return "32'h00000000"
+        if r.kind == WP:
+            return "{31'd0, cfg_write_protect}"
+        name = f"{PREFIX[r.kind]}_{r.port_name}"
+        full = widths[name]
+        if full == 1:
+            sl = name
+        elif r.width == 1:
+            sl = f"{name}[{r.lsb}]"
+        elif r.lsb == 0 and r.width == full:
+            sl = name
+        else:
+            sl = f"{name}[{r.lsb + r.width - 1}:{r.lsb}]"
+        return sl if r.width == 32 else f"{{{32 - r.width}'d0, {sl}}}"
+
+    def wr_target(r: Reg) -> str:
+        name = f"{PREFIX[r.kind]}_{r.port_name}"
+        full = widths[name]
+        if full == 1:
+            return name
+        if r.width == 1:
+            return f"{name}[{r.lsb}]"
+        if r.lsb == 0 and r.width == full:
+            return name
+        return f"{name}[{r.lsb + r.width - 1}:{r.lsb}]"
+
+    def wdata(r: Reg) -> str:
+        return "reg_wdata[0]" if r.width == 1 else f"reg_wdata[{r.width - 1}:0]"
+
+    # Which write-data bits are used at all (so unused bits can be marked for lint).
+    L += [
+        "    // Bits of reg_wdata above the widest writable register would be unused;",
+        "    // the scratch register is 32 bits wide, so every bit is used.",
+        "",
+        "    always @(posedge clk) begin",
+        "        reg_ack <= 1'b0;",
+        "        reg_err <= 1'b0;",
+    ]
+    for name in widths:
+        if name.startswith("stb_"):
+            L.append(f"        {name} <= {widths[name]}'d0;")
+    L += [
+        "        if (rst) begin",
+        "            cfg_write_protect <= 1'b0;",
+    ]
+    for name, w in widths.items():
+        if name.startswith("cfg_"):
+            L.append(f"            {name} <= {w}'h{port_reset(name):x};")
+    L += [
+        "        end else if (reg_req) begin",
+        "            reg_rdata <= 32'h00000000;",
+        "            case (reg_addr)",
+    ]
+    for b, r in all_regs():
+        a = address(b, r)
+        L.append(f"            {REGFILE_AW}'h{a:03x}: begin // {b.name}.{r.name}")
+        L.append(f"                reg_rdata <= {rd_expr(r)};")
+        if r.kind in (CFG, WP, STB):
+            tgt = "cfg_write_protect" if r.kind == WP else wr_target(r)
+            if r.protect:
+                L += [
+                    "                if (reg_we && cfg_write_protect) begin",
+                    "                    reg_err <= 1'b1;",
+                    "                end else begin",
+                    "                    reg_ack <= 1'b1;",
+                    f"                    if (reg_we) {tgt} <= {wdata(r)};",
+                    "                end",
+                ]
+            else:
+                L += [
+                    "                reg_ack <= 1'b1;",
+                    f"                if (reg_we) {tgt} <= {wdata(r)};",
+                ]
+        else:
+            L += [
+                "                reg_ack <= ~reg_we;",
+                "                reg_err <= reg_we;",
+            ]
+        L.append("            end")
+    L += [
+        "            default: begin",
+        "                reg_err <= 1'b1;",
+        "            end",
+        "            endcase",
+        "        end",
+        "    end",
+        "",
+        "endmodule",
+        "",
+        "`default_nettype wire",
+    ]
+    return "\n".join(L) + "\n"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUTS = {
+    "docs/registers.md": gen_markdown,
+    "host/wirecore/data/wirecore_address_table.xml": gen_xml,
+    "rtl/ctrl/wirecore_regfile.v": gen_verilog,
+}
+
+
+def address_table_path() -> Path:
+    return Path(__file__).resolve().parent / "data" / "wirecore_address_table.xml"
+
+
+def generate(root: Path = ROOT, check: bool = False) -> list[str]:
+    """Write (or with check=True only compare) the generated files; return the stale ones."""
+    validate()
+    stale = []
+    for rel, fn in OUTPUTS.items():
+        path = root / rel
+        text = fn()
+        if not path.exists() or path.read_text() != text:
+            stale.append(rel)
+            if not check:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+    return stale
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m wirecore.regmap",
+        description="Generate docs/registers.md, the uHAL address table and the Verilog "
+        "register file from the register map.",
+    )
+    p.add_argument("--check", action="store_true", help="only check the files are up to date")
+    p.add_argument("--root", type=Path, default=ROOT, help="repository root (default: %(default)s)")
+    args = p.parse_args(argv)
+    stale = generate(args.root, check=args.check)
+    for rel in stale:
+        print(("stale: " if args.check else "wrote: ") + rel)
+    return 1 if (args.check and stale) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,591 @@
+// ipbus_target: IPbus 2.0 target on a UDP application port, master of the register bus.
+//
+// Executes IPbus 2.0 control packets (read, write, non-incrementing read/write,
+// read-modify-write bits and sum, configuration-space read; any number of transactions
+// per packet; big- or little-endian, detected from the packet header and answered in
+// the same order), answers status requests and resend requests, and implements the
+// reliability layer (packet ID 0: always executed, nothing stored; non-zero: only the
+// next expected ID is executed, 1 after reset, 0xFFFF wraps to 1, others dropped; the
+// last NBUF replies are kept in RAM for resending). See docs/ipbus.md.
+//
+// Interfaces:
+//   s_hdr_* / s_axis_*  : UDP application port, receive side (requests).
+//   m_hdr_* / m_axis_*  : UDP application port, transmit side (replies, sent back to the
+//                         requester's IP/port with m_hdr_dst_mac_valid = 1, so no ARP).
+//   reg_*               : register-bus master (docs/conventions.md), one request at a time;
+//                         a request unanswered after BUS_TIMEOUT_MS..BUS_TIMEOUT_MS+1 ticks
+//                         of tick_1ms is answered with a bus timeout (info code 6/7).
+//   cfg_allow_en, cfg_allow_ip[4*32] : when cfg_allow_en, write-type transactions (write,
+//                         non-incrementing write, RMW) from a source IP not in the list
+//                         are refused with info code 5 (bus error on write), never executed.
+//   cnt_*               : 32-bit wrapping counters (names as in the IPBUS register block).
+// Malformed input: datagrams flagged bad, longer than MAX_BYTES, not a whole number of
+//   words, or with a bad packet header are dropped and counted; a transaction with a bad
+//   header, or announcing more words than the packet holds, is answered with info code 1
+//   and ends the packet; a transaction whose reply would not fit in MAX_BYTES ends the
+//   packet (counted in cnt_reply_overflow) without being executed.
+// Latency: store and forward: a single-read request's reply starts about 25 cycles after
+//   the request's last byte with a one-cycle register slave (bench/ipbus.py measures it).
+// Parameters: DATA_W (8), NBUF (stored replies for resend, 1..15), RX_AW (input ring
+//   word-address bits), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
+//   MAX_BYTES (largest request and reply payload), BUS_TIMEOUT_MS, CONF_BASE (register
+//   bus address where the configuration space, read by transaction type 6, starts).
+`default_nettype none
+
+module ipbus_target #(
+    parameter integer DATA_W         = 8,
+    parameter integer KEEP_W         = DATA_W / 8,
+    parameter integer NBUF           = 4,
+    parameter integer RX_AW          = 12,
+    parameter integer RX_QAW         = 4,
+    parameter integer MAX_BYTES      = 1472,
+    parameter integer BUS_TIMEOUT_MS = 2,
+    parameter [31:0]  CONF_BASE      = 32'h00000000
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire              tick_1ms,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_src_mac,
+    input  wire [31:0]       s_hdr_src_ip,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_dst_port,
+    input  wire [15:0]       s_hdr_len,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output reg               m_hdr_valid,
+    input  wire              m_hdr_ready,
+    output reg  [47:0]       m_hdr_dst_mac,
+    output wire              m_hdr_dst_mac_valid,
+    output reg  [31:0]       m_hdr_dst_ip,
+    output reg  [15:0]       m_hdr_dst_port,
+    output reg  [15:0]       m_hdr_src_port,
+    output reg  [15:0]       m_hdr_len,
+    output wire [15:0]       m_hdr_csum,
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output reg               reg_req,
+    output reg               reg_we,
+    output reg  [31:0]       reg_addr,
+    output reg  [31:0]       reg_wdata,
+    input  wire              reg_ack,
+    input  wire              reg_err,
+    input  wire [31:0]       reg_rdata,
+
+    input  wire              cfg_allow_en,
+    input  wire [127:0]      cfg_allow_ip,
+
+    output reg  [31:0]       cnt_rx_packets,
+    output reg  [31:0]       cnt_rx_bad,
+    output reg  [31:0]       cnt_rx_oversize,
+    output reg  [31:0]       cnt_rx_malformed,
+    output reg  [31:0]       cnt_control,
+    output reg  [31:0]       cnt_status,
+    output reg  [31:0]       cnt_resend,
+    output reg  [31:0]       cnt_id_dropped,
+    output reg  [31:0]       cnt_resend_miss,
+    output reg  [31:0]       cnt_transactions,
+    output reg  [31:0]       cnt_bad_header,
+    output reg  [31:0]       cnt_bus_errors,
+    output reg  [31:0]       cnt_bus_timeouts,
+    output reg  [31:0]       cnt_wp_rejected,
+    output reg  [31:0]       cnt_reply_overflow,
+    output reg  [31:0]       cnt_tx_packets
+);
+
+    localparam integer MAXW   = MAX_BYTES / 4;     // words per packet, both directions
+    localparam integer SLOTW  = 9;                 // 512-word reply slots
+    localparam integer NSLOT  = NBUF + 1;          // slot NBUF: unstored replies
+    localparam integer SAW    = (NSLOT > 8) ? 4 : (NSLOT > 4) ? 3 : (NSLOT > 2) ? 2 : 1;
+    localparam [SAW-1:0] SCRATCH = NBUF[SAW-1:0];
+
+    function [31:0] bswap(input [31:0] w);
+        bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
+    endfunction
+
+    // ================================================================ input buffer
+    wire [RX_AW-1:0] pkt_base;
+    wire [9:0]       pkt_words;
+    wire [47:0]      pkt_src_mac;
+    wire [31:0]      pkt_src_ip;
+    wire [15:0]      pkt_src_port, pkt_dst_port;
+    wire             pkt_valid;
+    reg              pkt_pop;
+    wire [31:0]      rd_data;
+    reg  [9:0]       idx;            // word index inside the request packet
+    reg  [RX_AW-1:0] base;
+    wire             ev_rx, ev_bad, ev_oversize, ev_malformed;
+
+    ipbus_rxbuf #(.DATA_W(DATA_W), .AW(RX_AW), .QAW(RX_QAW), .MAX_BYTES(MAX_BYTES)) rxbuf (
+        .clk(clk), .rst(rst),
+        .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready),
+        .s_hdr_src_mac(s_hdr_src_mac), .s_hdr_src_ip(s_hdr_src_ip),
+        .s_hdr_src_port(s_hdr_src_port), .s_hdr_dst_port(s_hdr_dst_port),
+        .s_hdr_len(s_hdr_len),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_pkt_valid(pkt_valid), .m_pkt_ready(pkt_pop),
+        .m_pkt_base(pkt_base), .m_pkt_words(pkt_words),
+        .m_pkt_src_mac(pkt_src_mac), .m_pkt_src_ip(pkt_src_ip),
+        .m_pkt_src_port(pkt_src_port), .m_pkt_dst_port(pkt_dst_port),
+        .rd_addr(base + {{(RX_AW-10){1'b0}}, idx}), .rd_data(rd_data),
+        .ev_rx(ev_rx), .ev_bad(ev_bad), .ev_oversize(ev_oversize),
+        .ev_malformed(ev_malformed)
+    );
+
+    // ================================================================ reply RAM
+    reg [31:0]          rbuf [0:NSLOT*512-1];
+    reg                 rb_we;
+    reg [SAW+SLOTW-1:0] rb_waddr;
+    reg [31:0]          rb_wdata;
+    reg [SAW+SLOTW-1:0] rb_raddr;
+    reg [31:0]          rb_q;
+
+    always @(posedge clk) begin
+        if (rb_we) rbuf[rb_waddr] <= rb_wdata;
+        rb_q <= rbuf[rb_raddr];
+    end
+
+    // ================================================================ engine state
+    localparam [4:0] S_IDLE = 5'd0,  S_RD = 5'd1,  S_PHDR = 5'd2,  S_THDR = 5'd3,
+                     S_ADDR = 5'd4,  S_BUS = 5'd5, S_WAIT = 5'd6,  S_WDATA = 5'd7,
+                     S_RMWA = 5'd8,  S_RMWB = 5'd9, S_HDR = 5'd10, S_END = 5'd11,
+                     S_STAT = 5'd12, S_TXW = 5'd13, S_DROP = 5'd14, S_RMWW = 5'd15,
+                     S_CTRL = 5'd16;
+    reg [4:0]  state, ret;
+    reg        le;                   // packet is little-endian
+    reg [15:0] pid;                  // packet ID
+    reg        store;                // reply is kept for resend
+    reg [SAW-1:0] slot;              // reply slot being written
+    reg [SLOTW-1:0] rw;              // next reply word
+    reg [SLOTW-1:0] hpos;            // reply position of the current transaction header
+    reg [15:0] expected;             // next expected non-zero packet ID
+    reg [SAW-1:0] ring;              // next ring slot for a stored reply
+    reg [NBUF*16-1:0] slot_id;
+    reg [NBUF-1:0]    slot_ok;
+    reg [NSLOT*SLOTW-1:0] slot_len;
+
+    reg [11:0] tid;
+    reg [7:0]  tn;                   // words announced
+    reg [3:0]  tty;                  // type
+    reg [7:0]  tdone;                // words done
+    reg [3:0]  tinfo;
+    reg [31:0] taddr;
+    reg [31:0] tmask;                // RMW AND mask or addend
+    reg [31:0] tor;                  // RMW OR mask
+    reg [31:0] old;                  // RMW value read
+    reg        rmw_wr;               // RMW: the write phase is on the bus
+    reg [4:0]  k;                    // status word counter
+    reg [7:0]  ticks;
+    reg        bad_phdr;             // a packet header was malformed (count next cycle)
+    integer    j;
+
+    reg [127:0] hist;                // traffic history, newest event in [7:0]
+    reg [127:0] rx_hist;             // last received control headers, newest in [31:0]
+    reg [127:0] tx_hist;             // last sent control headers, newest in [31:0]
+
+    wire [31:0] w = le ? bswap(rd_data) : rd_data;     // current request word (value)
+    wire [31:0] wbe = rd_data;
+    wire [31:0] wsw = bswap(rd_data);
+
+    wire        is_rd   = (tty == 4'h0) || (tty == 4'h2) || (tty == 4'h6);
+    wire        is_wr   = (tty == 4'h1) || (tty == 4'h3);
+    wire        is_rmw  = (tty == 4'h4) || (tty == 4'h5);
+    wire        incr    = (tty == 4'h0) || (tty == 4'h1) || (tty == 4'h6);
+    wire [9:0]  remain  = pkt_words - idx - 10'd1;      // words after the current one
+
+    // transaction header decode (valid in S_THDR)
+    wire [3:0]  h_ty    = w[7:4];
+    wire [7:0]  h_n     = w[15:8];
+    wire        h_rd    = (h_ty == 4'h0) || (h_ty == 4'h2) || (h_ty == 4'h6);
+    wire        h_wr    = (h_ty == 4'h1) || (h_ty == 4'h3);
+    wire        h_rmw   = (h_ty == 4'h4) || (h_ty == 4'h5);
+    wire        h_okfmt = (w[31:28] == 4'h2) && (w[3:0] == 4'hF) && (h_rd || h_wr || h_rmw) &&
+                          (!h_rmw || h_n == 8'd1);
+    wire [9:0]  h_need  = h_rd ? 10'd1 : h_wr ? {2'b00, h_n} + 10'd1 :
+                          (h_ty == 4'h4) ? 10'd3 : 10'd2;
+    wire [9:0]  h_rwords = 10'd1 + (h_rd ? {2'b00, h_n} : h_rmw ? 10'd1 : 10'd0);
+    wire        h_fits  = ({1'b0, rw} + h_rwords) <= MAXW[9:0];
+
+    reg allowed;
+    integer i;
+    always @* begin
+        allowed = !cfg_allow_en;
+        for (i = 0; i < 4; i = i + 1)
+            if (cfg_allow_ip[i*32 +: 32] == pkt_src_ip) allowed = 1'b1;
+    end
+
+    // resend lookup
+    reg            rs_hit;
+    reg [SAW-1:0]  rs_slot;
+    always @* begin
+        rs_hit  = 1'b0;
+        rs_slot = {SAW{1'b0}};
+        for (i = 0; i < NBUF; i = i + 1)
+            if (slot_ok[i] && slot_id[i*16 +: 16] == wbe[23:8]) begin
+                rs_hit  = 1'b1;
+                rs_slot = i[SAW-1:0];
+            end
+    end
+
+    // status reply words
+    reg [31:0] stat_word;
+    always @* begin
+        case (k[3:0])
+        4'd0:  stat_word = 32'h200000F1;
+        4'd1:  stat_word = MAX_BYTES;
+        4'd2:  stat_word = NBUF;
+        4'd3:  stat_word = {8'h20, expected, 8'hF0};
+        4'd4:  stat_word = hist[31:0];
+        4'd5:  stat_word = hist[63:32];
+        4'd6:  stat_word = hist[95:64];
+        4'd7:  stat_word = hist[127:96];
+        4'd8:  stat_word = rx_hist[31:0];
+        4'd9:  stat_word = rx_hist[63:32];
+        4'd10: stat_word = rx_hist[95:64];
+        4'd11: stat_word = rx_hist[127:96];
+        4'd12: stat_word = tx_hist[31:0];
+        4'd13: stat_word = tx_hist[63:32];
+        4'd14: stat_word = tx_hist[95:64];
+        default: stat_word = tx_hist[127:96];
+        endcase
+    end
+
+    // ================================================================ transmitter
+    reg         tx_start;
+    reg [SAW-1:0] tx_slot;
+    reg [SLOTW-1:0] tx_len;          // words
+    reg [2:0]   tstate;
+    localparam [2:0] T_IDLE = 3'd0, T_LOAD = 3'd1, T_CAP = 3'd2, T_HDR = 3'd3, T_DATA = 3'd4;
+    reg [31:0]  tx_word;
+    reg [1:0]   tx_byte;
+    reg [SLOTW-1:0] tx_widx;
+    wire        tx_busy = (tstate != T_IDLE) || tx_start;
+
+    assign m_hdr_dst_mac_valid = 1'b1;
+    assign m_hdr_csum          = 16'h0000;
+    assign m_axis_tdata        = tx_word[31:24];
+    assign m_axis_tkeep        = {KEEP_W{1'b1}};
+    assign m_axis_tvalid       = (tstate == T_DATA);
+    assign m_axis_tlast        = (tx_byte == 2'd3) && (tx_widx == tx_len - 1'b1);
+    assign m_axis_tuser        = 1'b0;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            tstate         <= T_IDLE;
+            m_hdr_valid    <= 1'b0;
+            cnt_tx_packets <= 32'd0;
+        end else begin
+            case (tstate)
+            T_IDLE: if (tx_start) begin
+                rb_raddr <= {tx_slot, {SLOTW{1'b0}}};
+                tstate   <= T_LOAD;
+            end
+            T_LOAD: tstate <= T_CAP;
+            T_CAP: begin
+                tx_word     <= rb_q;
+                tx_byte     <= 2'd0;
+                tx_widx     <= {SLOTW{1'b0}};
+                rb_raddr    <= {tx_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
+                m_hdr_len   <= {5'd0, tx_len, 2'b00};
+                m_hdr_valid <= 1'b1;
+                tstate      <= T_HDR;
+            end
+            T_HDR: if (m_hdr_ready) begin
+                m_hdr_valid <= 1'b0;
+                tstate      <= T_DATA;
+            end
+            T_DATA: if (m_axis_tready) begin
+                tx_byte <= tx_byte + 2'd1;
+                tx_word <= {tx_word[23:0], 8'h00};
+                if (tx_byte == 2'd3) begin
+                    if (m_axis_tlast) begin
+                        tstate         <= T_IDLE;
+                        cnt_tx_packets <= cnt_tx_packets + 32'd1;
+                    end
+                    tx_word  <= rb_q;
+                    tx_widx  <= tx_widx + 1'b1;
+                    rb_raddr <= {tx_slot, tx_widx + {{(SLOTW-2){1'b0}}, 2'd2}};
+                end
+            end
+            default: tstate <= T_IDLE;
+            endcase
+        end
+    end
+
+    // ================================================================ engine
+    task put(input [SLOTW-1:0] pos, input [31:0] value);
+        begin
+            rb_we    <= 1'b1;
+            rb_waddr <= {slot, pos};
+            rb_wdata <= le ? bswap(value) : value;
+        end
+    endtask
+
+    task fetch(input [4:0] next);
+        begin
+            state <= S_RD;
+            ret   <= next;
+        end
+    endtask
+
+    task send(input [SAW-1:0] s, input [SLOTW-1:0] n);
+        begin
+            tx_start <= 1'b1;
+            tx_slot  <= s;
+            tx_len   <= n;
+            m_hdr_dst_mac  <= pkt_src_mac;
+            m_hdr_dst_ip   <= pkt_src_ip;
+            m_hdr_dst_port <= pkt_src_port;
+            m_hdr_src_port <= pkt_dst_port;
+            state    <= S_TXW;
+        end
+    endtask
+
+    always @(posedge clk) begin
+        rb_we    <= 1'b0;
+        reg_req  <= 1'b0;
+        pkt_pop  <= 1'b0;
+        tx_start <= 1'b0;
+        if (tick_1ms && ticks != 8'hFF) ticks <= ticks + 8'd1;
+        bad_phdr <= 1'b0;
+        if (rst) begin
+            state    <= S_IDLE;
+            expected <= 16'd1;
+            ring     <= {SAW{1'b0}};
+            slot_ok  <= {NBUF{1'b0}};
+            hist     <= 128'd0;
+            rx_hist  <= 128'd0;
+            tx_hist  <= 128'd0;
+            cnt_rx_packets <= 32'd0;  cnt_rx_bad <= 32'd0;      cnt_rx_oversize <= 32'd0;
+            cnt_rx_malformed <= 32'd0; cnt_control <= 32'd0;    cnt_status <= 32'd0;
+            cnt_resend <= 32'd0;      cnt_id_dropped <= 32'd0;  cnt_resend_miss <= 32'd0;
+            cnt_transactions <= 32'd0; cnt_bad_header <= 32'd0; cnt_bus_errors <= 32'd0;
+            cnt_bus_timeouts <= 32'd0; cnt_wp_rejected <= 32'd0;
+            cnt_reply_overflow <= 32'd0;
+        end else begin
+            if (ev_rx)        cnt_rx_packets   <= cnt_rx_packets + 32'd1;
+            if (ev_bad)       cnt_rx_bad       <= cnt_rx_bad + 32'd1;
+            if (ev_oversize)  cnt_rx_oversize  <= cnt_rx_oversize + 32'd1;
+            cnt_rx_malformed <= cnt_rx_malformed + {31'd0, ev_malformed} + {31'd0, bad_phdr};
+            case (state)
+            S_IDLE: begin
+                if (pkt_valid && !tx_busy && !pkt_pop) begin
+                    base <= pkt_base;
+                    idx  <= 10'd0;
+                    fetch(S_PHDR);
+                end
+            end
+            S_RD: state <= ret;
+            S_PHDR: begin
+                if (wbe[31:24] == 8'h20 && wbe[7:4] == 4'hF && wbe[3:0] <= 4'h2 &&
+                    wbe[27:24] == 4'h0) begin
+                    le  <= 1'b0;
+                    pid <= wbe[23:8];
+                    if (wbe[3:0] == 4'h1) begin              // status
+                        hist <= {hist[119:0], 8'h11};
+                        slot <= SCRATCH;
+                        k    <= 5'd0;
+                        state <= S_STAT;
+                        cnt_status <= cnt_status + 32'd1;
+                    end else if (wbe[3:0] == 4'h2) begin     // resend
+                        if (rs_hit) begin
+                            hist <= {hist[119:0], 8'h12};
+                            cnt_resend <= cnt_resend + 32'd1;
+                            send(rs_slot, slot_len[rs_slot*SLOTW +: SLOTW]);
+                        end else begin
+                            cnt_resend_miss <= cnt_resend_miss + 32'd1;
+                            hist <= {hist[119:0], 8'h22};
+                            state <= S_DROP;
+                        end
+                    end else begin
+                        state <= S_CTRL;
+                    end
+                end else if (wsw[31:24] == 8'h20 && wsw[7:0] == 8'hF0) begin  // LE, control only
+                    le  <= 1'b1;                             // little-endian control
+                    pid <= wsw[23:8];
+                    state <= S_CTRL;
+                end else begin
+                    bad_phdr <= 1'b1;
+                    hist <= {hist[119:0], 8'h3F};
+                    state <= S_DROP;
+                end
+            end
+            S_CTRL: begin                                    // control packet accept
+                if (pid != 16'd0 && pid != expected) begin
+                    cnt_id_dropped <= cnt_id_dropped + 32'd1;
+                    hist  <= {hist[119:0], 8'h20};
+                    state <= S_DROP;
+                end else begin
+                    store <= (pid != 16'd0);
+                    slot  <= (pid != 16'd0) ? ring : SCRATCH;
+                    if (pid != 16'd0)
+                        for (j = 0; j < NBUF; j = j + 1)
+                            if (ring == j[SAW-1:0]) slot_ok[j] <= 1'b0;
+                    hist    <= {hist[119:0], 8'h10};
+                    rx_hist <= {rx_hist[95:0], 8'h20, pid, 8'hF0};
+                    rb_we    <= 1'b1;
+                    rb_waddr <= {(pid != 16'd0) ? ring : SCRATCH, {SLOTW{1'b0}}};
+                    rb_wdata <= le ? bswap({8'h20, pid, 8'hF0}) : {8'h20, pid, 8'hF0};
+                    rw  <= {{(SLOTW-1){1'b0}}, 1'b1};
+                    idx <= 10'd1;
+                    if (pkt_words > 10'd1) fetch(S_THDR);
+                    else state <= S_END;
+                end
+            end
+            S_THDR: begin
+                tid   <= w[27:16];
+                tn    <= w[15:8];
+                tty   <= w[7:4];
+                tdone <= 8'd0;
+                hpos  <= rw;
+                if ((!h_fits && h_okfmt) || rw >= MAXW[SLOTW-1:0]) begin
+                    cnt_reply_overflow <= cnt_reply_overflow + 32'd1;
+                    state <= S_END;
+                end else begin
+                    rw <= rw + 1'b1;
+                    cnt_transactions <= cnt_transactions + 32'd1;
+                    if (!h_okfmt || remain < h_need) begin
+                        tinfo <= 4'h1;
+                        cnt_bad_header <= cnt_bad_header + 32'd1;
+                        state <= S_HDR;
+                    end else if ((h_wr || h_rmw) && !allowed) begin
+                        tinfo <= 4'h5;
+                        cnt_wp_rejected <= cnt_wp_rejected + 32'd1;
+                        state <= S_HDR;
+                    end else begin
+                        tinfo <= 4'h0;
+                        idx <= idx + 10'd1;
+                        fetch(S_ADDR);
+                    end
+                end
+            end
+            S_ADDR: begin
+                taddr <= (tty == 4'h6) ? CONF_BASE + w : w;
+                idx   <= idx + 10'd1;
+                rmw_wr <= 1'b0;
+                if (is_rd) begin
+                    if (tn == 8'd0) state <= S_HDR;
+                    else state <= S_BUS;
+                end else if (is_wr) begin
+                    if (tn == 8'd0) state <= S_HDR;
+                    else fetch(S_WDATA);
+                end else begin
+                    fetch(S_RMWA);
+                end
+            end
+            S_RMWA: begin
+                tmask <= w;
+                idx   <= idx + 10'd1;
+                if (tty == 4'h4) fetch(S_RMWB);
+                else state <= S_BUS;
+            end
+            S_RMWB: begin
+                tor   <= w;
+                idx   <= idx + 10'd1;
+                state <= S_BUS;
+            end
+            S_WDATA: begin
+                reg_wdata <= w;
+                idx   <= idx + 10'd1;
+                state <= S_BUS;
+            end
+            S_BUS: begin
+                reg_req  <= 1'b1;
+                reg_we   <= is_wr || rmw_wr;
+                reg_addr <= taddr;
+                ticks    <= 8'd0;
+                state    <= S_WAIT;
+            end
+            S_RMWW: begin
+                reg_wdata <= (tty == 4'h4) ? ((old & tmask) | tor) : (old + tmask);
+                rmw_wr    <= 1'b1;
+                state     <= S_BUS;
+            end
+            S_WAIT: begin
+                if (reg_ack) begin
+                    if (is_rmw) begin
+                        if (!rmw_wr) begin
+                            old <= reg_rdata;
+                            put(rw, reg_rdata);
+                            state <= S_RMWW;
+                        end else begin
+                            rw    <= rw + 1'b1;
+                            tdone <= 8'd1;
+                            state <= S_HDR;
+                        end
+                    end else begin
+                        if (is_rd) begin
+                            put(rw, reg_rdata);
+                            rw <= rw + 1'b1;
+                        end
+                        tdone <= tdone + 8'd1;
+                        if (incr) taddr <= taddr + 32'd1;
+                        if (tdone + 8'd1 == tn) state <= S_HDR;
+                        else if (is_rd) state <= S_BUS;
+                        else fetch(S_WDATA);
+                    end
+                end else if (reg_err || ticks > BUS_TIMEOUT_MS[7:0]) begin
+                    if (reg_err) cnt_bus_errors <= cnt_bus_errors + 32'd1;
+                    else cnt_bus_timeouts <= cnt_bus_timeouts + 32'd1;
+                    tinfo <= {2'b01, !reg_err, is_wr || rmw_wr};
+                    state <= S_HDR;
+                end
+            end
+            S_HDR: begin
+                put(hpos, {4'h2, tid, tdone, tty, tinfo});
+                if (tinfo != 4'h0 || idx >= pkt_words) state <= S_END;
+                else fetch(S_THDR);
+            end
+            S_END: begin
+                cnt_control <= cnt_control + 32'd1;
+                tx_hist <= {tx_hist[95:0], 8'h20, pid, 8'hF0};
+                slot_len[slot*SLOTW +: SLOTW] <= rw;
+                if (store) begin
+                    slot_id[slot*16 +: 16] <= pid;
+                    for (j = 0; j < NBUF; j = j + 1)
+                        if (slot == j[SAW-1:0]) slot_ok[j] <= 1'b1;
+                    ring     <= (ring == NBUF[SAW-1:0] - 1'b1) ? {SAW{1'b0}} : ring + 1'b1;
+                    expected <= (pid == 16'hFFFF) ? 16'd1 : pid + 16'd1;
+                end
+                send(slot, rw);
+            end
+            S_STAT: begin
+                rb_we    <= 1'b1;
+                rb_waddr <= {SCRATCH, {(SLOTW-4){1'b0}}, k[3:0]};
+                rb_wdata <= stat_word;
+                k <= k + 5'd1;
+                if (k == 5'd15) send(SCRATCH, 9'd16);
+            end
+            S_TXW: begin
+                // wait until the transmitter has taken the job, then free the request
+                if (!tx_start) begin
+                    pkt_pop <= 1'b1;
+                    state   <= S_IDLE;
+                end
+            end
+            S_DROP: begin
+                pkt_pop <= 1'b1;
+                state   <= S_IDLE;
+            end
+            default: state <= S_IDLE;
+            endcase
+        end
+    end
+
+endmodule
+
+`default_nettype wire
