@@ -1,0 +1,246 @@
+`default_nettype none
+// seq_sink: consumes the datagrams of one UDP application port and checks them.
+//
+// For every datagram in the pktgen payload format (docs/daq.md: 64-bit big-endian
+// sequence number at byte 0, 64-bit timestamp at byte 8, fill from byte 16) it counts
+// packets and bytes and checks the sequence numbers, which a generator numbers 0, 1,
+// 2, ... per destination:
+//   - in order: seq == expected                  -> expected = seq + 1
+//   - gap:      seq >  expected                  -> cnt_gaps += 1,
+//                                                   cnt_lost += seq - expected,
+//                                                   expected = seq + 1
+//   - late:     seq <  expected (duplicate or out of order) -> cnt_ooo += 1
+// and, if asked, the fill bytes (cfg_check = 1: the pktgen LFSR seeded from the
+// sequence number; 2: the constant byte cfg_fill; 0: no check).
+//
+// A datagram is good when its last beat has tuser = 0, it carried exactly hdr_len
+// bytes, it is at least 16 bytes long and its fill matched. Only good datagrams are
+// counted in cnt_packets / cnt_bytes and take part in the sequence check; the others
+// are counted by the reason they failed (first that applies): cnt_bad (tuser),
+// cnt_len_err (byte count differs from hdr_len), cnt_short (< 16 bytes),
+// cnt_payload_err (fill mismatch; a corrupted sequence number shows up here too,
+// because the LFSR is seeded from it).
+//
+// Interfaces:
+//   receive   s_hdr_* and s_axis_* (UDP application port, receive direction). The
+//             header is taken first (s_hdr_ready while idle), then the payload
+//             (s_axis_tready high until tlast). Always ready: never back-pressures
+//             for longer than the one cycle between a tlast and the next header.
+//   control   clear (strobe): zero the counters and restart the sequence check.
+//             cfg_sync_first: 1 = the first good datagram after clear/reset sets the
+//             expected sequence; 0 = the first expected sequence number is 0.
+//   counters  cnt_packets, cnt_bytes, cnt_lost, cnt_gaps, cnt_ooo, cnt_bad,
+//             cnt_len_err, cnt_short, cnt_payload_err (32-bit, wrapping);
+//             status_expected (64): next expected sequence number;
+//             status_last_ts (64): timestamp of the last good datagram.
+//
+// Latency: counters update 1 cycle after the last payload beat is accepted.
+//
+// Parameters: DATA_W (8, 16, 32 or 64), KEEP_W = DATA_W/8.
+
+module seq_sink #(
+    parameter integer DATA_W = 8,
+    parameter integer KEEP_W = DATA_W / 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire              clear,
+    input  wire              cfg_sync_first,
+    input  wire [1:0]        cfg_check,
+    input  wire [7:0]        cfg_fill,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    /* verilator lint_off UNUSED */
+    // Part of the standard receive port; the check does not depend on the sender.
+    input  wire [47:0]       s_hdr_src_mac,
+    input  wire [31:0]       s_hdr_src_ip,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_dst_port,
+    /* verilator lint_on UNUSED */
+    input  wire [15:0]       s_hdr_len,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output reg  [31:0]       cnt_packets,
+    output reg  [31:0]       cnt_bytes,
+    output reg  [31:0]       cnt_lost,
+    output reg  [31:0]       cnt_gaps,
+    output reg  [31:0]       cnt_ooo,
+    output reg  [31:0]       cnt_bad,
+    output reg  [31:0]       cnt_len_err,
+    output reg  [31:0]       cnt_short,
+    output reg  [31:0]       cnt_payload_err,
+    output reg  [63:0]       status_expected,
+    output reg  [63:0]       status_last_ts
+);
+
+    localparam [31:0] LFSR_MASK = 32'h80200003;
+    localparam [31:0] SEED_XOR = 32'h9E3779B9;
+    localparam [31:0] KEEP_W32 = KEEP_W;
+
+    function [DATA_W+31:0] lfsr_beat;
+        input [31:0] s;
+        integer j, k;
+        reg [31:0] t;
+        reg [DATA_W-1:0] d;
+        begin
+            t = s;
+            d = {DATA_W{1'b0}};
+            for (j = 0; j < KEEP_W; j = j + 1) begin
+                for (k = 0; k < 8; k = k + 1)
+                    t = t[0] ? ((t >> 1) ^ LFSR_MASK) : (t >> 1);
+                d[8*j +: 8] = t[7:0];
+            end
+            lfsr_beat = {t, d};
+        end
+    endfunction
+
+    reg         in_pay;        // header taken, payload in progress
+    reg [15:0]  len_q;
+    reg [16:0]  got;           // payload bytes received so far
+    reg [127:0] hdr_sr;        // first 16 payload bytes, big-endian
+    reg [31:0]  lfsr;
+    reg         fill_err;
+    reg         first;         // no good datagram since clear/reset
+
+    // One-cycle-delayed verdict of the datagram that just ended.
+    reg         v_valid, v_bad, v_len, v_short, v_fill;
+    reg [63:0]  v_seq, v_ts;
+    reg [16:0]  v_bytes;
+
+    assign s_hdr_ready   = !in_pay;
+    assign s_axis_tready = in_pay;
+
+    wire beat = s_axis_tvalid && in_pay;
+
+    // Bytes on this beat, and the header register after it.
+    reg [16:0]  nbytes;
+    reg [127:0] hdr_next;
+    reg [DATA_W-1:0] want;
+    reg         mism;
+    integer i;
+
+    wire        in_hdr     = (got < 17'd16);
+    wire [31:0] seed_x     = hdr_sr[95:64] ^ SEED_XOR;
+    wire [31:0] seed       = (seed_x == 32'd0) ? 32'd1 : seed_x;
+    wire [31:0] lfsr_cur   = (got == 17'd16) ? seed : lfsr;
+    wire [DATA_W+31:0] lb  = lfsr_beat(lfsr_cur);
+
+    always @* begin
+        nbytes = 17'd0;
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i])
+                nbytes = nbytes + 17'd1;
+        hdr_next = hdr_sr;
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i])
+                hdr_next = {hdr_next[119:0], s_axis_tdata[8*i +: 8]};
+        want = (cfg_check == 2'd2) ? {KEEP_W{cfg_fill}} : lb[DATA_W-1:0];
+        mism = 1'b0;
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i] && s_axis_tdata[8*i +: 8] != want[8*i +: 8])
+                mism = 1'b1;
+        if (in_hdr || cfg_check == 2'd0 || cfg_check == 2'd3)
+            mism = 1'b0;
+    end
+
+    wire [16:0] got_next = got + nbytes;
+
+    always @(posedge clk) begin
+        v_valid <= 1'b0;
+        if (s_hdr_valid && s_hdr_ready) begin
+            len_q    <= s_hdr_len;
+            got      <= 17'd0;
+            fill_err <= 1'b0;
+        end
+        if (beat) begin
+            got <= got_next;
+            if (in_hdr)
+                hdr_sr <= hdr_next;
+            else
+                lfsr <= lb[DATA_W+31:DATA_W];
+            if (mism)
+                fill_err <= 1'b1;
+            if (s_axis_tlast) begin
+                v_valid <= 1'b1;
+                v_bad   <= s_axis_tuser;
+                v_len   <= (got_next != {1'b0, len_q});
+                v_short <= (got_next < 17'd16);
+                v_fill  <= fill_err || mism;
+                v_seq   <= in_hdr ? hdr_next[127:64] : hdr_sr[127:64];
+                v_ts    <= in_hdr ? hdr_next[63:0] : hdr_sr[63:0];
+                v_bytes <= got_next;
+            end
+        end
+    end
+
+    // Header beats are whole for KEEP_W dividing 16, so the header register is complete
+    // on the beat that reaches byte 16 (hdr_next) or before any fill beat (hdr_sr).
+
+    wire [63:0] expect_eff = (first && cfg_sync_first) ? v_seq : status_expected;
+    wire [63:0] ahead      = v_seq - expect_eff;
+    wire        good       = !v_bad && !v_len && !v_short && !v_fill;
+
+    always @(posedge clk) begin
+        if (rst)
+            in_pay <= 1'b0;
+        else if (s_hdr_valid && s_hdr_ready)
+            in_pay <= 1'b1;
+        else if (beat && s_axis_tlast)
+            in_pay <= 1'b0;
+        if (rst || clear) begin
+            first           <= 1'b1;
+            cnt_packets     <= 32'd0;
+            cnt_bytes       <= 32'd0;
+            cnt_lost        <= 32'd0;
+            cnt_gaps        <= 32'd0;
+            cnt_ooo         <= 32'd0;
+            cnt_bad         <= 32'd0;
+            cnt_len_err     <= 32'd0;
+            cnt_short       <= 32'd0;
+            cnt_payload_err <= 32'd0;
+            status_expected <= 64'd0;
+            status_last_ts  <= 64'd0;
+        end else begin
+            if (v_valid) begin
+                if (v_bad)
+                    cnt_bad <= cnt_bad + 32'd1;
+                else if (v_len)
+                    cnt_len_err <= cnt_len_err + 32'd1;
+                else if (v_short)
+                    cnt_short <= cnt_short + 32'd1;
+                else if (v_fill)
+                    cnt_payload_err <= cnt_payload_err + 32'd1;
+                if (good) begin
+                    first          <= 1'b0;
+                    cnt_packets    <= cnt_packets + 32'd1;
+                    cnt_bytes      <= cnt_bytes + {15'd0, v_bytes};
+                    status_last_ts <= v_ts;
+                    if (v_seq == expect_eff) begin
+                        status_expected <= v_seq + 64'd1;
+                    end else if (v_seq > expect_eff) begin
+                        cnt_gaps        <= cnt_gaps + 32'd1;
+                        cnt_lost        <= cnt_lost + ahead[31:0];
+                        status_expected <= v_seq + 64'd1;
+                    end else begin
+                        cnt_ooo <= cnt_ooo + 32'd1;
+                    end
+                end
+            end
+        end
+    end
+
+    /* verilator lint_off UNUSED */
+    // Loss is counted modulo 2^32 like every counter.
+    wire unused_ok = &{1'b0, KEEP_W32[0], ahead[63:32]};
+    /* verilator lint_on UNUSED */
+
+endmodule
+`default_nettype wire

@@ -1,0 +1,12 @@
+"""Synthesizable tops of the data-acquisition applications (rtl/app/)."""
+
+from __future__ import annotations
+
+from syn.tops import Top
+
+TOPS = [
+    Top("pktgen_8", "pktgen", {"DATA_W": 8}),
+    Top("pktgen_64", "pktgen", {"DATA_W": 64}),
+    Top("seq_sink_8", "seq_sink", {"DATA_W": 8}),
+    Top("seq_sink_64", "seq_sink", {"DATA_W": 64}),
+]
