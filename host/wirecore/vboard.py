@@ -117,7 +117,12 @@ def build(top: str = DEFAULT_TOP, trace: bool = False, quiet: bool = False) -> P
         "--Mdir",
         str(out / "obj"),
         "-CFLAGS",
-        f"-O2 -I{gen}",
+        f"-I{gen}",
+        # Verilator's default is -Os for the model; -O2 runs it faster.
+        "-MAKEFLAGS",
+        "OPT_FAST=-O2",
+        "-MAKEFLAGS",
+        "OPT_GLOBAL=-O2",
         "-o",
         str(exe),
     ]
