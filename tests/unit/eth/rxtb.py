@@ -174,3 +174,34 @@ def mac_int(mac: str) -> int:
 def ip_int(ip: str) -> int:
     a, b, c, d = (int(x) for x in ip.split("."))
     return (a << 24) | (b << 16) | (c << 8) | d
+
+
+class HdrSource:
+    """Drives a ``<prefix>_hdr_*`` valid/ready header bus from a queue of field dicts."""
+
+    def __init__(self, dut, prefix: str, fields: list[str]) -> None:
+        self.dut = dut
+        self.prefix = prefix
+        self.fields = fields
+        self.queue: list[dict[str, int]] = []
+        getattr(dut, f"{prefix}_hdr_valid").value = 0
+        for f in fields:
+            getattr(dut, f"{prefix}_hdr_{f}").value = 0
+        cocotb.start_soon(self._run())
+
+    def send(self, hdr: dict[str, int]) -> None:
+        self.queue.append(hdr)
+
+    async def _run(self) -> None:
+        valid = getattr(self.dut, f"{self.prefix}_hdr_valid")
+        ready = getattr(self.dut, f"{self.prefix}_hdr_ready")
+        while True:
+            await RisingEdge(self.dut.clk)
+            if int(valid.value) and int(ready.value):
+                self.queue.pop(0)
+            if self.queue:
+                for f in self.fields:
+                    getattr(self.dut, f"{self.prefix}_hdr_{f}").value = self.queue[0][f]
+                valid.value = 1
+            else:
+                valid.value = 0

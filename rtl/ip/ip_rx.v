@@ -1,0 +1,328 @@
+`default_nettype none
+// ip_rx: IPv4 receive: header validation, padding strip, protocol demultiplexer.
+//
+// Input: eth_rx's IPv4 output: the Ethernet header bus (only src_mac is used) and the
+// bytes after the Ethernet header (padding included), tuser on the last beat = bad frame.
+// Checks, in this order, each with its own counter; a packet failing one is dropped
+// whole and never comes out:
+//   runt        the frame ends before the IP header does (cnt_runt)
+//   version/IHL version != 4 or IHL < 5 (cnt_bad_hdr)
+//   checksum    header checksum over IHL*4 bytes (options included) (cnt_bad_csum)
+//   length      total length < IHL*4 (cnt_bad_len)
+//   destination not cfg_ip, 255.255.255.255 or the subnet broadcast (cnt_not_for_us)
+//   fragment    MF set or fragment offset != 0 (cnt_fragment)
+//   protocol    not ICMP (1) or UDP (17) (cnt_bad_proto)
+// Accepted packets come out on the ICMP or UDP port: header bus (src_mac, src_ip, dst_ip,
+// protocol, len = total length - 4*IHL, broadcast) and the IP payload only (options
+// skipped, Ethernet padding removed), exactly len bytes, realigned to lane 0. If the frame
+// is shorter than the total length (cnt_truncated) or the MAC flagged it, the payload's
+// last beat carries tuser = 1. The header handshake completes before the first payload
+// beat is offered.
+// The checksum is summed per beat as the header arrives (one's-complement with deferred
+// carry, 20-bit accumulator) and folded/compared in two pipelined stages.
+//
+// Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
+//   60 bytes, is checked).
+// Latency (no backpressure): first payload byte out about 4*IHL/KEEP_W + 6 cycles after
+//   the first header beat; one beat per cycle sustained.
+module ip_rx #(
+    parameter integer DATA_W     = 8,
+    parameter integer KEEP_W     = DATA_W / 8,
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [31:0]       cfg_ip,
+    input  wire [31:0]       cfg_netmask,
+    // from eth_rx
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_src_mac,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+    // ICMP
+    output wire              m_icmp_hdr_valid,
+    input  wire              m_icmp_hdr_ready,
+    output wire [47:0]       m_icmp_hdr_src_mac,
+    output wire [31:0]       m_icmp_hdr_src_ip,
+    output wire [31:0]       m_icmp_hdr_dst_ip,
+    output wire [7:0]        m_icmp_hdr_protocol,
+    output wire [15:0]       m_icmp_hdr_len,
+    output wire              m_icmp_hdr_broadcast,
+    output wire [DATA_W-1:0] m_icmp_axis_tdata,
+    output wire [KEEP_W-1:0] m_icmp_axis_tkeep,
+    output wire              m_icmp_axis_tvalid,
+    input  wire              m_icmp_axis_tready,
+    output wire              m_icmp_axis_tlast,
+    output wire              m_icmp_axis_tuser,
+    // UDP
+    output wire              m_udp_hdr_valid,
+    input  wire              m_udp_hdr_ready,
+    output wire [47:0]       m_udp_hdr_src_mac,
+    output wire [31:0]       m_udp_hdr_src_ip,
+    output wire [31:0]       m_udp_hdr_dst_ip,
+    output wire [7:0]        m_udp_hdr_protocol,
+    output wire [15:0]       m_udp_hdr_len,
+    output wire              m_udp_hdr_broadcast,
+    output wire [DATA_W-1:0] m_udp_axis_tdata,
+    output wire [KEEP_W-1:0] m_udp_axis_tkeep,
+    output wire              m_udp_axis_tvalid,
+    input  wire              m_udp_axis_tready,
+    output wire              m_udp_axis_tlast,
+    output wire              m_udp_axis_tuser,
+    // counters
+    output reg  [31:0]       cnt_packets,
+    output reg  [31:0]       cnt_runt,
+    output reg  [31:0]       cnt_bad_hdr,
+    output reg  [31:0]       cnt_bad_csum,
+    output reg  [31:0]       cnt_bad_len,
+    output reg  [31:0]       cnt_not_for_us,
+    output reg  [31:0]       cnt_fragment,
+    output reg  [31:0]       cnt_bad_proto,
+    output reg  [31:0]       cnt_truncated
+);
+    localparam integer NB = (20 + KEEP_W - 1) / KEEP_W;
+    localparam integer HW = NB * KEEP_W;
+    localparam integer BW = $clog2(NB + 1);
+    localparam integer SAW = $clog2(KEEP_W + 1);
+
+    // ---------------- parser ----------------
+    // header window: TOS, identification, DF, TTL and checksum bytes are not read as
+    // fields (the checksum is verified through the running sum)
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg  [HW*8-1:0] win;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [BW-1:0]   bcnt;
+    reg  [15:0]     flen;
+    reg  [3:0]      ihl_r;
+    reg             active;  // Ethernet header of the current packet taken
+    reg             ended;
+    reg             hdr_have;  // whole IP header (IHL*4 bytes) summed
+    reg             ck1, ck2;  // checksum pipeline stages valid
+    reg             pushed;
+    reg             acc_ok;  // decision: packet accepted
+    reg  [19:0]     acc;
+    reg  [16:0]     s1;
+    reg             csum_ok;
+    reg  [47:0]     cur_src_mac;
+
+    reg             cmd_valid;
+    wire            cmd_ready;
+    reg             cmd_drop;
+    reg             cmd_route;  // 0 ICMP, 1 UDP
+    reg  [7:0]      cmd_skip;
+    reg  [15:0]     cmd_len;
+    reg  [47:0]     cmd_src_mac;
+    reg  [31:0]     cmd_src_ip, cmd_dst_ip;
+    reg  [7:0]      cmd_proto;
+    reg             cmd_bcast;
+    wire            fifo_ready;
+
+    wire need = !pushed && (ck2 || (ended && !hdr_have));
+    wire push = need && (!cmd_valid || cmd_ready);
+    wire restart = ended && (pushed || push);
+    assign s_hdr_ready = !active || restart;
+    assign s_axis_tready = fifo_ready && active && !ended;
+    wire in_beat = s_axis_tvalid && s_axis_tready;
+    wire first = (flen == 16'd0);
+
+    reg [SAW-1:0] nkeep;
+    integer i;
+    always @(*) begin
+        nkeep = {SAW{1'b0}};
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
+    end
+
+    // header length limit for this beat (IHL of the current beat on the first beat)
+    wire [3:0] ihl_cur = first ? s_axis_tdata[3:0] : ihl_r;
+    wire [6:0] lim = (ihl_cur < 4'd5) ? 7'd20 : {1'b0, ihl_cur, 2'b00};
+    wire       pos_small = (flen[15:6] == 10'd0);
+    // checksum contribution of this beat: 16-bit words of the header, high byte first
+    reg [18:0] bsum;
+    reg [6:0]  lpos;
+    always @(*) begin
+        bsum = 19'd0;
+        for (i = 0; i < KEEP_W; i = i + 1) begin
+            lpos = {1'b0, flen[5:0]} + i[6:0];
+            if (pos_small && s_axis_tkeep[i] && lpos < lim) begin
+                if (lpos[0] == 1'b0) bsum = bsum + {3'd0, s_axis_tdata[8*i+:8], 8'd0};
+                else bsum = bsum + {11'd0, s_axis_tdata[8*i+:8]};
+            end
+        end
+    end
+    wire [15:0] flen_next = flen + {{(16-SAW){1'b0}}, nkeep};
+    wire        hdr_end = pos_small && (flen_next >= {9'd0, lim});
+
+    // header fields
+    wire [3:0]  f_ver = win[7:4];
+    wire [3:0]  f_ihl = win[3:0];
+    wire [15:0] f_tlen = {win[23:16], win[31:24]};
+    wire        f_mf = win[53];
+    wire [12:0] f_off = {win[52:48], win[63:56]};
+    wire [7:0]  f_proto = win[79:72];
+    wire [31:0] f_src = {win[103:96], win[111:104], win[119:112], win[127:120]};
+    wire [31:0] f_dst = {win[135:128], win[143:136], win[151:144], win[159:152]};
+    wire [7:0]  f_hlen = {2'b00, f_ihl, 2'b00};
+    wire        r_runt = !hdr_have;
+    wire        r_hdr = (f_ver != 4'd4) || (f_ihl < 4'd5);
+    wire        r_csum = !csum_ok;
+    wire        r_len = (f_tlen < {8'd0, f_hlen});
+    wire        bcast = (f_dst == 32'hFFFFFFFF) || (f_dst == (cfg_ip | ~cfg_netmask));
+    wire        r_dst = !((f_dst == cfg_ip) || bcast);
+    wire        r_frag = f_mf || (f_off != 13'd0);
+    wire        r_proto = !((f_proto == 8'd1) || (f_proto == 8'd17));
+    wire        drop = r_runt || r_hdr || r_csum || r_len || r_dst || r_frag || r_proto;
+
+    always @(posedge clk) begin
+        if (s_hdr_valid && s_hdr_ready) cur_src_mac <= s_hdr_src_mac;
+        if (in_beat && bcnt != NB[BW-1:0]) begin
+            win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
+        end
+        if (in_beat && first) ihl_r <= s_axis_tdata[3:0];
+        // checksum: accumulate, then fold twice and compare
+        if (in_beat) acc <= (first ? 20'd0 : {4'd0, acc[15:0]} + {16'd0, acc[19:16]}) + {1'b0, bsum};
+        s1 <= {1'b0, acc[15:0]} + {13'd0, acc[19:16]};
+        csum_ok <= (s1[15:0] + {15'd0, s1[16]}) == 16'hFFFF;
+        if (push) begin
+            cmd_src_mac <= cur_src_mac;
+            cmd_src_ip <= f_src;
+            cmd_dst_ip <= f_dst;
+            cmd_proto <= f_proto;
+            cmd_len <= f_tlen - {8'd0, f_hlen};
+            cmd_bcast <= f_dst != cfg_ip;
+            cmd_skip <= f_hlen;
+            cmd_route <= (f_proto == 8'd17);
+            cmd_drop <= drop;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            active <= 1'b0;
+            bcnt <= 0;
+            flen <= 16'd0;
+            ended <= 1'b0;
+            hdr_have <= 1'b0;
+            ck1 <= 1'b0;
+            ck2 <= 1'b0;
+            pushed <= 1'b0;
+            acc_ok <= 1'b0;
+            cmd_valid <= 1'b0;
+            cnt_packets <= 32'd0;
+            cnt_runt <= 32'd0;
+            cnt_bad_hdr <= 32'd0;
+            cnt_bad_csum <= 32'd0;
+            cnt_bad_len <= 32'd0;
+            cnt_not_for_us <= 32'd0;
+            cnt_fragment <= 32'd0;
+            cnt_bad_proto <= 32'd0;
+            cnt_truncated <= 32'd0;
+        end else begin
+            ck1 <= hdr_have && !ck1 && !ck2 && !pushed;
+            ck2 <= ck2 ? !push : ck1;
+            if (restart) begin
+                bcnt <= 0;
+                flen <= 16'd0;
+                ended <= 1'b0;
+                hdr_have <= 1'b0;
+                ck1 <= 1'b0;
+                ck2 <= 1'b0;
+                pushed <= 1'b0;
+                if ((push ? !drop : acc_ok) && flen < f_tlen)
+                    cnt_truncated <= cnt_truncated + 1'b1;
+            end else begin
+                if (push) pushed <= 1'b1;
+                if (in_beat) begin
+                    if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
+                    flen <= flen_next;
+                    if (hdr_end) hdr_have <= 1'b1;
+                    if (s_axis_tlast) ended <= 1'b1;
+                end
+            end
+            if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
+            else if (restart) active <= 1'b0;
+            if (push) begin
+                cmd_valid <= 1'b1;
+                acc_ok <= !drop;
+                cnt_packets <= cnt_packets + 1'b1;
+                if (r_runt) cnt_runt <= cnt_runt + 1'b1;
+                else if (r_hdr) cnt_bad_hdr <= cnt_bad_hdr + 1'b1;
+                else if (r_csum) cnt_bad_csum <= cnt_bad_csum + 1'b1;
+                else if (r_len) cnt_bad_len <= cnt_bad_len + 1'b1;
+                else if (r_dst) cnt_not_for_us <= cnt_not_for_us + 1'b1;
+                else if (r_frag) cnt_fragment <= cnt_fragment + 1'b1;
+                else if (r_proto) cnt_bad_proto <= cnt_bad_proto + 1'b1;
+            end else if (cmd_ready) begin
+                cmd_valid <= 1'b0;
+            end
+        end
+    end
+
+    // ---------------- buffer + strip ----------------
+    wire [DATA_W-1:0] f_tdata;
+    wire [KEEP_W-1:0] f_tkeep;
+    wire              f_tvalid, f_tready, f_tlast, f_tuser;
+    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
+        .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
+    );
+
+    wire              hv;
+    wire              hr;
+    wire [DATA_W-1:0] o_tdata;
+    wire [KEEP_W-1:0] o_tkeep;
+    wire              o_tvalid, o_tlast, o_tuser;
+    wire              o_route;
+    wire              o_tready;
+    wire              sts_ready_unused;
+    stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(8), .ROUTE_W(1), .USE_STS(0)) u_strip (
+        .clk(clk), .rst(rst),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip), .cmd_len(cmd_len),
+        .cmd_drop(cmd_drop), .cmd_route(cmd_route),
+        .sts_valid(1'b1), .sts_ready(sts_ready_unused), .sts_bad(1'b0),
+        .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
+        .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+        .m_hdr_valid(hv), .m_hdr_ready(hr),
+        .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
+        .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
+        .m_axis_troute(o_route)
+    );
+
+    assign hr = cmd_route ? m_udp_hdr_ready : m_icmp_hdr_ready;
+    assign m_icmp_hdr_valid = hv && !cmd_route;
+    assign m_udp_hdr_valid = hv && cmd_route;
+    assign m_icmp_hdr_src_mac = cmd_src_mac;
+    assign m_icmp_hdr_src_ip = cmd_src_ip;
+    assign m_icmp_hdr_dst_ip = cmd_dst_ip;
+    assign m_icmp_hdr_protocol = cmd_proto;
+    assign m_icmp_hdr_len = cmd_len;
+    assign m_icmp_hdr_broadcast = cmd_bcast;
+    assign m_udp_hdr_src_mac = cmd_src_mac;
+    assign m_udp_hdr_src_ip = cmd_src_ip;
+    assign m_udp_hdr_dst_ip = cmd_dst_ip;
+    assign m_udp_hdr_protocol = cmd_proto;
+    assign m_udp_hdr_len = cmd_len;
+    assign m_udp_hdr_broadcast = cmd_bcast;
+
+    assign o_tready = o_route ? m_udp_axis_tready : m_icmp_axis_tready;
+    assign m_icmp_axis_tvalid = o_tvalid && !o_route;
+    assign m_udp_axis_tvalid = o_tvalid && o_route;
+    assign m_icmp_axis_tdata = o_tdata;
+    assign m_icmp_axis_tkeep = o_tkeep;
+    assign m_icmp_axis_tlast = o_tlast;
+    assign m_icmp_axis_tuser = o_tuser;
+    assign m_udp_axis_tdata = o_tdata;
+    assign m_udp_axis_tkeep = o_tkeep;
+    assign m_udp_axis_tlast = o_tlast;
+    assign m_udp_axis_tuser = o_tuser;
+endmodule
+`default_nettype wire
