@@ -191,8 +191,8 @@ class FrameSink:
         first = True
         while True:
             await RisingEdge(self.dut.clk)
-            if int(v.value) and int(r.value):
-                lst = bool(int(last.value))
+            if str(v.value) == "1" and str(r.value) == "1":
+                lst = str(last.value) == "1"
                 self.beats.append(Beat(self.cycles.now, first, lst))
                 first = lst
 
