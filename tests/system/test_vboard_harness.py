@@ -14,6 +14,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -191,3 +192,41 @@ def test_without_root_a_clear_error() -> None:
         shutil.rmtree(d)
     assert r.returncode == 2
     assert "/dev/net/tun" in r.stderr and "root" in r.stderr
+
+
+def test_cli_up_status_exec_down(tmp_path) -> None:
+    """The `wirecore board` command end to end: up, status, stats, exec, down."""
+    from conftest import unique_name
+
+    name = unique_name("cli")
+    env = dict(os.environ, WIRECORE_RUN_DIR=str(tmp_path / "run"))
+    exe = [os.path.join(os.path.dirname(sys.executable), "wirecore"), "board"]
+
+    def wc(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+        r = subprocess.run([*exe, *args], capture_output=True, text=True, env=env, timeout=120)
+        assert not check or r.returncode == 0, r.stdout + r.stderr
+        return r
+
+    ns = f"wc-{name}"
+    try:
+        r = wc("up", "--name", name, "--top", FIXTURE_TOP, "--pcap", str(tmp_path / "c.pcap"))
+        assert f"board {name} is up" in r.stdout
+        assert netns.exists(ns)
+        r = wc("status", "--name", name)
+        assert "running" in r.stdout and "cnt_rx_frames=" in r.stdout
+        r = wc("exec", "--name", name, "--", "ip", "-o", "addr", "show", "dev", "tap0")
+        assert "192.0.2.1/24" in r.stdout
+        r = wc("exec", "--name", name, "--", "cat", "/proc/sys/net/ipv6/conf/tap0/disable_ipv6")
+        assert r.stdout.strip() == "1"
+        r = wc("stats", "--name", name)
+        assert "from_board_frames" in r.stdout
+        r = wc("up", "--name", name, "--top", FIXTURE_TOP, check=False)
+        assert r.returncode == 1 and "up already" in r.stderr  # no second board of that name
+        assert "running" in wc("status", "--name", name).stdout  # and the first one is intact
+    finally:
+        r = wc("down", "--name", name, check=False)
+    assert r.returncode == 0, r.stderr
+    assert f"board {name} down" in r.stdout
+    assert not netns.exists(ns)
+    r = wc("status", "--name", name, check=False)
+    assert r.returncode == 1

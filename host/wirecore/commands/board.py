@@ -30,6 +30,12 @@ def _configs(a: argparse.Namespace) -> list[BoardConfig]:
         top=a.top,
         stats_interval=a.stats_interval,
     )
+    if a.ns and netns.exists(a.ns) and not a.bridge:
+        raise BoardError(
+            f"namespace {a.ns} exists: a second board there needs a bridge; bring the first "
+            "up with --bridge wcbr0 (or use --boards N), then this one with --bridge wcbr0 "
+            "and its own --tap, --ip and --mac"
+        )
     if n == 1 and not a.bridge:
         return [
             BoardConfig(
