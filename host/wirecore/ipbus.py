@@ -264,14 +264,14 @@ class TargetModel:
         nbuf: int = 4,
         max_bytes: int = MAX_BYTES,
         conf_base: int = 0,
-        allow: Sequence[int] | None = None,
+        allow: Sequence[int] | Callable[[], Sequence[int] | None] | None = None,
     ) -> None:
         self.bus = bus
         self.nbuf = nbuf
         self.max_bytes = max_bytes
         self.maxw = max_bytes // 4
         self.conf_base = conf_base
-        self.allow = allow  # None = allow-list off
+        self.allow = allow  # None = allow-list off; or a callable returning the list
         self.expected = 1
         self.ring = 0
         self.slots: list[tuple[int, bytes] | None] = [None] * nbuf
@@ -385,7 +385,8 @@ class TargetModel:
                 c["bad_header"] += 1
                 out.append(hdr(0, BAD_HEADER))
                 break
-            if (is_wr or is_rmw) and self.allow is not None and src_ip not in self.allow:
+            allow = self.allow() if callable(self.allow) else self.allow
+            if (is_wr or is_rmw) and allow is not None and src_ip not in allow:
                 c["wp_rejected"] += 1
                 out.append(hdr(0, BUS_ERR_WRITE))
                 break
