@@ -34,8 +34,14 @@
 //             `stop`: no new header is offered after it; a header already offered
 //             and its payload complete (a datagram is never cut short).
 //             cfg_gap and cfg_src_port are read live.
-//   table     cfg_dst_we, cfg_dst_addr[3:0], cfg_dst_ip[31:0], cfg_dst_port[15:0]:
-//             write one destination entry; cfg_ndst (1..16, 0 means 1) entries used.
+//   table     cfg_ndst (1..16, 0 means 1) entries are used, from one of two sources
+//             chosen by DST_RAM:
+//             DST_RAM = 0: flat configuration ports cfg_dst_ip_all[32*i +: 32] and
+//               cfg_dst_port_all[16*i +: 16] for entry i (as a register file drives
+//               them); the write port is unused.
+//             DST_RAM = 1: an internal 16 x 48-bit RAM written through cfg_dst_we,
+//               cfg_dst_addr[3:0], cfg_dst_ip[31:0], cfg_dst_port[15:0]; the flat
+//               ports are unused.
 //   counters  cnt_packets, cnt_bytes (payload bytes): datagrams whose last payload
 //             beat was accepted since `start`, 32-bit wrapping; status_round: passes
 //             completed through the destination table (the sequence number of the
@@ -47,11 +53,12 @@
 // aside); the first payload beat is valid the cycle after the header is accepted.
 //
 // Parameters: DATA_W (8, 16, 32 or 64; 8 for 1 Gbit/s, 64 for 10 Gbit/s),
-// KEEP_W = DATA_W/8.
+// KEEP_W = DATA_W/8, DST_RAM (0 flat table ports, 1 internal RAM and write port).
 
 module pktgen #(
     parameter integer DATA_W = 8,
-    parameter integer KEEP_W = DATA_W / 8
+    parameter integer KEEP_W = DATA_W / 8,
+    parameter integer DST_RAM = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -72,10 +79,15 @@ module pktgen #(
     input  wire [15:0]       cfg_src_port,
     input  wire [15:0]       cfg_warmup_ms,
 
+    /* verilator lint_off UNUSED */
+    // Only one of the two table sources is used, chosen by DST_RAM.
     input  wire              cfg_dst_we,
     input  wire [3:0]        cfg_dst_addr,
     input  wire [31:0]       cfg_dst_ip,
     input  wire [15:0]       cfg_dst_port,
+    input  wire [511:0]      cfg_dst_ip_all,
+    input  wire [255:0]      cfg_dst_port_all,
+    /* verilator lint_on UNUSED */
 
     output reg  [31:0]       cnt_packets,
     output reg  [31:0]       cnt_bytes,
@@ -138,15 +150,22 @@ module pktgen #(
     reg [15:0] warm_cnt;
     reg [63:0] cycles;
 
-    // Destination table: written by the cfg port, read with a registered address.
-    reg [47:0] dst_mem [0:15];
+    // Destination table, read with a registered address (entry rd_idx in dst_q).
     reg [3:0]  rd_idx;
     reg [47:0] dst_q;
-    always @(posedge clk) begin
-        if (cfg_dst_we)
-            dst_mem[cfg_dst_addr] <= {cfg_dst_ip, cfg_dst_port};
-        dst_q <= dst_mem[rd_idx];
-    end
+    generate
+        if (DST_RAM != 0) begin : g_ram
+            reg [47:0] dst_mem [0:15];
+            always @(posedge clk) begin
+                if (cfg_dst_we)
+                    dst_mem[cfg_dst_addr] <= {cfg_dst_ip, cfg_dst_port};
+                dst_q <= dst_mem[rd_idx];
+            end
+        end else begin : g_flat
+            always @(posedge clk)
+                dst_q <= {cfg_dst_ip_all[32*rd_idx +: 32], cfg_dst_port_all[16*rd_idx +: 16]};
+        end
+    endgenerate
 
     wire [4:0] ndst_eff  = (cfg_ndst == 5'd0 || cfg_ndst > 5'd16) ? 5'd1 : cfg_ndst;
     wire       last_dst  = ({1'b0, rd_idx} + 5'd1 >= ndst_q);

@@ -63,6 +63,8 @@ class Tb:
         self.tready_p = 1.0
         self.ts_in = 0
         self.hdr_valid_rise: list[int] = []
+        self.ip_all = 0
+        self.port_all = 0
         cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
 
     async def reset(self) -> None:
@@ -81,6 +83,8 @@ class Tb:
         d.cfg_dst_addr.value = 0
         d.cfg_dst_ip.value = 0
         d.cfg_dst_port.value = 0
+        d.cfg_dst_ip_all.value = 0
+        d.cfg_dst_port_all.value = 0
         d.m_hdr_ready.value = 1
         d.m_axis_tready.value = 1
         await ClockCycles(d.clk, 3)
@@ -89,6 +93,11 @@ class Tb:
 
     async def write_dst(self, idx: int, ip: int, port: int) -> None:
         d = self.dut
+        # the flat table ports (DST_RAM = 0) and the RAM write port (DST_RAM = 1)
+        self.ip_all = (self.ip_all & ~(0xFFFFFFFF << (32 * idx))) | (ip << (32 * idx))
+        self.port_all = (self.port_all & ~(0xFFFF << (16 * idx))) | (port << (16 * idx))
+        d.cfg_dst_ip_all.value = self.ip_all
+        d.cfg_dst_port_all.value = self.port_all
         d.cfg_dst_we.value = 1
         d.cfg_dst_addr.value = idx
         d.cfg_dst_ip.value = ip
@@ -341,10 +350,14 @@ async def warmup_primers_and_time_input(dut) -> None:
         assert bytes(g.data) == model_payload(seq, ts, 32, False, 0)
 
 
+@pytest.mark.parametrize("dst_ram", [0, 1])
 @pytest.mark.parametrize("data_w", [8, 64])
-def test_pktgen(data_w: int) -> None:
+def test_pktgen(data_w: int, dst_ram: int) -> None:
     import cocotb_run
 
     cocotb_run.run(
-        "pktgen", "test_pktgen", parameters={"DATA_W": data_w}, test_dir=Path(__file__).parent
+        "pktgen",
+        "test_pktgen",
+        parameters={"DATA_W": data_w, "DST_RAM": dst_ram},
+        test_dir=Path(__file__).parent,
     )
