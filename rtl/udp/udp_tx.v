@@ -1,0 +1,103 @@
+`default_nettype none
+// udp_tx: the UDP/IPv4 transmitter of an application port with all three checksum modes:
+// udp_tx_csum (mode 1, store and forward; modes 0 and 2 straight through) followed by the
+// zero-wait udp_ip_tx. Ports are those of udp_ip_tx (see its header) plus BUF_BYTES and the
+// store-and-forward counters cnt_sf_frames and cnt_sf_overflow.
+// s_hdr_csum_mode: 0 = checksum 0, 1 = computed here, 2 = s_hdr_csum as given.
+// Latency: modes 0 and 2: first frame byte 1 cycle after the header handshake; mode 1:
+// 3 cycles after the payload's last beat was taken (see udp_tx_csum).
+module udp_tx #(
+    parameter DATA_W = 8,
+    parameter KEEP_W    = DATA_W / 8,
+    parameter BUF_BYTES = 2048
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire [47:0]       cfg_mac,
+    input  wire [31:0]       cfg_ip,
+    input  wire [7:0]        cfg_ttl,
+    input  wire              cfg_df,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_dst_mac,
+    input  wire              s_hdr_dst_mac_valid,
+    input  wire [31:0]       s_hdr_dst_ip,
+    input  wire [15:0]       s_hdr_dst_port,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_len,
+    input  wire [15:0]       s_hdr_csum,
+    input  wire [1:0]        s_hdr_csum_mode,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output wire              arp_req_valid,
+    input  wire              arp_req_ready,
+    output wire [31:0]       arp_req_ip,
+    input  wire              arp_resp_valid,
+    input  wire              arp_resp_hit,
+    input  wire [47:0]       arp_resp_mac,
+
+    output wire [31:0]       cnt_tx_frames,
+    output wire [31:0]       cnt_tx_abort,
+    output wire [31:0]       cnt_tx_long,
+    output wire [31:0]       cnt_arp_miss,
+    output wire [31:0]       cnt_sf_frames,
+    output wire [31:0]       cnt_sf_overflow
+);
+
+    wire              h_valid, h_ready, h_dmac_v;
+    wire [47:0]       h_dmac;
+    wire [31:0]       h_dip;
+    wire [15:0]       h_dport, h_sport, h_len, h_csum;
+    wire [1:0]        h_mode;
+    wire [DATA_W-1:0] p_tdata;
+    wire [KEEP_W-1:0] p_tkeep;
+    wire              p_tvalid, p_tready, p_tlast, p_tuser;
+
+    udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) sf (
+        .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
+        .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_dst_mac(s_hdr_dst_mac),
+        .s_hdr_dst_mac_valid(s_hdr_dst_mac_valid), .s_hdr_dst_ip(s_hdr_dst_ip),
+        .s_hdr_dst_port(s_hdr_dst_port), .s_hdr_src_port(s_hdr_src_port), .s_hdr_len(s_hdr_len),
+        .s_hdr_csum(s_hdr_csum), .s_hdr_csum_mode(s_hdr_csum_mode),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_hdr_valid(h_valid), .m_hdr_ready(h_ready), .m_hdr_dst_mac(h_dmac),
+        .m_hdr_dst_mac_valid(h_dmac_v), .m_hdr_dst_ip(h_dip), .m_hdr_dst_port(h_dport),
+        .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum), .m_hdr_csum_mode(h_mode),
+        .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
+        .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
+        .cnt_sf_frames(cnt_sf_frames), .cnt_sf_overflow(cnt_sf_overflow)
+    );
+
+    udp_ip_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) tx (
+        .clk(clk), .rst(rst),
+        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
+        .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),
+        .s_hdr_dst_mac_valid(h_dmac_v), .s_hdr_dst_ip(h_dip), .s_hdr_dst_port(h_dport),
+        .s_hdr_src_port(h_sport), .s_hdr_len(h_len), .s_hdr_csum(h_csum), .s_hdr_csum_mode(h_mode),
+        .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid),
+        .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .arp_req_valid(arp_req_valid), .arp_req_ready(arp_req_ready), .arp_req_ip(arp_req_ip),
+        .arp_resp_valid(arp_resp_valid), .arp_resp_hit(arp_resp_hit), .arp_resp_mac(arp_resp_mac),
+        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_abort(cnt_tx_abort), .cnt_tx_long(cnt_tx_long),
+        .cnt_arp_miss(cnt_arp_miss)
+    );
+endmodule
+`default_nettype wire

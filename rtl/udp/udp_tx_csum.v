@@ -1,0 +1,265 @@
+`default_nettype none
+// udp_tx_csum: UDP checksum mode 1 ("computed") in front of udp_ip_tx. A datagram whose
+// s_hdr_csum_mode is 1 is stored (payload into a BUF_BYTES buffer) while its checksum is
+// summed (pseudo-header + UDP header + the first hdr_len payload bytes, one's complement,
+// 0 sent as 0xFFFF); it is then forwarded with m_hdr_csum = the checksum and
+// m_hdr_csum_mode = 2. Datagrams with modes 0 and 2 pass straight through with no added
+// cycle (header and payload combinational), so the zero-wait property holds for them.
+// Order is kept: a mode-1 datagram waits for the payload of the straight one before it,
+// and a straight header waits while a stored datagram is pending.
+//
+// Parameters: DATA_W, KEEP_W = DATA_W/8, BUF_BYTES (power of two, >= the largest
+//   datagram, 2048 for a 1500-byte MTU).
+// Interfaces: cfg_ip (source address of the pseudo-header); s_hdr_* / m_hdr_* the UDP
+//   application transmit header (dst_mac, dst_mac_valid, dst_ip, dst_port, src_port, len,
+//   csum, csum_mode); s_axis_* / m_axis_* payload. A payload longer than the buffer is
+//   consumed whole; what fits is forwarded and its last beat flagged bad (tuser).
+//   cnt_sf_frames: datagrams checksummed; cnt_sf_overflow: payloads larger than the buffer.
+// Latency: modes 0/2: 0 cycles. Mode 1: store and forward: the header is forwarded
+//   2 cycles after the payload's last beat was taken, so the first frame byte leaves 3
+//   cycles after it (udp_ip_tx adds one); the payload then follows from the buffer
+//   without gaps.
+module udp_tx_csum #(
+    parameter DATA_W    = 8,
+    parameter KEEP_W    = DATA_W / 8,
+    parameter BUF_BYTES = 2048
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [31:0]       cfg_ip,
+
+    input  wire              s_hdr_valid,
+    output reg               s_hdr_ready,
+    input  wire [47:0]       s_hdr_dst_mac,
+    input  wire              s_hdr_dst_mac_valid,
+    input  wire [31:0]       s_hdr_dst_ip,
+    input  wire [15:0]       s_hdr_dst_port,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_len,
+    input  wire [15:0]       s_hdr_csum,
+    input  wire [1:0]        s_hdr_csum_mode,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output reg               s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output reg               m_hdr_valid,
+    input  wire              m_hdr_ready,
+    output reg  [47:0]       m_hdr_dst_mac,
+    output reg               m_hdr_dst_mac_valid,
+    output reg  [31:0]       m_hdr_dst_ip,
+    output reg  [15:0]       m_hdr_dst_port,
+    output reg  [15:0]       m_hdr_src_port,
+    output reg  [15:0]       m_hdr_len,
+    output reg  [15:0]       m_hdr_csum,
+    output reg  [1:0]        m_hdr_csum_mode,
+
+    output reg  [DATA_W-1:0] m_axis_tdata,
+    output reg  [KEEP_W-1:0] m_axis_tkeep,
+    output reg               m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output reg               m_axis_tlast,
+    output reg               m_axis_tuser,
+
+    output reg  [31:0]       cnt_sf_frames,
+    output reg  [31:0]       cnt_sf_overflow
+);
+    localparam DEPTH = BUF_BYTES / KEEP_W;
+    localparam AW    = $clog2(DEPTH);
+    /* verilator lint_off WIDTH */
+    localparam [7:0]  KW8  = KEEP_W;
+    localparam [15:0] KW16 = KEEP_W;
+    /* verilator lint_on WIDTH */
+    localparam        ODD  = KEEP_W % 2;  // lane parity alternates between beats
+
+    localparam [2:0] S_IDLE = 3'd0, S_STORE = 3'd1, S_SUM = 3'd2, S_FWD = 3'd3;
+    reg [2:0] st;
+    reg       pass_pend;  // a straight-through datagram's payload is still flowing
+
+    // stored datagram
+    reg [47:0] r_dmac;
+    reg        r_dmac_v;
+    reg [31:0] r_dip;
+    reg [15:0] r_dport, r_sport, r_len;
+    reg [15:0] r_csum;
+    reg        hdr_sent;
+
+    reg [DATA_W-1:0] mem [0:DEPTH-1];
+    reg [AW:0]       wr_ptr;
+    reg [AW-1:0]     last_ptr, rd_ptr;
+    reg              rd_left;
+    reg [KEEP_W-1:0] last_keep;
+    reg              last_user;
+    reg              ovf;
+    reg [15:0]       rem;
+    reg              odd_beat;
+    reg [31:0]       acc;
+
+    // straight-through header
+    wire straight = (s_hdr_csum_mode != 2'd1);
+    always @* begin
+        s_hdr_ready         = 1'b0;
+        m_hdr_valid         = 1'b0;
+        m_hdr_dst_mac       = s_hdr_dst_mac;
+        m_hdr_dst_mac_valid = s_hdr_dst_mac_valid;
+        m_hdr_dst_ip        = s_hdr_dst_ip;
+        m_hdr_dst_port      = s_hdr_dst_port;
+        m_hdr_src_port      = s_hdr_src_port;
+        m_hdr_len           = s_hdr_len;
+        m_hdr_csum          = s_hdr_csum;
+        m_hdr_csum_mode     = s_hdr_csum_mode;
+        if (st == S_IDLE) begin
+            if (straight) begin
+                m_hdr_valid = s_hdr_valid;
+                s_hdr_ready = m_hdr_ready;
+            end else begin
+                s_hdr_ready = !pass_pend;
+            end
+        end else if (st == S_FWD) begin
+            m_hdr_valid         = !hdr_sent;
+            m_hdr_dst_mac       = r_dmac;
+            m_hdr_dst_mac_valid = r_dmac_v;
+            m_hdr_dst_ip        = r_dip;
+            m_hdr_dst_port      = r_dport;
+            m_hdr_src_port      = r_sport;
+            m_hdr_len           = r_len;
+            m_hdr_csum          = r_csum;
+            m_hdr_csum_mode     = 2'd2;
+        end
+    end
+    wire s_hdr_fire = s_hdr_valid && s_hdr_ready;
+
+    // payload sum of one beat: bytes within hdr_len, even offsets weigh 256
+    wire       rem_le = (rem <= KW16);
+    wire [7:0] rem8   = rem_le ? rem[7:0] : KW8;
+    reg  [19:0] beat_sum;
+    integer i;
+    always @* begin
+        beat_sum = 20'd0;
+        for (i = 0; i < KEEP_W; i = i + 1) begin
+            if (s_axis_tkeep[i] && (i < rem8)) begin
+                if (((i % 2) == 1) ^ (ODD != 0 && odd_beat))
+                    beat_sum = beat_sum + {12'd0, s_axis_tdata[i*8+:8]};
+                else
+                    beat_sum = beat_sum + {4'd0, s_axis_tdata[i*8+:8], 8'd0};
+            end
+        end
+    end
+
+    // final checksum: payload sum + pseudo-header + UDP header
+    wire [15:0] ulen = r_len + 16'd8;
+    wire [31:0] tot  = acc + {16'd0, cfg_ip[31:16]} + {16'd0, cfg_ip[15:0]}
+                     + {16'd0, r_dip[31:16]} + {16'd0, r_dip[15:0]} + 32'd17
+                     + {16'd0, ulen} + {16'd0, ulen} + {16'd0, r_sport} + {16'd0, r_dport};
+    wire [16:0] f1   = {1'b0, tot[15:0]} + {1'b0, tot[31:16]};
+    wire [15:0] f2   = f1[15:0] + {15'd0, f1[16]};
+    wire [15:0] fin  = ~f2;
+
+    // forward reader: the output register is the RAM's read register
+    reg              ov;
+    reg [DATA_W-1:0] o_data;
+    reg              o_last;
+    wire rd_en = (st == S_FWD) && rd_left && (!ov || m_axis_tready);
+
+    always @* begin
+        if (st == S_FWD) begin
+            m_axis_tdata  = o_data;
+            m_axis_tkeep  = o_last ? last_keep : {KEEP_W{1'b1}};
+            m_axis_tvalid = ov;
+            m_axis_tlast  = o_last;
+            m_axis_tuser  = o_last && last_user;
+            s_axis_tready = 1'b0;
+        end else begin
+            m_axis_tdata  = s_axis_tdata;
+            m_axis_tkeep  = s_axis_tkeep;
+            m_axis_tvalid = pass_pend && s_axis_tvalid;
+            m_axis_tlast  = s_axis_tlast;
+            m_axis_tuser  = s_axis_tuser;
+            s_axis_tready = pass_pend ? m_axis_tready : (st == S_STORE);
+        end
+    end
+
+    wire store_fire = (st == S_STORE) && s_axis_tvalid;
+    wire fits       = !wr_ptr[AW];
+
+    always @(posedge clk) begin
+        if (store_fire && fits) mem[wr_ptr[AW-1:0]] <= s_axis_tdata;
+        if (rd_en) begin
+            o_data <= mem[rd_ptr];
+            o_last <= (rd_ptr == last_ptr);
+        end
+    end
+
+    always @(posedge clk) begin
+        // straight-through bookkeeping
+        if (pass_pend && s_axis_tvalid && m_axis_tready && s_axis_tlast && st != S_FWD)
+            pass_pend <= 1'b0;
+        if (st == S_IDLE && straight && s_hdr_fire) pass_pend <= 1'b1;
+
+        case (st)
+            S_IDLE: if (s_hdr_fire && !straight) begin
+                st       <= S_STORE;
+                r_dmac   <= s_hdr_dst_mac;
+                r_dmac_v <= s_hdr_dst_mac_valid;
+                r_dip    <= s_hdr_dst_ip;
+                r_dport  <= s_hdr_dst_port;
+                r_sport  <= s_hdr_src_port;
+                r_len    <= s_hdr_len;
+                rem      <= s_hdr_len;
+                wr_ptr   <= {(AW + 1) {1'b0}};
+                acc      <= 32'd0;
+                odd_beat <= 1'b0;
+                ovf      <= 1'b0;
+            end
+            S_STORE: if (s_axis_tvalid) begin
+                acc      <= acc + {12'd0, beat_sum};
+                rem      <= rem_le ? 16'd0 : rem - KW16;
+                odd_beat <= !odd_beat;
+                if (fits) begin
+                    wr_ptr   <= wr_ptr + 1'b1;
+                    last_ptr <= wr_ptr[AW-1:0];
+                    last_keep <= s_axis_tkeep;
+                end else begin
+                    ovf <= 1'b1;
+                end
+                if (s_axis_tlast) begin
+                    st        <= S_SUM;
+                    last_user <= s_axis_tuser || !fits || ovf;
+                    if (!fits) last_keep <= {KEEP_W{1'b1}};
+                end
+            end
+            S_SUM: begin
+                r_csum   <= (fin == 16'd0) ? 16'hffff : fin;
+                st       <= S_FWD;
+                hdr_sent <= 1'b0;
+                rd_ptr   <= {AW{1'b0}};
+                rd_left  <= 1'b1;
+                ov       <= 1'b0;
+                if (ovf) cnt_sf_overflow <= cnt_sf_overflow + 32'd1;
+                cnt_sf_frames <= cnt_sf_frames + 32'd1;
+            end
+            S_FWD: begin
+                if (m_hdr_valid && m_hdr_ready) hdr_sent <= 1'b1;
+                if (rd_en) begin
+                    ov     <= 1'b1;
+                    rd_ptr <= rd_ptr + 1'b1;
+                    if (rd_ptr == last_ptr) rd_left <= 1'b0;
+                end else if (m_axis_tready) begin
+                    ov <= 1'b0;
+                end
+                if (ov && m_axis_tready && o_last) st <= S_IDLE;
+            end
+            default: st <= S_IDLE;
+        endcase
+        if (rst) begin
+            st              <= S_IDLE;
+            pass_pend       <= 1'b0;
+            cnt_sf_frames   <= 32'd0;
+            cnt_sf_overflow <= 32'd0;
+        end
+    end
+endmodule
+`default_nettype wire
