@@ -1,0 +1,546 @@
+`default_nettype none
+// arp: ARP responder, requester and cache with timeouts (width-generic).
+//
+// Receives whole Ethernet frames of EtherType 0x0806 (s_axis_*) and sends whole ARP
+// frames (m_axis_*, 42 bytes, no FCS; the MAC pads to 60). Answers the stack's
+// next-hop lookups (arp_req_* / arp_resp_*) from a set-associative cache held in RAM.
+//
+// Receive (RFC 826 with the merge rule):
+//   * well-formed frames only (see arp_rx: bad ones are dropped and counted);
+//   * if the sender IP (SPA) is in the cache, its entry is refreshed with the sender
+//     MAC (whatever the target: this also follows peers' gratuitous ARP);
+//   * if the target IP (TPA) is ours, the sender is added if it was not cached, and a
+//     request (broadcast or unicast) is answered with a reply sent to the sender;
+//   * SPA 0.0.0.0 (address probes) and SPA == cfg_ip are never learnt; a probe for
+//     our IP is answered (sent to the prober, TPA 0.0.0.0). A frame from another
+//     station with SPA == cfg_ip is counted in cnt_conflict, not answered, and our
+//     address is defended with one gratuitous ARP (RFC 5227 2.4 b).
+// Lookup (arp_req_ip is a destination IP; the next hop is chosen here):
+//   * 255.255.255.255 and the subnet broadcast (for masks of /30 or shorter) resolve
+//     to ff:ff:ff:ff:ff:ff, IPv4 multicast 224.0.0.0/4 to 01:00:5e + the low 23 bits:
+//     hit, no cache access;
+//   * same subnet as cfg_ip (under cfg_netmask): next hop is the IP itself, otherwise
+//     cfg_gateway; a next hop of 0.0.0.0 or cfg_ip is a miss and sends nothing;
+//   * a fresh cache entry answers hit with its MAC;
+//   * anything else answers miss at once (the caller drops its frame) and, if the IP
+//     is not already pending, allocates an INCOMPLETE entry and sends a broadcast
+//     request; it is retried RETRIES times every RETRY_MS ms, then the entry is freed
+//     and cnt_timeout counts it.
+//   * an entry lives EXPIRE_MS ms after it was last refreshed (cnt_expired). A hit on
+//     an entry older than REVALIDATE_MS sends one unicast request to the known MAC, so
+//     a live peer's reply refreshes it before it expires and traffic never stops.
+// Cache: ENTRIES entries in SETS = ENTRIES/WAYS sets of WAYS ways, one RAM per way
+//   (SETS deep, read in a clocked block). Set index = the low log2(SETS) bits of the
+//   XOR of the IP's four bytes. Replacement within a full set: least recently
+//   refreshed (the way whose last refresh or request is oldest); a free way first.
+//   Entry states: free, INCOMPLETE (request sent, waiting), VALID, VALID-PROBED
+//   (re-validation request sent). A background pass visits every entry once per
+//   tick_1ms to expire and retry entries.
+// Gratuitous ARP: one broadcast request with SPA = TPA = cfg_ip is sent after reset
+//   and after any change of cfg_ip or cfg_mac, once they have been stable for
+//   GARP_HOLD_MS ms (so a MAC written as two registers announces once); not sent
+//   while cfg_ip is 0.0.0.0.
+// Transmit priority: reply, then gratuitous ARP, then request. One frame of each kind
+//   can wait; a request for us that arrives while a reply is still waiting is held in
+//   the receive slot (further frames meanwhile are dropped and counted in cnt_rx_overrun).
+//
+// Interfaces:
+//   s_axis_*   ARP frames in (tready always 1), tuser on the last beat = bad frame
+//   m_axis_*   ARP frames out (whole Ethernet frames, no FCS)
+//   arp_req_valid/ready, arp_req_ip[31:0]: lookup request (ready = no lookup in flight)
+//   arp_resp_valid (one-cycle strobe), arp_resp_hit, arp_resp_mac[47:0]
+//   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway: configuration (values, not wire order)
+//   tick_1ms: one-cycle strobe every millisecond
+//   cnt_*: 32-bit wrapping counters
+// Latency: arp_resp_valid 3 cycles after the request handshake (4 if the cache was busy
+//   with a receive or background operation in the cycle after it; more only right after
+//   reset while the cache is being cleared, SETS cycles). A reply starts on m_axis 5-6
+//   cycles after the request's last beat when the output is free.
+// Parameters: DATA_W (multiple of 8), KEEP_W, ENTRIES and WAYS (powers of two, WAYS <=
+//   ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the first request),
+//   RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS (>= 1).
+
+module arp #(
+    parameter DATA_W        = 8,
+    parameter KEEP_W        = DATA_W / 8,
+    parameter ENTRIES       = 16,
+    parameter WAYS          = 4,
+    parameter RETRIES       = 3,
+    parameter RETRY_MS      = 1000,
+    parameter EXPIRE_MS     = 60000,
+    parameter REVALIDATE_MS = EXPIRE_MS - EXPIRE_MS / 4,
+    parameter GARP_HOLD_MS  = 2
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire              tick_1ms,
+
+    input  wire [47:0]       cfg_mac,
+    input  wire [31:0]       cfg_ip,
+    input  wire [31:0]       cfg_netmask,
+    input  wire [31:0]       cfg_gateway,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    input  wire              arp_req_valid,
+    output wire              arp_req_ready,
+    input  wire [31:0]       arp_req_ip,
+    output reg               arp_resp_valid,
+    output reg               arp_resp_hit,
+    output reg  [47:0]       arp_resp_mac,
+
+    output reg  [31:0]       cnt_req_rx,      // requests for our IP received
+    output reg  [31:0]       cnt_reply_tx,    // replies sent
+    output reg  [31:0]       cnt_req_tx,      // requests sent (first, retries, re-validation)
+    output reg  [31:0]       cnt_garp_tx,     // gratuitous ARP sent
+    output reg  [31:0]       cnt_reply_rx,    // well-formed replies received
+    output wire [31:0]       cnt_malformed,   // malformed frames dropped
+    output wire [31:0]       cnt_rx_overrun,  // frames dropped: receive slot busy
+    output reg  [31:0]       cnt_hit,         // lookups answered hit
+    output reg  [31:0]       cnt_miss,        // lookups answered miss
+    output reg  [31:0]       cnt_timeout,     // requests that got no reply after all retries
+    output reg  [31:0]       cnt_expired,     // valid entries that expired
+    output reg  [31:0]       cnt_evicted,     // entries replaced while in use
+    output reg  [31:0]       cnt_conflict     // frames from another station claiming cfg_ip
+);
+
+    // ------------------------------------------------------------------ sizes
+    localparam SETS  = ENTRIES / WAYS;
+    localparam SET_W = (SETS > 1) ? $clog2(SETS) : 1;
+    localparam WAY_W = (WAYS > 1) ? $clog2(WAYS) : 1;
+    localparam MAXT  = (EXPIRE_MS > RETRY_MS) ? EXPIRE_MS : RETRY_MS;
+    localparam TS_W  = $clog2(MAXT + 1) + 1;  // ages up to 2*MAXT are unambiguous
+    localparam RW    = $clog2(RETRIES + 2);
+    localparam EW    = 2 + RW + TS_W + 32 + 48;
+    localparam HOLD_W = $clog2(GARP_HOLD_MS + 1);
+    localparam SWL_W  = $clog2(ENTRIES + 1);
+
+    localparam [TS_W-1:0] RETRY_T   = RETRY_MS[TS_W-1:0];
+    localparam [TS_W-1:0] EXPIRE_T  = EXPIRE_MS[TS_W-1:0];
+    localparam [TS_W-1:0] REVAL_T   = REVALIDATE_MS[TS_W-1:0];
+    localparam integer    RETRIES1  = RETRIES + 1;
+    localparam [RW-1:0]   RETRY_N   = RETRIES[RW-1:0];
+    localparam [RW-1:0]   RETRY_N1  = RETRIES1[RW-1:0];
+    localparam [HOLD_W-1:0] HOLD_N  = GARP_HOLD_MS[HOLD_W-1:0];
+    localparam integer    SETS_M1   = SETS - 1;
+    localparam integer    WAYS_M1   = WAYS - 1;
+    localparam integer    ENTRIES_I = ENTRIES;
+
+    // entry layout: {state, retries, stamp, ip, mac}
+    localparam ST_FREE = 2'd0, ST_INC = 2'd1, ST_VAL = 2'd2, ST_PRB = 2'd3;
+    localparam [47:0] BCAST = 48'hffffffffffff;
+
+    // cache FSM state (below) and its operations
+    localparam S_INIT = 2'd0, S_IDLE = 2'd1, S_EXEC = 2'd2;
+    localparam OP_LK = 2'd0, OP_RX = 2'd1, OP_SW = 2'd2;
+
+    reg  [1:0]       state;
+    reg  [1:0]       op;
+
+    // ------------------------------------------------------------------ receive
+    wire        ev_valid;
+    wire        ev_ready = (state == S_EXEC) && (op == OP_RX);
+    wire        ev_reply;
+    wire [47:0] ev_sha;
+    wire [31:0] ev_spa;
+    wire [31:0] ev_tpa;
+
+    arp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_rx (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .ev_valid(ev_valid), .ev_ready(ev_ready), .ev_reply(ev_reply),
+        .ev_sha(ev_sha), .ev_spa(ev_spa), .ev_tpa(ev_tpa),
+        .cnt_malformed(cnt_malformed), .cnt_overrun(cnt_rx_overrun)
+    );
+
+    // ------------------------------------------------------------------ transmit
+    reg         reply_pend;   // reply waiting for the transmitter
+    reg  [47:0] reply_dst;
+    reg  [31:0] reply_tpa;
+    reg         req_pend;     // request waiting for the transmitter
+    reg  [47:0] req_dst;
+    reg  [31:0] req_tpa;
+    reg         garp_pend;
+    reg  [HOLD_W-1:0] garp_hold;
+    reg  [47:0] prev_mac;
+    reg  [31:0] prev_ip;
+
+    wire        tx_busy;
+    wire        tx_done;
+    wire        garp_due = garp_pend && (garp_hold == {HOLD_W{1'b0}}) && (cfg_ip != 32'd0);
+    wire        tx_go    = !tx_busy && (reply_pend || garp_due || req_pend);
+    wire        tx_sel_reply = reply_pend;
+    wire        tx_sel_garp  = !reply_pend && garp_due;
+    reg  [1:0]  tx_kind;      // 0 reply, 1 gratuitous, 2 request (of the frame being sent)
+
+    arp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx (
+        .clk(clk), .rst(rst),
+        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip),
+        .start(tx_go),
+        .reply(tx_sel_reply),
+        .dst_mac(tx_sel_reply ? reply_dst : tx_sel_garp ? BCAST : req_dst),
+        .tpa(tx_sel_reply ? reply_tpa : tx_sel_garp ? cfg_ip : req_tpa),
+        .busy(tx_busy), .done(tx_done),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
+    );
+
+    // ------------------------------------------------------------------ time
+    reg [TS_W-1:0] now;  // milliseconds, wrapping
+
+    // ------------------------------------------------------------------ lookup input
+    reg         lk_pend;
+    reg  [31:0] lk_ip;
+    assign arp_req_ready = !lk_pend;
+
+    wire [31:0] host_mask  = ~cfg_netmask;
+    wire        lk_local   = ((lk_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
+    wire        lk_bcast   = (lk_ip == 32'hffffffff) ||
+                             (lk_local && ((lk_ip & host_mask) == host_mask) && host_mask[1]);
+    wire        lk_mcast   = lk_ip[31:28] == 4'he;
+    wire [31:0] lk_nh      = lk_local ? lk_ip : cfg_gateway;
+    wire        lk_noroute = (lk_nh == 32'd0) || (lk_nh == cfg_ip);
+    wire [47:0] lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
+
+    // Set index: low bits of the XOR of the four bytes (the high bits of the fold are
+    // unused when SETS < 256).
+    /* verilator lint_off UNUSED */
+    function [SET_W-1:0] set_of(input [31:0] ip);
+        reg [7:0] f;
+        begin
+            f = ip[7:0] ^ ip[15:8] ^ ip[23:16] ^ ip[31:24];
+            set_of = (SETS > 1) ? f[SET_W-1:0] : {SET_W{1'b0}};
+        end
+    endfunction
+    /* verilator lint_on UNUSED */
+
+    // ------------------------------------------------------------------ cache RAM
+    reg  [SET_W-1:0] cur_set;
+    reg  [SET_W-1:0] init_set;
+    reg  [SET_W-1:0] sw_set;
+    reg  [WAY_W-1:0] sw_way;
+    reg  [SWL_W-1:0] sw_left;    // entries still to visit in this background pass
+    reg              sw_again;   // an entry is due but the request slot was busy
+
+    wire rx_for_us  = (cfg_ip != 32'd0) && (ev_tpa == cfg_ip);
+    wire rx_can     = ev_valid && !(!ev_reply && rx_for_us && reply_pend);
+    wire sw_can     = (sw_left != {SWL_W{1'b0}});
+    wire [1:0] op_sel = lk_pend ? OP_LK : rx_can ? OP_RX : OP_SW;
+    wire       op_any = lk_pend || rx_can || sw_can;
+    wire [SET_W-1:0] rd_set = lk_pend ? set_of(lk_nh) : rx_can ? set_of(ev_spa) : sw_set;
+
+    reg              wr_en;
+    reg  [WAY_W-1:0] wr_way;
+    reg  [EW-1:0]    wr_data;
+    wire             init_wr = (state == S_INIT);
+    wire [SET_W-1:0] wr_set  = init_wr ? init_set : cur_set;
+
+    wire [WAYS*EW-1:0] rd_all;
+
+    genvar gw;
+    generate
+        for (gw = 0; gw < WAYS; gw = gw + 1) begin : g_way
+            localparam [WAY_W-1:0] WAY_ID = gw[WAY_W-1:0];
+            reg [EW-1:0] mem [0:SETS-1];
+            reg [EW-1:0] rd;
+            always @(posedge clk) begin
+                if (init_wr || (wr_en && wr_way == WAY_ID))
+                    mem[wr_set] <= init_wr ? {EW{1'b0}} : wr_data;
+                rd <= mem[rd_set];
+            end
+            assign rd_all[gw*EW +: EW] = rd;
+        end
+    endgenerate
+
+    // ------------------------------------------------------------------ per-way view
+    reg  [2*WAYS-1:0]    w_st;
+    reg  [RW*WAYS-1:0]   w_rt;
+    reg  [TS_W*WAYS-1:0] w_ts;
+    reg  [TS_W*WAYS-1:0] w_age;
+    reg  [32*WAYS-1:0]   w_ip;
+    reg  [48*WAYS-1:0]   w_mac;
+    reg  [EW-1:0]        e;
+    integer v;
+    always @* begin
+        for (v = 0; v < WAYS; v = v + 1) begin
+            e = rd_all[v*EW +: EW];
+            w_mac[48*v +: 48]     = e[47:0];
+            w_ip[32*v +: 32]      = e[79:48];
+            w_ts[TS_W*v +: TS_W]  = e[80 +: TS_W];
+            w_rt[RW*v +: RW]      = e[80+TS_W +: RW];
+            w_st[2*v +: 2]        = e[EW-2 +: 2];
+            w_age[TS_W*v +: TS_W] = now - e[80 +: TS_W];
+        end
+    end
+
+    integer w;
+
+    // key of the operation in EXEC
+    wire [31:0] key = (op == OP_LK) ? lk_nh : ev_spa;
+
+    // matching way, free way, least recently refreshed way
+    reg              m_any;
+    reg  [WAY_W-1:0] m_way;
+    reg              f_any;
+    reg  [WAY_W-1:0] f_way;
+    reg  [WAY_W-1:0] o_way;
+    reg  [TS_W-1:0]  o_age;
+    always @* begin
+        m_any = 1'b0; m_way = {WAY_W{1'b0}};
+        f_any = 1'b0; f_way = {WAY_W{1'b0}};
+        o_way = {WAY_W{1'b0}}; o_age = w_age[0 +: TS_W];
+        for (w = 0; w < WAYS; w = w + 1) begin
+            if (!m_any && w_st[2*w +: 2] != ST_FREE && w_ip[32*w +: 32] == key) begin
+                m_any = 1'b1; m_way = w[WAY_W-1:0];
+            end
+            if (!f_any && w_st[2*w +: 2] == ST_FREE) begin
+                f_any = 1'b1; f_way = w[WAY_W-1:0];
+            end
+            if (w_age[TS_W*w +: TS_W] > o_age) begin
+                o_age = w_age[TS_W*w +: TS_W]; o_way = w[WAY_W-1:0];
+            end
+        end
+    end
+
+    wire [WAY_W-1:0] v_way = f_any ? f_way : o_way;          // victim
+    wire [WAY_W-1:0] t_way = m_any ? m_way : v_way;          // target of a write
+    wire [1:0]       m_st  = w_st[2*m_way +: 2];
+    wire [TS_W-1:0]  m_age = w_age[TS_W*m_way +: TS_W];
+    wire [47:0]      m_mac = w_mac[48*m_way +: 48];
+    wire [TS_W-1:0]  m_ts  = w_ts[TS_W*m_way +: TS_W];
+    wire [RW-1:0]    m_rt  = w_rt[RW*m_way +: RW];
+    wire [1:0]       v_st  = w_st[2*v_way +: 2];
+    wire             m_live = m_any && (m_st == ST_VAL || m_st == ST_PRB);
+    wire [1:0]       s_st  = w_st[2*sw_way +: 2];
+    wire [TS_W-1:0]  s_age = w_age[TS_W*sw_way +: TS_W];
+    wire [31:0]      s_ip  = w_ip[32*sw_way +: 32];
+    wire [47:0]      s_mac = w_mac[48*sw_way +: 48];
+    wire [RW-1:0]    s_rt  = w_rt[RW*sw_way +: RW];
+
+    wire rx_learn = (ev_spa != 32'd0) && (ev_spa != cfg_ip);
+
+    // ------------------------------------------------------------------ EXEC decisions
+    reg         x_resp, x_hit;
+    reg  [47:0] x_mac;
+    reg         x_req;
+    reg  [31:0] x_req_ip;
+    reg  [47:0] x_req_dst;
+    reg         x_reply;
+    reg         x_again;
+    reg         i_hit, i_miss, i_exp, i_tmo, i_evict, i_reqrx, i_reprx, i_confl;
+
+    always @* begin
+        wr_en = 1'b0; wr_way = t_way; wr_data = {EW{1'b0}};
+        x_resp = 1'b0; x_hit = 1'b0; x_mac = 48'd0;
+        x_req = 1'b0; x_req_ip = lk_nh; x_req_dst = BCAST;
+        x_reply = 1'b0; x_again = 1'b0;
+        i_hit = 1'b0; i_miss = 1'b0; i_exp = 1'b0; i_tmo = 1'b0; i_evict = 1'b0;
+        i_reqrx = 1'b0; i_reprx = 1'b0; i_confl = 1'b0;
+        if (state == S_EXEC) begin
+            case (op)
+                OP_LK: begin
+                    x_resp = 1'b1;
+                    if (lk_bcast) begin
+                        x_hit = 1'b1; x_mac = BCAST;
+                    end else if (lk_mcast) begin
+                        x_hit = 1'b1; x_mac = lk_mcast_mac;
+                    end else if (lk_noroute) begin
+                        x_hit = 1'b0;
+                    end else if (m_live && m_age < EXPIRE_T) begin
+                        x_hit = 1'b1; x_mac = m_mac;
+                        if (m_st == ST_VAL && m_age >= REVAL_T && !req_pend) begin
+                            // re-validate: one unicast request to the known MAC
+                            x_req = 1'b1; x_req_dst = m_mac;
+                            wr_en = 1'b1; wr_way = m_way;
+                            wr_data = {ST_PRB, m_rt, m_ts, lk_nh, m_mac};
+                        end
+                    end else if (m_any && m_st == ST_INC) begin
+                        x_hit = 1'b0;  // already being resolved
+                    end else begin
+                        // not cached (or expired): new INCOMPLETE entry and a request
+                        wr_en = 1'b1; wr_way = t_way;
+                        if (m_any) i_exp = 1'b1;
+                        else if (v_st != ST_FREE) i_evict = 1'b1;
+                        if (!req_pend) begin
+                            x_req = 1'b1;
+                            wr_data = {ST_INC, RETRY_N, now, lk_nh, 48'd0};
+                        end else begin
+                            x_again = 1'b1;  // due at once: the background pass sends it
+                            wr_data = {ST_INC, RETRY_N1, now - RETRY_T, lk_nh, 48'd0};
+                        end
+                    end
+                    i_hit = x_hit; i_miss = !x_hit;
+                end
+                OP_RX: begin
+                    if (rx_learn && (m_any || rx_for_us)) begin
+                        wr_en = 1'b1; wr_way = t_way;
+                        wr_data = {ST_VAL, {RW{1'b0}}, now, ev_spa, ev_sha};
+                        if (!m_any && v_st != ST_FREE) i_evict = 1'b1;
+                    end
+                    if (cfg_ip != 32'd0 && ev_spa == cfg_ip) i_confl = 1'b1;
+                    if (!ev_reply && rx_for_us && !i_confl) begin
+                        x_reply = 1'b1; i_reqrx = 1'b1;
+                    end
+                    if (ev_reply) i_reprx = 1'b1;
+                end
+                default: begin  // OP_SW: background pass, one entry
+                    wr_way = sw_way;
+                    if ((s_st == ST_VAL || s_st == ST_PRB) && s_age >= EXPIRE_T) begin
+                        wr_en = 1'b1; i_exp = 1'b1;  // wr_data = free entry
+                    end else if (s_st == ST_INC && s_age >= RETRY_T) begin
+                        if (s_rt == {RW{1'b0}}) begin
+                            wr_en = 1'b1; i_tmo = 1'b1;
+                        end else if (!req_pend) begin
+                            x_req = 1'b1; x_req_ip = s_ip;
+                            wr_en = 1'b1;
+                            wr_data = {ST_INC, s_rt - 1'b1, now, s_ip, s_mac};
+                        end else begin
+                            x_again = 1'b1;
+                        end
+                    end
+                end
+            endcase
+        end
+    end
+
+    // ------------------------------------------------------------------ sequential
+    always @(posedge clk) begin
+        if (rst) begin
+            state <= S_INIT; op <= OP_SW;
+            cur_set <= {SET_W{1'b0}}; init_set <= {SET_W{1'b0}};
+            sw_set <= {SET_W{1'b0}}; sw_way <= {WAY_W{1'b0}};
+            sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
+            now <= {TS_W{1'b0}};
+            lk_pend <= 1'b0;
+            arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
+            reply_pend <= 1'b0; req_pend <= 1'b0;
+            garp_pend <= 1'b1; garp_hold <= HOLD_N;
+            prev_mac <= cfg_mac; prev_ip <= cfg_ip;
+            tx_kind <= 2'd0;
+            cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
+            cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
+            cnt_miss <= 32'd0; cnt_timeout <= 32'd0; cnt_expired <= 32'd0;
+            cnt_evicted <= 32'd0; cnt_conflict <= 32'd0;
+        end else begin
+            arp_resp_valid <= 1'b0;
+
+            if (tick_1ms) now <= now + 1'b1;
+
+            // lookup request
+            if (arp_req_valid && arp_req_ready) begin
+                lk_pend <= 1'b1;
+                lk_ip <= arp_req_ip;
+            end
+
+            // background pass: every entry once per millisecond, and again when an
+            // entry was due while the request slot was busy
+            if (tick_1ms || (sw_again && !req_pend && sw_left == {SWL_W{1'b0}})) begin
+                sw_left <= ENTRIES_I[SWL_W-1:0];
+                sw_again <= 1'b0;
+            end
+
+            // cache FSM
+            case (state)
+                S_INIT: begin
+                    init_set <= init_set + 1'b1;
+                    if (init_set == SETS_M1[SET_W-1:0]) state <= S_IDLE;
+                end
+                S_IDLE: begin
+                    if (op_any) begin
+                        state <= S_EXEC;
+                        op <= op_sel;
+                        cur_set <= rd_set;
+                    end
+                end
+                default: begin  // S_EXEC
+                    state <= S_IDLE;
+                    case (op)
+                        OP_LK: lk_pend <= 1'b0;
+                        OP_SW: begin
+                            if (sw_left != {SWL_W{1'b0}} && !tick_1ms) sw_left <= sw_left - 1'b1;
+                            if (sw_way == WAYS_M1[WAY_W-1:0]) begin
+                                sw_way <= {WAY_W{1'b0}};
+                                sw_set <= (sw_set == SETS_M1[SET_W-1:0]) ?
+                                          {SET_W{1'b0}} : sw_set + 1'b1;
+                            end else begin
+                                sw_way <= sw_way + 1'b1;
+                            end
+                        end
+                        default: ;  // OP_RX: the receive slot is released by ev_ready
+                    endcase
+                end
+            endcase
+            if (x_again) sw_again <= 1'b1;
+
+            // lookup response
+            if (x_resp) begin
+                arp_resp_valid <= 1'b1;
+                arp_resp_hit <= x_hit;
+                arp_resp_mac <= x_mac;
+            end
+
+            // transmit slots
+            if (tx_go) begin
+                if (tx_sel_reply) begin
+                    reply_pend <= 1'b0; tx_kind <= 2'd0;
+                end else if (tx_sel_garp) begin
+                    garp_pend <= 1'b0; tx_kind <= 2'd1;
+                end else begin
+                    req_pend <= 1'b0; tx_kind <= 2'd2;
+                end
+            end
+            if (x_reply) begin
+                reply_pend <= 1'b1; reply_dst <= ev_sha; reply_tpa <= ev_spa;
+            end
+            if (x_req) begin
+                req_pend <= 1'b1; req_dst <= x_req_dst; req_tpa <= x_req_ip;
+            end
+            if (tx_done) begin
+                case (tx_kind)
+                    2'd0: cnt_reply_tx <= cnt_reply_tx + 32'd1;
+                    2'd1: cnt_garp_tx <= cnt_garp_tx + 32'd1;
+                    default: cnt_req_tx <= cnt_req_tx + 32'd1;
+                endcase
+            end
+
+            // gratuitous ARP after reset and on address change, once stable
+            if (cfg_mac != prev_mac || cfg_ip != prev_ip) begin
+                prev_mac <= cfg_mac; prev_ip <= cfg_ip;
+                garp_pend <= 1'b1; garp_hold <= HOLD_N;
+            end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin
+                garp_hold <= garp_hold - 1'b1;
+            end
+
+            // another station claims our address: defend it with an announcement
+            if (i_confl) garp_pend <= 1'b1;
+
+            // counters
+            if (i_hit) cnt_hit <= cnt_hit + 32'd1;
+            if (i_miss) cnt_miss <= cnt_miss + 32'd1;
+            if (i_exp) cnt_expired <= cnt_expired + 32'd1;
+            if (i_tmo) cnt_timeout <= cnt_timeout + 32'd1;
+            if (i_evict) cnt_evicted <= cnt_evicted + 32'd1;
+            if (i_reqrx) cnt_req_rx <= cnt_req_rx + 32'd1;
+            if (i_reprx) cnt_reply_rx <= cnt_reply_rx + 32'd1;
+            if (i_confl) cnt_conflict <= cnt_conflict + 32'd1;
+        end
+    end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,130 @@
+`default_nettype none
+// arp_tx: ARP frame builder (width-generic).
+//
+// On a start strobe it latches the frame's variable fields and emits one whole
+// Ethernet frame of 42 bytes (no FCS, no padding: the MAC pads to 60):
+//
+//   bytes  0..5   Ethernet destination = dst_mac
+//          6..11  Ethernet source      = cfg_mac
+//         12..13  EtherType 0x0806
+//         14..21  htype 1, ptype 0x0800, hlen 6, plen 4, opcode (1 request, 2 reply)
+//         22..27  SHA = cfg_mac         28..31  SPA = cfg_ip
+//         32..37  THA = dst_mac for a reply, 00:00:00:00:00:00 for a request
+//         38..41  TPA = tpa
+//
+// A broadcast request passes dst_mac = ff:ff:ff:ff:ff:ff; a unicast request (cache
+// re-validation) passes the known MAC. cfg_mac and cfg_ip are read live (they are
+// quasi-static configuration).
+//
+// Interfaces:
+//   start, reply, dst_mac, tpa  frame request, taken when start && !busy
+//   busy                        1 from the cycle after start until the last beat is taken
+//   done                        one-cycle strobe when the last beat is taken
+//   m_axis_*                    AXI4-Stream output, tuser always 0
+// Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats.
+// Parameters: DATA_W (multiple of 8), KEEP_W = DATA_W/8.
+
+module arp_tx #(
+    parameter DATA_W = 8,
+    parameter KEEP_W = DATA_W / 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire [47:0]       cfg_mac,
+    input  wire [31:0]       cfg_ip,
+
+    input  wire              start,
+    input  wire              reply,
+    input  wire [47:0]       dst_mac,
+    input  wire [31:0]       tpa,
+    output reg               busy,
+    output wire              done,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser
+);
+
+    localparam FRAME_BYTES = 42;
+    localparam NB          = (FRAME_BYTES + KEEP_W - 1) / KEEP_W;  // beats per frame
+    localparam LAST_BYTES  = FRAME_BYTES - (NB - 1) * KEEP_W;
+    localparam BEAT_W      = 6;
+    localparam integer LAST_I = NB - 1;
+    localparam [BEAT_W-1:0] LAST_BEAT = LAST_I[BEAT_W-1:0];
+    localparam [KEEP_W-1:0] LAST_KEEP = {KEEP_W{1'b1}} >> (KEEP_W - LAST_BYTES);
+
+    reg  [BEAT_W-1:0] beat;
+    reg               r_reply;
+    reg  [47:0]       r_dst;
+    reg  [31:0]       r_tpa;
+
+    // The frame, byte p at bits [8p +: 8].
+    reg  [NB*DATA_W-1:0] frame;
+    integer i;
+    always @* begin
+        frame = {NB*DATA_W{1'b0}};
+        for (i = 0; i < 6; i = i + 1) begin
+            frame[8*i +: 8]      = r_dst[8*(5-i) +: 8];
+            frame[8*(6+i) +: 8]  = cfg_mac[8*(5-i) +: 8];
+            frame[8*(22+i) +: 8] = cfg_mac[8*(5-i) +: 8];
+            frame[8*(32+i) +: 8] = r_reply ? r_dst[8*(5-i) +: 8] : 8'h00;
+        end
+        frame[8*12 +: 8] = 8'h08;
+        frame[8*13 +: 8] = 8'h06;
+        frame[8*14 +: 8] = 8'h00;
+        frame[8*15 +: 8] = 8'h01;
+        frame[8*16 +: 8] = 8'h08;
+        frame[8*17 +: 8] = 8'h00;
+        frame[8*18 +: 8] = 8'h06;
+        frame[8*19 +: 8] = 8'h04;
+        frame[8*20 +: 8] = 8'h00;
+        frame[8*21 +: 8] = r_reply ? 8'h02 : 8'h01;
+        for (i = 0; i < 4; i = i + 1) begin
+            frame[8*(28+i) +: 8] = cfg_ip[8*(3-i) +: 8];
+            frame[8*(38+i) +: 8] = r_tpa[8*(3-i) +: 8];
+        end
+    end
+
+    wire last = (beat == LAST_BEAT);
+
+    assign m_axis_tdata  = frame[beat*DATA_W +: DATA_W];
+    assign m_axis_tkeep  = last ? LAST_KEEP : {KEEP_W{1'b1}};
+    assign m_axis_tvalid = busy;
+    assign m_axis_tlast  = last;
+    assign m_axis_tuser  = 1'b0;
+    assign done          = busy && m_axis_tready && last;
+
+    always @(posedge clk) begin
+        if (start && !busy) begin
+            r_reply <= reply;
+            r_dst   <= dst_mac;
+            r_tpa   <= tpa;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            busy <= 1'b0;
+            beat <= {BEAT_W{1'b0}};
+        end else if (busy) begin
+            if (m_axis_tready) begin
+                if (last) begin
+                    busy <= 1'b0;
+                    beat <= {BEAT_W{1'b0}};
+                end else begin
+                    beat <= beat + 1'b1;
+                end
+            end
+        end else if (start) begin
+            busy <= 1'b1;
+            beat <= {BEAT_W{1'b0}};
+        end
+    end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,423 @@
+"""arp: responder, requester and cache, at DATA_W 8 and 64.
+
+scapy builds every ARP frame sent in and parses every frame that comes out; the
+millisecond tick is driven fast from the test (short RETRY/EXPIRE parameters).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import cocotb
+from arptb import (
+    BCAST_MAC,
+    GATEWAY,
+    OUR_IP,
+    OUR_MAC,
+    ArpTB,
+    arp_frame,
+    check_garp,
+    check_reply,
+    check_request,
+    ip2int,
+    mac2int,
+    set_of,
+)
+from cocotb.triggers import ClockCycles
+from cocotb_run import run
+from scapy.layers.l2 import ARP, Ether
+
+PEER_MAC = "52:54:00:12:34:56"
+PEER_IP = "192.168.10.77"
+
+
+@cocotb.test()
+async def answers_requests_for_us(dut) -> None:
+    """Broadcast and unicast requests for our IP are answered exactly; others are not."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
+    f = await tb.recv()
+    assert len(f) == 42
+    check_reply(f, PEER_MAC, PEER_IP)
+    # unicast request (Linux cache re-validation), padded to 60 bytes
+    uni = arp_frame(1, PEER_MAC, PEER_IP, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC)
+    await tb.send(uni + bytes(60 - len(uni)))
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    # requests for other IPs (same subnet and not) are ignored
+    await tb.send(arp_frame(1, "52:54:00:00:00:09", "192.168.10.9", "192.168.10.3"))
+    await tb.send(arp_frame(1, "52:54:00:00:00:09", "192.168.10.9", "10.0.0.2"))
+    await tb.quiet()
+    tb.check_counters(c0, req_rx=2, reply_tx=2)
+    # the sender of a request for us was learnt; the other one was not
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC and r.latency == 3, r
+    r = await tb.lookup("192.168.10.9")
+    assert not r.hit
+    check_request(await tb.recv(), "192.168.10.9")
+    tb.check_counters(c0, req_rx=2, reply_tx=2, hit=1, miss=1, req_tx=1)
+
+
+@cocotb.test()
+async def gratuitous_arp(dut) -> None:
+    """One gratuitous ARP after reset and one per address change (after it settles)."""
+    tb = ArpTB(dut)
+    await tb.reset()
+    await tb.quiet(100)  # held until the configuration has been stable a while
+    await tb.ms(tb.hold_ms + 1)
+    check_garp(await tb.recv(), OUR_MAC, OUR_IP)
+    await tb.ms(5)
+    await tb.quiet(100)
+    assert int(dut.cnt_garp_tx.value) == 1
+    # new IP
+    dut.cfg_ip.value = ip2int("192.168.10.50")
+    await tb.ms(tb.hold_ms + 1)
+    check_garp(await tb.recv(), OUR_MAC, "192.168.10.50")
+    # MAC written in two halves less than the hold time apart: one announcement
+    dut.cfg_mac.value = mac2int("02:00:00:00:ab:cd")
+    await tb.ms(1)
+    dut.cfg_mac.value = mac2int("02:00:77:00:ab:cd")
+    await tb.ms(tb.hold_ms + 1)
+    check_garp(await tb.recv(), "02:00:77:00:ab:cd", "192.168.10.50")
+    await tb.ms(4)
+    await tb.quiet(100)
+    assert int(dut.cnt_garp_tx.value) == 3
+    # no announcement while the IP is 0.0.0.0
+    dut.cfg_ip.value = 0
+    await tb.ms(tb.hold_ms + 3)
+    await tb.quiet(100)
+    assert int(dut.cnt_garp_tx.value) == 3
+
+
+@cocotb.test()
+async def miss_request_reply_hit(dut) -> None:
+    """A miss answers at once and sends one request; the reply makes the next lookup hit."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    r = await tb.lookup(PEER_IP)
+    assert not r.hit and r.latency == 3, r
+    check_request(await tb.recv(), PEER_IP)
+    # still pending: a second miss sends nothing more
+    r = await tb.lookup(PEER_IP)
+    assert not r.hit
+    await tb.quiet(100)
+    tb.check_counters(c0, miss=2, req_tx=1)
+    # a reply for somebody else's pending IP does not create entries ...
+    await tb.send(arp_frame(2, "52:54:00:00:00:33", "192.168.10.33", "192.168.10.3"))
+    # ... the peer's reply fills ours
+    await tb.send(arp_frame(2, PEER_MAC, PEER_IP, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC))
+    await ClockCycles(dut.clk, 200)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC and r.latency == 3, r
+    r = await tb.lookup("192.168.10.33")
+    assert not r.hit
+    check_request(await tb.recv(), "192.168.10.33")
+    await tb.quiet(100)
+    tb.check_counters(c0, miss=3, hit=1, req_tx=2, reply_rx=2)
+
+
+@cocotb.test()
+async def retries_and_timeout(dut) -> None:
+    """Unanswered requests are retried RETRIES times RETRY_MS apart, then time out."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    target = "192.168.10.99"
+    assert not (await tb.lookup(target)).hit
+    check_request(await tb.recv(), target)
+    for n in range(tb.retries):
+        await tb.ms(tb.retry_ms - 1)
+        await tb.quiet(60)  # not before the interval
+        await tb.ms(1)
+        check_request(await tb.recv(), target)
+        assert not (await tb.lookup(target)).hit  # still pending: no extra request
+        tb.check_counters(c0, req_tx=2 + n, miss=2 + n)
+    await tb.ms(tb.retry_ms)
+    await tb.quiet(100)
+    tb.check_counters(c0, req_tx=1 + tb.retries, miss=1 + tb.retries, timeout=1)
+    # a new lookup starts a new resolution
+    assert not (await tb.lookup(target)).hit
+    check_request(await tb.recv(), target)
+    tb.check_counters(c0, req_tx=2 + tb.retries, miss=2 + tb.retries, timeout=1)
+
+
+@cocotb.test()
+async def revalidation_and_expiry(dut) -> None:
+    """Old entries are re-validated by unicast; unanswered ones expire; answered ones live."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    await tb.ms(tb.reval_ms - 1)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC
+    await tb.quiet(60)  # young enough: no re-validation yet
+    await tb.ms(1)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC
+    check_request(await tb.recv(), PEER_IP, eth_dst=PEER_MAC)  # unicast probe
+    assert (await tb.lookup(PEER_IP)).hit
+    await tb.quiet(60)  # one probe only
+    # no answer: the entry expires EXPIRE_MS after its last refresh
+    await tb.ms(tb.expire_ms - tb.reval_ms - 1)
+    assert (await tb.lookup(PEER_IP)).hit
+    tb.check_counters(c0, req_rx=1, reply_tx=1, hit=4, req_tx=1)
+    await tb.ms(1)
+    await ClockCycles(dut.clk, 10)
+    tb.check_counters(c0, req_rx=1, reply_tx=1, hit=4, req_tx=1, expired=1)
+    r = await tb.lookup(PEER_IP)
+    assert not r.hit
+    check_request(await tb.recv(), PEER_IP)  # a fresh broadcast resolution
+    # answered, and the answer to a probe keeps it alive past the old lifetime
+    await tb.send(arp_frame(2, PEER_MAC, PEER_IP, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC))
+    await ClockCycles(dut.clk, 100)
+    await tb.ms(tb.reval_ms)
+    assert (await tb.lookup(PEER_IP)).hit
+    check_request(await tb.recv(), PEER_IP, eth_dst=PEER_MAC)
+    await tb.ms(1)
+    await tb.send(arp_frame(2, PEER_MAC, PEER_IP, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC))
+    await ClockCycles(dut.clk, 100)
+    await tb.ms(tb.expire_ms - tb.reval_ms + 2)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC
+    tb.check_counters(c0, req_rx=1, reply_tx=1, hit=6, miss=1, req_tx=3, expired=1, reply_rx=2)
+
+
+@cocotb.test()
+async def eviction_least_recently_refreshed(dut) -> None:
+    """A full set replaces its least recently refreshed way."""
+    tb = ArpTB(dut)
+    await tb.start()
+    ways = int(dut.WAYS.value)
+    # hosts that all fall into set 0
+    hosts = [f"192.168.10.{n}" for n in range(3, 250) if set_of(f"192.168.10.{n}", tb.sets) == 0]
+    hosts = hosts[: ways + 2]
+    macs = [f"52:54:00:00:01:{i:02x}" for i in range(len(hosts))]
+    c0 = tb.counters()
+    for i in range(ways):  # fill the set, one per millisecond: host 0 is the oldest
+        await tb.send(arp_frame(1, macs[i], hosts[i], OUR_IP))
+        check_reply(await tb.recv(), macs[i], hosts[i])
+        await tb.ms(1)
+    # refresh host 0: host 1 becomes the least recently refreshed
+    await tb.send(arp_frame(1, macs[0], hosts[0], OUR_IP))
+    check_reply(await tb.recv(), macs[0], hosts[0])
+    await tb.ms(1)
+    tb.check_counters(c0, req_rx=ways + 1, reply_tx=ways + 1)
+    new = ways
+    await tb.send(arp_frame(1, macs[new], hosts[new], OUR_IP))
+    check_reply(await tb.recv(), macs[new], hosts[new])
+    await ClockCycles(dut.clk, 20)
+    tb.check_counters(c0, req_rx=ways + 2, reply_tx=ways + 2, evicted=1)
+    for i in [0, *range(2, ways + 1)]:
+        r = await tb.lookup(hosts[i])
+        assert r.hit and r.mac == macs[i], (i, r)
+    r = await tb.lookup(hosts[1])
+    assert not r.hit, "the least recently refreshed entry was not the one replaced"
+    check_request(await tb.recv(), hosts[1])
+    tb.check_counters(c0, req_rx=ways + 2, reply_tx=ways + 2, evicted=2, hit=ways, miss=1, req_tx=1)
+    # a host in another set is unaffected by the full set
+    if tb.sets > 1:
+        other = next(h for h in (f"192.168.10.{n}" for n in range(3, 250)) if set_of(h, tb.sets))
+        await tb.send(arp_frame(1, "52:54:00:00:02:01", other, OUR_IP))
+        check_reply(await tb.recv(), "52:54:00:00:02:01", other)
+        await ClockCycles(dut.clk, 20)
+        tb.check_counters(
+            c0, req_rx=ways + 3, reply_tx=ways + 3, evicted=2, hit=ways, miss=1, req_tx=1
+        )
+
+
+@cocotb.test()
+async def gateway_and_broadcast(dut) -> None:
+    """Off-subnet goes to the gateway; broadcast and multicast resolve without ARP."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    gw_mac = "52:54:00:aa:bb:cc"
+    assert not (await tb.lookup("8.8.8.8")).hit
+    check_request(await tb.recv(), GATEWAY)
+    assert not (await tb.lookup("1.1.1.1")).hit  # same next hop, already pending
+    await tb.quiet(100)
+    await tb.send(arp_frame(2, gw_mac, GATEWAY, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC))
+    await ClockCycles(dut.clk, 100)
+    for ip in ("8.8.8.8", "1.1.1.1", GATEWAY):
+        r = await tb.lookup(ip)
+        assert r.hit and r.mac == gw_mac, (ip, r)
+    for ip, mac in (
+        ("255.255.255.255", BCAST_MAC),
+        ("192.168.10.255", BCAST_MAC),
+        ("224.0.0.251", "01:00:5e:00:00:fb"),
+        ("239.255.129.3", "01:00:5e:7f:81:03"),
+    ):
+        r = await tb.lookup(ip)
+        assert r.hit and r.mac == mac and r.latency == 3, (ip, r)
+    # the network's own address is no broadcast: resolved like a host
+    assert not (await tb.lookup("192.168.10.0")).hit
+    check_request(await tb.recv(), "192.168.10.0")
+    # our own address and, without a gateway, off-subnet: miss, nothing sent
+    assert not (await tb.lookup(OUR_IP)).hit
+    dut.cfg_gateway.value = 0
+    await ClockCycles(dut.clk, 2)
+    assert not (await tb.lookup("9.9.9.9")).hit
+    await tb.quiet(100)
+    tb.check_counters(c0, reply_rx=1, hit=7, miss=5, req_tx=2)
+
+
+@cocotb.test()
+async def malformed_dropped_and_counted(dut) -> None:
+    """Every kind of malformed frame is dropped and counted; the next good one is answered."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    good = arp_frame(1, PEER_MAC, PEER_IP, OUR_IP)
+    bad_frames = [
+        good[:14] + b"\x00\x06" + good[16:],  # htype 6 (IEEE 802)
+        good[:16] + b"\x86\xdd" + good[18:],  # ptype IPv6
+        good[:18] + b"\x07" + good[19:],  # hlen 7
+        good[:19] + b"\x10" + good[20:],  # plen 16
+        good[:21] + b"\x03" + good[22:],  # opcode 3 (RARP)
+        good[:20] + b"\x01" + good[21:],  # opcode 0x0101
+        good[:12] + b"\x08\x00" + good[14:],  # EtherType not ARP
+        arp_frame(1, "01:00:5e:00:00:01", PEER_IP, OUR_IP),  # group sender MAC
+        good[:41],  # truncated by one byte
+        good[:20],  # truncated in the header
+        good[:1],
+    ]
+    for b in bad_frames:
+        await tb.send(b)
+    await tb.send(good + bytes(18), tuser=1)  # bad FCS flagged by the MAC
+    await tb.quiet(200)
+    tb.check_counters(c0, malformed=len(bad_frames) + 1)
+    # nothing was learnt from them
+    assert not (await tb.lookup(PEER_IP)).hit
+    check_request(await tb.recv(), PEER_IP)
+    # a good frame right after, and a long padded one, are answered
+    await tb.send(good)
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    await tb.send(good + bytes(1500 - len(good)))
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    tb.check_counters(c0, malformed=len(bad_frames) + 1, miss=1, req_tx=1, req_rx=2, reply_tx=2)
+    # an address probe (sender IP 0.0.0.0) for our IP is answered, and not learnt
+    await tb.send(arp_frame(1, "52:54:00:55:55:55", "0.0.0.0", OUR_IP))
+    check_reply(await tb.recv(), "52:54:00:55:55:55", "0.0.0.0")
+    # another station claiming our address: counted, not answered, defended once
+    await tb.send(arp_frame(1, "52:54:00:66:66:66", OUR_IP, OUR_IP))
+    check_garp(await tb.recv(), OUR_MAC, OUR_IP)
+    await tb.quiet(100)
+    tb.check_counters(
+        c0,
+        malformed=len(bad_frames) + 1,
+        miss=1,
+        req_tx=1,
+        req_rx=3,
+        reply_tx=3,
+        conflict=1,
+        garp_tx=1,
+    )
+
+
+@cocotb.test()
+async def interleaved_with_backpressure(dut) -> None:
+    """Requests, replies and lookups at once with a stalling output: every frame exact."""
+    tb = ArpTB(dut)
+    await tb.start()
+    rng = random.Random(7 + tb.width)
+    tb.sink.set_pause_generator(itertools.cycle([0, 1, 1, 0, 1]))
+    c0 = tb.counters()
+    peers = [(f"192.168.10.{10 + i}", f"52:54:00:00:03:{i:02x}") for i in range(3)]
+    n_req = 24
+    expected: list[tuple[str, str]] = []
+
+    async def sender() -> None:
+        for _ in range(n_req):
+            ip, mac = rng.choice(peers)
+            expected.append((mac, ip))
+            await tb.send(arp_frame(1, mac, ip, OUR_IP))
+            await ClockCycles(dut.clk, rng.randrange(0, 150))
+
+    task = cocotb.start_soon(sender())
+    looked = 0
+    while not task.done():
+        ip, mac = rng.choice(peers)
+        r = await tb.lookup(ip)
+        assert r.latency <= 4, r
+        if r.hit:
+            assert r.mac == mac
+        looked += 1
+    await ClockCycles(dut.clk, 400)
+    got = []
+    while not tb.sink.empty():
+        got.append(Ether(bytes(tb.sink.recv_nowait().tdata)))
+    c = tb.counters()
+    answered = c["req_rx"] - c0["req_rx"]
+    dropped = c["rx_overrun"] - c0["rx_overrun"]
+    assert answered + dropped == n_req and c["reply_tx"] - c0["reply_tx"] == answered
+    assert c["hit"] + c["miss"] - c0["hit"] - c0["miss"] == looked
+    replies = [f for f in got if f[ARP].op == 2]
+    assert len(replies) == answered
+    for f in replies:
+        check_reply(f, f.dst, f[ARP].pdst)
+        assert (f.dst, f[ARP].pdst) in expected
+    for f in got:
+        if f[ARP].op == 1:
+            assert f[ARP].pdst in [p[0] for p in peers]
+    if dropped == 0:
+        assert [(f.dst, f[ARP].pdst) for f in replies] == expected
+
+
+@cocotb.test()
+async def back_to_back_overrun_accounting(dut) -> None:
+    """Back-to-back requests into a blocked output: each is answered or counted, exactly."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    tb.sink.pause = True
+    n = 6
+    for i in range(n):
+        await tb.send(
+            arp_frame(1, f"52:54:00:00:04:{i:02x}", f"192.168.10.{20 + i}", OUR_IP), wait=False
+        )
+    await tb.source.wait()
+    await ClockCycles(dut.clk, 20)
+    tb.sink.pause = False
+    # one reply in the transmitter, one waiting, one request held in the receive
+    # slot: the three after it arrived while the slot was full and are overruns
+    for i in range(3):
+        check_reply(await tb.recv(), f"52:54:00:00:04:{i:02x}", f"192.168.10.{20 + i}")
+    await tb.quiet(200)
+    tb.check_counters(c0, req_rx=3, reply_tx=3, rx_overrun=n - 3)
+    # the receive path works normally afterwards
+    await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    tb.check_counters(c0, req_rx=4, reply_tx=4, rx_overrun=n - 3)
+
+
+PARAMS = {
+    "ENTRIES": 4,
+    "WAYS": 2,
+    "RETRIES": 2,
+    "RETRY_MS": 4,
+    "EXPIRE_MS": 40,
+    "REVALIDATE_MS": 30,
+    "GARP_HOLD_MS": 2,
+}
+
+
+def test_arp_w8() -> None:
+    run("arp", "test_arp", parameters={"DATA_W": 8, **PARAMS})
+
+
+def test_arp_w64() -> None:
+    run("arp", "test_arp", parameters={"DATA_W": 64, **PARAMS})
+
+
+def test_arp_w64_fully_associative() -> None:
+    run(
+        "arp",
+        "test_arp",
+        parameters={"DATA_W": 64, **PARAMS, "WAYS": 4},
+        testcase=["eviction_least_recently_refreshed", "miss_request_reply_hit"],
+    )
