@@ -1,0 +1,157 @@
+`default_nettype none
+// axis_fifo: single-clock AXI4-Stream FIFO in block/distributed RAM, with an optional
+// frame mode.
+//
+// Plain mode (FRAME_FIFO = 0): beats pass through in order; the input is back-pressured
+// (s_axis_tready low) while the FIFO holds DEPTH beats.
+//
+// Frame mode (FRAME_FIFO = 1): a frame becomes visible to the output only once its tlast
+// beat has been written, so the output never waits mid-frame for input. Then:
+//   - DROP_BAD_FRAME = 1: a frame with tuser = 1 on its tlast beat is discarded whole
+//     (status_drop_bad); frames that come out carry tuser = 0.
+//   - DROP_WHEN_FULL = 1: the input is never back-pressured; a frame that meets a full
+//     FIFO is discarded whole (status_overflow when it runs out of room, status_drop_full
+//     at its tlast beat). With DROP_WHEN_FULL = 0 the input is back-pressured instead,
+//     except for a frame longer than DEPTH beats, which can never fit and is discarded
+//     the same way (so a FIFO full of one unfinished frame cannot hang).
+//   A frame that ran out of room counts as dropped-full even if its last beat is bad.
+//   The bytes of a discarded frame never reach the output.
+//
+// Interfaces:
+//   clk, rst                  clock, synchronous active-high reset
+//   s_axis_t{data,keep,valid,ready,last,user}   input stream
+//   m_axis_t{data,keep,valid,ready,last,user}   output stream (tdata/tkeep/tlast/tuser
+//                             straight from the RAM's output register)
+//   status_overflow           strobe: a beat found no room, its frame is being dropped
+//   status_drop_bad           strobe: one frame dropped for tuser on its last beat
+//   status_drop_full          strobe: one frame dropped for lack of room (or oversize)
+//   status_good_frame         strobe: one frame (plain mode: one tlast beat) stored
+//   (strobes are registered: they come one cycle after the beat that causes them)
+// Throughput: one beat per cycle in and out, back to back, with any backpressure.
+// Latency: 2 cycles from a beat (plain mode) or a frame's tlast beat (frame mode) at the
+//   input to the first beat it releases at the output.
+// Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8), DEPTH (beats, a power of two >= 2),
+//   FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0/1).
+module axis_fifo #(
+    parameter DATA_W         = 8,
+    parameter KEEP_W         = (DATA_W + 7) / 8,
+    parameter DEPTH          = 2048,
+    parameter FRAME_FIFO     = 0,
+    parameter DROP_BAD_FRAME = 0,
+    parameter DROP_WHEN_FULL = 0
+) (
+    input wire clk,
+    input wire rst,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output reg status_overflow,
+    output reg status_drop_bad,
+    output reg status_drop_full,
+    output reg status_good_frame
+);
+
+    localparam AW = $clog2(DEPTH);
+    localparam W = DATA_W + KEEP_W + 2;  // {tuser, tlast, tkeep, tdata}
+    localparam [AW:0] MSB = {1'b1, {AW{1'b0}}};
+    localparam [AW:0] ONE = {{AW{1'b0}}, 1'b1};
+    localparam FRAME = (FRAME_FIFO != 0);
+    localparam DROP_BAD = FRAME && (DROP_BAD_FRAME != 0);
+    localparam DROP_FULL = FRAME && (DROP_WHEN_FULL != 0);
+
+    (* no_rw_check *) reg [W-1:0] mem[0:DEPTH-1];
+
+    // Pointers carry one bit more than the address so full and empty differ.
+    reg [AW:0] wr_ptr;  // committed: everything below is visible to the reader
+    reg [AW:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
+    reg [AW:0] rd_ptr;
+    reg        drop_frame;  // discarding the rest of the current input frame
+
+    wire       full_cur = (wr_ptr_cur == (rd_ptr ^ MSB));
+    wire       full_wr = (wr_ptr_cur == (wr_ptr ^ MSB));  // the open frame alone fills it
+    wire       empty = (rd_ptr == wr_ptr);
+
+    assign s_axis_tready = drop_frame || !full_cur || DROP_FULL || (FRAME && full_wr);
+
+    wire take = s_axis_tvalid && s_axis_tready;
+    wire store = take && !drop_frame && !full_cur;
+    wire over = take && !drop_frame && full_cur;  // frame mode only
+    wire commit = store && (!FRAME || (s_axis_tlast && !(DROP_BAD && s_axis_tuser)));
+    wire discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
+
+    always @(posedge clk) begin
+        if (store) mem[wr_ptr_cur[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+    end
+
+    always @(posedge clk) begin
+        status_overflow   <= over;
+        status_drop_bad   <= discard_bad;
+        status_drop_full  <= (over && s_axis_tlast) || (take && drop_frame && s_axis_tlast);
+        status_good_frame <= commit && s_axis_tlast;
+        if (rst) begin
+            wr_ptr     <= {(AW + 1) {1'b0}};
+            wr_ptr_cur <= {(AW + 1) {1'b0}};
+            drop_frame <= 1'b0;
+        end else begin
+            if (take && drop_frame && s_axis_tlast) drop_frame <= 1'b0;
+            if (over) begin
+                wr_ptr_cur <= wr_ptr;
+                drop_frame <= !s_axis_tlast;
+            end
+            if (commit) begin
+                wr_ptr     <= wr_ptr_cur + ONE;
+                wr_ptr_cur <= wr_ptr_cur + ONE;
+            end else if (discard_bad) begin
+                wr_ptr_cur <= wr_ptr;
+            end else if (store) begin
+                wr_ptr_cur <= wr_ptr_cur + ONE;
+            end
+        end
+        if (rst) begin
+            status_overflow   <= 1'b0;
+            status_drop_bad   <= 1'b0;
+            status_drop_full  <= 1'b0;
+            status_good_frame <= 1'b0;
+        end
+    end
+
+    // Read side: the RAM's output register is the output register.
+    reg        out_valid;
+    reg [W-1:0] out_q;
+    wire       rd_en = !empty && (!out_valid || m_axis_tready);
+
+    always @(posedge clk) begin
+        if (rd_en) out_q <= mem[rd_ptr[AW-1:0]];
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            rd_ptr    <= {(AW + 1) {1'b0}};
+            out_valid <= 1'b0;
+        end else begin
+            if (rd_en) rd_ptr <= rd_ptr + ONE;
+            if (rd_en) out_valid <= 1'b1;
+            else if (m_axis_tready) out_valid <= 1'b0;
+        end
+    end
+
+    assign m_axis_tvalid = out_valid;
+    assign m_axis_tdata  = out_q[DATA_W-1:0];
+    assign m_axis_tkeep  = out_q[DATA_W+KEEP_W-1:DATA_W];
+    assign m_axis_tlast  = out_q[W-2];
+    assign m_axis_tuser  = DROP_BAD ? 1'b0 : out_q[W-1];
+
+endmodule
+`default_nettype wire

@@ -1,0 +1,15 @@
+"""Synthesizable tops of rtl/common: the FIFOs at the two datapath widths."""
+
+from __future__ import annotations
+
+from syn.tops import Top
+
+TOPS = [
+    Top("axis_fifo_w8_d2048", "axis_fifo", {"DATA_W": 8, "DEPTH": 2048}, fmax=True),
+    Top(
+        "axis_fifo_w64_d512_frame",
+        "axis_fifo",
+        {"DATA_W": 64, "DEPTH": 512, "FRAME_FIFO": 1, "DROP_BAD_FRAME": 1, "DROP_WHEN_FULL": 1},
+        fmax=True,
+    ),
+]
