@@ -1,0 +1,76 @@
+`default_nettype none
+// eth_mac_stats: the MAC's 32-bit wrapping statistics counters.
+//
+// Counts the one-cycle status strobes of eth_mac_tx (in the tx_clk domain) and
+// eth_mac_rx (in the rx_clk domain); each counter lives and is read in its own domain.
+//
+// Ports: tx_clk, tx_rst, stat_tx_* in; rx_clk, rx_rst, stat_rx_* in;
+// cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort (tx_clk domain);
+// cnt_rx_frames, cnt_rx_bytes, cnt_rx_bad_fcs, cnt_rx_runt, cnt_rx_oversize,
+// cnt_rx_er (rx_clk domain). Bytes counters add the frame's length (FCS included).
+// Latency: a counter shows a strobe 1 cycle after it.
+module eth_mac_stats (
+    input  wire        tx_clk,
+    input  wire        tx_rst,
+    input  wire        stat_tx_frame,
+    input  wire [15:0] stat_tx_bytes,
+    input  wire        stat_tx_underflow,
+    input  wire        stat_tx_abort,
+
+    input  wire        rx_clk,
+    input  wire        rx_rst,
+    input  wire        stat_rx_frame,
+    input  wire [15:0] stat_rx_bytes,
+    input  wire        stat_rx_bad_fcs,
+    input  wire        stat_rx_runt,
+    input  wire        stat_rx_oversize,
+    input  wire        stat_rx_er,
+
+    output reg  [31:0] cnt_tx_frames,
+    output reg  [31:0] cnt_tx_bytes,
+    output reg  [31:0] cnt_tx_underflow,
+    output reg  [31:0] cnt_tx_abort,
+    output reg  [31:0] cnt_rx_frames,
+    output reg  [31:0] cnt_rx_bytes,
+    output reg  [31:0] cnt_rx_bad_fcs,
+    output reg  [31:0] cnt_rx_runt,
+    output reg  [31:0] cnt_rx_oversize,
+    output reg  [31:0] cnt_rx_er
+);
+    always @(posedge tx_clk) begin
+        if (tx_rst) begin
+            cnt_tx_frames <= 32'd0;
+            cnt_tx_bytes <= 32'd0;
+            cnt_tx_underflow <= 32'd0;
+            cnt_tx_abort <= 32'd0;
+        end else begin
+            if (stat_tx_frame) begin
+                cnt_tx_frames <= cnt_tx_frames + 32'd1;
+                cnt_tx_bytes <= cnt_tx_bytes + {16'd0, stat_tx_bytes};
+            end
+            if (stat_tx_underflow) cnt_tx_underflow <= cnt_tx_underflow + 32'd1;
+            if (stat_tx_abort) cnt_tx_abort <= cnt_tx_abort + 32'd1;
+        end
+    end
+
+    always @(posedge rx_clk) begin
+        if (rx_rst) begin
+            cnt_rx_frames <= 32'd0;
+            cnt_rx_bytes <= 32'd0;
+            cnt_rx_bad_fcs <= 32'd0;
+            cnt_rx_runt <= 32'd0;
+            cnt_rx_oversize <= 32'd0;
+            cnt_rx_er <= 32'd0;
+        end else begin
+            if (stat_rx_frame) begin
+                cnt_rx_frames <= cnt_rx_frames + 32'd1;
+                cnt_rx_bytes <= cnt_rx_bytes + {16'd0, stat_rx_bytes};
+            end
+            if (stat_rx_bad_fcs) cnt_rx_bad_fcs <= cnt_rx_bad_fcs + 32'd1;
+            if (stat_rx_runt) cnt_rx_runt <= cnt_rx_runt + 32'd1;
+            if (stat_rx_oversize) cnt_rx_oversize <= cnt_rx_oversize + 32'd1;
+            if (stat_rx_er) cnt_rx_er <= cnt_rx_er + 32'd1;
+        end
+    end
+endmodule
+`default_nettype wire

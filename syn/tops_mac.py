@@ -1,0 +1,13 @@
+"""Synthesizable tops of the Ethernet MAC (rtl/mac/, rtl/common/crc32.v)."""
+
+from __future__ import annotations
+
+from syn.tops import Top
+
+TOPS = [
+    # 400 I/O (the ten 32-bit counters) do not fit an HX8K package: Fmax is taken on
+    # the TX and RX cores, which hold all of its logic but the counters.
+    Top("mac_gmii", "eth_mac_gmii", {}, fmax=False, clocks=("tx_clk", "rx_clk")),
+    Top("mac_tx", "eth_mac_tx", {}, fmax=True, clocks=("clk",)),
+    Top("mac_rx", "eth_mac_rx", {}, fmax=True, clocks=("clk",)),
+]
