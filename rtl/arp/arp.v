@@ -182,7 +182,7 @@ module arp #(
     wire        tx_busy;
     wire        tx_done;
     wire        garp_due = garp_pend && (garp_hold == {HOLD_W{1'b0}}) && (cfg_ip != 32'd0);
-    wire        tx_go    = !tx_busy && (reply_pend || garp_due || req_pend);
+    wire        tx_go    = (!tx_busy || tx_done) && (reply_pend || garp_due || req_pend);
     wire        tx_sel_reply = reply_pend;
     wire        tx_sel_garp  = !reply_pend && garp_due;
     reg  [1:0]  tx_kind;      // 0 reply, 1 gratuitous, 2 request (of the frame being sent)

@@ -17,11 +17,13 @@
 // quasi-static configuration).
 //
 // Interfaces:
-//   start, reply, dst_mac, tpa  frame request, taken when start && !busy
+//   start, reply, dst_mac, tpa  frame request, taken when start && (!busy || done)
 //   busy                        1 from the cycle after start until the last beat is taken
-//   done                        one-cycle strobe when the last beat is taken
+//   done                        one-cycle strobe when the last beat is taken; a start in
+//                               the same cycle makes the next frame follow with no gap
 //   m_axis_*                    AXI4-Stream output, tuser always 0
-// Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats.
+// Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
+// frames can follow back to back.
 // Parameters: DATA_W (multiple of 8), KEEP_W = DATA_W/8.
 
 module arp_tx #(
@@ -98,8 +100,10 @@ module arp_tx #(
     assign m_axis_tuser  = 1'b0;
     assign done          = busy && m_axis_tready && last;
 
+    wire take = start && (!busy || done);
+
     always @(posedge clk) begin
-        if (start && !busy) begin
+        if (take) begin
             r_reply <= reply;
             r_dst   <= dst_mac;
             r_tpa   <= tpa;
@@ -110,18 +114,16 @@ module arp_tx #(
         if (rst) begin
             busy <= 1'b0;
             beat <= {BEAT_W{1'b0}};
-        end else if (busy) begin
-            if (m_axis_tready) begin
-                if (last) begin
-                    busy <= 1'b0;
-                    beat <= {BEAT_W{1'b0}};
-                end else begin
-                    beat <= beat + 1'b1;
-                end
-            end
-        end else if (start) begin
+        end else if (take) begin
             busy <= 1'b1;
             beat <= {BEAT_W{1'b0}};
+        end else if (busy && m_axis_tready) begin
+            if (last) begin
+                busy <= 1'b0;
+                beat <= {BEAT_W{1'b0}};
+            end else begin
+                beat <= beat + 1'b1;
+            end
         end
     end
 

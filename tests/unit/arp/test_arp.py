@@ -24,7 +24,7 @@ from arptb import (
     mac2int,
     set_of,
 )
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb_run import run
 from scapy.layers.l2 import ARP, Ether
 
@@ -393,6 +393,132 @@ async def back_to_back_overrun_accounting(dut) -> None:
     await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
     check_reply(await tb.recv(), PEER_MAC, PEER_IP)
     tb.check_counters(c0, req_rx=4, reply_tx=4, rx_overrun=n - 3)
+
+
+class CycleLog:
+    """Counts clock cycles and records when frames end on s_axis, start on m_axis, and
+    when lookup answers come (each edge samples the values of the cycle before it)."""
+
+    def __init__(self, dut) -> None:
+        self.dut = dut
+        self.in_last: list[int] = []
+        self.out_first: list[int] = []
+        self.resp: list[int] = []
+        self.task = cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        d = self.dut
+        cyc = 0
+        in_frame = False
+        while True:
+            await RisingEdge(d.clk)
+            cyc += 1
+            if int(d.s_axis_tvalid.value) and int(d.s_axis_tready.value):
+                if int(d.s_axis_tlast.value):
+                    self.in_last.append(cyc)
+            if int(d.m_axis_tvalid.value) and int(d.m_axis_tready.value):
+                if not in_frame:
+                    self.out_first.append(cyc)
+                in_frame = not int(d.m_axis_tlast.value)
+            if int(d.arp_resp_valid.value):
+                self.resp.append(cyc)
+
+
+@cocotb.test()
+async def turnaround_cycles(dut) -> None:
+    """Reply 4 cycles after the request's last beat; a miss's request 1 cycle after its answer."""
+    tb = ArpTB(dut)
+    await tb.start()
+    log = CycleLog(dut)
+    await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    assert len(log.in_last) == 1 and len(log.out_first) == 1
+    assert log.out_first[0] - log.in_last[0] == 4, (log.in_last, log.out_first)
+    r = await tb.lookup("192.168.10.123")
+    assert not r.hit and r.latency == 3
+    check_request(await tb.recv(), "192.168.10.123")
+    assert len(log.resp) == 1 and len(log.out_first) == 2
+    assert log.out_first[1] - log.resp[0] == 1, (log.resp, log.out_first)
+    log.task.cancel()
+
+
+@cocotb.test()
+async def back_to_back_line_rate(dut) -> None:
+    """Minimum-size requests back to back with a free output: all answered, in order."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    n = 16
+    peers = [(f"52:54:00:00:05:{i:02x}", f"192.168.10.{100 + i}") for i in range(n)]
+    for mac, ip in peers:
+        await tb.send(arp_frame(1, mac, ip, OUR_IP), wait=False)
+    for mac, ip in peers:
+        check_reply(await tb.recv(), mac, ip)
+    await tb.quiet(100)
+    # all learnt: the 4-entry cache replaced one entry per request after the first four
+    tb.check_counters(c0, req_rx=n, reply_tx=n, evicted=n - int(dut.ENTRIES.value))
+
+
+def reference(frame: bytes, tuser: bool) -> str:
+    """What the module must do with ``frame``: malformed, reply, reply_rx, conflict or none."""
+    if tuser or len(frame) < 42:
+        return "malformed"
+    fixed = frame[12:21] == bytes.fromhex("080600010800060400")
+    if not fixed or frame[21] not in (1, 2) or frame[22] & 1:
+        return "malformed"
+    spa, tpa = frame[28:32], frame[38:42]
+    if spa == bytes(map(int, OUR_IP.split("."))):
+        return "conflict"
+    if frame[21] == 2:
+        return "reply_rx"
+    return "reply" if tpa == bytes(map(int, OUR_IP.split("."))) else "none"
+
+
+@cocotb.test()
+async def random_frames_against_reference(dut) -> None:
+    """Random valid and damaged frames back to back: every one counted or answered exactly."""
+    tb = ArpTB(dut)
+    await tb.start()
+    rng = random.Random(2024 + tb.width)
+    c0 = tb.counters()
+    want = {"malformed": 0, "req_rx": 0, "reply_tx": 0, "reply_rx": 0}
+    expected_replies: list[tuple[str, str]] = []
+    for _ in range(160):
+        mac = f"52:54:00:{rng.randrange(256):02x}:{rng.randrange(256):02x}:{rng.randrange(256):02x}"
+        ip = rng.choice([f"192.168.10.{rng.randrange(3, 250)}", "0.0.0.0", "10.1.2.3"])
+        dst = rng.choice([OUR_IP, OUR_IP, "192.168.10.3", "192.168.10.200"])
+        op = rng.choice([1, 1, 1, 2])
+        b = bytearray(arp_frame(op, mac, ip, dst, eth_dst=rng.choice([BCAST_MAC, OUR_MAC])))
+        kind = rng.randrange(8)
+        if kind == 1:  # damage one header byte
+            pos = rng.randrange(12, 23)
+            b[pos] ^= 1 << rng.randrange(8)
+        elif kind == 2:
+            b = b[: rng.randrange(1, 42)]
+        elif kind == 3:
+            b += bytes(rng.randrange(1, 80))
+        elif kind == 4:
+            b[22] |= 1
+        tuser = kind == 5
+        res = reference(bytes(b), tuser)
+        assert res != "conflict"
+        if res == "malformed":
+            want["malformed"] += 1
+        elif res == "reply":
+            want["req_rx"] += 1
+            want["reply_tx"] += 1
+            expected_replies.append((Ether(bytes(b))[ARP].hwsrc, ip))
+        elif res == "reply_rx":
+            want["reply_rx"] += 1
+        await tb.send(bytes(b), tuser=int(tuser), wait=False)
+    await tb.source.wait()
+    for mac, ip in expected_replies:
+        check_reply(await tb.recv(), mac, ip)
+    await tb.quiet(200)
+    # replacements depend on the cache state, checked in their own test
+    evicted = tb.counters()["evicted"] - c0["evicted"]
+    assert evicted <= want["req_rx"]
+    tb.check_counters(c0, evicted=evicted, **want)
 
 
 PARAMS = {
