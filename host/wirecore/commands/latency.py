@@ -1,0 +1,154 @@
+"""`wirecore latency`: request/response round trip against payload size.
+
+The PC sends one datagram at a time to the board's UDP echo and waits for it to come
+back; for every payload size it keeps every round trip (µs, measured with the PC's
+monotonic clock around the send and the receive), then fits a line through the
+medians: the slope (µs per byte: serialization in both directions plus any
+store-and-forward) and the intercept (fixed cost of the PC, the network and the board).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from wirecore.daq import common
+from wirecore.daq.analysis import linfit, summary
+from wirecore.daq.fmt import build_payload, parse_header
+
+DEFAULT_SIZES = "16,64,128,256,512,768,1024,1280,1472"
+
+
+def sizes_type(text: str) -> list[int]:
+    try:
+        v = sorted({int(x, 0) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give sizes like 16,64,1472") from None
+    if len(v) < 2:
+        raise argparse.ArgumentTypeError("give at least two different sizes for the fit")
+    bad = [x for x in v if not 16 <= x <= 1472]
+    if bad:
+        raise argparse.ArgumentTypeError(f"sizes must be 16..1472 bytes: {bad}")
+    return v
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "latency",
+        help="request/response round trip against payload size: slope and intercept",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    common.add_common(p)
+    p.add_argument("--sizes", type=sizes_type, default=sizes_type(DEFAULT_SIZES), help="bytes")
+    p.add_argument(
+        "--repeats", type=common.int_range(1, 10**6), default=200, help="round trips per size"
+    )
+    p.add_argument(
+        "--timeout", type=common.positive_float, default=0.2, help="seconds to wait for a reply"
+    )
+    p.set_defaults(func=run)
+
+
+def measure(
+    ip: str,
+    port: int,
+    sizes: list[int],
+    repeats: int,
+    timeout: float,
+    on_step: Callable[[], None] | None = None,
+) -> tuple[list[tuple[int, int, float]], int]:
+    """Round trips: list of (size, seq, µs) and the number of requests that timed out."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.connect((ip, port))
+    s.settimeout(timeout)
+    out: list[tuple[int, int, float]] = []
+    lost = 0
+    seq = 0
+    try:
+        for size in sizes:
+            for _ in range(repeats):
+                p = build_payload(seq, 0, size, False, 0xA5)
+                t0 = time.perf_counter_ns()
+                s.send(p)
+                deadline = time.monotonic() + timeout
+                while True:
+                    try:
+                        r = s.recv(2048)
+                    except (TimeoutError, ConnectionRefusedError):
+                        lost += 1
+                        break
+                    t1 = time.perf_counter_ns()
+                    h = parse_header(r)
+                    if h is not None and h[0] == seq and r == p:
+                        out.append((size, seq, (t1 - t0) / 1e3))
+                        break
+                    if time.monotonic() > deadline:  # only stale replies came
+                        lost += 1
+                        break
+                seq += 1
+                if on_step is not None:
+                    on_step()
+    finally:
+        s.close()
+    return out, lost
+
+
+def run(args: argparse.Namespace) -> int:
+    with common.boards_of(args) as boards:
+        b = boards[0]
+        with common.progress(args.quiet) as prog:
+            task = prog.add_task("latency", total=len(args.sizes) * args.repeats, info="")
+            samples, lost = measure(
+                b.ip,
+                b.echo_port,
+                args.sizes,
+                args.repeats,
+                args.timeout,
+                lambda: prog.advance(task),
+            )
+    if len({s for s, _, _ in samples}) < 2:
+        common.console.print(
+            f"[red]latency: no replies from {b.ip}:{b.echo_port} ({lost} timed out)[/red]"
+        )
+        return 1
+    sz = np.array([s for s, _, _ in samples])
+    us = np.array([u for _, _, u in samples])
+    per = {int(x): summary(us[sz == x]) for x in np.unique(sz)}
+    med = {x: v["median"] for x, v in per.items()}
+    fit = linfit(list(med), list(med.values()))
+    rows = [
+        (f"{x} B", f"{v['median']:.1f} µs (min {v['min']:.1f}, p99 {v['p99']:.1f})")
+        for x, v in per.items()
+    ]
+    rows += [
+        ("slope", f"{fit.slope * 1e3:.3f} ns/byte ({fit.slope:.6f} µs/byte)"),
+        ("intercept", f"{fit.intercept:.2f} µs"),
+        ("r²", f"{fit.r2:.4f}"),
+        ("timed out", f"{lost} of {len(args.sizes) * args.repeats}"),
+    ]
+    common.table(f"round trip to {b.ip}:{b.echo_port}", rows)
+    result = {
+        "target": b.ip,
+        "slope_us_per_byte": fit.slope,
+        "intercept_us": fit.intercept,
+        "r2": fit.r2,
+        "timed_out": lost,
+        "per_size": {str(k): v for k, v in per.items()},
+    }
+    common.save(
+        args.save,
+        "latency",
+        result,
+        [{"size": s, "seq": q, "rtt_us": u} for s, q, u in samples],
+    )
+    if args.plot:
+        from wirecore.daq.plots import latency_plot
+
+        latency_plot(args.plot, sz, us, med, fit)
+        common.console.print(f"plot {args.plot}")
+    return 0
