@@ -12,4 +12,18 @@ TOPS = [
         {"DATA_W": 64, "DEPTH": 512, "FRAME_FIFO": 1, "DROP_BAD_FRAME": 1, "DROP_WHEN_FULL": 1},
         fmax=True,
     ),
+    Top(
+        "axis_async_fifo_w8_d2048_frame",
+        "axis_async_fifo",
+        {"DATA_W": 8, "DEPTH": 2048, "FRAME_FIFO": 1, "DROP_BAD_FRAME": 1, "DROP_WHEN_FULL": 1},
+        fmax=True,
+        clocks=("s_clk", "m_clk"),
+    ),
+    Top(
+        "axis_async_fifo_w64_d512",
+        "axis_async_fifo",
+        {"DATA_W": 64, "DEPTH": 512},
+        fmax=True,
+        clocks=("s_clk", "m_clk"),
+    ),
 ]

@@ -13,15 +13,18 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.triggers import ClockCycles, RisingEdge
-from fifo_tb import Cfg, FifoTb, cfg_from_env, check_subsequence, make_frame, pauses, random_frames
+from fifo_tb import (
+    Cfg,
+    FifoTb,
+    cfg_from_env,
+    check_subsequence,
+    make_frame,
+    pauses,
+    random_frames,
+    run_stream_rounds,
+)
 
 PERIOD = 8.0
-
-
-def expected_out(cfg: Cfg, frames: list) -> list[tuple[bytes, bool]]:
-    if cfg.frame and cfg.drop_bad:
-        return [(f.data, False) for f in frames if not f.bad]
-    return [(f.data, f.bad) for f in frames]
 
 
 @cocotb.test()
@@ -30,36 +33,7 @@ async def stream_random_backpressure(dut) -> None:
     cfg = cfg_from_env()
     tb = FifoTb(dut, cfg, sync=True)
     await tb.start(PERIOD)
-    rng = random.Random(1)
-    max_len = min(4 * cfg.keep_w * cfg.depth // 5, 200)
-    for p_src, p_snk in ((0.3, 0.3), (0.0, 0.6), (0.6, 0.0)):
-        tb.rx.clear()
-        tb.source.set_pause_generator(pauses(rng, p_src))
-        tb.sink.set_pause_generator(pauses(rng, p_snk))
-        frames = random_frames(rng, 40, max_len, p_bad=0.25)
-        before = dict(tb.status.counts)
-        for f in frames:
-            tb.send(f.data, f.bad)
-        want = expected_out(cfg, frames)
-        await tb.drain(len(want))
-        got = [(r.data, r.bad) for r in tb.rx]
-        delta = {k: tb.status.counts[k] - before[k] for k in before}
-        n_bad = sum(f.bad for f in frames)
-        if cfg.drop_full:
-            # frames may meet a full FIFO: the ones missing are exactly those counted (a
-            # bad frame that also ran out of room counts as dropped-full)
-            idx = check_subsequence(tb.rx, want)
-            assert delta["good_frame"] == len(idx) == len(tb.rx)
-            assert delta["drop_full"] + delta["drop_bad"] + len(idx) == len(frames), delta
-            assert delta["overflow"] == delta["drop_full"]
-            assert delta["drop_bad"] <= (n_bad if cfg.drop_bad else 0)
-        else:
-            assert got == want
-            assert delta["drop_full"] == 0 and delta["overflow"] == 0
-            assert delta["drop_bad"] == (n_bad if cfg.frame and cfg.drop_bad else 0)
-            assert delta["good_frame"] == len(frames) - delta["drop_bad"]
-    if cfg.frame:
-        assert tb.gaps_mid_frame == 0, "frame mode output paused inside a frame"
+    await run_stream_rounds(tb, random.Random(1), ((0.3, 0.3), (0.0, 0.6), (0.6, 0.0)))
 
 
 @cocotb.test()

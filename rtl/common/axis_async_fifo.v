@@ -1,0 +1,320 @@
+`default_nettype none
+// axis_async_fifo: AXI4-Stream FIFO between two unrelated clocks, in block/distributed
+// RAM, with Gray-coded pointers, two-flop synchronizers and an optional frame mode.
+//
+// Plain mode (FRAME_FIFO = 0): beats pass through in order; the input is back-pressured
+// while the FIFO is full. The write pointer crosses to the read side Gray-coded.
+//
+// Frame mode (FRAME_FIFO = 1): a frame becomes visible to the output only once its tlast
+// beat has been written, so the output never waits mid-frame for input (a MAC TX behind
+// it never underflows). The committed write pointer jumps a whole frame at a time, so it
+// crosses with a request/acknowledge handshake (sync_bus) rather than Gray code.
+//   - DROP_BAD_FRAME = 1: a frame with tuser = 1 on its tlast beat is discarded whole
+//     (s_status_drop_bad); frames that come out carry tuser = 0.
+//   - DROP_WHEN_FULL = 1: the input is never back-pressured; a frame that meets a full
+//     FIFO is discarded whole (s_status_overflow when it runs out of room,
+//     s_status_drop_full at its tlast beat). With DROP_WHEN_FULL = 0 the input is
+//     back-pressured instead, except for a frame longer than DEPTH beats, which can never
+//     fit and is discarded the same way (so the FIFO cannot hang on it).
+//   A frame that ran out of room counts as dropped-full even if its last beat is bad.
+//   The bytes of a discarded frame never reach the output.
+//
+// Reset: s_rst and m_rst are each synchronous to their own clock and may be asserted
+// independently, for any length (at power-up hold each for a few cycles of the slower
+// clock). A reset on either side resets both sides through a request/acknowledge
+// handshake; the side that was reset comes out of it last, so the other side never sees
+// stale pointers. Frames stay whole across a reset:
+//   - input side, reset coming from the output side while a frame is half written: the
+//     rest of that frame is discarded up to its tlast (no strobe: nothing was bad);
+//   - output side, reset coming from the input side while a frame is half read: the beat
+//     on the output is completed, the rest of the frame is lost, and the frame is closed
+//     with one extra beat: tkeep = lane 0 only, tlast = 1, tuser = 1, so downstream drops
+//     it as bad (its byte repeats one of the same frame: nothing leaks between frames).
+//   s_axis_tready and m_axis_tvalid stay low while a side is in reset (except that the
+//   output completes a beat it was already presenting, and may present the closing beat).
+//
+// Interfaces:
+//   s_clk, s_rst               input clock and synchronous reset
+//   s_axis_t{data,keep,valid,ready,last,user}   input stream (s_clk)
+//   m_clk, m_rst               output clock and synchronous reset
+//   m_axis_t{data,keep,valid,ready,last,user}   output stream (m_clk)
+//   s_status_overflow          strobe (s_clk): a beat found no room, its frame is dropped
+//   s_status_drop_bad          strobe (s_clk): one frame dropped for tuser on its last beat
+//   s_status_drop_full         strobe (s_clk): one frame dropped for lack of room
+//   s_status_good_frame        strobe (s_clk): one frame (plain mode: one tlast beat) stored
+//   (strobes are registered: one s_clk cycle after the beat that causes them)
+// Throughput: one beat per cycle in and out, back to back; the pointer crossing takes
+//   a few cycles, so keep DEPTH above the largest frame plus ~8 beats for full rate.
+// Latency: plain mode, 1 s_clk + 3 m_clk cycles from a beat in to the beat out; frame
+//   mode, 1 s_clk + about 4 m_clk cycles (plus the handshake if one is in flight) from
+//   a frame's tlast beat in to its first beat out.
+// Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8), DEPTH (beats, a power of two >= 4),
+//   FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0/1).
+module axis_async_fifo #(
+    parameter DATA_W         = 8,
+    parameter KEEP_W         = (DATA_W + 7) / 8,
+    parameter DEPTH          = 2048,
+    parameter FRAME_FIFO     = 0,
+    parameter DROP_BAD_FRAME = 0,
+    parameter DROP_WHEN_FULL = 0
+) (
+    input wire s_clk,
+    input wire s_rst,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    input wire m_clk,
+    input wire m_rst,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output reg s_status_overflow,
+    output reg s_status_drop_bad,
+    output reg s_status_drop_full,
+    output reg s_status_good_frame
+);
+
+    localparam AW = $clog2(DEPTH);
+    localparam W = DATA_W + KEEP_W + 2;  // {tuser, tlast, tkeep, tdata}
+    localparam [AW:0] MSB = {1'b1, {AW{1'b0}}};
+    localparam [AW:0] TOP2 = {2'b11, {(AW - 1) {1'b0}}};  // Gray: pointers DEPTH apart
+    localparam [AW:0] ONE = {{AW{1'b0}}, 1'b1};
+    localparam [KEEP_W-1:0] KEEP_LANE0 = 1;
+    localparam FRAME = (FRAME_FIFO != 0);
+    localparam DROP_BAD = FRAME && (DROP_BAD_FRAME != 0);
+    localparam DROP_FULL = FRAME && (DROP_WHEN_FULL != 0);
+
+    function [AW:0] bin2gray;
+        input [AW:0] b;
+        bin2gray = b ^ (b >> 1);
+    endfunction
+
+    (* no_rw_check *) reg [W-1:0] mem[0:DEPTH-1];
+
+    // ------------------------------------------------------------------ reset handshake
+    // Each side raises a request on its own reset and holds it until the other side has
+    // seen it; each side stays in reset while it sees the other's request, and the side
+    // that asked stays in reset until the acknowledge has fallen again.
+    reg  s_rreq;  // input side's reset request
+    wire m_sreq;  // s_rreq seen in m_clk (also the acknowledge sent back)
+    wire s_rack;  // m_sreq seen in s_clk
+    reg  m_rreq;  // output side's reset request
+    wire s_mreq;  // m_rreq seen in s_clk (also the acknowledge sent back)
+    wire m_rack;  // s_mreq seen in m_clk
+
+    always @(posedge s_clk) s_rreq <= s_rst | (s_rreq & ~s_rack);
+    always @(posedge m_clk) m_rreq <= m_rst | (m_rreq & ~m_rack);
+
+    sync_bit u_sync_sreq (
+        .clk(m_clk),
+        .in (s_rreq),
+        .out(m_sreq)
+    );
+    sync_bit u_sync_sack (
+        .clk(s_clk),
+        .in (m_sreq),
+        .out(s_rack)
+    );
+    sync_bit u_sync_mreq (
+        .clk(s_clk),
+        .in (m_rreq),
+        .out(s_mreq)
+    );
+    sync_bit u_sync_mack (
+        .clk(m_clk),
+        .in (s_mreq),
+        .out(m_rack)
+    );
+
+    wire s_irst = s_rst | s_rreq | s_rack | s_mreq;
+    wire m_irst = m_rst | m_rreq | m_rack | m_sreq;
+
+    // ------------------------------------------------------------------ write side (s_clk)
+    reg  [AW:0] wr_ptr;  // committed: everything below is visible to the reader
+    reg  [AW:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
+    reg  [AW:0] wr_ptr_cur_gray;  // bin2gray(wr_ptr_cur) (plain mode: also of wr_ptr)
+    wire [AW:0] rd_ptr_gray_s;  // reader's pointer, Gray, synchronized to s_clk
+    reg         s_in_frame;  // the input stream is between a frame's first and last beat
+    reg         drop_frame;  // discarding the rest of the current input frame
+    reg         drop_full;  // ... because it ran out of room (strobe at its end)
+
+    wire        full_cur = (wr_ptr_cur_gray == (rd_ptr_gray_s ^ TOP2));
+    wire        full_wr = (wr_ptr_cur == (wr_ptr ^ MSB));  // the open frame alone fills it
+
+    assign s_axis_tready = !s_irst && (drop_frame || !full_cur || DROP_FULL || (FRAME && full_wr));
+
+    wire        take = s_axis_tvalid && s_axis_tready;
+    wire        store = take && !drop_frame && !full_cur;
+    wire        over = take && !drop_frame && full_cur;  // frame mode only
+    wire        commit = store && (!FRAME || (s_axis_tlast && !(DROP_BAD && s_axis_tuser)));
+    wire        discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
+
+    reg  [AW:0] wr_ptr_n;
+    reg  [AW:0] wr_ptr_cur_n;
+    always @* begin
+        wr_ptr_n     = wr_ptr;
+        wr_ptr_cur_n = wr_ptr_cur;
+        if (over) wr_ptr_cur_n = wr_ptr;
+        if (commit) begin
+            wr_ptr_n     = wr_ptr_cur + ONE;
+            wr_ptr_cur_n = wr_ptr_cur + ONE;
+        end else if (discard_bad) begin
+            wr_ptr_cur_n = wr_ptr;
+        end else if (store) begin
+            wr_ptr_cur_n = wr_ptr_cur + ONE;
+        end
+    end
+
+    always @(posedge s_clk) begin
+        if (store) mem[wr_ptr_cur[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+    end
+
+    always @(posedge s_clk) begin
+        s_status_overflow   <= over;
+        s_status_drop_bad   <= discard_bad;
+        s_status_drop_full  <= (over && s_axis_tlast) || (take && drop_frame && s_axis_tlast && drop_full);
+        s_status_good_frame <= commit && s_axis_tlast;
+        if (s_irst) begin
+            wr_ptr          <= {(AW + 1) {1'b0}};
+            wr_ptr_cur      <= {(AW + 1) {1'b0}};
+            wr_ptr_cur_gray <= {(AW + 1) {1'b0}};
+        end else begin
+            wr_ptr          <= wr_ptr_n;
+            wr_ptr_cur      <= wr_ptr_cur_n;
+            wr_ptr_cur_gray <= bin2gray(wr_ptr_cur_n);
+        end
+        if (s_rst) begin
+            s_in_frame <= 1'b0;
+            drop_frame <= 1'b0;
+            drop_full  <= 1'b0;
+        end else if (s_irst) begin
+            // Reset from the output side: the upstream is not reset, so a frame it is
+            // half way through must be discarded up to its end.
+            if (s_in_frame) drop_frame <= 1'b1;
+        end else begin
+            if (take) s_in_frame <= !s_axis_tlast;
+            if (take && drop_frame && s_axis_tlast) begin
+                drop_frame <= 1'b0;
+                drop_full  <= 1'b0;
+            end
+            if (over && !s_axis_tlast) begin
+                drop_frame <= 1'b1;
+                drop_full  <= 1'b1;
+            end
+        end
+        if (s_rst) begin
+            s_status_overflow   <= 1'b0;
+            s_status_drop_bad   <= 1'b0;
+            s_status_drop_full  <= 1'b0;
+            s_status_good_frame <= 1'b0;
+        end
+    end
+
+    // ------------------------------------------------------------------ pointer crossings
+    reg  [AW:0] rd_ptr_gray;
+    wire [AW:0] wr_ptr_gray_m;  // plain mode: writer's pointer, Gray, in m_clk
+    wire [AW:0] wr_ptr_bin_m;  // frame mode: writer's committed pointer, binary, in m_clk
+
+    sync_bit #(
+        .WIDTH(AW + 1)
+    ) u_sync_rd_ptr (
+        .clk(s_clk),
+        .in (rd_ptr_gray),
+        .out(rd_ptr_gray_s)
+    );
+
+    generate
+        if (FRAME) begin : g_frame_ptr
+            wire dst_update_unused;
+            sync_bus #(
+                .WIDTH(AW + 1)
+            ) u_sync_wr_ptr (
+                .src_clk   (s_clk),
+                .src_rst   (s_irst),
+                .src_data  (wr_ptr),
+                .dst_clk   (m_clk),
+                .dst_rst   (m_irst),
+                .dst_data  (wr_ptr_bin_m),
+                .dst_update(dst_update_unused)
+            );
+            assign wr_ptr_gray_m = {(AW + 1) {1'b0}};
+        end else begin : g_plain_ptr
+            sync_bit #(
+                .WIDTH(AW + 1)
+            ) u_sync_wr_ptr (
+                .clk(m_clk),
+                .in (wr_ptr_cur_gray),
+                .out(wr_ptr_gray_m)
+            );
+            assign wr_ptr_bin_m = {(AW + 1) {1'b0}};
+        end
+    endgenerate
+
+    // ------------------------------------------------------------------ read side (m_clk)
+    reg  [AW:0] rd_ptr;
+    reg         out_valid;  // output register holds a beat
+    reg         out_term;  // ... and it is the closing beat after a reset (its data
+                           // is the RAM register's last beat, of the same frame)
+    reg         term_pending;  // a closing beat is owed to downstream
+    reg         frame_open;  // downstream has taken part of a frame, not its tlast
+    reg [W-1:0] out_q;
+
+    wire        empty = FRAME ? (rd_ptr == wr_ptr_bin_m) : (rd_ptr_gray == wr_ptr_gray_m);
+    wire        out_free = !out_valid || m_axis_tready;
+    wire        rd_en = !m_irst && !term_pending && !empty && out_free;
+    wire        term_load = term_pending && out_free;
+    // A frame is left open if the beat on the output (or, with none, the last one taken)
+    // is not a tlast beat.
+    wire        need_term = out_valid ? !m_axis_tlast : frame_open;
+
+    always @(posedge m_clk) begin
+        if (rd_en) out_q <= mem[rd_ptr[AW-1:0]];
+    end
+
+    always @(posedge m_clk) begin
+        if (m_irst) begin
+            rd_ptr      <= {(AW + 1) {1'b0}};
+            rd_ptr_gray <= {(AW + 1) {1'b0}};
+        end else if (rd_en) begin
+            rd_ptr      <= rd_ptr + ONE;
+            rd_ptr_gray <= bin2gray(rd_ptr + ONE);
+        end
+        if (m_rst) begin
+            out_valid    <= 1'b0;
+            out_term     <= 1'b0;
+            term_pending <= 1'b0;
+            frame_open   <= 1'b0;
+        end else begin
+            if (m_axis_tvalid && m_axis_tready) frame_open <= !m_axis_tlast;
+            if (rd_en) begin
+                out_valid <= 1'b1;
+                out_term  <= 1'b0;
+            end else if (term_load) begin
+                out_valid <= 1'b1;
+                out_term  <= 1'b1;
+            end else if (m_axis_tready) begin
+                out_valid <= 1'b0;
+            end
+            if (term_load) term_pending <= 1'b0;
+            else if (m_sreq && need_term) term_pending <= 1'b1;
+        end
+    end
+
+    assign m_axis_tvalid = out_valid;
+    assign m_axis_tdata  = out_q[DATA_W-1:0];
+    assign m_axis_tkeep  = out_term ? KEEP_LANE0 : out_q[DATA_W+KEEP_W-1:DATA_W];
+    assign m_axis_tlast  = out_term | out_q[W-2];
+    assign m_axis_tuser  = out_term | (DROP_BAD ? 1'b0 : out_q[W-1]);
+
+endmodule
+`default_nettype wire
