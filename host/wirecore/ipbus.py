@@ -16,9 +16,11 @@ a reliable client.
 
 from __future__ import annotations
 
+import argparse
 import random
 import socket
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -734,3 +736,50 @@ class Client:
 
     def config_read(self, addr: int, n: int = 1) -> list[int]:
         return self.run([Transaction(CONF_READ, addr, n)])[0].data
+
+
+def serve_main(argv: list[str] | None = None) -> int:
+    """``python -m wirecore.ipbus``: serve the reference model of the whole control plane
+    (the register map, memory and IPbus counters) on a UDP port, e.g. for tools and tests
+    without a board."""
+    from wirecore import regmap
+
+    p = argparse.ArgumentParser(
+        prog="python -m wirecore.ipbus",
+        description="Serve the IPbus reference model of ipbus_ctrl (register map + memory) on UDP.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (%(default)s)")
+    p.add_argument("--port", type=int, default=50001, help="UDP port (%(default)s)")
+    args = p.parse_args(argv)
+    bus = regmap.MapModel()
+
+    class _Bus(Bus):
+        def read(self, addr: int) -> tuple[str, int]:
+            name = next(
+                (
+                    f"cnt_ipb_{r.name.lower()}"
+                    for a, r in bus.regs.items()
+                    if a == addr and r.kind == regmap.CNT and r.port_name.startswith("ipb_")
+                ),
+                None,
+            )
+            if name is not None:
+                return "ok", model.cnt[name[8:]]
+            return bus.read(addr)
+
+        def write(self, addr: int, value: int) -> str:
+            return bus.write(addr, value)
+
+    model = TargetModel(_Bus(), allow=bus.allow_list)
+    server = ModelServer(model, args.host, args.port)
+    print(f"IPbus model serving on {server.address[0]}:{server.address[1]}", flush=True)
+    with server:
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve_main())

@@ -538,6 +538,54 @@ def port_reset(name: str) -> int:
     return value
 
 
+class MapModel:
+    """Behaviour of the register bus of ``ipbus_ctrl`` as this map describes it (for the
+    IPbus reference model and a simulated target): register file, memory, and a user
+    window that never answers. Counters and status read as 0 unless set in ``inputs``."""
+
+    def __init__(self, mem_words: int = MEM_WORDS) -> None:
+        self.regs = {address(b, r): r for b, r in all_regs()}
+        self.val = {a: r.reset for a, r in self.regs.items()}
+        self.inputs: dict[str, int] = {}
+        self.mem: dict[int, int] = {}
+        self.mem_words = mem_words
+
+    def read(self, addr: int) -> tuple[str, int]:
+        if MEM_BASE <= addr < MEM_BASE + self.mem_words:
+            return "ok", self.mem.get(addr, 0)
+        if USER_BASE <= addr < USER_BASE + USER_WORDS:
+            return "timeout", 0
+        r = self.regs.get(addr)
+        if r is None:
+            return "err", 0
+        if r.kind in (CNT, STS):
+            v = self.inputs.get(f"{PREFIX[r.kind]}_{r.port_name}", 0)
+            return "ok", (v >> r.lsb) & ((1 << r.width) - 1)
+        if r.kind == STB:
+            return "ok", 0
+        return "ok", self.val[addr]
+
+    def write(self, addr: int, value: int) -> str:
+        if MEM_BASE <= addr < MEM_BASE + self.mem_words:
+            self.mem[addr] = value & 0xFFFFFFFF
+            return "ok"
+        if USER_BASE <= addr < USER_BASE + USER_WORDS:
+            return "timeout"
+        r = self.regs.get(addr)
+        if r is None or r.kind in (CNT, STS, CONST):
+            return "err"
+        if r.protect and self.val[find("SYS.WRITE_PROTECT")] & 1:
+            return "err"
+        if r.kind != STB:
+            self.val[addr] = value & ((1 << r.width) - 1)
+        return "ok"
+
+    def allow_list(self) -> list[int] | None:
+        if not self.val[find("IPBUS.ALLOW_EN")] & 1:
+            return None
+        return [self.val[find(f"IPBUS.ALLOW_IP{i}")] for i in range(4)]
+
+
 # ---------------------------------------------------------------------------------------
 # generators
 

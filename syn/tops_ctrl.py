@@ -1,0 +1,12 @@
+"""Synthesizable tops of the control plane (rtl/ctrl/ and the IPbus target in rtl/app/)."""
+
+from __future__ import annotations
+
+from syn.tops import Top
+
+TOPS = [
+    # the IPbus target alone (input ring 16 KiB, 4 stored replies)
+    Top("ipbus_target", "ipbus_target", {"NBUF": 4, "RX_AW": 12}, fmax=True),
+    # target + interconnect + generated register file + 64 KiB memory
+    Top("ipbus_ctrl", "ipbus_ctrl", {"NBUF": 4, "RX_AW": 12, "MEM_AW": 14}),
+]
