@@ -1,0 +1,113 @@
+"""Maximum clock frequency of the tops marked ``fmax=True`` in syn/tops.py, after place
+and route with nextpnr-ice40 on an iCE40 HX8K (ct256), over several placement seeds.
+
+Each top is wrapped with boundary registers (see syn/pnr.py), so the figure is the
+core's register-to-register Fmax and wide tops are not limited by the pin count. For
+every clock domain it reports the best and the worst seed's achieved frequency, against
+the 125 MHz target (GMII byte clock); LCs and RAMs used include the wrapper's registers.
+Prints a table and writes bench/results/fmax.json.
+
+Usage: python -m bench.fmax [--only NAME ...] [--seeds N] [--freq MHZ]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bench.common import print_table, write_result
+from syn.pnr import place_and_route
+from syn.tops import TOPS, Top
+
+TARGET_MHZ = 125.0
+
+
+def select(tops: list[Top], only: list[str] | None) -> list[Top]:
+    tops = [t for t in tops if t.fmax]
+    if not only:
+        return tops
+    return [t for t in tops if any(o in t.name for o in only)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--only", action="append", help="only tops whose name contains this")
+    ap.add_argument("--seeds", type=int, default=3, help="placement seeds per top (3)")
+    ap.add_argument("--freq", type=float, default=TARGET_MHZ, help="target MHz (125)")
+    ap.add_argument("--out", help="result file (default bench/results/fmax.json)")
+    a = ap.parse_args(argv)
+    tops = select(TOPS, a.only)
+    if not tops:
+        names = ", ".join(t.name for t in TOPS if t.fmax)
+        print(f"no fmax top matches {a.only}; fmax tops: {names}", file=sys.stderr)
+        return 2
+    seeds = tuple(range(1, a.seeds + 1))
+    results: list[dict[str, object]] = []
+    rows: list[list[object]] = []
+    failed = False
+    for t in tops:
+        try:
+            runs = place_and_route(t, seeds, a.freq)
+        except (RuntimeError, OSError, ValueError) as e:
+            results.append({"top": t.name, "error": str(e)[-500:]})
+            rows.append([t.name, "-", "error", "-", "-", "-", "-", "-"])
+            failed = True
+            continue
+        good = [r for r in runs if r.ok]
+        for c in t.clocks:
+            f = [r.fmax_mhz[c] for r in good if c in r.fmax_mhz]
+            best = max(f) if f else 0.0
+            worst = min(f) if f else 0.0
+            results.append(
+                {
+                    "top": t.name,
+                    "module": t.module,
+                    "params": dict(t.params),
+                    "clock": c,
+                    "fmax_mhz_best": round(best, 2),
+                    "fmax_mhz_worst": round(worst, 2),
+                    "fmax_mhz_per_seed": {r.seed: round(r.fmax_mhz.get(c, 0.0), 2) for r in good},
+                    "meets_target": best >= a.freq,
+                    "lcs": max((r.lcs for r in good), default=0),
+                    "rams": max((r.rams for r in good), default=0),
+                    "wrapper_ffs": runs[0].wrapper_ffs,
+                    "failed_seeds": [r.seed for r in runs if not r.ok],
+                }
+            )
+            rows.append(
+                [
+                    t.name,
+                    c,
+                    best,
+                    worst,
+                    "yes" if best >= a.freq else "NO",
+                    results[-1]["lcs"],
+                    results[-1]["rams"],
+                    len(good),
+                ]
+            )
+        if len(good) < len(runs):
+            failed = True
+    print_table(
+        f"Fmax, iCE40 HX8K ct256, nextpnr, {len(seeds)} seeds (target {a.freq:.0f} MHz)",
+        ["top", "clock", "best MHz", "worst MHz", "target", "LCs", "RAMs", "seeds ok"],
+        rows,
+    )
+    path = write_result(
+        "fmax",
+        {
+            "tool": "yosys 0.23 synth_ice40 + nextpnr-ice40 0.4",
+            "device": "iCE40 HX8K ct256",
+            "target_mhz": a.freq,
+            "seeds": list(seeds),
+            "results": results,
+        },
+        Path(a.out) if a.out else None,
+    )
+    print(f"wrote {path}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""Place and route a top from syn/tops.py on an iCE40 HX8K (ct256) with nextpnr-ice40.
+
+Used by bench/fmax.py. A top is never placed bare: it is wrapped in a generated module
+(``pnr_wrap``) that puts flip-flops on every port, so that
+
+- the pin count never limits a wide top (an HX8K ct256 has about 200 user pins): each
+  clock domain gets one serial input pin feeding a shift register that drives all the
+  domain's inputs, and one load pin plus one serial output pin on a loadable shift
+  register that captures all the domain's outputs;
+- the reported Fmax is that of the core's register-to-register paths (including paths
+  through its combinational inputs and outputs, as they would be inside a larger
+  design), not of the pads.
+
+Each port is assigned to a clock domain by name: the clock whose prefix (the clock
+name without its trailing ``clk``, e.g. ``s_`` for ``s_clk``, ``gmii_rx_`` for
+``gmii_rx_clk``, the empty prefix for ``clk``) is the longest prefix of the port name.
+Ports matching no prefix belong to the top's first clock.
+
+Synthesis is native yosys ``synth_ice40 -json``; nextpnr's ``--report`` JSON gives the
+achieved frequency per clock and the utilization.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from syn.synth import rtl_files
+from syn.tops import Top
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build" / "pnr"
+DEVICE = ("--hx8k", "--package", "ct256")
+
+
+@dataclass(frozen=True)
+class Port:
+    name: str
+    direction: str  # "input" or "output" (inout is not supported)
+    width: int
+
+
+@dataclass
+class PnrResult:
+    top: str
+    seed: int
+    fmax_mhz: dict[str, float]  # per clock port of the top
+    lcs: int  # ICESTORM_LC used
+    rams: int  # ICESTORM_RAM used
+    wrapper_ffs: int  # flip-flops the wrapper added (boundary registers)
+    ok: bool = True
+    error: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _run(cmd: list[str], log: Path, timeout: int = 3600) -> subprocess.CompletedProcess[str]:
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    log.write_text(r.stdout + r.stderr)
+    return r
+
+
+def _chparams(top: Top) -> str:
+    return "".join(f" -chparam {k} {v}" for k, v in top.params.items())
+
+
+def top_ports(top: Top) -> list[Port]:
+    """The ports of ``top`` (with its parameters applied), from a yosys elaboration."""
+    out = BUILD / top.name
+    out.mkdir(parents=True, exist_ok=True)
+    js = out / "ports.json"
+    script = [f"read_verilog -defer {f}" for f in rtl_files()]
+    script += [f"hierarchy -check -top {top.module}{_chparams(top)}", "proc", f"write_json {js}"]
+    ys = out / "ports.ys"
+    ys.write_text("\n".join(script) + "\n")
+    r = _run(["yosys", "-q", "-s", str(ys)], out / "ports.log", timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError(f"yosys could not elaborate {top.name}:\n{r.stderr[-3000:]}")
+    mods = json.loads(js.read_text())["modules"]
+    # the elaborated top is the module marked top (named $paramod... when parameterized)
+    name = next(
+        (n for n, m in mods.items() if int(m.get("attributes", {}).get("top", "0"), 2)),
+        top.module,
+    )
+    ports = []
+    for pname, p in mods[name]["ports"].items():
+        if p["direction"] not in ("input", "output"):
+            raise ValueError(f"{top.name}: port {pname} is {p['direction']}: not supported")
+        ports.append(Port(pname, p["direction"], len(p["bits"])))
+    return ports
+
+
+def _prefix(clock: str) -> str:
+    return clock[: -len("clk")] if clock.endswith("clk") else clock + "_"
+
+
+def assign_domains(ports: list[Port], clocks: tuple[str, ...]) -> dict[str, list[Port]]:
+    """Map each clock to the (non-clock) ports of its domain, by longest name prefix."""
+    names = {p.name for p in ports}
+    missing = [c for c in clocks if c not in names]
+    if missing:
+        raise ValueError(f"clock port(s) {missing} not found among the top's ports")
+    dom: dict[str, list[Port]] = {c: [] for c in clocks}
+    for p in ports:
+        if p.name in clocks:
+            continue
+        best = clocks[0]
+        best_len = -1
+        for c in clocks:
+            pre = _prefix(c)
+            if p.name.startswith(pre) and len(pre) > best_len:
+                best, best_len = c, len(pre)
+        dom[best].append(p)
+    return dom
+
+
+def make_wrapper(top: Top, ports: list[Port]) -> tuple[str, int]:
+    """Verilog of ``pnr_wrap`` around ``top``; returns (source, flip-flops added)."""
+    dom = assign_domains(ports, top.clocks)
+    pins = [f"    input  wire {c}" for c in top.clocks]
+    body: list[str] = []
+    conns: list[str] = []
+    ffs = 0
+    for i, c in enumerate(top.clocks):
+        ins = [p for p in dom[c] if p.direction == "input"]
+        outs = [p for p in dom[c] if p.direction == "output"]
+        ni = sum(p.width for p in ins)
+        no = sum(p.width for p in outs)
+        if ni:
+            pins.append(f"    input  wire si_{i}")
+            body.append(f"    reg [{ni - 1}:0] in_{i};")
+            shift = f"{{in_{i}[{ni - 2}:0], si_{i}}}" if ni > 1 else f"si_{i}"
+            body.append(f"    always @(posedge {c}) in_{i} <= {shift};")
+            ffs += ni
+            lsb = 0
+            for p in ins:
+                conns.append(f"        .{p.name}(in_{i}[{lsb + p.width - 1}:{lsb}])")
+                lsb += p.width
+        if no:
+            pins += [f"    input  wire ld_{i}", f"    output wire so_{i}"]
+            body.append(f"    wire [{no - 1}:0] out_{i};")
+            body.append(f"    reg [{no - 1}:0] cap_{i};")
+            body.append(f"    reg ld_{i}_r;")
+            shift = f"{{cap_{i}[{no - 2}:0], 1'b0}}" if no > 1 else "1'b0"
+            body.append(f"    always @(posedge {c}) begin")
+            body.append(f"        ld_{i}_r <= ld_{i};")
+            body.append(f"        cap_{i} <= ld_{i}_r ? out_{i} : {shift};")
+            body.append("    end")
+            body.append(f"    assign so_{i} = cap_{i}[{no - 1}];")
+            ffs += no + 1
+            lsb = 0
+            for p in outs:
+                conns.append(f"        .{p.name}(out_{i}[{lsb + p.width - 1}:{lsb}])")
+                lsb += p.width
+    conns = [f"        .{c}({c})" for c in top.clocks] + conns
+    params = ",\n".join(f"        .{k}({v})" for k, v in top.params.items())
+    inst = f"    {top.module} " + (f"#(\n{params}\n    ) " if params else "") + "dut (\n"
+    inst += ",\n".join(conns) + "\n    );"
+    src = "\n".join(
+        [
+            "`default_nettype none",
+            f"// generated by syn/pnr.py: boundary registers around {top.module} ({top.name})",
+            "module pnr_wrap (",
+            ",\n".join(pins),
+            ");",
+            *body,
+            inst,
+            "endmodule",
+            "`default_nettype wire",
+            "",
+        ]
+    )
+    return src, ffs
+
+
+def synthesize_wrapped(top: Top) -> tuple[Path, int]:
+    """Generate the wrapper and synthesize it with ``synth_ice40 -json``."""
+    out = BUILD / top.name
+    out.mkdir(parents=True, exist_ok=True)
+    src, ffs = make_wrapper(top, top_ports(top))
+    wrap = out / "pnr_wrap.v"
+    wrap.write_text(src)
+    netlist = out / "netlist.json"
+    script = [f"read_verilog -defer {f}" for f in rtl_files()]
+    script += [
+        f"read_verilog -defer {wrap}",
+        "hierarchy -check -top pnr_wrap",
+        f"synth_ice40 -top pnr_wrap -json {netlist}",
+    ]
+    ys = out / "synth.ys"
+    ys.write_text("\n".join(script) + "\n")
+    r = _run(["yosys", "-q", "-s", str(ys)], out / "synth.log")
+    if r.returncode != 0:
+        raise RuntimeError(f"yosys failed on the wrapped {top.name}:\n{r.stderr[-3000:]}")
+    return netlist, ffs
+
+
+def _clock_fmax(report: dict, clocks: tuple[str, ...]) -> dict[str, float]:
+    """Achieved MHz per clock port from a nextpnr --report (net names like clk$glb_clk)."""
+    fm = report.get("fmax", {})
+    out: dict[str, float] = {}
+    for c in clocks:
+        for net, v in fm.items():
+            base = net.split("$")[0]
+            if base == c:
+                out[c] = max(out.get(c, 0.0), float(v["achieved"]))
+    return out
+
+
+def place_and_route(
+    top: Top, seeds: tuple[int, ...] = (1, 2, 3), freq_mhz: float = 125.0
+) -> list[PnrResult]:
+    """Synthesize ``top`` wrapped, then nextpnr-ice40 once per seed."""
+    netlist, ffs = synthesize_wrapped(top)
+    out = netlist.parent
+    results = []
+    for seed in seeds:
+        rep = out / f"report_seed{seed}.json"
+        cmd = ["nextpnr-ice40", *DEVICE, "--json", str(netlist), "--freq", str(freq_mhz)]
+        cmd += ["--seed", str(seed), "--report", str(rep), "--timing-allow-fail", "-q"]
+        r = _run(cmd, out / f"nextpnr_seed{seed}.log")
+        if r.returncode != 0 or not rep.exists():
+            results.append(
+                PnrResult(top.name, seed, {}, 0, 0, ffs, ok=False, error=r.stderr[-2000:])
+            )
+            continue
+        report = json.loads(rep.read_text())
+        util = report.get("utilization", {})
+        results.append(
+            PnrResult(
+                top.name,
+                seed,
+                _clock_fmax(report, top.clocks),
+                int(util.get("ICESTORM_LC", {}).get("used", 0)),
+                int(util.get("ICESTORM_RAM", {}).get("used", 0)),
+                ffs,
+            )
+        )
+    return results
