@@ -24,16 +24,19 @@ module wirecore_regfile (
     output reg  [31:0] reg_rdata,
     output reg         cfg_write_protect,
     output reg  [31:0] cfg_sys_scratch,
-    input  wire [31:0] cnt_mac_rx_good_frames,
-    input  wire [31:0] cnt_mac_rx_good_bytes,
+    input  wire [31:0] cnt_mac_tx_frames,
+    input  wire [31:0] cnt_mac_tx_bytes,
+    input  wire [31:0] cnt_mac_tx_underflow,
+    input  wire [31:0] cnt_mac_tx_abort,
+    input  wire [31:0] cnt_mac_rx_frames,
+    input  wire [31:0] cnt_mac_rx_bytes,
     input  wire [31:0] cnt_mac_rx_bad_fcs,
     input  wire [31:0] cnt_mac_rx_runt,
     input  wire [31:0] cnt_mac_rx_oversize,
     input  wire [31:0] cnt_mac_rx_er,
     input  wire [31:0] cnt_mac_rx_dropped_full,
-    input  wire [31:0] cnt_mac_tx_frames,
-    input  wire [31:0] cnt_mac_tx_bytes,
-    input  wire [31:0] cnt_mac_tx_underflow,
+    output reg  [7:0] cfg_mac_ifg,
+    output reg  [15:0] cfg_mac_max_len,
     output reg  [47:0] cfg_mac,
     output reg  [31:0] cfg_ip,
     output reg  [31:0] cfg_netmask,
@@ -43,31 +46,45 @@ module wirecore_regfile (
     output reg  [15:0] cfg_echo_port,
     output reg  [15:0] cfg_pktgen_src_port,
     output reg  [3:0] cfg_enables,
-    input  wire [31:0] cnt_stack_eth_wrong_mac,
-    input  wire [31:0] cnt_stack_eth_unknown_ethertype,
+    output reg  [7:0] cfg_ttl,
+    output reg  cfg_df,
+    input  wire [31:0] cnt_stack_eth_frames,
+    input  wire [31:0] cnt_stack_eth_bad_mac,
+    input  wire [31:0] cnt_stack_eth_bad_ethertype,
     input  wire [31:0] cnt_stack_eth_runt,
-    input  wire [31:0] cnt_stack_ip_bad_version,
-    input  wire [31:0] cnt_stack_ip_bad_ihl,
-    input  wire [31:0] cnt_stack_ip_bad_checksum,
-    input  wire [31:0] cnt_stack_ip_bad_length,
-    input  wire [31:0] cnt_stack_ip_wrong_dst,
+    input  wire [31:0] cnt_stack_ip_packets,
+    input  wire [31:0] cnt_stack_ip_runt,
+    input  wire [31:0] cnt_stack_ip_bad_hdr,
+    input  wire [31:0] cnt_stack_ip_bad_csum,
+    input  wire [31:0] cnt_stack_ip_bad_len,
+    input  wire [31:0] cnt_stack_ip_not_for_us,
     input  wire [31:0] cnt_stack_ip_fragment,
-    input  wire [31:0] cnt_stack_ip_unknown_protocol,
+    input  wire [31:0] cnt_stack_ip_bad_proto,
+    input  wire [31:0] cnt_stack_ip_truncated,
     input  wire [31:0] cnt_stack_icmp_echo,
-    input  wire [31:0] cnt_stack_udp_bad_checksum,
-    input  wire [31:0] cnt_stack_udp_bad_length,
+    input  wire [31:0] cnt_stack_udp_datagrams,
+    input  wire [31:0] cnt_stack_udp_bad_len,
     input  wire [31:0] cnt_stack_udp_closed_port,
-    input  wire [31:0] cnt_stack_udp_rx,
-    input  wire [31:0] cnt_stack_udp_tx,
-    input  wire [31:0] cnt_stack_udp_tx_arp_miss,
-    input  wire [31:0] cnt_arp_rx_requests,
-    input  wire [31:0] cnt_arp_rx_replies,
-    input  wire [31:0] cnt_arp_tx_replies,
-    input  wire [31:0] cnt_arp_tx_requests,
-    input  wire [31:0] cnt_arp_cache_hits,
-    input  wire [31:0] cnt_arp_cache_misses,
-    input  wire [31:0] cnt_arp_timeouts,
+    input  wire [31:0] cnt_stack_udp_bad_csum,
+    input  wire [31:0] cnt_stack_udp_err_in,
+    input  wire [31:0] cnt_stack_udp_oversize,
+    input  wire [31:0] cnt_stack_udptx_tx_frames,
+    input  wire [31:0] cnt_stack_udptx_tx_abort,
+    input  wire [31:0] cnt_stack_udptx_tx_long,
+    input  wire [31:0] cnt_stack_udptx_arp_miss,
+    input  wire [31:0] cnt_arp_req_rx,
+    input  wire [31:0] cnt_arp_reply_tx,
+    input  wire [31:0] cnt_arp_req_tx,
+    input  wire [31:0] cnt_arp_garp_tx,
+    input  wire [31:0] cnt_arp_reply_rx,
     input  wire [31:0] cnt_arp_malformed,
+    input  wire [31:0] cnt_arp_rx_overrun,
+    input  wire [31:0] cnt_arp_hit,
+    input  wire [31:0] cnt_arp_miss,
+    input  wire [31:0] cnt_arp_timeout,
+    input  wire [31:0] cnt_arp_expired,
+    input  wire [31:0] cnt_arp_evicted,
+    input  wire [31:0] cnt_arp_conflict,
     input  wire [31:0] cnt_ipb_rx_packets,
     input  wire [31:0] cnt_ipb_rx_bad,
     input  wire [31:0] cnt_ipb_rx_oversize,
@@ -93,9 +110,12 @@ module wirecore_regfile (
     output reg  [31:0] cfg_pktgen_gap,
     output reg  [4:0] cfg_pktgen_num_dest,
     output reg  [8:0] cfg_pktgen_payload,
+    output reg  cfg_pktgen_ts_ext,
     input  wire [31:0] cnt_pktgen_sent_packets,
     input  wire [31:0] cnt_pktgen_sent_bytes,
     input  wire [31:0] cnt_pktgen_arp_miss,
+    output reg  [15:0] cfg_pktgen_warmup_ms,
+    input  wire [63:0] sts_pktgen_round,
     output reg  [511:0] cfg_pktgen_dest_ip,
     output reg  [255:0] cfg_pktgen_dest_port
 );
@@ -110,6 +130,8 @@ module wirecore_regfile (
         if (rst) begin
             cfg_write_protect <= 1'b0;
             cfg_sys_scratch <= 32'h0;
+            cfg_mac_ifg <= 8'hc;
+            cfg_mac_max_len <= 16'h5ee;
             cfg_mac <= 48'h20000000002;
             cfg_ip <= 32'hc0000202;
             cfg_netmask <= 32'hffffff00;
@@ -119,6 +141,8 @@ module wirecore_regfile (
             cfg_echo_port <= 16'h7;
             cfg_pktgen_src_port <= 16'hc352;
             cfg_enables <= 4'hf;
+            cfg_ttl <= 8'h40;
+            cfg_df <= 1'h1;
             cfg_ipb_allow_en <= 1'h0;
             cfg_ipb_allow_ip <= 128'h0;
             cfg_pktgen_length <= 16'h400;
@@ -126,6 +150,8 @@ module wirecore_regfile (
             cfg_pktgen_gap <= 32'h0;
             cfg_pktgen_num_dest <= 5'h1;
             cfg_pktgen_payload <= 9'h0;
+            cfg_pktgen_ts_ext <= 1'h0;
+            cfg_pktgen_warmup_ms <= 16'h0;
             cfg_pktgen_dest_ip <= 512'h0;
             cfg_pktgen_dest_port <= 256'h0;
         end else if (reg_req) begin
@@ -156,55 +182,78 @@ module wirecore_regfile (
                 reg_ack <= 1'b1;
                 if (reg_we) cfg_write_protect <= reg_wdata[0];
             end
-            12'h040: begin // MAC.RX_GOOD_FRAMES
-                reg_rdata <= cnt_mac_rx_good_frames;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h041: begin // MAC.RX_GOOD_BYTES
-                reg_rdata <= cnt_mac_rx_good_bytes;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h042: begin // MAC.RX_BAD_FCS
-                reg_rdata <= cnt_mac_rx_bad_fcs;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h043: begin // MAC.RX_RUNT
-                reg_rdata <= cnt_mac_rx_runt;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h044: begin // MAC.RX_OVERSIZE
-                reg_rdata <= cnt_mac_rx_oversize;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h045: begin // MAC.RX_ER
-                reg_rdata <= cnt_mac_rx_er;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h046: begin // MAC.RX_DROPPED_FULL
-                reg_rdata <= cnt_mac_rx_dropped_full;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
-            end
-            12'h047: begin // MAC.TX_FRAMES
+            12'h040: begin // MAC.TX_FRAMES
                 reg_rdata <= cnt_mac_tx_frames;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h048: begin // MAC.TX_BYTES
+            12'h041: begin // MAC.TX_BYTES
                 reg_rdata <= cnt_mac_tx_bytes;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h049: begin // MAC.TX_UNDERFLOW
+            12'h042: begin // MAC.TX_UNDERFLOW
                 reg_rdata <= cnt_mac_tx_underflow;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
+            end
+            12'h043: begin // MAC.TX_ABORT
+                reg_rdata <= cnt_mac_tx_abort;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h044: begin // MAC.RX_FRAMES
+                reg_rdata <= cnt_mac_rx_frames;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h045: begin // MAC.RX_BYTES
+                reg_rdata <= cnt_mac_rx_bytes;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h046: begin // MAC.RX_BAD_FCS
+                reg_rdata <= cnt_mac_rx_bad_fcs;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h047: begin // MAC.RX_RUNT
+                reg_rdata <= cnt_mac_rx_runt;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h048: begin // MAC.RX_OVERSIZE
+                reg_rdata <= cnt_mac_rx_oversize;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h049: begin // MAC.RX_ER
+                reg_rdata <= cnt_mac_rx_er;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h04a: begin // MAC.RX_DROPPED_FULL
+                reg_rdata <= cnt_mac_rx_dropped_full;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h060: begin // MAC.IFG
+                reg_rdata <= {24'd0, cfg_mac_ifg};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_mac_ifg <= reg_wdata[7:0];
+                end
+            end
+            12'h061: begin // MAC.MAX_LEN
+                reg_rdata <= {16'd0, cfg_mac_max_len};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_mac_max_len <= reg_wdata[15:0];
+                end
             end
             12'h080: begin // NET.MAC_HI
                 reg_rdata <= {16'd0, cfg_mac[47:32]};
@@ -296,128 +345,206 @@ module wirecore_regfile (
                     if (reg_we) cfg_enables <= reg_wdata[3:0];
                 end
             end
-            12'h0c0: begin // STACK.ETH_WRONG_MAC
-                reg_rdata <= cnt_stack_eth_wrong_mac;
+            12'h08a: begin // NET.TTL
+                reg_rdata <= {24'd0, cfg_ttl};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_ttl <= reg_wdata[7:0];
+                end
+            end
+            12'h08b: begin // NET.DF
+                reg_rdata <= {31'd0, cfg_df};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_df <= reg_wdata[0];
+                end
+            end
+            12'h0c0: begin // STACK.ETH_FRAMES
+                reg_rdata <= cnt_stack_eth_frames;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c1: begin // STACK.ETH_UNKNOWN_ETHERTYPE
-                reg_rdata <= cnt_stack_eth_unknown_ethertype;
+            12'h0c1: begin // STACK.ETH_BAD_MAC
+                reg_rdata <= cnt_stack_eth_bad_mac;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c2: begin // STACK.ETH_RUNT
+            12'h0c2: begin // STACK.ETH_BAD_ETHERTYPE
+                reg_rdata <= cnt_stack_eth_bad_ethertype;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0c3: begin // STACK.ETH_RUNT
                 reg_rdata <= cnt_stack_eth_runt;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c3: begin // STACK.IP_BAD_VERSION
-                reg_rdata <= cnt_stack_ip_bad_version;
+            12'h0c4: begin // STACK.IP_PACKETS
+                reg_rdata <= cnt_stack_ip_packets;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c4: begin // STACK.IP_BAD_IHL
-                reg_rdata <= cnt_stack_ip_bad_ihl;
+            12'h0c5: begin // STACK.IP_RUNT
+                reg_rdata <= cnt_stack_ip_runt;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c5: begin // STACK.IP_BAD_CHECKSUM
-                reg_rdata <= cnt_stack_ip_bad_checksum;
+            12'h0c6: begin // STACK.IP_BAD_HDR
+                reg_rdata <= cnt_stack_ip_bad_hdr;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c6: begin // STACK.IP_BAD_LENGTH
-                reg_rdata <= cnt_stack_ip_bad_length;
+            12'h0c7: begin // STACK.IP_BAD_CSUM
+                reg_rdata <= cnt_stack_ip_bad_csum;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c7: begin // STACK.IP_WRONG_DST
-                reg_rdata <= cnt_stack_ip_wrong_dst;
+            12'h0c8: begin // STACK.IP_BAD_LEN
+                reg_rdata <= cnt_stack_ip_bad_len;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c8: begin // STACK.IP_FRAGMENT
+            12'h0c9: begin // STACK.IP_NOT_FOR_US
+                reg_rdata <= cnt_stack_ip_not_for_us;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0ca: begin // STACK.IP_FRAGMENT
                 reg_rdata <= cnt_stack_ip_fragment;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0c9: begin // STACK.IP_UNKNOWN_PROTOCOL
-                reg_rdata <= cnt_stack_ip_unknown_protocol;
+            12'h0cb: begin // STACK.IP_BAD_PROTO
+                reg_rdata <= cnt_stack_ip_bad_proto;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0ca: begin // STACK.ICMP_ECHO
+            12'h0cc: begin // STACK.IP_TRUNCATED
+                reg_rdata <= cnt_stack_ip_truncated;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0cd: begin // STACK.ICMP_ECHO
                 reg_rdata <= cnt_stack_icmp_echo;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0cb: begin // STACK.UDP_BAD_CHECKSUM
-                reg_rdata <= cnt_stack_udp_bad_checksum;
+            12'h0ce: begin // STACK.UDP_DATAGRAMS
+                reg_rdata <= cnt_stack_udp_datagrams;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0cc: begin // STACK.UDP_BAD_LENGTH
-                reg_rdata <= cnt_stack_udp_bad_length;
+            12'h0cf: begin // STACK.UDP_BAD_LEN
+                reg_rdata <= cnt_stack_udp_bad_len;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0cd: begin // STACK.UDP_CLOSED_PORT
+            12'h0d0: begin // STACK.UDP_CLOSED_PORT
                 reg_rdata <= cnt_stack_udp_closed_port;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0ce: begin // STACK.UDP_RX
-                reg_rdata <= cnt_stack_udp_rx;
+            12'h0d1: begin // STACK.UDP_BAD_CSUM
+                reg_rdata <= cnt_stack_udp_bad_csum;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0cf: begin // STACK.UDP_TX
-                reg_rdata <= cnt_stack_udp_tx;
+            12'h0d2: begin // STACK.UDP_ERR_IN
+                reg_rdata <= cnt_stack_udp_err_in;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h0d0: begin // STACK.UDP_TX_ARP_MISS
-                reg_rdata <= cnt_stack_udp_tx_arp_miss;
+            12'h0d3: begin // STACK.UDP_OVERSIZE
+                reg_rdata <= cnt_stack_udp_oversize;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h100: begin // ARP.RX_REQUESTS
-                reg_rdata <= cnt_arp_rx_requests;
+            12'h0d4: begin // STACK.UDPTX_TX_FRAMES
+                reg_rdata <= cnt_stack_udptx_tx_frames;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h101: begin // ARP.RX_REPLIES
-                reg_rdata <= cnt_arp_rx_replies;
+            12'h0d5: begin // STACK.UDPTX_TX_ABORT
+                reg_rdata <= cnt_stack_udptx_tx_abort;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h102: begin // ARP.TX_REPLIES
-                reg_rdata <= cnt_arp_tx_replies;
+            12'h0d6: begin // STACK.UDPTX_TX_LONG
+                reg_rdata <= cnt_stack_udptx_tx_long;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h103: begin // ARP.TX_REQUESTS
-                reg_rdata <= cnt_arp_tx_requests;
+            12'h0d7: begin // STACK.UDPTX_ARP_MISS
+                reg_rdata <= cnt_stack_udptx_arp_miss;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h104: begin // ARP.CACHE_HITS
-                reg_rdata <= cnt_arp_cache_hits;
+            12'h100: begin // ARP.REQ_RX
+                reg_rdata <= cnt_arp_req_rx;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h105: begin // ARP.CACHE_MISSES
-                reg_rdata <= cnt_arp_cache_misses;
+            12'h101: begin // ARP.REPLY_TX
+                reg_rdata <= cnt_arp_reply_tx;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h106: begin // ARP.TIMEOUTS
-                reg_rdata <= cnt_arp_timeouts;
+            12'h102: begin // ARP.REQ_TX
+                reg_rdata <= cnt_arp_req_tx;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
-            12'h107: begin // ARP.MALFORMED
+            12'h103: begin // ARP.GARP_TX
+                reg_rdata <= cnt_arp_garp_tx;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h104: begin // ARP.REPLY_RX
+                reg_rdata <= cnt_arp_reply_rx;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h105: begin // ARP.MALFORMED
                 reg_rdata <= cnt_arp_malformed;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h106: begin // ARP.RX_OVERRUN
+                reg_rdata <= cnt_arp_rx_overrun;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h107: begin // ARP.HIT
+                reg_rdata <= cnt_arp_hit;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h108: begin // ARP.MISS
+                reg_rdata <= cnt_arp_miss;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h109: begin // ARP.TIMEOUT
+                reg_rdata <= cnt_arp_timeout;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h10a: begin // ARP.EXPIRED
+                reg_rdata <= cnt_arp_expired;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h10b: begin // ARP.EVICTED
+                reg_rdata <= cnt_arp_evicted;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h10c: begin // ARP.CONFLICT
+                reg_rdata <= cnt_arp_conflict;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
@@ -601,6 +728,15 @@ module wirecore_regfile (
                     if (reg_we) cfg_pktgen_payload <= reg_wdata[8:0];
                 end
             end
+            12'h207: begin // PKTGEN.TS_EXT
+                reg_rdata <= {31'd0, cfg_pktgen_ts_ext};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_pktgen_ts_ext <= reg_wdata[0];
+                end
+            end
             12'h208: begin // PKTGEN.SENT_PACKETS
                 reg_rdata <= cnt_pktgen_sent_packets;
                 reg_ack <= ~reg_we;
@@ -613,6 +749,25 @@ module wirecore_regfile (
             end
             12'h20a: begin // PKTGEN.ARP_MISS
                 reg_rdata <= cnt_pktgen_arp_miss;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h20b: begin // PKTGEN.WARMUP_MS
+                reg_rdata <= {16'd0, cfg_pktgen_warmup_ms};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_pktgen_warmup_ms <= reg_wdata[15:0];
+                end
+            end
+            12'h20c: begin // PKTGEN.ROUND_LO
+                reg_rdata <= sts_pktgen_round[31:0];
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h20d: begin // PKTGEN.ROUND_HI
+                reg_rdata <= sts_pktgen_round[63:32];
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
