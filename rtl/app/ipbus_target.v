@@ -534,9 +534,20 @@ module ipbus_target #(
                         end
                         tdone <= tdone + 8'd1;
                         if (incr) taddr <= taddr + 32'd1;
-                        if (tdone + 8'd1 == tn) state <= S_HDR;
-                        else if (is_rd) state <= S_BUS;
-                        else fetch(S_WDATA);
+                        if (tdone + 8'd1 == tn) begin
+                            state <= S_HDR;
+                        end else begin
+                            // next word at once (one request outstanding: this one is
+                            // answered). A write's next data word has been on rd_data
+                            // since the request went out (idx already points at it).
+                            reg_req  <= 1'b1;
+                            reg_addr <= incr ? taddr + 32'd1 : taddr;
+                            ticks    <= 8'd0;
+                            if (is_wr) begin
+                                reg_wdata <= w;
+                                idx       <= idx + 10'd1;
+                            end
+                        end
                     end
                 end else if (reg_err || ticks > BUS_TIMEOUT_MS[7:0]) begin
                     if (reg_err) cnt_bus_errors <= cnt_bus_errors + 32'd1;

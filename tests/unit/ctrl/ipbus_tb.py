@@ -54,7 +54,10 @@ class IPbusTB:
         self._hdrs: list[dict[str, int]] = []
         self.bus_requests = 0
         self.last_in_cycle = 0
-        self.first_out_cycles: list[int] = []
+        self.first_out_cycles: list[int] = []  # reply header handshake, per reply
+        self.first_byte_cycles: list[int] = []  # first reply payload byte, per reply
+        self.last_byte_cycles: list[int] = []  # last reply payload byte, per reply
+        self._in_frame = False
         self.tx_ready_prob = 1.0
         d = dut
         self.source = AxiStreamSource(AxiStreamBus.from_prefix(d, "s_axis"), d.clk, d.rst)
@@ -97,7 +100,14 @@ class IPbusTB:
             if self.tx_ready_prob < 1.0:
                 d.m_axis_tready.value = int(self.rng.random() < self.tx_ready_prob)
                 d.m_hdr_ready.value = int(self.rng.random() < self.tx_ready_prob)
-            # record the cycle of the first reply byte and of the last request byte
+            if int(d.m_axis_tvalid.value) and int(d.m_axis_tready.value):
+                if not self._in_frame:
+                    self.first_byte_cycles.append(self.cycle)
+                    self._in_frame = True
+                if int(d.m_axis_tlast.value):
+                    self.last_byte_cycles.append(self.cycle)
+                    self._in_frame = False
+            # record the cycle of the last request byte
             if (
                 int(d.s_axis_tvalid.value)
                 and int(d.s_axis_tready.value)
