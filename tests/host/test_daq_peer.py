@@ -39,6 +39,7 @@ def test_destinations_in_turn_lfsr() -> None:
             assert cli.read(f("PKTGEN.STATUS"))[0] == 0
             assert cli.read(f("PKTGEN.SENT_PACKETS"))[0] == 30
             assert cli.read(f("PKTGEN.SENT_BYTES"))[0] == 3000
+            assert cli.read(f("PKTGEN.ROUND_LO"), 2) == [10, 0]
         finally:
             for r in rxs:
                 r.close()

@@ -21,18 +21,24 @@ def run_json(tmp_path: Path, argv: list[str]) -> dict:
 def test_stream_counts_match_the_board(tmp_path: Path) -> None:
     doc = run_json(tmp_path, ["stream", "--packets", "3000", "--length", "1000", "--verify", "50"])
     s = doc["summary"]
+    data = [r for r in doc["rows"] if r["length"] >= 16]
+    primers = [r for r in doc["rows"] if r["length"] == 0]
+    assert len(primers) == 1, "one zero-length ARP primer before the run"
+    assert len(data) + len(primers) == len(doc["rows"])
     assert s["sent"] == 3000
     assert s["received"] + s["lost"] == 3000
-    assert s["received"] == len(doc["rows"])
+    assert s["received"] == len(data)
+    assert s["ignored"] == 1
     assert s["fill_bad"] == 0
-    assert sorted(r["seq"] for r in doc["rows"])[:3] == [0, 1, 2]
-    assert all(r["length"] == 1000 for r in doc["rows"])
+    assert sorted(r["seq"] for r in data)[:3] == [0, 1, 2]
+    assert all(r["length"] == 1000 for r in data)
     assert s["lost"] == 0, "loopback at this volume must not lose anything"
 
 
 def test_stream_seconds_lfsr_csv(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     argv = ["stream", "--seconds", "0.3", "--length", "200", "--lfsr", "--gap", "20000"]
+    argv += ["--warmup", "0"]  # no primer: every row is a datagram in the format
     assert main([*argv, "--standin", "--quiet", "--save", str(out)]) == 0
     rows = list(csv.DictReader(out.open()))
     assert len(rows) > 10

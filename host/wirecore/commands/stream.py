@@ -14,7 +14,7 @@ import argparse
 from wirecore import ipbus, regmap
 from wirecore.daq import common
 from wirecore.daq.analysis import inter_arrival_us, line_rate_goodput, stream_stats
-from wirecore.daq.fmt import check_fill
+from wirecore.daq.fmt import HEADER_LEN, check_fill
 from wirecore.daq.rx import Capture, Receiver, rmem_max
 
 
@@ -42,6 +42,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fill", type=common.int_range(0, 255), default=0, help="constant byte")
     p.add_argument("--port", type=common.int_range(0, 65535), default=0, help="local UDP port")
     p.add_argument(
+        "--warmup",
+        type=common.int_range(0, 65535),
+        default=20,
+        help="ms between the generator's ARP primers and the first datagram (default 20; "
+        "0: no primers, the first datagrams may be lost while the board resolves this PC)",
+    )
+    p.add_argument(
         "--rcvbuf", type=common.int_range(65536), default=64 << 20, help="socket buffer bytes"
     )
     p.add_argument(
@@ -63,6 +70,7 @@ def _configure(cli: ipbus.Client, args: argparse.Namespace, ip: str, port: int) 
     cli.write(f("PKTGEN.PAYLOAD"), [(args.fill << 1) | int(args.lfsr)])
     cli.write(f("PKTGEN.DEST_IP0"), [int.from_bytes(bytes(map(int, ip.split("."))), "big")])
     cli.write(f("PKTGEN.DEST_PORT0"), [port])
+    cli.write(f("PKTGEN.WARMUP_MS"), [args.warmup])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,14 +102,16 @@ def run(args: argparse.Namespace) -> int:
                         packets=args.packets,
                         seconds=args.seconds,
                         idle=1.0,
-                        first_timeout=5.0,
+                        first_timeout=5.0 + args.warmup / 1000,
                         on_batch=on_batch,
+                        min_length=HEADER_LEN,
                     )
                     if args.seconds:
                         cli.write(regmap.find("PKTGEN.CTRL"), [2])
                         rest = rx.collect(idle=0.3, first_timeout=0.3)
                         cap = Capture.concat([cap, rest])
                 sent = cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0]
+                arp_miss = cli.read(regmap.find("PKTGEN.ARP_MISS"))[0]
         except ipbus.IPbusTimeout as e:
             common.console.print(
                 f"[red]stream: the board at {b.ip}:{b.ipbus_port} does not answer IPbus "
@@ -114,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         common.console.print(f"[red]stream: nothing received (the board says it sent {sent})[/red]")
         return 1
     st = stream_stats(cap, sent=sent)
-    bad_fill = sum(not check_fill(p, args.lfsr, args.fill) for p in cap.payloads)
+    checked = [p for p in cap.payloads if len(p) >= HEADER_LEN]  # primers are empty
+    bad_fill = sum(not check_fill(p, args.lfsr, args.fill) for p in checked)
     ia = inter_arrival_us(cap)
     ideal = line_rate_goodput(args.length) / 1e6
     common.table(
@@ -122,18 +133,24 @@ def run(args: argparse.Namespace) -> int:
         [
             ("sent (board counter)", f"{sent}"),
             ("received", f"{st.received}"),
-            ("lost", f"{st.lost}"),
+            ("lost", f"{st.lost} (board: {arp_miss} not sent for want of ARP)"),
             ("success", f"{100 * st.success:.4f} %"),
             ("duplicates / late", f"{st.duplicates} / {st.late}"),
             ("gap events", f"{st.gap_events}"),
             ("rate", f"{st.mbytes_per_s:.2f} MB/s ({100 * st.mbytes_per_s / ideal:.1f} % of 1G)"),
             ("packets/s", f"{st.packets_per_s:.0f}"),
             ("inter-arrival p50 / p99", _ia(st.jitter)),
-            ("fill checked / bad", f"{len(cap.payloads)} / {bad_fill}"),
+            ("fill checked / bad", f"{len(checked)} / {bad_fill}"),
             ("receive buffer", f"{rx.rcvbuf} bytes, {rx.truncated} truncated"),
         ],
     )
-    summary = {"target": b.ip, "length": args.length, "sent": sent, "fill_bad": bad_fill}
+    summary = {
+        "target": b.ip,
+        "length": args.length,
+        "sent": sent,
+        "arp_miss": arp_miss,
+        "fill_bad": bad_fill,
+    }
     summary.update(st.to_dict())
     if args.save:
         cols = [cap.seq.tolist(), cap.length.tolist(), cap.t_ns.tolist(), cap.fpga_ts.tolist()]

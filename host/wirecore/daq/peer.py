@@ -66,6 +66,7 @@ class SoftGenerator:
         self.port = self.sock.getsockname()[1]
         self.sent_packets = 0
         self.sent_bytes = 0
+        self.ndest = 1
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.t0 = time.perf_counter_ns()
@@ -75,16 +76,28 @@ class SoftGenerator:
         return self._thread is not None and self._thread.is_alive()
 
     def start(
-        self, length: int, count: int, gap: int, dests: list[tuple[str, int]], mode: int
+        self,
+        length: int,
+        count: int,
+        gap: int,
+        dests: list[tuple[str, int]],
+        mode: int,
+        warmup_ms: int = 0,
     ) -> None:
         if self.running:
             return  # like the FPGA: start is ignored while running
         self.sent_packets = self.sent_bytes = 0
+        self.ndest = len(dests)
         self._stop.clear()
         self._thread = threading.Thread(
-            target=self._run, args=(length, count, gap, dests, mode), daemon=True
+            target=self._run, args=(length, count, gap, dests, mode, warmup_ms), daemon=True
         )
         self._thread.start()
+
+    @property
+    def rounds(self) -> int:
+        """Passes completed through the destination table (the ROUND registers)."""
+        return self.sent_packets // max(self.ndest, 1)
 
     def stop(self) -> None:
         self._stop.set()
@@ -99,12 +112,25 @@ class SoftGenerator:
         return (time.perf_counter_ns() - self.t0) * CLOCK_HZ // 1_000_000_000
 
     def _run(
-        self, length: int, count: int, gap: int, dests: list[tuple[str, int]], mode: int
+        self,
+        length: int,
+        count: int,
+        gap: int,
+        dests: list[tuple[str, int]],
+        mode: int,
+        warmup_ms: int,
     ) -> None:
         lfsr = bool(mode & 1)
         fill = (mode >> 1) & 0xFF
         period = (gap + wire_bytes(length)) / CLOCK_HZ if gap else 0.0
         with contextlib.suppress(OSError):  # the socket closed under us: stop
+            if warmup_ms:
+                # like the FPGA: a zero-length primer to each destination, then the wait
+                for d in dests:
+                    with contextlib.suppress(BlockingIOError, ConnectionRefusedError):
+                        self.sock.sendto(b"", d)
+                if self._stop.wait(warmup_ms / 1000):
+                    return
             if len(dests) == 1 and not lfsr and not gap:
                 self._run_fast(length, count, dests[0], fill)
                 return
@@ -166,6 +192,10 @@ class PktgenBus(ipbus.Bus):
             return "ok", self.gen.sent_packets & 0xFFFFFFFF
         if addr == _a("PKTGEN.SENT_BYTES"):
             return "ok", self.gen.sent_bytes & 0xFFFFFFFF
+        if addr == _a("PKTGEN.ROUND_LO"):
+            return "ok", self.gen.rounds & 0xFFFFFFFF
+        if addr == _a("PKTGEN.ROUND_HI"):
+            return "ok", (self.gen.rounds >> 32) & 0xFFFFFFFF
         if addr == _a("PKTGEN.CTRL"):
             return "err", 0
         if addr not in self.mem:
@@ -198,6 +228,7 @@ class PktgenBus(ipbus.Bus):
             m[_a("PKTGEN.GAP")],
             dests,
             m[_a("PKTGEN.PAYLOAD")] & 0x1FF,
+            m[_a("PKTGEN.WARMUP_MS")] & 0xFFFF,
         )
 
 

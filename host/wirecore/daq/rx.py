@@ -269,9 +269,11 @@ class Receiver:
         first_timeout: float = 5.0,
         on_batch: Callable[[int, int], None] | None = None,
         stop: Callable[[], bool] | None = None,
+        min_length: int = 0,
     ) -> Capture:
-        """Receive until ``packets`` datagrams came, ``seconds`` passed since the first,
-        nothing came for ``idle`` s (after the first), or ``stop()`` returns True.
+        """Receive until ``packets`` datagrams of at least ``min_length`` bytes came,
+        ``seconds`` passed since the first, nothing came for ``idle`` s (after the first),
+        or ``stop()`` returns True.
         ``on_batch(total_packets, total_bytes)`` is called after every batch."""
         parts: list[Capture] = []
         total = nbytes = 0
@@ -297,7 +299,7 @@ class Receiver:
             if first is None:
                 first = last
             parts.append(c)
-            total += len(c)
+            total += len(c) if min_length == 0 else int(np.count_nonzero(c.length >= min_length))
             nbytes += int(c.length.sum())
             if on_batch is not None:
                 on_batch(total, nbytes)
