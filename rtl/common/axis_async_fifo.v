@@ -45,9 +45,12 @@
 //   (strobes are registered: one s_clk cycle after the beat that causes them)
 // Throughput: one beat per cycle in and out, back to back; the pointer crossing takes
 //   a few cycles, so keep DEPTH above the largest frame plus ~8 beats for full rate.
-// Latency: plain mode, 1 s_clk + 3 m_clk cycles from a beat in to the beat out; frame
-//   mode, 1 s_clk + about 4 m_clk cycles (plus the handshake if one is in flight) from
+// Latency: plain mode, 1 s_clk + 4 m_clk cycles from a beat in to the beat out; frame
+//   mode, 1 s_clk + about 5 m_clk cycles (plus the handshake if one is in flight) from
 //   a frame's tlast beat in to its first beat out.
+// Capacity: DEPTH beats in RAM plus one in the output register. full and empty are
+//   registered a cycle ahead (against the other side's pointer as last seen, which only
+//   moves on), so neither ready path has a comparator in it.
 // Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8), DEPTH (beats, a power of two >= 4),
 //   FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0/1).
 module axis_async_fifo #(
@@ -139,44 +142,40 @@ module axis_async_fifo #(
     wire s_irst = s_rst | s_rreq | s_rack | s_mreq;
     wire m_irst = m_rst | m_rreq | m_rack | m_sreq;
 
+    always @(posedge s_clk) s_irst_r <= s_irst;
+
     // ------------------------------------------------------------------ write side (s_clk)
     reg  [AW:0] wr_ptr;  // committed: everything below is visible to the reader
-    reg  [AW:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
-    reg  [AW:0] wr_ptr_cur_gray;  // bin2gray(wr_ptr_cur) (plain mode: also of wr_ptr)
+    reg  [AW:0] wr_ptr_gray;  // bin2gray(wr_ptr)
+    // The write position (frame mode: ahead of wr_ptr while a frame is written) is held
+    // as its address, its Gray code, and its successor in binary and Gray.
+    reg  [AW-1:0] wr_addr;  // next address to write
+    reg  [AW:0] wr_ptr_cur_gray;  // Gray write position (plain mode: what the reader sees)
+    reg  [AW:0] wr_ptr_cur_inc;  // write position + 1
+    reg  [AW:0] wr_ptr_cur_inc_gray;  // bin2gray(write position + 1)
     wire [AW:0] rd_ptr_gray_s;  // reader's pointer, Gray, synchronized to s_clk
+    reg         s_irst_r;  // s_irst, registered (keeps the reset logic out of tready)
+    reg         full;  // write position DEPTH beats ahead of the reader (as last seen)
+    reg         full_wr;  // frame mode: the open frame alone fills the FIFO
     reg         s_in_frame;  // the input stream is between a frame's first and last beat
     reg         drop_frame;  // discarding the rest of the current input frame
     reg         drop_full;  // ... because it ran out of room (strobe at its end)
 
-    wire        full_cur = (wr_ptr_cur_gray == (rd_ptr_gray_s ^ TOP2));
-    wire        full_wr = (wr_ptr_cur == (wr_ptr ^ MSB));  // the open frame alone fills it
+    // Gray value a write pointer has when it is DEPTH beats ahead of the reader's
+    wire [AW:0] full_at = rd_ptr_gray_s ^ TOP2;
 
-    assign s_axis_tready = !s_irst && (drop_frame || !full_cur || DROP_FULL || (FRAME && full_wr));
+    assign s_axis_tready = !s_irst_r && (drop_frame || !full || DROP_FULL || (FRAME && full_wr));
 
-    wire        take = s_axis_tvalid && s_axis_tready;
-    wire        store = take && !drop_frame && !full_cur;
-    wire        over = take && !drop_frame && full_cur;  // frame mode only
-    wire        commit = store && (!FRAME || (s_axis_tlast && !(DROP_BAD && s_axis_tuser)));
-    wire        discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
-
-    reg  [AW:0] wr_ptr_n;
-    reg  [AW:0] wr_ptr_cur_n;
-    always @* begin
-        wr_ptr_n     = wr_ptr;
-        wr_ptr_cur_n = wr_ptr_cur;
-        if (over) wr_ptr_cur_n = wr_ptr;
-        if (commit) begin
-            wr_ptr_n     = wr_ptr_cur + ONE;
-            wr_ptr_cur_n = wr_ptr_cur + ONE;
-        end else if (discard_bad) begin
-            wr_ptr_cur_n = wr_ptr;
-        end else if (store) begin
-            wr_ptr_cur_n = wr_ptr_cur + ONE;
-        end
-    end
+    wire take = s_axis_tvalid && s_axis_tready;
+    wire store = take && !drop_frame && !full;
+    wire over = take && !drop_frame && full;  // frame mode only
+    wire commit = store && (!FRAME || (s_axis_tlast && !(DROP_BAD && s_axis_tuser)));
+    wire discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
+    wire to_inc = store && !discard_bad;  // write position moves on by one (commits too)
+    wire to_rev = over || discard_bad;  // write position falls back to wr_ptr
 
     always @(posedge s_clk) begin
-        if (store) mem[wr_ptr_cur[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+        if (store) mem[wr_addr] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
     end
 
     always @(posedge s_clk) begin
@@ -184,14 +183,39 @@ module axis_async_fifo #(
         s_status_drop_bad   <= discard_bad;
         s_status_drop_full  <= (over && s_axis_tlast) || (take && drop_frame && s_axis_tlast && drop_full);
         s_status_good_frame <= commit && s_axis_tlast;
-        if (s_irst) begin
-            wr_ptr          <= {(AW + 1) {1'b0}};
-            wr_ptr_cur      <= {(AW + 1) {1'b0}};
-            wr_ptr_cur_gray <= {(AW + 1) {1'b0}};
+        if (s_irst_r) begin
+            wr_ptr              <= {(AW + 1) {1'b0}};
+            wr_ptr_gray         <= {(AW + 1) {1'b0}};
+            wr_addr             <= {AW{1'b0}};
+            wr_ptr_cur_gray     <= {(AW + 1) {1'b0}};
+            wr_ptr_cur_inc      <= ONE;
+            wr_ptr_cur_inc_gray <= ONE;
+            full                <= 1'b0;
+            full_wr             <= 1'b0;
         end else begin
-            wr_ptr          <= wr_ptr_n;
-            wr_ptr_cur      <= wr_ptr_cur_n;
-            wr_ptr_cur_gray <= bin2gray(wr_ptr_cur_n);
+            if (commit) begin
+                wr_ptr      <= wr_ptr_cur_inc;
+                wr_ptr_gray <= wr_ptr_cur_inc_gray;
+            end
+            if (to_rev) begin
+                wr_addr             <= wr_ptr[AW-1:0];
+                wr_ptr_cur_gray     <= wr_ptr_gray;
+                wr_ptr_cur_inc      <= wr_ptr + ONE;
+                wr_ptr_cur_inc_gray <= bin2gray(wr_ptr + ONE);
+            end else if (to_inc) begin
+                wr_addr             <= wr_ptr_cur_inc[AW-1:0];
+                wr_ptr_cur_gray     <= wr_ptr_cur_inc_gray;
+                wr_ptr_cur_inc      <= wr_ptr_cur_inc + ONE;
+                wr_ptr_cur_inc_gray <= bin2gray(wr_ptr_cur_inc + ONE);
+            end
+            // Full, one cycle ahead: the comparison for the position the writer is about
+            // to take, against the reader's pointer as seen now (it only moves on, so at
+            // worst this is full one cycle longer than needed).
+            if (to_rev) full <= (wr_ptr_gray == full_at);
+            else if (to_inc) full <= (wr_ptr_cur_inc_gray == full_at);
+            else full <= (wr_ptr_cur_gray == full_at);
+            if (to_rev || commit) full_wr <= 1'b0;
+            else if (to_inc) full_wr <= FRAME && (wr_ptr_cur_inc == (wr_ptr ^ MSB));
         end
         if (s_rst) begin
             s_in_frame <= 1'b0;
@@ -240,7 +264,7 @@ module axis_async_fifo #(
                 .WIDTH(AW + 1)
             ) u_sync_wr_ptr (
                 .src_clk   (s_clk),
-                .src_rst   (s_irst),
+                .src_rst   (s_irst_r),
                 .src_data  (wr_ptr),
                 .dst_clk   (m_clk),
                 .dst_rst   (m_irst),
@@ -262,6 +286,9 @@ module axis_async_fifo #(
 
     // ------------------------------------------------------------------ read side (m_clk)
     reg  [AW:0] rd_ptr;
+    reg  [AW:0] rd_ptr_inc;  // rd_ptr + 1
+    reg  [AW:0] rd_ptr_inc_gray;  // bin2gray(rd_ptr + 1)
+    reg         empty;  // nothing committed at rd_ptr (as last seen; errs towards empty)
     reg         out_valid;  // output register holds a beat
     reg         out_term;  // ... and it is the closing beat after a reset (its data
                            // is the RAM register's last beat, of the same frame)
@@ -269,9 +296,11 @@ module axis_async_fifo #(
     reg         frame_open;  // downstream has taken part of a frame, not its tlast
     reg [W-1:0] out_q;
 
-    wire        empty = FRAME ? (rd_ptr == wr_ptr_bin_m) : (rd_ptr_gray == wr_ptr_gray_m);
+    // the reader's pointer, and the next one, against the writer's as seen now
+    wire        eq_now = FRAME ? (rd_ptr == wr_ptr_bin_m) : (rd_ptr_gray == wr_ptr_gray_m);
+    wire        eq_inc = FRAME ? (rd_ptr_inc == wr_ptr_bin_m) : (rd_ptr_inc_gray == wr_ptr_gray_m);
     wire        out_free = !out_valid || m_axis_tready;
-    wire        rd_en = !m_irst && !term_pending && !empty && out_free;
+    wire        rd_en = !empty && !term_pending && out_free;
     wire        term_load = term_pending && out_free;
     // A frame is left open if the beat on the output (or, with none, the last one taken)
     // is not a tlast beat.
@@ -283,11 +312,21 @@ module axis_async_fifo #(
 
     always @(posedge m_clk) begin
         if (m_irst) begin
-            rd_ptr      <= {(AW + 1) {1'b0}};
-            rd_ptr_gray <= {(AW + 1) {1'b0}};
-        end else if (rd_en) begin
-            rd_ptr      <= rd_ptr + ONE;
-            rd_ptr_gray <= bin2gray(rd_ptr + ONE);
+            rd_ptr          <= {(AW + 1) {1'b0}};
+            rd_ptr_gray     <= {(AW + 1) {1'b0}};
+            rd_ptr_inc      <= ONE;
+            rd_ptr_inc_gray <= ONE;
+            empty           <= 1'b1;
+        end else begin
+            if (rd_en) begin
+                rd_ptr          <= rd_ptr_inc;
+                rd_ptr_gray     <= rd_ptr_inc_gray;
+                rd_ptr_inc      <= rd_ptr_inc + ONE;
+                rd_ptr_inc_gray <= bin2gray(rd_ptr_inc + ONE);
+            end
+            // Empty, one cycle ahead (the writer's pointer only moves on, so at worst
+            // this is empty one cycle longer than needed).
+            empty <= rd_en ? eq_inc : eq_now;
         end
         if (m_rst) begin
             out_valid    <= 1'b0;

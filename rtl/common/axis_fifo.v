@@ -28,8 +28,10 @@
 //   status_good_frame         strobe: one frame (plain mode: one tlast beat) stored
 //   (strobes are registered: they come one cycle after the beat that causes them)
 // Throughput: one beat per cycle in and out, back to back, with any backpressure.
-// Latency: 2 cycles from a beat (plain mode) or a frame's tlast beat (frame mode) at the
+// Latency: 3 cycles from a beat (plain mode) or a frame's tlast beat (frame mode) at the
 //   input to the first beat it releases at the output.
+// Capacity: DEPTH beats in RAM plus one in the output register. full and empty are
+//   registered a cycle ahead, so neither ready path has a comparator in it.
 // Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8), DEPTH (beats, a power of two >= 2),
 //   FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0/1).
 module axis_fifo #(
@@ -74,22 +76,30 @@ module axis_fifo #(
     (* no_rw_check *) reg [W-1:0] mem[0:DEPTH-1];
 
     // Pointers carry one bit more than the address so full and empty differ.
-    reg [AW:0] wr_ptr;  // committed: everything below is visible to the reader
-    reg [AW:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
-    reg [AW:0] rd_ptr;
-    reg        drop_frame;  // discarding the rest of the current input frame
+    reg  [AW:0] wr_ptr;  // committed: everything below is visible to the reader
+    reg  [AW:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
+    reg  [AW:0] wr_ptr_cur_inc;  // wr_ptr_cur + 1
+    reg  [AW:0] rd_ptr;
+    reg  [AW:0] rd_ptr_inc;  // rd_ptr + 1
+    reg         full;  // wr_ptr_cur is DEPTH beats ahead of rd_ptr
+    reg         full_wr;  // frame mode: the open frame alone fills the FIFO
+    reg         empty;  // nothing committed at rd_ptr
+    reg         drop_frame;  // discarding the rest of the current input frame
 
-    wire       full_cur = (wr_ptr_cur == (rd_ptr ^ MSB));
-    wire       full_wr = (wr_ptr_cur == (wr_ptr ^ MSB));  // the open frame alone fills it
-    wire       empty = (rd_ptr == wr_ptr);
+    // full and empty are registered one cycle ahead, each against the other side's
+    // pointer of this cycle: that pointer only moves on, so at worst the FIFO looks full
+    // (or empty) one cycle longer than it is, and no comparator sits in a ready path.
+    wire [AW:0] full_at = rd_ptr ^ MSB;
 
-    assign s_axis_tready = drop_frame || !full_cur || DROP_FULL || (FRAME && full_wr);
+    assign s_axis_tready = drop_frame || !full || DROP_FULL || (FRAME && full_wr);
 
     wire take = s_axis_tvalid && s_axis_tready;
-    wire store = take && !drop_frame && !full_cur;
-    wire over = take && !drop_frame && full_cur;  // frame mode only
+    wire store = take && !drop_frame && !full;
+    wire over = take && !drop_frame && full;  // frame mode only
     wire commit = store && (!FRAME || (s_axis_tlast && !(DROP_BAD && s_axis_tuser)));
     wire discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
+    wire to_inc = store && !discard_bad;  // wr_ptr_cur moves on by one (commits too)
+    wire to_rev = over || discard_bad;  // wr_ptr_cur falls back to wr_ptr
 
     always @(posedge clk) begin
         if (store) mem[wr_ptr_cur[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
@@ -101,23 +111,28 @@ module axis_fifo #(
         status_drop_full  <= (over && s_axis_tlast) || (take && drop_frame && s_axis_tlast);
         status_good_frame <= commit && s_axis_tlast;
         if (rst) begin
-            wr_ptr     <= {(AW + 1) {1'b0}};
-            wr_ptr_cur <= {(AW + 1) {1'b0}};
-            drop_frame <= 1'b0;
+            wr_ptr         <= {(AW + 1) {1'b0}};
+            wr_ptr_cur     <= {(AW + 1) {1'b0}};
+            wr_ptr_cur_inc <= ONE;
+            full           <= 1'b0;
+            full_wr        <= 1'b0;
+            drop_frame     <= 1'b0;
         end else begin
             if (take && drop_frame && s_axis_tlast) drop_frame <= 1'b0;
-            if (over) begin
-                wr_ptr_cur <= wr_ptr;
-                drop_frame <= !s_axis_tlast;
+            if (over) drop_frame <= !s_axis_tlast;
+            if (commit) wr_ptr <= wr_ptr_cur_inc;
+            if (to_rev) begin
+                wr_ptr_cur     <= wr_ptr;
+                wr_ptr_cur_inc <= wr_ptr + ONE;
+            end else if (to_inc) begin
+                wr_ptr_cur     <= wr_ptr_cur_inc;
+                wr_ptr_cur_inc <= wr_ptr_cur_inc + ONE;
             end
-            if (commit) begin
-                wr_ptr     <= wr_ptr_cur + ONE;
-                wr_ptr_cur <= wr_ptr_cur + ONE;
-            end else if (discard_bad) begin
-                wr_ptr_cur <= wr_ptr;
-            end else if (store) begin
-                wr_ptr_cur <= wr_ptr_cur + ONE;
-            end
+            if (to_rev) full <= (wr_ptr == full_at);
+            else if (to_inc) full <= (wr_ptr_cur_inc == full_at);
+            else full <= (wr_ptr_cur == full_at);
+            if (to_rev || commit) full_wr <= 1'b0;
+            else if (to_inc) full_wr <= FRAME && (wr_ptr_cur_inc == (wr_ptr ^ MSB));
         end
         if (rst) begin
             status_overflow   <= 1'b0;
@@ -138,10 +153,16 @@ module axis_fifo #(
 
     always @(posedge clk) begin
         if (rst) begin
-            rd_ptr    <= {(AW + 1) {1'b0}};
-            out_valid <= 1'b0;
+            rd_ptr     <= {(AW + 1) {1'b0}};
+            rd_ptr_inc <= ONE;
+            empty      <= 1'b1;
+            out_valid  <= 1'b0;
         end else begin
-            if (rd_en) rd_ptr <= rd_ptr + ONE;
+            if (rd_en) begin
+                rd_ptr     <= rd_ptr_inc;
+                rd_ptr_inc <= rd_ptr_inc + ONE;
+            end
+            empty <= rd_en ? (rd_ptr_inc == wr_ptr) : (rd_ptr == wr_ptr);
             if (rd_en) out_valid <= 1'b1;
             else if (m_axis_tready) out_valid <= 1'b0;
         end
