@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
 from wirecore.commands.demo import ping, udp_echo  # noqa: E402
-from wirecore.vboard import DEFAULT_TOP, FIXTURE_TOP, BoardConfig, VirtualBoard, build  # noqa: E402
+from wirecore.vboard import DEFAULT_TOP, FIXTURE_TOPS, BoardConfig, VirtualBoard, build  # noqa: E402
 
 
 def idle_speed(top: str, seconds: float) -> float:
@@ -66,7 +66,7 @@ def main() -> int:
     try:
         ns, ip, port = cfg.ns, cfg.ip, cfg.udp_echo_port
         echo = {}
-        if a.top != FIXTURE_TOP:
+        if a.top not in FIXTURE_TOPS:
             for size in (18, 64, 512, 1472):
                 st0 = board.stats()
                 e = udp_echo(ns, ip, port, size, duration=a.seconds, window=16)

@@ -35,6 +35,8 @@ SIM = ROOT / "sim"
 BUILD = ROOT / "build" / "vboard"
 DEFAULT_TOP = "vboard_top"
 FIXTURE_TOP = "vboard_reflect"  # test fixture: reflects every frame, no stack
+# test fixtures (no stack, so no ARP): vboard_reflect, and the real MAC looped back
+FIXTURE_TOPS = (FIXTURE_TOP, "vboard_macloop")
 
 
 class BoardError(RuntimeError):
@@ -273,7 +275,7 @@ class VirtualBoard:
         """Bring the board up; on any failure tear down what was made and re-raise.
 
         ``wait``: "arp" (until it answers arping), "start" (until the process runs), or
-        "auto" (arp unless the top is the reflecting fixture).
+        "auto" (arp unless the top is a test fixture without a stack).
         """
         netns.require_root()
         c = self.cfg
@@ -349,7 +351,7 @@ class VirtualBoard:
     def _wait(self, wait: str, timeout: float) -> None:
         c = self.cfg
         if wait == "auto":
-            wait = "start" if c.top == FIXTURE_TOP else "arp"
+            wait = "start" if c.top in FIXTURE_TOPS else "arp"
         t_end = time.monotonic() + timeout
         while time.monotonic() < t_end:
             if not self.running():

@@ -71,9 +71,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def test_reflect_roundtrip_sizes_and_pcap(make_board) -> None:
+MACLOOP = "vboard_macloop"  # the real MAC looped back through a frame FIFO
+
+
+@pytest.mark.parametrize("top", [FIXTURE_TOP, MACLOOP])
+def test_reflect_roundtrip_sizes_and_pcap(make_board, top: str) -> None:
     """Frames of 14..1514 bytes come back byte-exact, short ones padded with zeros to 60."""
-    b = make_board("rf", top=FIXTURE_TOP)
+    b = make_board("rf", top=top)
     s = raw_socket(b)
     src = tap_mac(b)
     rng = random.Random(1)
@@ -91,8 +95,9 @@ def test_reflect_roundtrip_sizes_and_pcap(make_board) -> None:
     st = b.stats()
     assert st["to_board_frames"] == len(sizes)
     assert st["from_board_frames"] == len(sizes)
-    assert st["counters"]["cnt_rx_frames"] == len(sizes)
-    assert st["counters"]["cnt_tx_frames"] == len(sizes)
+    pre = "cnt_" if top == FIXTURE_TOP else "cnt_mac_"
+    assert st["counters"][pre + "rx_frames"] == len(sizes)
+    assert st["counters"][pre + "tx_frames"] == len(sizes)
     for k in ("from_board_bad_fcs", "from_board_aborted", "from_board_runt", "tap_write_errors"):
         assert st[k] == 0, k
     pcap = b.cfg.pcap
@@ -130,15 +135,36 @@ def test_bad_fcs_and_aborted_frames_are_dropped_and_counted(make_board) -> None:
     assert st["counters"]["cnt_tx_frames"] == n_fcs + n_abort + 1
 
 
-def test_jumbo_frame(make_board) -> None:
+@pytest.mark.parametrize("top", [FIXTURE_TOP, MACLOOP])
+def test_jumbo_frame(make_board, top: str) -> None:
     """With a 9000-byte MTU a 9014-byte frame crosses the bridge both ways intact."""
-    b = make_board("jb", top=FIXTURE_TOP)
+    b = make_board("jb", top=top)
     netns.run(["ip", "-n", b.cfg.ns, "link", "set", b.cfg.tap, "mtu", "9000"])
     s = raw_socket(b)
     f = frame(tap_mac(b), 9014, 7)
     s.send(f)
     assert recv_frame(s, ETYPE) == f
     assert b.stats()["from_board_oversize"] == 0
+
+
+def test_mac_aborted_frames_are_dropped_and_counted(make_board) -> None:
+    """Frames the real MAC aborts (tuser: inverted FCS and gmii_tx_er) never reach Linux."""
+    b = make_board("mab", top=MACLOOP)
+    s = raw_socket(b)
+    src = tap_mac(b)
+    n = 6
+    for i in range(n):
+        s.send(BOARD_MAC + src + struct.pack("!HB", ETYPE_CMD, 2) + bytes(range(60 + i)))
+    good = frame(src, 300, 5)
+    s.send(good)
+    assert recv_frame(s, ETYPE) == good
+    assert recv_frame(s, ETYPE_CMD, timeout=0.3) is None
+    st = b.stats()
+    assert st["from_board_aborted"] == n
+    assert st["from_board_frames"] == 1
+    assert st["counters"]["cnt_mac_tx_abort"] == n
+    assert st["counters"]["cnt_mac_rx_frames"] == n + 1
+    assert st["counters"]["cnt_mac_rx_bad_fcs"] == 0
 
 
 def test_idle_sleeps_and_ticks_follow_the_wall_clock(make_board) -> None:
