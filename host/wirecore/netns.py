@@ -127,3 +127,18 @@ def socket_in(
     """A socket that lives in namespace ``ns``."""
     with entered(ns):
         return socket.socket(family, type, proto)
+
+
+def enter(ns: str) -> None:
+    """Move the calling thread into namespace ``ns`` for good (threads it starts follow).
+
+    Call it early, on the main thread, before any other thread exists, so that the whole
+    program (sockets, uHAL, subprocesses) lives in the board's network.
+    """
+    target = os.open(os.path.join(NETNS_DIR, ns), os.O_RDONLY)
+    try:
+        if _libc.setns(target, CLONE_NEWNET) != 0:
+            err = ctypes.get_errno()
+            raise NetnsError(f"setns into {ns}: {os.strerror(err)}")
+    finally:
+        os.close(target)

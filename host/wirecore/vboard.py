@@ -438,3 +438,22 @@ class VirtualBoard:
     def exec(self, cmd: list[str], **kw: object) -> subprocess.CompletedProcess:
         """Run ``cmd`` inside the board's namespace."""
         return subprocess.run(netns.exec_cmd(self.cfg.ns, cmd), **kw)  # type: ignore[call-overload]
+
+
+def enter_board_network(name: str | None = None) -> BoardConfig | None:
+    """Move this process's main thread into the namespace of a virtual board that is up.
+
+    For PC tools whose default target is the virtual board: with ``name`` None the only
+    board that is up is used (None is returned, and nothing changes, when no board or
+    more than one is up, or without root). Call before starting threads.
+    """
+    names = VirtualBoard.names()
+    if name is None:
+        if len(names) != 1:
+            return None
+        name = names[0]
+    board = VirtualBoard.load(name)
+    if os.geteuid() != 0 or not board.running():
+        return None
+    netns.enter(board.cfg.ns)
+    return board.cfg

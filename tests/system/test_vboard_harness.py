@@ -256,3 +256,23 @@ def test_cli_up_status_exec_down(tmp_path) -> None:
     assert not netns.exists(ns)
     r = wc("status", "--name", name, check=False)
     assert r.returncode == 1
+
+
+def test_enter_board_network(make_board) -> None:
+    """A PC tool can move itself into the board's network and see the TAP."""
+    b = make_board("en", top=FIXTURE_TOP)
+    code = (
+        "import sys; from wirecore.vboard import enter_board_network as e; "
+        f"c = e({b.cfg.name!r}); print(c.ip); print(open('/proc/self/net/dev').read())"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=dict(os.environ),
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == b.cfg.ip
+    assert f"{b.cfg.tap}:" in r.stdout
+    assert f"{b.cfg.tap}:" not in open("/proc/self/net/dev").read()  # we did not move
