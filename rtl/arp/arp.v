@@ -20,7 +20,8 @@
 //     to ff:ff:ff:ff:ff:ff, IPv4 multicast 224.0.0.0/4 to 01:00:5e + the low 23 bits:
 //     hit, no cache access;
 //   * same subnet as cfg_ip (under cfg_netmask): next hop is the IP itself, otherwise
-//     cfg_gateway; a next hop of 0.0.0.0 or cfg_ip is a miss and sends nothing;
+//     cfg_gateway; a next hop of 0.0.0.0 or cfg_ip, or cfg_ip 0.0.0.0, is a miss and
+//     sends nothing;
 //   * a fresh cache entry answers hit with its MAC;
 //   * anything else answers miss at once (the caller drops its frame) and, if the IP
 //     is not already pending, allocates an INCOMPLETE entry and sends a broadcast
@@ -214,7 +215,9 @@ module arp #(
                              (lk_local && ((lk_ip & host_mask) == host_mask) && host_mask[1]);
     wire        lk_mcast   = lk_ip[31:28] == 4'he;
     wire [31:0] lk_nh      = lk_local ? lk_ip : cfg_gateway;
-    wire        lk_noroute = (lk_nh == 32'd0) || (lk_nh == cfg_ip);
+    // no next hop: no gateway, our own address, or no address of ours yet (a request
+    // with sender IP 0.0.0.0 would be taken for an address probe)
+    wire        lk_noroute = (lk_nh == 32'd0) || (lk_nh == cfg_ip) || (cfg_ip == 32'd0);
     wire [47:0] lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
 
     // Set index: low bits of the XOR of the four bytes (the high bits of the fold are

@@ -262,8 +262,16 @@ async def gateway_and_broadcast(dut) -> None:
     dut.cfg_gateway.value = 0
     await ClockCycles(dut.clk, 2)
     assert not (await tb.lookup("9.9.9.9")).hit
+    # without an address of our own: no request (it would look like an address probe),
+    # but broadcast still resolves
+    dut.cfg_ip.value = 0
+    dut.cfg_gateway.value = ip2int(GATEWAY)
+    await ClockCycles(dut.clk, 2)
+    assert not (await tb.lookup("192.168.10.200")).hit
+    assert not (await tb.lookup("8.8.8.8")).hit  # the gateway is cached, yet no route
+    assert (await tb.lookup("255.255.255.255")).hit
     await tb.quiet(100)
-    tb.check_counters(c0, reply_rx=1, hit=7, miss=5, req_tx=2)
+    tb.check_counters(c0, reply_rx=1, hit=8, miss=7, req_tx=2)
 
 
 @cocotb.test()
