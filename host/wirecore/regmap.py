@@ -920,7 +920,7 @@ def gen_ctrl() -> str:
         "    parameter integer DATA_W         = 8,",
         "    parameter integer KEEP_W         = DATA_W / 8,",
         "    parameter integer NBUF           = 4,",
-        "    parameter integer RX_AW          = 12,",
+        "    parameter integer RX_AW          = 13,",
         "    parameter integer RX_QAW         = 4,",
         "    parameter integer MAX_BYTES      = 1472,",
         "    parameter integer BUS_TIMEOUT_MS = 2,",

@@ -24,10 +24,12 @@
 //   header, or announcing more words than the packet holds, is answered with info code 1
 //   and ends the packet; a transaction whose reply would not fit in MAX_BYTES ends the
 //   packet (counted in cnt_reply_overflow) without being executed.
-// Latency: store and forward: a single-read request's reply starts about 25 cycles after
-//   the request's last byte with a one-cycle register slave (bench/ipbus.py measures it).
+// Latency: store and forward: the first reply byte of a single read leaves 20 cycles
+//   after the request's last byte with a one-cycle register slave; block transfers take
+//   2 cycles per word on the register bus (bench/ipbus.py measures them).
 // Parameters: DATA_W (8), NBUF (stored replies for resend, 1..15), RX_AW (input ring
-//   word-address bits), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
+//   word-address bits: 13 = 32 KiB holds uHAL's 16 in-flight packets of 1400 bytes
+//   without back-pressure), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
 //   MAX_BYTES (largest request and reply payload), BUS_TIMEOUT_MS, CONF_BASE (register
 //   bus address where the configuration space, read by transaction type 6, starts).
 `default_nettype none
@@ -36,7 +38,7 @@ module ipbus_target #(
     parameter integer DATA_W         = 8,
     parameter integer KEEP_W         = DATA_W / 8,
     parameter integer NBUF           = 4,
-    parameter integer RX_AW          = 12,
+    parameter integer RX_AW          = 13,
     parameter integer RX_QAW         = 4,
     parameter integer MAX_BYTES      = 1472,
     parameter integer BUS_TIMEOUT_MS = 2,

@@ -58,6 +58,9 @@ class IPbusTB:
         self.first_byte_cycles: list[int] = []  # first reply payload byte, per reply
         self.last_byte_cycles: list[int] = []  # last reply payload byte, per reply
         self._in_frame = False
+        self.hdr_waits: list[int] = []  # cycles each request header waited for s_hdr_ready
+        # cycles from the previous request's last byte to this header's acceptance
+        self.hdr_gaps: list[int] = []
         self.tx_ready_prob = 1.0
         d = dut
         self.source = AxiStreamSource(AxiStreamBus.from_prefix(d, "s_axis"), d.clk, d.rst)
@@ -183,10 +186,14 @@ class IPbusTB:
         d.s_hdr_dst_port.value = TARGET_PORT
         d.s_hdr_len.value = len(payload) if length is None else length
         d.s_hdr_valid.value = 1
+        waited = 0
         while True:
             await RisingEdge(d.clk)
             if int(d.s_hdr_ready.value):
                 break
+            waited += 1
+        self.hdr_waits.append(waited)
+        self.hdr_gaps.append(self.cycle - self.last_in_cycle)
         d.s_hdr_valid.value = 0
         tuser = [0] * len(payload)
         if bad and payload:
