@@ -99,3 +99,10 @@ def test_mem_roundtrip(capsys, opts: list[str], tmp_path: Path) -> None:
     assert (code, out) == (0, "03fff: 12345678\n")
     code, _, err = run(capsys, "mem", "read", "16383", "2", *opts)
     assert code == 1 and "outside the memory" in err
+
+
+def test_selftest_against_model(capsys, target: str) -> None:
+    pytest.importorskip("uhal")
+    code, out, _ = run(capsys, "reg", "selftest", "--target", target)
+    assert code == 0, out
+    assert out.count("ok  ") == 13 and "all checks passed" in out
