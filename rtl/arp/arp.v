@@ -53,9 +53,11 @@
 //   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway: configuration (values, not wire order)
 //   tick_1ms: one-cycle strobe every millisecond
 //   cnt_*: 32-bit wrapping counters
-// Latency: arp_resp_valid 3 cycles after the request handshake (4 if the cache was busy
-//   with a receive or background operation in the cycle after it; more only right after
-//   reset while the cache is being cleared, SETS cycles). A reply starts on m_axis 5-6
+// Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
+//   the last hit and nothing has changed since (same millisecond, no cache write);
+//   otherwise 3 cycles (4 if the cache was busy with a receive or background operation
+//   in the cycle after it; more only right after reset while the cache is being
+//   cleared, SETS cycles). A reply starts on m_axis 5-6
 //   cycles after the request's last beat when the output is free.
 // Parameters: DATA_W (multiple of 8), KEEP_W, ENTRIES and WAYS (powers of two, WAYS <=
 //   ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the first request),
@@ -208,6 +210,15 @@ module arp #(
     reg         lk_pend;
     reg  [31:0] lk_ip;
     assign arp_req_ready = !lk_pend;
+
+    // Last hit, answered again in one cycle without the cache. Forgotten on every cache
+    // write, every tick_1ms (ages move: expiry and re-validation need the cache) and
+    // every change of cfg_ip or cfg_mac.
+    reg         memo_valid;
+    reg  [31:0] memo_ip;
+    reg  [47:0] memo_mac;
+    wire        lk_take  = arp_req_valid && arp_req_ready;
+    wire        memo_hit = lk_take && memo_valid && (arp_req_ip == memo_ip);
 
     wire [31:0] host_mask  = ~cfg_netmask;
     wire        lk_local   = ((lk_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
@@ -430,6 +441,7 @@ module arp #(
             sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
             now <= {TS_W{1'b0}};
             lk_pend <= 1'b0;
+            memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
             reply_pend <= 1'b0; req_pend <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N;
@@ -445,7 +457,7 @@ module arp #(
             if (tick_1ms) now <= now + 1'b1;
 
             // lookup request
-            if (arp_req_valid && arp_req_ready) begin
+            if (lk_take && !memo_hit) begin
                 lk_pend <= 1'b1;
                 lk_ip <= arp_req_ip;
             end
@@ -496,6 +508,18 @@ module arp #(
                 arp_resp_hit <= x_hit;
                 arp_resp_mac <= x_mac;
             end
+            if (memo_hit) begin
+                arp_resp_valid <= 1'b1;
+                arp_resp_hit <= 1'b1;
+                arp_resp_mac <= memo_mac;
+            end
+            if (x_resp && x_hit) begin
+                memo_valid <= 1'b1;
+                memo_ip <= lk_ip;
+                memo_mac <= x_mac;
+            end
+            if (wr_en || init_wr || tick_1ms || cfg_mac != prev_mac || cfg_ip != prev_ip)
+                memo_valid <= 1'b0;
 
             // transmit slots
             if (tx_go) begin
@@ -533,7 +557,7 @@ module arp #(
             if (i_confl) garp_pend <= 1'b1;
 
             // counters
-            if (i_hit) cnt_hit <= cnt_hit + 32'd1;
+            if (i_hit || memo_hit) cnt_hit <= cnt_hit + 32'd1;
             if (i_miss) cnt_miss <= cnt_miss + 32'd1;
             if (i_exp) cnt_expired <= cnt_expired + 32'd1;
             if (i_tmo) cnt_timeout <= cnt_timeout + 32'd1;

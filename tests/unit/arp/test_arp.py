@@ -451,6 +451,40 @@ async def turnaround_cycles(dut) -> None:
 
 
 @cocotb.test()
+async def repeated_lookup_one_cycle(dut) -> None:
+    """The last hit is answered in 1 cycle until the cache changes or a millisecond passes."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    lat = [(await tb.lookup(PEER_IP)).latency for _ in range(3)]
+    assert lat == [3, 1, 1], lat
+    r = await tb.lookup("255.255.255.255")  # another destination replaces the memory
+    assert r.hit and r.latency == 3
+    r = await tb.lookup("255.255.255.255")
+    assert r.hit and r.mac == BCAST_MAC and r.latency == 1
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.latency == 3
+    await tb.ms(1)  # a tick forgets it
+    assert (await tb.lookup(PEER_IP)).latency == 3
+    # the peer moves to a new MAC (gratuitous ARP): never answered from a stale memory
+    new_mac = "52:54:00:99:88:77"
+    await tb.send(arp_frame(1, new_mac, PEER_IP, PEER_IP))
+    await ClockCycles(dut.clk, 10)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == new_mac and r.latency == 3, r
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == new_mac and r.latency == 1, r
+    # a change of our address forgets it too
+    dut.cfg_ip.value = ip2int("192.168.10.60")
+    await ClockCycles(dut.clk, 2)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.latency == 3, r
+    tb.check_counters(c0, req_rx=1, reply_tx=1, hit=10)
+
+
+@cocotb.test()
 async def back_to_back_line_rate(dut) -> None:
     """Minimum-size requests back to back with a free output: all answered, in order."""
     tb = ArpTB(dut)
