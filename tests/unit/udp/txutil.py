@@ -64,6 +64,12 @@ class Cycles:
         return int(get_sim_time(unit="ns") // self.period)
 
 
+class _Null:
+    """Stands in for an optional stream signal a port does not have."""
+
+    value: Any = 0
+
+
 class PayloadSource:
     """Drives an AXI4-Stream slave port beat by beat (byte lane 0 first).
 
@@ -86,7 +92,10 @@ class PayloadSource:
         cocotb.start_soon(self._run())
 
     def _sig(self, name: str) -> Any:
-        return getattr(self.dut, f"{self.p}_{name}")
+        full = f"{self.p}_{name}"
+        if name in ("tkeep", "tuser") and not hasattr(self.dut, full):
+            return _Null()
+        return getattr(self.dut, full)
 
     def send(self, data: bytes, tuser: int = 0, gap_prob: float = 0.0) -> None:
         self.queue.append((bytes(data), tuser, gap_prob))
