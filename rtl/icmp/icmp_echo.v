@@ -1,0 +1,259 @@
+`default_nettype none
+// icmp_echo: answers ICMP echo requests. Takes ip_rx's ICMP output (header bus + the ICMP
+// message) and produces the whole Ethernet echo-reply frame (no FCS) by cut-through: the
+// reply starts while the request is still arriving.
+//
+// Reply: Ethernet dst = request's source MAC, src = cfg_mac, type 0x0800; IPv4 version 4,
+// IHL 5, TOS 0, total length = len+20, identification from a counter, no flags, TTL
+// cfg_ttl, protocol 1, source = the request's destination IP, destination = request's source IP, header checksum
+// computed; ICMP type 0, code, identifier, sequence and data copied, checksum updated
+// incrementally for the type change (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), m = 0x0800,
+// m' = 0x0000), so a request with a bad ICMP checksum gets a reply with a bad checksum.
+//
+// How it is cut through: at KEEP_W >= 4 the first message beat holds type, code and
+// checksum; it is inspected without being taken, the 34-byte Ethernet+IPv4 header is
+// emitted, and the beat is changed on its way through. At KEEP_W < 4 (8 bits) the first
+// 4 message bytes are taken into registers, then emitted as the last 4 header bytes (38).
+//
+// Not answered (consumed, counted in cnt_dropped): ICMP types other than 8, requests to a
+// broadcast address, messages shorter than 8 bytes, requests that end (tlast) before their
+// first 4 bytes. A request whose last beat carries tuser (bad FCS, truncated) gets a reply
+// that ends with tuser (the MAC aborts it on the wire), counted in cnt_aborted.
+//
+// Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8.
+// Interfaces:
+//   cfg_mac[47:0], cfg_ttl[7:0] (the reply's source IP is the request's destination)
+//   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0], s_hdr_dst_ip[31:0],
+//   s_hdr_protocol[7:0], s_hdr_len[15:0] (ICMP message bytes), s_hdr_broadcast: ip_rx's
+//   ICMP header bus; s_axis_*: the ICMP message (exactly len bytes, tuser on the last beat
+//   = bad); m_axis_*: reply frames.
+//   cnt_replies, cnt_aborted, cnt_dropped (32-bit).
+// Latency: the first reply byte leaves 2 cycles after the header handshake when the first
+// message beat is already there (KEEP_W >= 4), or 2 cycles after the 4th message byte was
+// taken (8 bits); message bytes then pass combinationally.
+module icmp_echo #(
+    parameter DATA_W = 8,
+    parameter KEEP_W = DATA_W / 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire [47:0]       cfg_mac,
+    input  wire [7:0]        cfg_ttl,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_src_mac,
+    input  wire [31:0]       s_hdr_src_ip,
+    input  wire [31:0]       s_hdr_dst_ip,
+    input  wire [7:0]        s_hdr_protocol,
+    input  wire [15:0]       s_hdr_len,
+    input  wire              s_hdr_broadcast,
+
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output reg               s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output reg  [31:0]       cnt_replies,
+    output reg  [31:0]       cnt_aborted,
+    output reg  [31:0]       cnt_dropped
+);
+    localparam CAP  = (KEEP_W < 4) ? 1 : 0;        // first 4 bytes taken into registers
+    localparam HDRB = CAP ? 38 : 34;               // bytes emitted before the passed part
+    localparam NCAP = CAP ? (4 / KEEP_W) : 1;      // beats captured
+
+    localparam [1:0] S_IDLE = 2'd0, S_PEEK = 2'd1, S_CAP = 2'd2, S_RUN = 2'd3;
+    reg [1:0] st;
+
+    // per request
+    reg [47:0] r_mac, t_mac;
+    reg [31:0] r_ip, t_ip;
+    reg [7:0]  t_ttl;
+    reg [15:0] r_len, r_id;
+    reg        r_ok;          // header acceptable (not broadcast, length >= 8)
+    reg [15:0] ip_csum;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg        first;         // next message beat is the first one (used when KEEP_W >= 4)
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [31:0] cap;           // captured message bytes 0..3, byte 0 in [7:0]
+    reg [2:0]  cc;            // beats captured
+
+    // engine
+    wire       eng_can;
+    reg        eng_start, eng_drop;
+    wire [15:0] eng_len = CAP ? (r_len - 16'd4) : r_len;
+
+    assign s_hdr_ready = (st == S_IDLE) && eng_can;
+    wire hdr_fire = s_hdr_valid && s_hdr_ready;
+
+    wire [15:0] tot = r_len + 16'd20;
+    wire [18:0] ssum = {3'b0, 16'h4500} + {3'b0, tot} + {3'b0, r_id} + {3'b0, t_ttl, 8'd1}
+                     + {3'b0, t_ip[31:16]} + {3'b0, t_ip[15:0]}
+                     + {3'b0, r_ip[31:16]} + {3'b0, r_ip[15:0]};
+    wire [16:0] sf1 = {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
+    wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
+
+    // ICMP checksum update for type 8 -> 0
+    function [15:0] upd(input [15:0] hc);
+        reg [16:0] s;
+        reg [15:0] f;
+        begin
+            s   = {1'b0, ~hc} + 17'h0f7ff;
+            f   = s[15:0] + {15'd0, s[16]};
+            upd = ~f;
+        end
+    endfunction
+
+    // type/code/checksum seen: in the first beat (KEEP_W >= 4) or captured (8 bits)
+    wire [31:0] head4;
+    wire [31:0] cap_next;
+    generate
+        if (CAP != 0) begin : g_cap
+            assign head4    = cap;
+            assign cap_next = {s_axis_tdata, cap[31:DATA_W]};
+        end else begin : g_peek
+            assign head4    = s_axis_tdata[31:0];
+            assign cap_next = cap;
+        end
+    endgenerate
+    wire        is_echo = (head4[7:0] == 8'd8);
+    wire [15:0] hc_new  = upd({head4[23:16], head4[31:24]});
+    wire [31:0] head4_n = {hc_new[7:0], hc_new[15:8], head4[15:8], 8'd0};
+
+    always @(posedge clk) begin
+        ip_csum <= ~sf2;
+        if (hdr_fire) begin
+            r_mac <= s_hdr_src_mac;
+            r_ip  <= s_hdr_src_ip;
+            r_len <= s_hdr_len;
+            r_ok  <= !s_hdr_broadcast && (s_hdr_len >= 16'd8) && (s_hdr_protocol == 8'd1);
+            t_mac <= cfg_mac;
+            t_ip  <= s_hdr_dst_ip;
+            t_ttl <= cfg_ttl;
+        end
+    end
+
+    // control
+    always @* begin
+        eng_start     = 1'b0;
+        eng_drop      = 1'b0;
+        case (st)
+            S_PEEK: if (CAP == 0 && s_axis_tvalid) begin
+                eng_start = 1'b1;
+                eng_drop  = !(r_ok && is_echo);
+            end
+            S_CAP: if (CAP != 0 && cc == NCAP[2:0]) begin
+                eng_start = 1'b1;
+                eng_drop  = !(r_ok && is_echo);
+            end
+            default: ;
+        endcase
+    end
+
+    wire cap_fire = (st == S_CAP) && (cc != NCAP[2:0]) && s_axis_tvalid;
+
+    always @(posedge clk) begin
+        case (st)
+            S_IDLE: if (hdr_fire) begin
+                st    <= CAP ? S_CAP : S_PEEK;
+                cc    <= 3'd0;
+                first <= 1'b1;
+            end
+            S_PEEK: if (eng_start) st <= S_RUN;
+            S_CAP: begin
+                if (cap_fire) begin
+                    cap <= cap_next;
+                    cc  <= cc + 3'd1;
+                    if (s_axis_tlast) st <= S_IDLE;  // ended too early: nothing to answer
+                end
+                if (eng_start) st <= S_RUN;
+            end
+            S_RUN: begin
+                if (eng_s_tvalid && eng_s_tready) first <= 1'b0;
+                if (eng_can) st <= S_IDLE;
+            end
+            default: st <= S_IDLE;
+        endcase
+        if (rst) st <= S_IDLE;
+    end
+
+    always @(posedge clk) begin
+        if (hdr_fire) r_id <= r_id + 16'd1;
+        if (eng_start && eng_drop) cnt_dropped <= cnt_dropped + 32'd1;
+        if (cap_fire && s_axis_tlast) cnt_dropped <= cnt_dropped + 32'd1;
+        if (ev_sent) cnt_replies <= cnt_replies + 32'd1;
+        if (ev_abort) cnt_aborted <= cnt_aborted + 32'd1;
+        if (rst) begin
+            r_id        <= 16'hffff;  // the first reply carries 0
+            cnt_replies <= 32'd0;
+            cnt_aborted <= 32'd0;
+            cnt_dropped <= 32'd0;
+        end
+    end
+
+    // the reply header (38 bytes, of which HDRB are used), byte 0 in [7:0]
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [38*8-1:0] hv = {
+        head4_n,
+        r_ip[7:0], r_ip[15:8], r_ip[23:16], r_ip[31:24],
+        t_ip[7:0], t_ip[15:8], t_ip[23:16], t_ip[31:24],
+        ip_csum[7:0], ip_csum[15:8], 8'd1, t_ttl,
+        8'h00, 8'h00, r_id[7:0], r_id[15:8],
+        tot[7:0], tot[15:8], 8'h00, 8'h45, 8'h00, 8'h08,
+        t_mac[7:0], t_mac[15:8], t_mac[23:16], t_mac[31:24], t_mac[39:32], t_mac[47:40],
+        r_mac[7:0], r_mac[15:8], r_mac[23:16], r_mac[31:24], r_mac[39:32], r_mac[47:40]
+    };
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // message into the engine: the first beat changed on its way (KEEP_W >= 4)
+    wire [DATA_W-1:0] mod_beat;
+    generate
+        if (CAP == 0) begin : g_mod
+            if (DATA_W > 32) begin : g_wide
+                assign mod_beat = first ? {s_axis_tdata[DATA_W-1:32], head4_n} : s_axis_tdata;
+            end else begin : g_32
+                assign mod_beat = first ? head4_n : s_axis_tdata;
+            end
+        end else begin : g_pass
+            assign mod_beat = s_axis_tdata;
+        end
+    endgenerate
+
+    wire eng_s_tvalid = (st == S_RUN) && s_axis_tvalid;
+    wire eng_s_tready;
+    always @* begin
+        case (st)
+            S_CAP:   s_axis_tready = (cc != NCAP[2:0]);
+            S_RUN:   s_axis_tready = eng_s_tready;
+            default: s_axis_tready = 1'b0;
+        endcase
+    end
+
+    wire ev_sent, ev_abort;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire ev_long;  // cannot happen: ip_rx gives exactly len bytes
+    /* verilator lint_on UNUSEDSIGNAL */
+    tx_prepend #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDRB), .CHECK_LEN(1)
+    ) eng (
+        .clk(clk), .rst(rst),
+        .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
+        .hdr(hv[HDRB*8-1:0]),
+        .s_axis_tdata(mod_beat), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(eng_s_tvalid),
+        .s_axis_tready(eng_s_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .ev_sent(ev_sent), .ev_abort(ev_abort), .ev_long(ev_long)
+    );
+endmodule
+`default_nettype wire
