@@ -211,14 +211,13 @@ module arp #(
     reg  [31:0] lk_ip;
     assign arp_req_ready = !lk_pend;
 
-    // Last hit, answered again in one cycle without the cache. Forgotten on every cache
-    // write, every tick_1ms (ages move: expiry and re-validation need the cache) and
-    // every change of cfg_ip or cfg_mac.
+    // Last hit, answered again in one cycle without the cache: while memo_valid, lk_ip
+    // is the IP of the last answer and arp_resp_mac still holds its MAC. Forgotten on a
+    // miss, on every cache write, every tick_1ms (ages move: expiry and re-validation
+    // need the cache) and every change of cfg_ip or cfg_mac.
     reg         memo_valid;
-    reg  [31:0] memo_ip;
-    reg  [47:0] memo_mac;
     wire        lk_take  = arp_req_valid && arp_req_ready;
-    wire        memo_hit = lk_take && memo_valid && (arp_req_ip == memo_ip);
+    wire        memo_hit = lk_take && memo_valid && (arp_req_ip == lk_ip);
 
     wire [31:0] host_mask  = ~cfg_netmask;
     wire        lk_local   = ((lk_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
@@ -509,16 +508,11 @@ module arp #(
                 arp_resp_mac <= x_mac;
             end
             if (memo_hit) begin
-                arp_resp_valid <= 1'b1;
-                arp_resp_hit <= 1'b1;
-                arp_resp_mac <= memo_mac;
+                arp_resp_valid <= 1'b1;  // arp_resp_hit and arp_resp_mac are unchanged
             end
-            if (x_resp && x_hit) begin
-                memo_valid <= 1'b1;
-                memo_ip <= lk_ip;
-                memo_mac <= x_mac;
-            end
-            if (wr_en || init_wr || tick_1ms || cfg_mac != prev_mac || cfg_ip != prev_ip)
+            if (x_resp) memo_valid <= x_hit;
+            if ((lk_take && !memo_hit) || wr_en || init_wr || tick_1ms ||
+                cfg_mac != prev_mac || cfg_ip != prev_ip)
                 memo_valid <= 1'b0;
 
             // transmit slots
