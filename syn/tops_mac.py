@@ -10,4 +10,5 @@ TOPS = [
     Top("mac_gmii", "eth_mac_gmii", {}, fmax=False, clocks=("tx_clk", "rx_clk")),
     Top("mac_tx", "eth_mac_tx", {}, fmax=True, clocks=("clk",)),
     Top("mac_rx", "eth_mac_rx", {}, fmax=True, clocks=("clk",)),
+    Top("mac_mii", "eth_mac_mii", {}, fmax=False, clocks=("mii_tx_clk", "mii_rx_clk")),
 ]

@@ -17,8 +17,8 @@
 //
 // Reset: if rst rises while a user frame is open (beats out, no tlast yet), one beat
 // with tlast = tuser = 1 ends it, so a consumer that is not reset never merges frames.
-// Clock enable: gmii_* are sampled and the frame advances only in cycles with ce = 1
-// (tie to 1 for GMII). Each output beat is valid for one clock cycle.
+// Clock enable: gmii_* are sampled only in cycles with ce = 1 (tie to 1 for GMII), and
+// each sample is processed in the cycle after; each output beat is valid for one cycle.
 //
 // Ports: clk, rst (sync, active high), ce; gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er;
 // m_axis_t{data[7:0],valid,last,user} (no tready: a MAC cannot stall the wire);
@@ -55,6 +55,7 @@ module eth_mac_rx (
     // input registers
     reg  [7:0]  d0;
     reg         dv0, er0;
+    reg         v0;           // d0/dv0/er0 were sampled last cycle (ce): process them
 
     reg         in_frame;     // SFD seen, taking bytes
     reg         drop;         // ignore bytes until rx_dv falls
@@ -77,7 +78,7 @@ module eth_mac_rx (
 
     crc32 #(.DATA_W(8)) u_crc (.crc_in(crc), .data(d0), .keep(1'b1), .crc_out(crc_next));
 
-    wire byte_in = ce && dv0 && in_frame;
+    wire byte_in = v0 && dv0 && in_frame;
     wire over = at_max;
 
     always @(posedge clk) begin
@@ -93,13 +94,14 @@ module eth_mac_rx (
         crc_ok <= (crc == RESIDUE);
         max_m1 <= cfg_max_len - 16'd1;
 
+        v0 <= ce;
         if (ce) begin
             d0 <= gmii_rxd;
             dv0 <= gmii_rx_dv;
             er0 <= gmii_rx_er;
         end
 
-        if (ce && !dv0) begin
+        if (v0 && !dv0) begin
             drop <= 1'b0;
             if (in_frame) begin
                 in_frame <= 1'b0;
@@ -108,7 +110,7 @@ module eth_mac_rx (
                 end_runt <= !ge64;
                 end_data <= hold_v;
             end
-        end else if (ce && dv0 && !in_frame && !drop) begin
+        end else if (v0 && dv0 && !in_frame && !drop) begin
             if (d0 == 8'hD5) begin
                 in_frame <= 1'b1;
                 cnt <= 16'd0;
@@ -174,6 +176,7 @@ module eth_mac_rx (
             in_frame <= 1'b0;
             drop <= 1'b0;
             dv0 <= 1'b0;
+            v0 <= 1'b0;
             er0 <= 1'b0;
             hold_v <= 1'b0;
             end_p <= 1'b0;

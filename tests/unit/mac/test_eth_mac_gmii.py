@@ -63,7 +63,7 @@ def size_plan() -> list[int]:
     return sizes
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def sizes_both_directions_back_to_back(dut) -> None:
     tb = TB(dut, max_len=9018)
     await tb.reset()
@@ -92,7 +92,7 @@ async def sizes_both_directions_back_to_back(dut) -> None:
         assert c[k] == 0, k
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def random_gaps_and_ifg(dut) -> None:
     """Random idle time between frames in both directions, and a larger configured IFG."""
     tb = TB(dut)
@@ -134,7 +134,7 @@ def raw_frame(body: bytes, preamble: bytes = PREAMBLE, fcs_ok: bool = True) -> G
     return GmiiFrame(bytearray(preamble + body + fcs))
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def rx_bad_frames_counted(dut) -> None:
     tb = TB(dut, max_len=1518)
     await tb.reset()
@@ -216,7 +216,7 @@ async def drive_axis(dut, data: bytes, gap_at: int | None = None, gap: int = 0,
     dut.s_axis_tuser.value = 0
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def tx_underflow_and_abort(dut) -> None:
     tb = TB(dut)
     tb.axis_src.pause = True  # the hand driver owns s_axis in this test
@@ -246,7 +246,7 @@ async def tx_underflow_and_abort(dut) -> None:
     assert c["tx_bytes"] == sum(len(padded(f)) + 4 for f in (f0, f2, f0))
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def reset_mid_frame(dut) -> None:
     tb = TB(dut)
     await tb.reset()
@@ -278,7 +278,7 @@ async def reset_mid_frame(dut) -> None:
     assert c["rx_bytes"] == len(after) + 4 and c["tx_bytes"] == len(after) + 4
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=5, timeout_unit="ms")
 async def latency_cycles(dut) -> None:
     """The latencies documented in docs/mac.md, counted in clock cycles."""
     tb = TB(dut)
