@@ -11,10 +11,11 @@ Used by bench/fmax.py. A top is never placed bare: it is wrapped in a generated 
   through its combinational inputs and outputs, as they would be inside a larger
   design), not of the pads.
 
-Each port is assigned to a clock domain by name: the clock whose prefix (the clock
-name without its trailing ``clk``, e.g. ``s_`` for ``s_clk``, ``gmii_rx_`` for
-``gmii_rx_clk``, the empty prefix for ``clk``) is the longest prefix of the port name.
-Ports matching no prefix belong to the top's first clock.
+Each port is assigned to a clock domain by name: the clock whose base name (the clock
+name without its trailing ``clk`` and underscore: ``s`` for ``s_clk``, ``gmii_rx`` for
+``gmii_rx_clk``, empty for ``clk``) is the longest one the port name starts with (as
+``s_...``; bases longer than two letters also without the underscore, so ``gmii_rxd``
+is in ``gmii_rx``). Ports matching none belong to the top's first clock.
 
 Synthesis is native yosys ``synth_ice40 -json``; nextpnr's ``--report`` JSON gives the
 achieved frequency per clock and the utilization.
@@ -91,12 +92,19 @@ def top_ports(top: Top) -> list[Port]:
     return ports
 
 
-def _prefix(clock: str) -> str:
-    return clock[: -len("clk")] if clock.endswith("clk") else clock + "_"
+def _base(clock: str) -> str:
+    """Domain name of a clock port: ``s`` for ``s_clk``, ``gmii_tx`` for ``gmii_tx_clk``."""
+    return (clock[: -len("clk")] if clock.endswith("clk") else clock).rstrip("_")
+
+
+def _matches(port: str, base: str) -> bool:
+    # "s" matches s_axis_tdata; a longer base also matches without the underscore
+    # (gmii_tx matches gmii_txd); the empty base (clk) matches everything.
+    return not base or port.startswith(base + "_") or (len(base) > 2 and port.startswith(base))
 
 
 def assign_domains(ports: list[Port], clocks: tuple[str, ...]) -> dict[str, list[Port]]:
-    """Map each clock to the (non-clock) ports of its domain, by longest name prefix."""
+    """Map each clock to the (non-clock) ports of its domain, by longest matching name."""
     names = {p.name for p in ports}
     missing = [c for c in clocks if c not in names]
     if missing:
@@ -108,9 +116,9 @@ def assign_domains(ports: list[Port], clocks: tuple[str, ...]) -> dict[str, list
         best = clocks[0]
         best_len = -1
         for c in clocks:
-            pre = _prefix(c)
-            if p.name.startswith(pre) and len(pre) > best_len:
-                best, best_len = c, len(pre)
+            b = _base(c)
+            if _matches(p.name, b) and len(b) > best_len:
+                best, best_len = c, len(b)
         dom[best].append(p)
     return dom
 

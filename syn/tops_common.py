@@ -27,3 +27,13 @@ TOPS = [
         clocks=("s_clk", "m_clk"),
     ),
 ]
+
+TOPS.append(
+    Top(
+        "eth_mac_gmii_fifo",
+        "eth_mac_gmii_fifo",
+        {"TX_DEPTH": 4096, "RX_DEPTH": 4096},
+        fmax=True,
+        clocks=("clk", "gmii_tx_clk", "gmii_rx_clk"),
+    )
+)

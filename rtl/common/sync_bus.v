@@ -13,16 +13,19 @@
 //   src_clk, src_rst       source clock and synchronous reset
 //   src_data[WIDTH-1:0]    value to carry (sampled continuously)
 //   dst_clk, dst_rst       destination clock and synchronous reset
-//   dst_data[WIDTH-1:0]    latest value received (0 after reset)
+//   dst_data[WIDTH-1:0]    latest value received (INIT after reset)
 //   dst_update             one-cycle strobe: dst_data has just been loaded
 // Reset: reset both sides together (their resets overlapping by STAGES+1 cycles of each
 // clock); a reset of one side alone can make one transfer carry a torn value.
 // Latency: 1 source cycle + STAGES+1 destination cycles from sampling to dst_data; one
 // transfer every (STAGES+1) destination + (STAGES+1) source cycles or so.
-// Parameters: WIDTH (bits), STAGES (synchronizer flops, >= 2).
+// A quasi-static value (configuration) may be reset on either side alone: reloading the
+// holding register with an unchanged value cannot tear it.
+// Parameters: WIDTH (bits), STAGES (synchronizer flops, >= 2), INIT (dst_data at reset).
 module sync_bus #(
-    parameter WIDTH  = 32,
-    parameter STAGES = 2
+    parameter             WIDTH  = 32,
+    parameter             STAGES = 2,
+    parameter [WIDTH-1:0] INIT   = {WIDTH{1'b0}}
 ) (
     input  wire             src_clk,
     input  wire             src_rst,
@@ -64,7 +67,7 @@ module sync_bus #(
         dst_update <= 1'b0;
         if (dst_rst) begin
             ack        <= 1'b0;
-            dst_data   <= {WIDTH{1'b0}};
+            dst_data   <= INIT;
             dst_update <= 1'b0;
         end else if (req_d != ack) begin
             dst_data   <= hold;
