@@ -17,8 +17,8 @@
 //                        ev_oversize (longer than MAX_BYTES, discarded unstored),
 //                        ev_malformed (length not a multiple of 4, or under 4 bytes).
 //   A dropped datagram is never queued; nothing of it reaches the engine.
-// Latency: a good datagram is queued 1 cycle after its last byte; m_pkt_valid rises
-//   2 cycles later (registered queue read).
+// Latency: m_pkt_valid rises 2 cycles after a good datagram's last byte when the queue
+//   was empty (bypass register), else 2 cycles after the previous head is popped.
 // Parameters: DATA_W (8; the byte-serial datapath), AW (ring word-address bits;
 //   2**AW words; must be at least 2x MAX_BYTES/4), QAW (queue entries 2**QAW),
 //   MAX_BYTES (largest accepted payload; 1472 = Ethernet MTU - IP - UDP headers).
@@ -94,9 +94,15 @@ module ipbus_rxbuf #(
     wire q_full  = (q_wr[QAW] != q_rd[QAW]) && (q_wr[QAW-1:0] == q_rd[QAW-1:0]);
     wire q_empty = (q_wr == q_rd);
 
+    // A packet committed into an empty queue is shown at once from a bypass register
+    // (1 cycle after its last byte instead of 3 through the registered RAM read).
+    reg [QW-1:0]  byp;
+    reg           use_byp;
+    wire [QW-1:0] q_head = use_byp ? byp : q_out;
+
     assign m_pkt_valid = q_loaded;
     assign {m_pkt_base, m_pkt_words, m_pkt_src_mac, m_pkt_src_ip, m_pkt_src_port,
-            m_pkt_dst_port} = q_out;
+            m_pkt_dst_port} = q_head;
 
     // ---------------------------------------------------------------- ring pointers
     reg [AW:0] wr_ptr;     // start of the packet being received
@@ -120,6 +126,9 @@ module ipbus_rxbuf #(
     wire       byte_in   = beat && s_axis_tkeep[0];
     wire [15:0] nbytes_n = nbytes + {15'd0, byte_in && (nbytes != 16'hffff)};
     wire       len_bad   = (len[1:0] != 2'b00) || (len < 16'd4);
+    wire       commit    = (rstate == R_STORE) && beat && s_axis_tlast && !s_axis_tuser &&
+                           (nbytes_n == len) && !len_bad;
+    wire [QW-1:0] q_entry = {wr_ptr[AW-1:0], len[11:2], src_mac, src_ip, src_port, dst_port};
 
     always @(posedge clk) begin
         mem_we       <= 1'b0;
@@ -167,8 +176,7 @@ module ipbus_rxbuf #(
                     end else if (len_bad) begin
                         ev_malformed <= 1'b1;
                     end else begin
-                        qmem[q_wr[QAW-1:0]] <= {wr_ptr[AW-1:0], len[11:2], src_mac, src_ip, src_port,
-                                    dst_port};
+                        qmem[q_wr[QAW-1:0]] <= q_entry;
                         q_wr    <= q_wr + 1'b1;
                         wr_ptr  <= wr_ptr + {{(AW-9){1'b0}}, len[11:2]};
                     end
@@ -185,15 +193,24 @@ module ipbus_rxbuf #(
             q_rd      <= {(QAW+1){1'b0}};
             q_loaded  <= 1'b0;
             q_loading <= 1'b0;
+            use_byp   <= 1'b0;
             rd_ptr    <= {(AW+1){1'b0}};
         end else begin
             q_loading <= 1'b0;
             if (q_loaded && m_pkt_ready) begin
                 q_loaded <= 1'b0;
+                use_byp  <= 1'b0;
                 q_rd     <= q_rd + 1'b1;
                 rd_ptr   <= rd_ptr + {{(AW-9){1'b0}}, m_pkt_words};
             end else if (!q_loaded && !q_loading && !q_empty) begin
                 q_loading <= 1'b1;   // q_out shows qmem[q_rd] next cycle
+            end else if (!q_loaded && !q_loading && commit) begin
+                // the queue was empty: show the new head from a register, one cycle on
+                // (when the packet's last word, written a cycle after its last byte,
+                // is in the ring)
+                byp       <= q_entry;
+                use_byp   <= 1'b1;
+                q_loading <= 1'b1;
             end
             if (q_loading) q_loaded <= 1'b1;
         end

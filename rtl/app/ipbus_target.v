@@ -24,9 +24,10 @@
 //   header, or announcing more words than the packet holds, is answered with info code 1
 //   and ends the packet; a transaction whose reply would not fit in MAX_BYTES ends the
 //   packet (counted in cnt_reply_overflow) without being executed.
-// Latency: store and forward: the first reply byte of a single read leaves 20 cycles
-//   after the request's last byte with a one-cycle register slave; block transfers take
-//   2 cycles per word on the register bus (bench/ipbus.py measures them).
+// Latency: store and forward: the reply header of a single read is offered 11 cycles
+//   after the request's last byte (first payload byte 12) with a one-cycle register
+//   slave; block transfers take 2 cycles per word on the register bus
+//   (bench/ipbus.py measures them).
 // Parameters: DATA_W (8), NBUF (stored replies for resend, 1..15), RX_AW (input ring
 //   word-address bits: 13 = 32 KiB holds uHAL's 16 in-flight packets of 1400 bytes
 //   without back-pressure), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
@@ -128,6 +129,8 @@ module ipbus_target #(
     wire [31:0]      rd_data;
     reg  [9:0]       idx;            // word index inside the request packet
     reg  [RX_AW-1:0] base;
+    wire [9:0]       idx_nx;         // idx next cycle (the ring is read ahead)
+    wire [RX_AW-1:0] base_nx;
     wire             ev_rx, ev_bad, ev_oversize, ev_malformed;
 
     ipbus_rxbuf #(.DATA_W(DATA_W), .AW(RX_AW), .QAW(RX_QAW), .MAX_BYTES(MAX_BYTES)) rxbuf (
@@ -143,7 +146,7 @@ module ipbus_target #(
         .m_pkt_base(pkt_base), .m_pkt_words(pkt_words),
         .m_pkt_src_mac(pkt_src_mac), .m_pkt_src_ip(pkt_src_ip),
         .m_pkt_src_port(pkt_src_port), .m_pkt_dst_port(pkt_dst_port),
-        .rd_addr(base + {{(RX_AW-10){1'b0}}, idx}), .rd_data(rd_data),
+        .rd_addr(base_nx + {{(RX_AW-10){1'b0}}, idx_nx}), .rd_data(rd_data),
         .ev_rx(ev_rx), .ev_bad(ev_bad), .ev_oversize(ev_oversize),
         .ev_malformed(ev_malformed)
     );
@@ -162,12 +165,11 @@ module ipbus_target #(
     end
 
     // ================================================================ engine state
-    localparam [4:0] S_IDLE = 5'd0,  S_RD = 5'd1,  S_PHDR = 5'd2,  S_THDR = 5'd3,
+    localparam [4:0] S_IDLE = 5'd0,                S_PHDR = 5'd2,  S_THDR = 5'd3,
                      S_ADDR = 5'd4,  S_BUS = 5'd5, S_WAIT = 5'd6,  S_WDATA = 5'd7,
                      S_RMWA = 5'd8,  S_RMWB = 5'd9, S_HDR = 5'd10, S_END = 5'd11,
-                     S_STAT = 5'd12, S_TXW = 5'd13, S_DROP = 5'd14, S_RMWW = 5'd15,
-                     S_CTRL = 5'd16;
-    reg [4:0]  state, ret;
+                     S_STAT = 5'd12, S_TXW = 5'd13, S_DROP = 5'd14, S_RMWW = 5'd15;
+    reg [4:0]  state;
     reg        le;                   // packet is little-endian
     reg [15:0] pid;                  // packet ID
     reg        store;                // reply is kept for resend
@@ -178,6 +180,7 @@ module ipbus_target #(
     reg [SAW-1:0] ring;              // next ring slot for a stored reply
     reg [NBUF*16-1:0] slot_id;
     reg [NBUF-1:0]    slot_ok;
+    reg [NBUF-1:0]    slot_le;      // stored reply is little-endian
     reg [NSLOT*SLOTW-1:0] slot_len;
 
     reg [11:0] tid;
@@ -232,14 +235,17 @@ module ipbus_target #(
 
     // resend lookup
     reg            rs_hit;
+    reg            rs_le;
     reg [SAW-1:0]  rs_slot;
     always @* begin
         rs_hit  = 1'b0;
+        rs_le   = 1'b0;
         rs_slot = {SAW{1'b0}};
         for (i = 0; i < NBUF; i = i + 1)
             if (slot_ok[i] && slot_id[i*16 +: 16] == wbe[23:8]) begin
                 rs_hit  = 1'b1;
                 rs_slot = i[SAW-1:0];
+                rs_le   = slot_le[i];
             end
     end
 
@@ -270,8 +276,9 @@ module ipbus_target #(
     reg         tx_start;
     reg [SAW-1:0] tx_slot;
     reg [SLOTW-1:0] tx_len;          // words
-    reg [2:0]   tstate;
-    localparam [2:0] T_IDLE = 3'd0, T_LOAD = 3'd1, T_CAP = 3'd2, T_HDR = 3'd3, T_DATA = 3'd4;
+    reg [31:0]  tx_first;            // word 0 of the reply, as stored (no RAM read needed)
+    reg [1:0]   tstate;
+    localparam [1:0] T_IDLE = 2'd0, T_HDR = 2'd1, T_DATA = 2'd2;
     reg [31:0]  tx_word;
     reg [1:0]   tx_byte;
     reg [SLOTW-1:0] tx_widx;
@@ -285,6 +292,8 @@ module ipbus_target #(
     assign m_axis_tlast        = (tx_byte == 2'd3) && (tx_widx == tx_len - 1'b1);
     assign m_axis_tuser        = 1'b0;
 
+    // Word 0 comes with the job; word n+1 is read from the reply RAM while word n is
+    // sent (4 cycles per word, the read takes 2).
     always @(posedge clk) begin
         if (rst) begin
             tstate         <= T_IDLE;
@@ -293,12 +302,7 @@ module ipbus_target #(
         end else begin
             case (tstate)
             T_IDLE: if (tx_start) begin
-                rb_raddr <= {tx_slot, {SLOTW{1'b0}}};
-                tstate   <= T_LOAD;
-            end
-            T_LOAD: tstate <= T_CAP;
-            T_CAP: begin
-                tx_word     <= rb_q;
+                tx_word     <= tx_first;
                 tx_byte     <= 2'd0;
                 tx_widx     <= {SLOTW{1'b0}};
                 rb_raddr    <= {tx_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
@@ -337,18 +341,12 @@ module ipbus_target #(
         end
     endtask
 
-    task fetch(input [4:0] next);
-        begin
-            state <= S_RD;
-            ret   <= next;
-        end
-    endtask
-
-    task send(input [SAW-1:0] s, input [SLOTW-1:0] n);
+    task send(input [SAW-1:0] s, input [SLOTW-1:0] n, input [31:0] first);
         begin
             tx_start <= 1'b1;
             tx_slot  <= s;
             tx_len   <= n;
+            tx_first <= first;
             m_hdr_dst_mac  <= pkt_src_mac;
             m_hdr_dst_ip   <= pkt_src_ip;
             m_hdr_dst_port <= pkt_src_port;
@@ -357,11 +355,49 @@ module ipbus_target #(
         end
     endtask
 
+    // the end of a control packet: keep the reply if the ID asks for it, send it
+    task finish;
+        begin
+            cnt_control <= cnt_control + 32'd1;
+            tx_hist <= {tx_hist[95:0], 8'h20, pid, 8'hF0};
+            slot_len[slot*SLOTW +: SLOTW] <= rw;
+            if (store) begin
+                slot_id[slot*16 +: 16] <= pid;
+                for (j = 0; j < NBUF; j = j + 1)
+                    if (slot == j[SAW-1:0]) begin
+                        slot_ok[j] <= 1'b1;
+                        slot_le[j] <= le;
+                    end
+                ring     <= (ring == NBUF[SAW-1:0] - 1'b1) ? {SAW{1'b0}} : ring + 1'b1;
+                expected <= (pid == 16'hFFFF) ? 16'd1 : pid + 16'd1;
+            end
+            send(slot, rw, le ? bswap({8'h20, pid, 8'hF0}) : {8'h20, pid, 8'hF0});
+        end
+    endtask
+
+    // Request words are read ahead: the ring RAM is addressed with the index the engine
+    // will have next cycle, so `w` always holds word `idx` and no state waits for a read.
+    wire start = (state == S_IDLE) && pkt_valid && !tx_busy && !pkt_pop;
+    wire adv   = (state == S_PHDR) || (state == S_THDR) || (state == S_ADDR) ||
+                 (state == S_RMWA) || (state == S_RMWB) || (state == S_WDATA) ||
+                 (state == S_WAIT && reg_ack && is_wr && tdone + 8'd1 != tn);
+    assign base_nx = start ? pkt_base : base;
+    assign idx_nx  = start ? 10'd0 : adv ? idx + 10'd1 : idx;
+
+    // packet header decode (valid in S_PHDR)
+    wire        p_be   = (wbe[31:24] == 8'h20) && (wbe[7:4] == 4'hF) && (wbe[3:0] <= 4'h2);
+    wire        p_le   = (wsw[31:24] == 8'h20) && (wsw[7:0] == 8'hF0);   // control only
+    wire [15:0] p_id   = p_be ? wbe[23:8] : wsw[23:8];
+    wire        p_ctrl = p_be ? (wbe[3:0] == 4'h0) : p_le;
+    wire        p_rel  = (p_id != 16'd0);
+
     always @(posedge clk) begin
         rb_we    <= 1'b0;
         reg_req  <= 1'b0;
         pkt_pop  <= 1'b0;
         tx_start <= 1'b0;
+        base     <= base_nx;
+        idx      <= idx_nx;
         if (tick_1ms && ticks != 8'hFF) ticks <= ticks + 8'd1;
         bad_phdr <= 1'b0;
         if (rst) begin
@@ -385,67 +421,49 @@ module ipbus_target #(
             cnt_rx_malformed <= cnt_rx_malformed + {31'd0, ev_malformed} + {31'd0, bad_phdr};
             case (state)
             S_IDLE: begin
-                if (pkt_valid && !tx_busy && !pkt_pop) begin
-                    base <= pkt_base;
-                    idx  <= 10'd0;
-                    fetch(S_PHDR);
-                end
+                if (start) state <= S_PHDR;
             end
-            S_RD: state <= ret;
             S_PHDR: begin
-                if (wbe[31:24] == 8'h20 && wbe[7:4] == 4'hF && wbe[3:0] <= 4'h2 &&
-                    wbe[27:24] == 4'h0) begin
-                    le  <= 1'b0;
-                    pid <= wbe[23:8];
-                    if (wbe[3:0] == 4'h1) begin              // status
-                        hist <= {hist[119:0], 8'h11};
-                        slot <= SCRATCH;
-                        k    <= 5'd0;
-                        state <= S_STAT;
-                        cnt_status <= cnt_status + 32'd1;
-                    end else if (wbe[3:0] == 4'h2) begin     // resend
-                        if (rs_hit) begin
-                            hist <= {hist[119:0], 8'h12};
-                            cnt_resend <= cnt_resend + 32'd1;
-                            send(rs_slot, slot_len[rs_slot*SLOTW +: SLOTW]);
-                        end else begin
-                            cnt_resend_miss <= cnt_resend_miss + 32'd1;
-                            hist <= {hist[119:0], 8'h22};
-                            state <= S_DROP;
-                        end
+                le  <= !p_be;
+                pid <= p_id;
+                if (p_be && wbe[3:0] == 4'h1) begin                  // status
+                    hist <= {hist[119:0], 8'h11};
+                    slot <= SCRATCH;
+                    k    <= 5'd0;
+                    state <= S_STAT;
+                    cnt_status <= cnt_status + 32'd1;
+                end else if (p_be && wbe[3:0] == 4'h2) begin         // resend
+                    if (rs_hit) begin
+                        hist <= {hist[119:0], 8'h12};
+                        cnt_resend <= cnt_resend + 32'd1;
+                        send(rs_slot, slot_len[rs_slot*SLOTW +: SLOTW],
+                             rs_le ? bswap({8'h20, p_id, 8'hF0}) : {8'h20, p_id, 8'hF0});
                     end else begin
-                        state <= S_CTRL;
+                        cnt_resend_miss <= cnt_resend_miss + 32'd1;
+                        hist <= {hist[119:0], 8'h22};
+                        state <= S_DROP;
                     end
-                end else if (wsw[31:24] == 8'h20 && wsw[7:0] == 8'hF0) begin  // LE, control only
-                    le  <= 1'b1;                             // little-endian control
-                    pid <= wsw[23:8];
-                    state <= S_CTRL;
-                end else begin
+                end else if (!p_ctrl) begin                          // not IPbus 2.0
                     bad_phdr <= 1'b1;
                     hist <= {hist[119:0], 8'h3F};
                     state <= S_DROP;
-                end
-            end
-            S_CTRL: begin                                    // control packet accept
-                if (pid != 16'd0 && pid != expected) begin
+                end else if (p_rel && p_id != expected) begin        // not the next ID
                     cnt_id_dropped <= cnt_id_dropped + 32'd1;
                     hist  <= {hist[119:0], 8'h20};
                     state <= S_DROP;
-                end else begin
-                    store <= (pid != 16'd0);
-                    slot  <= (pid != 16'd0) ? ring : SCRATCH;
-                    if (pid != 16'd0)
+                end else begin                                       // execute
+                    store <= p_rel;
+                    slot  <= p_rel ? ring : SCRATCH;
+                    if (p_rel)
                         for (j = 0; j < NBUF; j = j + 1)
                             if (ring == j[SAW-1:0]) slot_ok[j] <= 1'b0;
                     hist    <= {hist[119:0], 8'h10};
-                    rx_hist <= {rx_hist[95:0], 8'h20, pid, 8'hF0};
+                    rx_hist <= {rx_hist[95:0], 8'h20, p_id, 8'hF0};
                     rb_we    <= 1'b1;
-                    rb_waddr <= {(pid != 16'd0) ? ring : SCRATCH, {SLOTW{1'b0}}};
-                    rb_wdata <= le ? bswap({8'h20, pid, 8'hF0}) : {8'h20, pid, 8'hF0};
+                    rb_waddr <= {p_rel ? ring : SCRATCH, {SLOTW{1'b0}}};
+                    rb_wdata <= p_be ? {8'h20, p_id, 8'hF0} : bswap({8'h20, p_id, 8'hF0});
                     rw  <= {{(SLOTW-1){1'b0}}, 1'b1};
-                    idx <= 10'd1;
-                    if (pkt_words > 10'd1) fetch(S_THDR);
-                    else state <= S_END;
+                    state <= (pkt_words > 10'd1) ? S_THDR : S_END;
                 end
             end
             S_THDR: begin
@@ -456,7 +474,7 @@ module ipbus_target #(
                 hpos  <= rw;
                 if ((!h_fits && h_okfmt) || rw >= MAXW[SLOTW-1:0]) begin
                     cnt_reply_overflow <= cnt_reply_overflow + 32'd1;
-                    state <= S_END;
+                    finish;
                 end else begin
                     rw <= rw + 1'b1;
                     cnt_transactions <= cnt_transactions + 32'd1;
@@ -470,39 +488,27 @@ module ipbus_target #(
                         state <= S_HDR;
                     end else begin
                         tinfo <= 4'h0;
-                        idx <= idx + 10'd1;
-                        fetch(S_ADDR);
+                        state <= S_ADDR;
                     end
                 end
             end
             S_ADDR: begin
                 taddr <= (tty == 4'h6) ? CONF_BASE + w : w;
-                idx   <= idx + 10'd1;
                 rmw_wr <= 1'b0;
-                if (is_rd) begin
-                    if (tn == 8'd0) state <= S_HDR;
-                    else state <= S_BUS;
-                end else if (is_wr) begin
-                    if (tn == 8'd0) state <= S_HDR;
-                    else fetch(S_WDATA);
-                end else begin
-                    fetch(S_RMWA);
-                end
+                if (is_rd) state <= (tn == 8'd0) ? S_HDR : S_BUS;
+                else if (is_wr) state <= (tn == 8'd0) ? S_HDR : S_WDATA;
+                else state <= S_RMWA;
             end
             S_RMWA: begin
                 tmask <= w;
-                idx   <= idx + 10'd1;
-                if (tty == 4'h4) fetch(S_RMWB);
-                else state <= S_BUS;
+                state <= (tty == 4'h4) ? S_RMWB : S_BUS;
             end
             S_RMWB: begin
                 tor   <= w;
-                idx   <= idx + 10'd1;
                 state <= S_BUS;
             end
             S_WDATA: begin
                 reg_wdata <= w;
-                idx   <= idx + 10'd1;
                 state <= S_BUS;
             end
             S_BUS: begin
@@ -540,15 +546,11 @@ module ipbus_target #(
                             state <= S_HDR;
                         end else begin
                             // next word at once (one request outstanding: this one is
-                            // answered). A write's next data word has been on rd_data
-                            // since the request went out (idx already points at it).
+                            // answered); a write's next data word is on `w` already
                             reg_req  <= 1'b1;
                             reg_addr <= incr ? taddr + 32'd1 : taddr;
                             ticks    <= 8'd0;
-                            if (is_wr) begin
-                                reg_wdata <= w;
-                                idx       <= idx + 10'd1;
-                            end
+                            if (is_wr) reg_wdata <= w;
                         end
                     end
                 end else if (reg_err || ticks > BUS_TIMEOUT_MS[7:0]) begin
@@ -560,28 +562,16 @@ module ipbus_target #(
             end
             S_HDR: begin
                 put(hpos, {4'h2, tid, tdone, tty, tinfo});
-                if (tinfo != 4'h0 || idx >= pkt_words) state <= S_END;
-                else fetch(S_THDR);
+                if (tinfo != 4'h0 || idx >= pkt_words) finish;
+                else state <= S_THDR;
             end
-            S_END: begin
-                cnt_control <= cnt_control + 32'd1;
-                tx_hist <= {tx_hist[95:0], 8'h20, pid, 8'hF0};
-                slot_len[slot*SLOTW +: SLOTW] <= rw;
-                if (store) begin
-                    slot_id[slot*16 +: 16] <= pid;
-                    for (j = 0; j < NBUF; j = j + 1)
-                        if (slot == j[SAW-1:0]) slot_ok[j] <= 1'b1;
-                    ring     <= (ring == NBUF[SAW-1:0] - 1'b1) ? {SAW{1'b0}} : ring + 1'b1;
-                    expected <= (pid == 16'hFFFF) ? 16'd1 : pid + 16'd1;
-                end
-                send(slot, rw);
-            end
+            S_END: finish;
             S_STAT: begin
                 rb_we    <= 1'b1;
                 rb_waddr <= {SCRATCH, {(SLOTW-4){1'b0}}, k[3:0]};
                 rb_wdata <= stat_word;
                 k <= k + 5'd1;
-                if (k == 5'd15) send(SCRATCH, 9'd16);
+                if (k == 5'd15) send(SCRATCH, 9'd16, 32'h200000F1);
             end
             S_TXW: begin
                 // wait until the transmitter has taken the job, then free the request
