@@ -145,7 +145,6 @@ module pktgen #(
     reg        lfsr_q;
     reg [7:0]  fill_q;
     reg [4:0]  ndst_q;
-    reg [31:0] sent;           // counted datagrams completed this run
     reg [31:0] gap_cnt;
     reg [15:0] warm_cnt;
     reg [63:0] cycles;
@@ -173,22 +172,28 @@ module pktgen #(
 
     // Payload datapath.
     reg [16:0]  rem;           // payload bytes still to send
-    reg [127:0] hdr_sr;        // {seq, ts}, shifted out big-endian
-    reg [4:0]   hdr_beats;     // header beats still to send
+    reg [63:0]  ts_q;          // timestamp of the datagram in progress
+    reg [4:0]   hb;            // header beats sent (HDR_BEATS = header done)
+    reg         pass_end;      // this datagram goes to the last destination of a pass
     reg [31:0]  lfsr;
 
-    wire        in_hdr = (hdr_beats != 5'd0);
+    wire        in_hdr = (hb < HDR_BEATS[4:0]);
     wire [DATA_W+31:0] lb = lfsr_beat(lfsr);
     wire [63:0] ts_now = cfg_ts_ext ? ts_in : cycles;
     wire [31:0] seed_x = status_round[31:0] ^ SEED_XOR;
     wire [31:0] seed   = (seed_x == 32'd0) ? 32'd1 : seed_x;
 
+    wire [127:0] hdr_cat = {status_round, ts_q};
     reg [DATA_W-1:0] hdr_bytes;
     reg [KEEP_W-1:0] keep;
     integer i;
     always @* begin
-        for (i = 0; i < KEEP_W; i = i + 1)
-            hdr_bytes[8*i +: 8] = hdr_sr[127-8*i -: 8];
+        // header beat hb: bytes hb*KEEP_W .. of {seq, ts}, big-endian; seq is
+        // status_round, which moves only when a pass ends, after the payload
+        hdr_bytes = {DATA_W{1'b0}};
+        for (i = 0; i < 16; i = i + 1)
+            if ({27'd0, hb} == i / KEEP_W)
+                hdr_bytes[8*(i%KEEP_W) +: 8] = hdr_cat[127-8*i -: 8];
         for (i = 0; i < KEEP_W; i = i + 1)
             keep[i] = (rem > i[16:0]);
     end
@@ -214,7 +219,7 @@ module pktgen #(
     wire beat_fire = m_axis_tvalid && m_axis_tready;
     wire pkt_done  = beat_fire && m_axis_tlast;
     wire run_done  = stop_pend || stop ||
-                     (count_q != 32'd0 && sent + 32'd1 == count_q);
+                     (count_q != 32'd0 && cnt_packets + 32'd1 == count_q);
 
     always @(posedge clk) begin
         cycles <= cycles + 64'd1;
@@ -227,21 +232,21 @@ module pktgen #(
         end
         if (hdr_fire) begin
             rem       <= priming ? 17'd0 : {1'b0, len_q};
-            hdr_sr    <= {status_round, ts_now};
-            hdr_beats <= HDR_BEATS[4:0];
+            ts_q      <= ts_now;
+            hb        <= 5'd0;
+            pass_end  <= last_dst;
             lfsr      <= seed;
         end else if (beat_fire) begin
             rem    <= (rem > KW) ? rem - KW : 17'd0;
-            hdr_sr <= hdr_sr << DATA_W;
             if (in_hdr)
-                hdr_beats <= hdr_beats - 5'd1;
+                hb <= hb + 5'd1;
             else
                 lfsr <= lb[DATA_W+31:DATA_W];
         end
         if (rst) begin
             cycles <= 64'd0;
             rem    <= 17'd0;
-            hdr_beats <= 5'd0;
+            hb <= HDR_BEATS[4:0];
         end
     end
 
@@ -250,7 +255,6 @@ module pktgen #(
             state        <= S_IDLE;
             priming      <= 1'b0;
             stop_pend    <= 1'b0;
-            sent         <= 32'd0;
             gap_cnt      <= 32'd0;
             warm_cnt     <= 16'd0;
             rd_idx       <= 4'd0;
@@ -265,7 +269,6 @@ module pktgen #(
                     state        <= S_LOAD;
                     priming      <= (cfg_warmup_ms != 16'd0);
                     stop_pend    <= 1'b0;
-                    sent         <= 32'd0;
                     rd_idx       <= 4'd0;
                     cnt_packets  <= 32'd0;
                     cnt_bytes    <= 32'd0;
@@ -280,8 +283,6 @@ module pktgen #(
                 S_HDR: if (hdr_fire) begin
                     state  <= S_PAY;
                     rd_idx <= next_idx;
-                    if (last_dst && !priming)
-                        status_round <= status_round + 64'd1;
                 end
                 S_PAY: if (pkt_done) begin
                     if (priming) begin
@@ -294,7 +295,8 @@ module pktgen #(
                     end else begin
                         cnt_packets <= cnt_packets + 32'd1;
                         cnt_bytes   <= cnt_bytes + {16'd0, len_q};
-                        sent        <= sent + 32'd1;
+                        if (pass_end)
+                            status_round <= status_round + 64'd1;
                         if (run_done)
                             state <= S_IDLE;
                         else if (cfg_gap != 32'd0) begin

@@ -111,9 +111,12 @@ module seq_sink #(
     reg         first;         // no good datagram since clear/reset
 
     // One-cycle-delayed verdict of the datagram that just ended.
+    // The datagram's header (hdr_sr) and byte count (got) stay in place during the
+    // verdict cycle: the next header is taken in that cycle at the earliest.
     reg         v_valid, v_bad, v_len, v_short, v_fill;
-    reg [63:0]  v_seq, v_ts;
-    reg [16:0]  v_bytes;
+    wire [63:0] v_seq   = hdr_sr[127:64];
+    wire [63:0] v_ts    = hdr_sr[63:0];
+    wire [16:0] v_bytes = got;
 
     assign s_hdr_ready   = !in_pay;
     assign s_axis_tready = in_pay;
@@ -138,10 +141,11 @@ module seq_sink #(
         for (i = 0; i < KEEP_W; i = i + 1)
             if (s_axis_tkeep[i])
                 nbytes = nbytes + 17'd1;
-        hdr_next = hdr_sr;
+        // header beats are whole (a partial one ends a short datagram, whose header
+        // is not used), so the beat's bytes shift in as a block, lane 0 first
+        hdr_next = hdr_sr << DATA_W;
         for (i = 0; i < KEEP_W; i = i + 1)
-            if (s_axis_tkeep[i])
-                hdr_next = {hdr_next[119:0], s_axis_tdata[8*i +: 8]};
+            hdr_next[DATA_W-1-8*i -: 8] = s_axis_tdata[8*i +: 8];
         want = (cfg_check == 2'd2) ? {KEEP_W{cfg_fill}} : lb[DATA_W-1:0];
         mism = 1'b0;
         for (i = 0; i < KEEP_W; i = i + 1)
@@ -174,15 +178,12 @@ module seq_sink #(
                 v_len   <= (got_next != {1'b0, len_q});
                 v_short <= (got_next < 17'd16);
                 v_fill  <= fill_err || mism;
-                v_seq   <= in_hdr ? hdr_next[127:64] : hdr_sr[127:64];
-                v_ts    <= in_hdr ? hdr_next[63:0] : hdr_sr[63:0];
-                v_bytes <= got_next;
             end
         end
     end
 
-    // Header beats are whole for KEEP_W dividing 16, so the header register is complete
-    // on the beat that reaches byte 16 (hdr_next) or before any fill beat (hdr_sr).
+    // Header beats are whole for KEEP_W dividing 16, so hdr_sr holds the complete
+    // header after the beat that reaches byte 16.
 
     wire [63:0] expect_eff = (first && cfg_sync_first) ? v_seq : status_expected;
     wire [63:0] ahead      = v_seq - expect_eff;
