@@ -18,6 +18,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSource
 
+_SHARED: dict[str, int] = {}
+
 
 @dataclass
 class Pkt:
@@ -72,18 +74,30 @@ class PortMon:
         v = int(self._sig(name).value)
         return (v >> (self.index * width)) & ((1 << width) - 1)
 
+    def _data(self, nbytes: int) -> int:
+        """tdata of this port; only the first ``nbytes`` lanes must be 0/1 (others may be X)."""
+        s = str(self._sig("axis_tdata").value)  # MSB first
+        dw = self.kw * 8
+        lo = len(s) - (self.index + 1) * dw
+        bits = s[lo : lo + dw]
+        used = bits[len(bits) - 8 * nbytes :] if nbytes else ""
+        assert all(c in "01" for c in used), f"{self.prefix}: X/Z in kept bytes of tdata"
+        return int("".join("1" if c == "1" else "0" for c in bits), 2)
+
     def _set(self, name: str, bit: int) -> None:
         s = self._sig(name)
         if self.nports == 1:
             s.value = bit
         else:
-            v = int(s.value) if s.value.is_resolvable else 0
+            # several monitors share one flattened signal: keep the bits in one place
+            key = f"{self.prefix}_{name}"
+            v = _SHARED.get(key, 0)
             v = (v & ~(1 << self.index)) | (bit << self.index)
+            _SHARED[key] = v
             s.value = v
 
     async def _run(self) -> None:
         clk = self.dut.clk
-        dw = self.kw * 8
         while True:
             await RisingEdge(clk)
             self.cycle += 1
@@ -100,7 +114,6 @@ class PortMon:
             tv = self._bits("axis_tvalid", 1)
             tr = self._bits("axis_tready", 1)
             if tv and tr:
-                data = self._bits("axis_tdata", dw)
                 keep = self._bits("axis_tkeep", self.kw)
                 last = self._bits("axis_tlast", 1)
                 user = self._bits("axis_tuser", 1)
@@ -118,6 +131,7 @@ class PortMon:
                 while n < self.kw and (keep >> n) & 1:
                     n += 1
                 assert keep == (1 << n) - 1, f"{self.prefix}: tkeep {keep:#x} not contiguous"
+                data = self._data(n)
                 if not last:
                     assert n == self.kw, f"{self.prefix}: partial beat before tlast"
                 for i in range(n):
@@ -134,6 +148,7 @@ class PortMon:
 
 async def start(dut, cfg: dict[str, int]) -> AxiStreamSource:
     """Start the clock, apply cfg_* values, reset, and return the input source."""
+    _SHARED.clear()
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     for k, v in cfg.items():
         getattr(dut, k).value = v
@@ -150,10 +165,19 @@ def frame(data: bytes, bad: bool = False) -> AxiStreamFrame:
     return AxiStreamFrame(data, tuser=1 if bad else 0)
 
 
+async def wait_idle(src: AxiStreamSource, limit: int = 30000) -> None:
+    """Wait until the source has sent everything; fail (no hang) if the DUT stops taking."""
+    for _ in range(limit):
+        await RisingEdge(src.clock)
+        if src.idle():
+            return
+    raise AssertionError("input stalled: the DUT stopped taking beats")
+
+
 async def send_all(src: AxiStreamSource, frames: list[AxiStreamFrame]) -> None:
     for f in frames:
         await src.send(f)
-    await src.wait()
+    await wait_idle(src)
 
 
 async def drain(dut, mons: list[PortMon], expected: int, limit: int = 20000) -> None:

@@ -14,7 +14,7 @@ import cocotb
 import pytest
 from scapy.layers.inet import ICMP, IP, UDP, IPOption_NOP
 from scapy.packet import Raw
-from unit.eth.rxtb import HdrSource, PortMon, drain, frame, ip_int, mac_int, start
+from unit.eth.rxtb import HdrSource, PortMon, drain, frame, ip_int, mac_int, start, wait_idle
 
 MY_IP = "192.0.2.1"
 MASK = "255.255.255.0"
@@ -140,7 +140,7 @@ async def run_mix(dut, n: int, ready_p: float, hdr_p: float, seed: int) -> None:
     for (b, _), bad, mac in zip(pkts, bads, macs, strict=True):
         hsrc.send({"src_mac": mac})
         await src.send(frame(b, bad))
-    await src.wait()
+    await wait_idle(src)
     exp: dict[str, list[tuple[bytes, int, int, bool]]] = {"icmp": [], "udp": []}
     for (b, e), bad, mac in zip(pkts, bads, macs, strict=True):
         if e in ("udp", "icmp"):

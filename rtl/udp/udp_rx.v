@@ -1,0 +1,367 @@
+`default_nettype none
+// udp_rx: UDP receive: length and checksum verification, port demultiplexer.
+//
+// Input: ip_rx's UDP output (header bus: src_mac, src_ip, dst_ip, len = IP payload bytes,
+// broadcast; payload = the UDP header and data, tuser on the last beat = bad frame).
+// The checksum is verified over pseudo-header + UDP header + data (a zero checksum field
+// means "none"), accumulated per beat as the datagram passes. Drop reasons, each counted:
+//   cnt_bad_len     UDP length < 8, or larger than the IP payload, or the IP payload is
+//                   shorter than the 8-byte UDP header
+//   cnt_closed_port destination port matches no cfg_udp_port entry (a one-cycle strobe
+//                   on closed_* offers the datagram's addresses, e.g. for an ICMP
+//                   port-unreachable reply)
+//   cnt_bad_csum    checksum mismatch (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
+//   cnt_err_in      the datagram arrived flagged bad (MAC error, IP truncation)
+//                   (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
+//   cnt_oversize    STORE_FWD=1 only: the datagram does not fit the buffer
+// Datagrams to port k come out on slice k of the flattened m_hdr_* / m_axis_* ports
+// (docs/conventions.md, "UDP application port"): hdr_len = UDP length - 8 payload bytes,
+// exactly that many on the stream (bytes beyond the UDP length are discarded).
+//   STORE_FWD = 0: cut-through; a datagram that turns out bad at its end has tuser = 1 on
+//                  its last beat, so it is never taken as good.
+//   STORE_FWD = 1: store and forward; bad datagrams never reach the application at all.
+// A port whose cfg_udp_port entry is 0 is closed. The header handshake completes before
+// the first payload beat is offered.
+//
+// Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
+//   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload).
+// Latency (no backpressure): cut-through about 8/KEEP_W + 5 cycles from the first UDP
+//   header beat to the first payload beat out, last beat 4 cycles after the input's
+//   last beat; store and forward: first payload beat about 6 cycles after the last input
+//   beat. Throughput one beat per cycle.
+module udp_rx #(
+    parameter integer DATA_W     = 8,
+    parameter integer KEEP_W     = DATA_W / 8,
+    parameter integer NUM_PORTS  = 2,
+    parameter integer STORE_FWD  = 0,
+    parameter integer FIFO_DEPTH = (STORE_FWD != 0) ? (2048 / KEEP_W) : ((DATA_W == 8) ? 16 : 8)
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+    input  wire [NUM_PORTS*16-1:0]   cfg_udp_port,
+    // from ip_rx
+    input  wire                      s_hdr_valid,
+    output wire                      s_hdr_ready,
+    input  wire [47:0]               s_hdr_src_mac,
+    input  wire [31:0]               s_hdr_src_ip,
+    input  wire [31:0]               s_hdr_dst_ip,
+    input  wire [15:0]               s_hdr_len,
+    input  wire                      s_hdr_broadcast,
+    input  wire [DATA_W-1:0]         s_axis_tdata,
+    input  wire [KEEP_W-1:0]         s_axis_tkeep,
+    input  wire                      s_axis_tvalid,
+    output wire                      s_axis_tready,
+    input  wire                      s_axis_tlast,
+    input  wire                      s_axis_tuser,
+    // application ports (flattened, slice k = port k)
+    output wire [NUM_PORTS-1:0]        m_hdr_valid,
+    input  wire [NUM_PORTS-1:0]        m_hdr_ready,
+    output wire [NUM_PORTS*48-1:0]     m_hdr_src_mac,
+    output wire [NUM_PORTS*32-1:0]     m_hdr_src_ip,
+    output wire [NUM_PORTS*16-1:0]     m_hdr_src_port,
+    output wire [NUM_PORTS*16-1:0]     m_hdr_dst_port,
+    output wire [NUM_PORTS*16-1:0]     m_hdr_len,
+    output wire [NUM_PORTS*DATA_W-1:0] m_axis_tdata,
+    output wire [NUM_PORTS*KEEP_W-1:0] m_axis_tkeep,
+    output wire [NUM_PORTS-1:0]        m_axis_tvalid,
+    input  wire [NUM_PORTS-1:0]        m_axis_tready,
+    output wire [NUM_PORTS-1:0]        m_axis_tlast,
+    output wire [NUM_PORTS-1:0]        m_axis_tuser,
+    // closed-port strobe
+    output reg                       closed_valid,
+    output reg  [47:0]               closed_src_mac,
+    output reg  [31:0]               closed_src_ip,
+    output reg  [31:0]               closed_dst_ip,
+    output reg  [15:0]               closed_src_port,
+    output reg  [15:0]               closed_dst_port,
+    output reg                       closed_broadcast,
+    // counters
+    output reg  [31:0]               cnt_datagrams,
+    output reg  [31:0]               cnt_bad_len,
+    output reg  [31:0]               cnt_closed_port,
+    output reg  [31:0]               cnt_bad_csum,
+    output reg  [31:0]               cnt_err_in,
+    output reg  [31:0]               cnt_oversize
+);
+    localparam integer NB = (8 + KEEP_W - 1) / KEEP_W;
+    localparam integer HW = NB * KEEP_W;
+    localparam integer BW = $clog2(NB + 1);
+    localparam integer SAW = $clog2(KEEP_W + 1);
+    localparam integer RW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
+    localparam integer CAPI = FIFO_DEPTH * KEEP_W;
+    localparam [16:0] CAP = CAPI[16:0];
+
+    // ---------------- parser ----------------
+    reg  [HW*8-1:0] win;
+    reg  [BW-1:0]   bcnt;
+    reg  [15:0]     flen;
+    reg             active, ended, pushed;
+    reg  [19:0]     acc;
+    reg  [47:0]     cur_src_mac;
+    reg  [31:0]     cur_src_ip, cur_dst_ip;
+    reg  [15:0]     cur_ip_len;
+    reg             cur_bcast;
+    reg             last_bad;  // tuser of the last beat
+    // end-of-datagram checksum pipeline
+    reg             e0, e1, e2, e3;
+    reg  [17:0]     es1;
+    reg  [16:0]     es2;
+    reg             e_ok, e_zero, e_bad, e_acc;
+    reg             ez1, eb1, ea1, ez2, eb2, ea2;
+    // late status FIFO (cut-through)
+    reg  [3:0]      sts_q;
+    reg  [2:0]      sts_n;
+    wire            sts_ready;
+
+    reg             cmd_valid;
+    wire            cmd_ready;
+    reg             cmd_drop;
+    reg  [RW-1:0]   cmd_route;
+    reg  [15:0]     cmd_len;
+    reg  [47:0]     cmd_src_mac;
+    reg  [31:0]     cmd_src_ip;
+    reg  [15:0]     cmd_src_port, cmd_dst_port;
+    wire            fifo_ready;
+
+    wire [15:0] f_sport = {win[7:0], win[15:8]};
+    wire [15:0] f_dport = {win[23:16], win[31:24]};
+    wire [15:0] f_len = {win[39:32], win[47:40]};
+    wire [15:0] f_csum = {win[55:48], win[63:56]};
+    wire        hdr_complete = (flen >= 16'd8);
+
+    // port match (lowest index wins)
+    reg  [RW-1:0] m_idx;
+    reg           m_hit;
+    integer i;
+    always @(*) begin
+        m_idx = {RW{1'b0}};
+        m_hit = 1'b0;
+        for (i = NUM_PORTS - 1; i >= 0; i = i - 1)
+            if (cfg_udp_port[16*i+:16] == f_dport && cfg_udp_port[16*i+:16] != 16'd0) begin
+                m_idx = i[RW-1:0];
+                m_hit = 1'b1;
+            end
+    end
+    wire r_len = !hdr_complete || (f_len < 16'd8) || (f_len > cur_ip_len);
+    wire r_closed = !m_hit;
+    wire r_big = (STORE_FWD != 0) && ({1'b0, cur_ip_len} > CAP);
+    wire hdr_drop = r_len || r_closed || r_big;
+
+    wire need_hdr = !pushed && (hdr_complete || ended) && !e0 && !e1 && !e2 && !e3;
+    wire need = (STORE_FWD == 0) ? need_hdr : ((need_hdr && hdr_drop) || (e3 && e_acc));
+    wire push = need && (!cmd_valid || cmd_ready);
+    wire late_drop = e_bad || (!e_ok && !e_zero);
+    // the end pipeline of the previous datagram must be idle before a new one starts
+    // (store and forward), and the late-status queue must have room (cut-through)
+    wire room = (STORE_FWD != 0) ? !(e0 || e1 || e2 || e3) :
+                ({1'b0, sts_n} + {3'd0, e0} + {3'd0, e1} + {3'd0, e2} + {3'd0, e3} < 4'd4);
+    wire restart = ended && (pushed || push);
+    assign s_hdr_ready = (!active || restart) && room;
+    assign s_axis_tready = fifo_ready && active && !ended;
+    wire in_beat = s_axis_tvalid && s_axis_tready;
+
+    generate
+        if (NB == 1) begin : g_win1
+            always @(posedge clk) if (in_beat && bcnt == 0) win <= s_axis_tdata;
+        end else begin : g_winn
+            always @(posedge clk)
+                if (in_beat && bcnt != NB[BW-1:0]) win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
+        end
+    endgenerate
+
+    reg [SAW-1:0] nkeep;
+    always @(*) begin
+        nkeep = {SAW{1'b0}};
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
+    end
+    reg [18:0] bsum;
+    reg [15:0] lpos;
+    always @(*) begin
+        bsum = 19'd0;
+        for (i = 0; i < KEEP_W; i = i + 1) begin
+            lpos = flen + i[15:0];
+            if (s_axis_tkeep[i] && (lpos < 16'd8 || lpos < f_len)) begin
+                if (lpos[0] == 1'b0) bsum = bsum + {3'd0, s_axis_tdata[8*i+:8], 8'd0};
+                else bsum = bsum + {11'd0, s_axis_tdata[8*i+:8]};
+            end
+        end
+    end
+    wire [17:0] psum = {2'd0, s_hdr_src_ip[31:16]} + {2'd0, s_hdr_src_ip[15:0]} +
+                       {2'd0, s_hdr_dst_ip[31:16]} + {2'd0, s_hdr_dst_ip[15:0]} + 18'd17;
+
+    always @(posedge clk) begin
+        if (s_hdr_valid && s_hdr_ready) begin
+            cur_src_mac <= s_hdr_src_mac;
+            cur_src_ip <= s_hdr_src_ip;
+            cur_dst_ip <= s_hdr_dst_ip;
+            cur_ip_len <= s_hdr_len;
+            cur_bcast <= s_hdr_broadcast;
+            acc <= {2'd0, psum};
+        end else if (in_beat) begin
+            acc <= {4'd0, acc[15:0]} + {16'd0, acc[19:16]} + {1'b0, bsum};
+        end
+        if (in_beat && s_axis_tlast) last_bad <= s_axis_tuser;
+        // end pipeline data
+        if (e0) begin
+            es1 <= {2'd0, acc[15:0]} + {14'd0, acc[19:16]} + {2'd0, f_len};
+            ez1 <= (f_csum == 16'd0);
+            eb1 <= last_bad;
+            ea1 <= !hdr_drop;
+        end
+        if (e1) begin
+            es2 <= {1'b0, es1[15:0]} + {15'd0, es1[17:16]};
+            ez2 <= ez1;
+            eb2 <= eb1;
+            ea2 <= ea1;
+        end
+        if (e2) begin
+            e_ok <= (es2[15:0] + {15'd0, es2[16]}) == 16'hFFFF;
+            e_zero <= ez2;
+            e_bad <= eb2;
+            e_acc <= ea2;
+        end
+        if (push) begin
+            cmd_src_mac <= cur_src_mac;
+            cmd_src_ip <= cur_src_ip;
+            cmd_src_port <= f_sport;
+            cmd_dst_port <= f_dport;
+            cmd_len <= f_len - 16'd8;
+            cmd_route <= m_idx;
+            cmd_drop <= (STORE_FWD != 0 && e3) ? late_drop : hdr_drop;
+        end
+        closed_valid <= push && !(STORE_FWD != 0 && e3) && !r_len && r_closed;
+        if (push) begin
+            closed_src_mac <= cur_src_mac;
+            closed_src_ip <= cur_src_ip;
+            closed_dst_ip <= cur_dst_ip;
+            closed_src_port <= f_sport;
+            closed_dst_port <= f_dport;
+            closed_broadcast <= cur_bcast;
+        end
+    end
+
+    wire e3_done = (STORE_FWD != 0) ? (!e_acc || push) : 1'b1;
+    wire sts_push = (STORE_FWD == 0) && e3;
+    wire [1:0] sts_wi = sts_n[1:0] - {1'b0, sts_ready};
+    // (the queue never holds more than 4 entries: see `room`)
+
+    always @(posedge clk) begin
+        if (rst) begin
+            active <= 1'b0;
+            ended <= 1'b0;
+            pushed <= 1'b0;
+            bcnt <= 0;
+            flen <= 16'd0;
+            e0 <= 1'b0;
+            e1 <= 1'b0;
+            e2 <= 1'b0;
+            e3 <= 1'b0;
+            sts_n <= 3'd0;
+            cmd_valid <= 1'b0;
+            cnt_datagrams <= 32'd0;
+            cnt_bad_len <= 32'd0;
+            cnt_closed_port <= 32'd0;
+            cnt_bad_csum <= 32'd0;
+            cnt_err_in <= 32'd0;
+            cnt_oversize <= 32'd0;
+        end else begin
+            if (restart) begin
+                ended <= 1'b0;
+                pushed <= 1'b0;
+                bcnt <= 0;
+                flen <= 16'd0;
+            end else begin
+                if (push) pushed <= 1'b1;
+                if (in_beat) begin
+                    if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
+                    flen <= flen + {{(16-SAW){1'b0}}, nkeep};
+                    if (s_axis_tlast) ended <= 1'b1;
+                end
+            end
+            if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
+            else if (restart) active <= 1'b0;
+            e0 <= in_beat && s_axis_tlast;
+            if (e0) cnt_datagrams <= cnt_datagrams + 1'b1;
+            e1 <= e0;
+            e2 <= e1;
+            if (e2) e3 <= 1'b1;
+            else if (e3 && e3_done) e3 <= 1'b0;
+            // late status queue
+            if (sts_push && !sts_ready) sts_n <= sts_n + 1'b1;
+            else if (!sts_push && sts_ready) sts_n <= sts_n - 1'b1;
+            if (sts_ready) sts_q <= {1'b0, sts_q[3:1]};
+            if (sts_push) sts_q[sts_wi] <= late_drop;
+            if (push) begin
+                cmd_valid <= 1'b1;
+                if (!(STORE_FWD != 0 && e3)) begin
+                    if (r_len) cnt_bad_len <= cnt_bad_len + 1'b1;
+                    else if (r_closed) cnt_closed_port <= cnt_closed_port + 1'b1;
+                    else if (r_big) cnt_oversize <= cnt_oversize + 1'b1;
+                end
+            end else if (cmd_ready) begin
+                cmd_valid <= 1'b0;
+            end
+            if (e3 && e3_done && e_acc) begin
+                if (e_bad) cnt_err_in <= cnt_err_in + 1'b1;
+                else if (!e_ok && !e_zero) cnt_bad_csum <= cnt_bad_csum + 1'b1;
+            end
+        end
+    end
+
+    // ---------------- buffer + strip ----------------
+    wire [DATA_W-1:0] f_tdata;
+    wire [KEEP_W-1:0] f_tkeep;
+    wire              f_tvalid, f_tready, f_tlast, f_tuser;
+    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
+        .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
+    );
+
+    wire              hv;
+    wire              hr;
+    wire [DATA_W-1:0] o_tdata;
+    wire [KEEP_W-1:0] o_tkeep;
+    wire              o_tvalid, o_tlast, o_tuser;
+    wire [RW-1:0]     o_route;
+    wire              o_tready;
+    stream_strip #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(RW),
+        .USE_STS((STORE_FWD != 0) ? 0 : 1)
+    ) u_strip (
+        .clk(clk), .rst(rst),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(4'd8), .cmd_len(cmd_len),
+        .cmd_drop(cmd_drop), .cmd_route(cmd_route),
+        .sts_valid(sts_n != 3'd0), .sts_ready(sts_ready), .sts_bad(sts_q[0]),
+        .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
+        .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+        .m_hdr_valid(hv), .m_hdr_ready(hr),
+        .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
+        .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
+        .m_axis_troute(o_route)
+    );
+
+    assign hr = m_hdr_ready[cmd_route];
+    assign o_tready = m_axis_tready[o_route];
+    genvar g;
+    generate
+        for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_port
+            assign m_hdr_valid[g] = hv && (cmd_route == g);
+            assign m_hdr_src_mac[48*g+:48] = cmd_src_mac;
+            assign m_hdr_src_ip[32*g+:32] = cmd_src_ip;
+            assign m_hdr_src_port[16*g+:16] = cmd_src_port;
+            assign m_hdr_dst_port[16*g+:16] = cmd_dst_port;
+            assign m_hdr_len[16*g+:16] = cmd_len;
+            assign m_axis_tvalid[g] = o_tvalid && (o_route == g);
+            assign m_axis_tdata[DATA_W*g+:DATA_W] = o_tdata;
+            assign m_axis_tkeep[KEEP_W*g+:KEEP_W] = o_tkeep;
+            assign m_axis_tlast[g] = o_tlast;
+            assign m_axis_tuser[g] = o_tuser;
+        end
+    endgenerate
+endmodule
+`default_nettype wire
