@@ -125,8 +125,13 @@ module tx_prepend #(
     wire       p_flush = p_end && (p_tot > KW8);
     wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
     // zero-length payload when the header fills whole beats: the last header beat ends it
-    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && (rem == 16'd0) && (bc == HBL);
+    wire       last_hb = (bc == HBL);
+    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && (rem == 16'd0) && last_hb;
     wire       z_long  = !s_axis_tlast || (in_bytes != 8'd0);
+    // no length given (CHECK_LEN=0) and the header fills whole beats: the last header
+    // beat waits for the first payload beat, and ends the frame if that beat is empty
+    wire       zr      = (OFF == 0) && (CHECK_LEN == 0) && last_hb;
+    wire       zr_end  = s_axis_tlast && (in_bytes == 8'd0);
 
     reg fin;  // the frame's last beat is taken this cycle
     reg to_drop;
@@ -156,6 +161,18 @@ module tx_prepend #(
                         ev_sent  = !m_axis_tuser;
                         ev_abort = m_axis_tuser;
                     end
+                end else if (zr) begin
+                    m_axis_tvalid = s_axis_tvalid;
+                    if (zr_end) begin
+                        s_axis_tready = m_axis_tready;
+                        m_axis_tlast  = 1'b1;
+                        m_axis_tuser  = s_axis_tuser;
+                        if (s_axis_tvalid && m_axis_tready) begin
+                            fin      = 1'b1;
+                            ev_sent  = !s_axis_tuser;
+                            ev_abort = s_axis_tuser;
+                        end
+                    end
                 end else begin
                     m_axis_tvalid = 1'b1;
                 end
@@ -168,7 +185,7 @@ module tx_prepend #(
                     m_axis_tlast = 1'b1;
                     m_axis_tuser = p_bad;
                     // an aborted frame's last beat keeps at least one byte
-                    m_axis_tkeep = keep_of((p_tot == 8'd0) ? 8'd1 : p_tot);
+                    m_axis_tkeep = keep_of((p_tot == 8'd0 && p_bad) ? 8'd1 : p_tot);
                 end
                 if (s_axis_tvalid && m_axis_tready) begin
                     ev_long = p_long;
@@ -205,9 +222,9 @@ module tx_prepend #(
     always @(posedge clk) begin
         case (st)
             S_HDR: begin
-                if (zl) begin
-                    if (fin) st <= to_drop ? S_DROP : S_IDLE;
-                end else if (m_axis_tready) begin
+                if (fin) begin
+                    st <= to_drop ? S_DROP : S_IDLE;
+                end else if (m_axis_tvalid && m_axis_tready) begin
                     bc <= bc + 8'd1;
                     if (bc == HBL) begin
                         st    <= S_PAY;

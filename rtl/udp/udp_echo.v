@@ -1,0 +1,80 @@
+`default_nettype none
+// udp_echo: UDP echo application. Sits on one UDP application port (docs/conventions.md):
+// each received datagram goes straight back to its sender: the receive header becomes the
+// transmit header (destination = the request's source MAC, IP and port, so no ARP lookup;
+// source port = the port it was sent to; same length; m_hdr_csum = 0, so the reply has
+// no checksum on a port in mode 0 or 2 and a computed one in mode 1), and the payload
+// passes through. Nothing is stored: the reply
+// starts while the request is still arriving (cut-through); a request whose last beat
+// carries tuser gives a reply ending with tuser (aborted on the wire).
+//
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
+// Interfaces (s_ = from the stack's receive port, m_ = to its transmit port):
+//   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0],
+//   s_hdr_src_port[15:0], s_hdr_dst_port[15:0], s_hdr_len[15:0]; s_axis_*
+//   m_hdr_valid, m_hdr_ready, m_hdr_dst_mac[47:0], m_hdr_dst_mac_valid, m_hdr_dst_ip[31:0],
+//   m_hdr_dst_port[15:0], m_hdr_src_port[15:0], m_hdr_len[15:0], m_hdr_csum[15:0]; m_axis_*
+//   cnt_echoed: datagrams turned around
+// Latency: 0 cycles (header and payload combinational).
+module udp_echo #(
+    parameter DATA_W = 8,
+    parameter KEEP_W = DATA_W / 8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_src_mac,
+    input  wire [31:0]       s_hdr_src_ip,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_dst_port,
+    input  wire [15:0]       s_hdr_len,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire              m_hdr_valid,
+    input  wire              m_hdr_ready,
+    output wire [47:0]       m_hdr_dst_mac,
+    output wire              m_hdr_dst_mac_valid,
+    output wire [31:0]       m_hdr_dst_ip,
+    output wire [15:0]       m_hdr_dst_port,
+    output wire [15:0]       m_hdr_src_port,
+    output wire [15:0]       m_hdr_len,
+    output wire [15:0]       m_hdr_csum,
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output reg  [31:0]       cnt_echoed
+);
+    assign m_hdr_valid         = s_hdr_valid;
+    assign s_hdr_ready         = m_hdr_ready;
+    assign m_hdr_dst_mac       = s_hdr_src_mac;
+    assign m_hdr_dst_mac_valid = 1'b1;
+    assign m_hdr_dst_ip        = s_hdr_src_ip;
+    assign m_hdr_dst_port      = s_hdr_src_port;
+    assign m_hdr_src_port      = s_hdr_dst_port;
+    assign m_hdr_len           = s_hdr_len;
+    assign m_hdr_csum          = 16'd0;
+
+    assign m_axis_tdata  = s_axis_tdata;
+    assign m_axis_tkeep  = s_axis_tkeep;
+    assign m_axis_tvalid = s_axis_tvalid;
+    assign s_axis_tready = m_axis_tready;
+    assign m_axis_tlast  = s_axis_tlast;
+    assign m_axis_tuser  = s_axis_tuser;
+
+    always @(posedge clk) begin
+        if (s_hdr_valid && m_hdr_ready) cnt_echoed <= cnt_echoed + 32'd1;
+        if (rst) cnt_echoed <= 32'd0;
+    end
+endmodule
+`default_nettype wire

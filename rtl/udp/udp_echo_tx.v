@@ -1,0 +1,97 @@
+`default_nettype none
+// udp_echo_tx: a UDP echo responder from a receive application port to Ethernet frames:
+// udp_echo followed by the transmitter udp_tx (checksum mode CSUM_MODE: 0 = none,
+// 1 = computed by store and forward). With mode 0 the reply is cut through: its first
+// byte leaves 1 cycle after the request's header, long before the request has ended.
+//
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CSUM_MODE (0 or 1).
+// Interfaces: cfg_mac, cfg_ip, cfg_ttl, cfg_df (as udp_ip_tx); s_hdr_* and s_axis_*: the
+//   receive application port (hdr_src_mac, hdr_src_ip, hdr_src_port, hdr_dst_port,
+//   hdr_len); m_axis_*: reply frames. cnt_echoed, cnt_tx_frames, cnt_tx_abort.
+// Latency: CSUM_MODE 0: first frame byte 1 cycle after the request header is taken.
+module udp_echo_tx #(
+    parameter DATA_W    = 8,
+    parameter KEEP_W    = DATA_W / 8,
+    parameter CSUM_MODE = 0
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [47:0]       cfg_mac,
+    input  wire [31:0]       cfg_ip,
+    input  wire [7:0]        cfg_ttl,
+    input  wire              cfg_df,
+
+    input  wire              s_hdr_valid,
+    output wire              s_hdr_ready,
+    input  wire [47:0]       s_hdr_src_mac,
+    input  wire [31:0]       s_hdr_src_ip,
+    input  wire [15:0]       s_hdr_src_port,
+    input  wire [15:0]       s_hdr_dst_port,
+    input  wire [15:0]       s_hdr_len,
+    input  wire [DATA_W-1:0] s_axis_tdata,
+    input  wire [KEEP_W-1:0] s_axis_tkeep,
+    input  wire              s_axis_tvalid,
+    output wire              s_axis_tready,
+    input  wire              s_axis_tlast,
+    input  wire              s_axis_tuser,
+
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
+    input  wire              m_axis_tready,
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser,
+
+    output wire [31:0]       cnt_echoed,
+    output wire [31:0]       cnt_tx_frames,
+    output wire [31:0]       cnt_tx_abort
+);
+    wire              h_valid, h_ready, h_dmac_v;
+    wire [47:0]       h_dmac;
+    wire [31:0]       h_dip;
+    wire [15:0]       h_dport, h_sport, h_len, h_csum;
+    wire [DATA_W-1:0] p_tdata;
+    wire [KEEP_W-1:0] p_tkeep;
+    wire              p_tvalid, p_tready, p_tlast, p_tuser;
+
+    udp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) echo (
+        .clk(clk), .rst(rst),
+        .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_src_mac(s_hdr_src_mac),
+        .s_hdr_src_ip(s_hdr_src_ip), .s_hdr_src_port(s_hdr_src_port),
+        .s_hdr_dst_port(s_hdr_dst_port), .s_hdr_len(s_hdr_len),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_hdr_valid(h_valid), .m_hdr_ready(h_ready), .m_hdr_dst_mac(h_dmac),
+        .m_hdr_dst_mac_valid(h_dmac_v), .m_hdr_dst_ip(h_dip), .m_hdr_dst_port(h_dport),
+        .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum),
+        .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
+        .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
+        .cnt_echoed(cnt_echoed)
+    );
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        arp_req_valid;  // never asked: the reply's MAC is the request's
+    wire [31:0] arp_req_ip;
+    wire [31:0] cnt_arp_miss, cnt_tx_long, cnt_sf_frames, cnt_sf_overflow;
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [1:0] MODE = CSUM_MODE[1:0];
+
+    udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) tx (
+        .clk(clk), .rst(rst),
+        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
+        .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),
+        .s_hdr_dst_mac_valid(h_dmac_v), .s_hdr_dst_ip(h_dip), .s_hdr_dst_port(h_dport),
+        .s_hdr_src_port(h_sport), .s_hdr_len(h_len), .s_hdr_csum(h_csum),
+        .s_hdr_csum_mode(MODE),
+        .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid),
+        .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .arp_req_valid(arp_req_valid), .arp_req_ready(1'b0), .arp_req_ip(arp_req_ip),
+        .arp_resp_valid(1'b0), .arp_resp_hit(1'b0), .arp_resp_mac(48'd0),
+        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_abort(cnt_tx_abort), .cnt_tx_long(cnt_tx_long),
+        .cnt_arp_miss(cnt_arp_miss), .cnt_sf_frames(cnt_sf_frames),
+        .cnt_sf_overflow(cnt_sf_overflow)
+    );
+endmodule
+`default_nettype wire
