@@ -264,6 +264,7 @@ struct Stats {
     uint64_t from_board_runt = 0, from_board_oversize = 0;
     uint64_t tap_oversize = 0, tap_write_errors = 0, tap_queue_full = 0;
     uint64_t ticks = 0;
+    uint64_t from_board_min_gap = UINT64_MAX;  // fewest idle cycles seen between two frames
 };
 
 class Board {
@@ -305,6 +306,8 @@ class Board {
     bool tx_in_frame_ = false;
     bool tx_err_ = false;
     bool tx_overflow_ = false;
+    bool tx_seen_ = false;   // a frame has ended before (so a gap can be measured)
+    uint64_t tx_idle_ = 0;   // idle cycles since the last frame ended
 };
 
 void Board::open_tap() {
@@ -434,6 +437,7 @@ inline void Board::cycle() {
     // outputs of this cycle
     if (t->gmii_tx_en) {
         if (!tx_in_frame_) {
+            if (tx_seen_ && tx_idle_ < st_.from_board_min_gap) st_.from_board_min_gap = tx_idle_;
             tx_in_frame_ = true;
             tx_err_ = false;
             tx_overflow_ = false;
@@ -446,7 +450,11 @@ inline void Board::cycle() {
             tx_overflow_ = true;
     } else if (tx_in_frame_) {
         tx_in_frame_ = false;
+        tx_seen_ = true;
+        tx_idle_ = 1;
         end_tx_frame();
+    } else {
+        tx_idle_++;
     }
 }
 
@@ -499,6 +507,8 @@ void Board::write_stats_file() {
     VBOARD_JSON(tap_oversize)
     VBOARD_JSON(ticks)
 #undef VBOARD_JSON
+    fprintf(f, "\"from_board_min_gap\": %" PRId64 ", ",
+            st_.from_board_min_gap == UINT64_MAX ? int64_t(-1) : int64_t(st_.from_board_min_gap));
     fprintf(f, "\"counters\": {");
     const char* sep = "";
 #define VBOARD_CJSON(name)                                             \
