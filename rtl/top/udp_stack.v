@@ -1,0 +1,422 @@
+`default_nettype none
+// udp_stack: the integrated UDP/IP stack without the MAC (width-generic).
+//
+// Receive:  MAC frames -> eth_rx -> { arp | ip_rx -> { icmp_echo | udp_rx -> ports } | raw }
+// Transmit: { arp, icmp_echo, raw_tx, udp_tx per port } -> eth_tx_arb -> MAC frames
+// One ARP lookup port is shared by the UDP transmitters (round-robin, one lookup in flight).
+//
+// Interfaces (see docs/stack.md for the full table and the header/payload handshake):
+//   s_axis_*          frames from the MAC user side (no FCS; tuser on last beat = bad)
+//   m_axis_*          frames to the MAC user side (no FCS; the MAC pads and adds the FCS)
+//   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway, cfg_ttl, cfg_df, cfg_raw_ethertype
+//   cfg_udp_port[NUM_PORTS*16]      port number of each application port (0 = closed)
+//   cfg_udp_csum_mode[NUM_PORTS*2]  TX checksum mode per port (0 zero, 1 computed, 2 given)
+//   tick_1ms                        millisecond strobe (ARP timers)
+//   m_udp_rx_hdr_* / m_udp_rx_axis_*  UDP receive, NUM_PORTS ports flattened
+//       (hdr fields src_mac, src_ip, src_port, dst_port, len; docs/conventions.md)
+//   s_udp_tx_hdr_* / s_udp_tx_axis_*  UDP transmit, NUM_PORTS ports flattened
+//       (hdr fields dst_mac, dst_mac_valid, dst_ip, dst_port, src_port, len, csum)
+//   m_raw_rx_hdr_* (dst_mac, src_mac) / m_raw_rx_axis_*: raw-EtherType frames received
+//       (payload = the bytes after the 14-byte header, Ethernet padding included)
+//   s_raw_tx_hdr_* (dst_mac) / s_raw_tx_axis_*: raw-EtherType frames to send
+//   cnt_*             32-bit wrapping counters of every block (drop reasons included)
+// Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, RX_STORE_FWD (udp_rx: 0 cut-through
+//   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
+//   TX_BUF_BYTES (per-port buffer for checksum mode 1), ARP_ENTRIES.
+// Latency: see docs/stack.md (measured by bench/stack_rx.py).
+module udp_stack #(
+    parameter integer DATA_W       = 8,
+    parameter integer KEEP_W       = DATA_W / 8,
+    parameter integer NUM_PORTS    = 2,
+    parameter integer RX_STORE_FWD = 0,
+    parameter integer TX_BUF_BYTES = 2048,
+    parameter integer ARP_ENTRIES  = 16
+) (
+    input  wire                        clk,
+    input  wire                        rst,
+    input  wire                        tick_1ms,
+    // configuration
+    input  wire [47:0]                 cfg_mac,
+    input  wire [31:0]                 cfg_ip,
+    input  wire [31:0]                 cfg_netmask,
+    input  wire [31:0]                 cfg_gateway,
+    input  wire [7:0]                  cfg_ttl,
+    input  wire                        cfg_df,
+    input  wire [15:0]                 cfg_raw_ethertype,
+    input  wire [NUM_PORTS*16-1:0]     cfg_udp_port,
+    input  wire [NUM_PORTS*2-1:0]      cfg_udp_csum_mode,
+    // MAC user side
+    input  wire [DATA_W-1:0]           s_axis_tdata,
+    input  wire [KEEP_W-1:0]           s_axis_tkeep,
+    input  wire                        s_axis_tvalid,
+    output wire                        s_axis_tready,
+    input  wire                        s_axis_tlast,
+    input  wire                        s_axis_tuser,
+    output wire [DATA_W-1:0]           m_axis_tdata,
+    output wire [KEEP_W-1:0]           m_axis_tkeep,
+    output wire                        m_axis_tvalid,
+    input  wire                        m_axis_tready,
+    output wire                        m_axis_tlast,
+    output wire                        m_axis_tuser,
+    // UDP receive ports
+    output wire [NUM_PORTS-1:0]        m_udp_rx_hdr_valid,
+    input  wire [NUM_PORTS-1:0]        m_udp_rx_hdr_ready,
+    output wire [NUM_PORTS*48-1:0]     m_udp_rx_hdr_src_mac,
+    output wire [NUM_PORTS*32-1:0]     m_udp_rx_hdr_src_ip,
+    output wire [NUM_PORTS*16-1:0]     m_udp_rx_hdr_src_port,
+    output wire [NUM_PORTS*16-1:0]     m_udp_rx_hdr_dst_port,
+    output wire [NUM_PORTS*16-1:0]     m_udp_rx_hdr_len,
+    output wire [NUM_PORTS*DATA_W-1:0] m_udp_rx_axis_tdata,
+    output wire [NUM_PORTS*KEEP_W-1:0] m_udp_rx_axis_tkeep,
+    output wire [NUM_PORTS-1:0]        m_udp_rx_axis_tvalid,
+    input  wire [NUM_PORTS-1:0]        m_udp_rx_axis_tready,
+    output wire [NUM_PORTS-1:0]        m_udp_rx_axis_tlast,
+    output wire [NUM_PORTS-1:0]        m_udp_rx_axis_tuser,
+    // UDP transmit ports
+    input  wire [NUM_PORTS-1:0]        s_udp_tx_hdr_valid,
+    output wire [NUM_PORTS-1:0]        s_udp_tx_hdr_ready,
+    input  wire [NUM_PORTS*48-1:0]     s_udp_tx_hdr_dst_mac,
+    input  wire [NUM_PORTS-1:0]        s_udp_tx_hdr_dst_mac_valid,
+    input  wire [NUM_PORTS*32-1:0]     s_udp_tx_hdr_dst_ip,
+    input  wire [NUM_PORTS*16-1:0]     s_udp_tx_hdr_dst_port,
+    input  wire [NUM_PORTS*16-1:0]     s_udp_tx_hdr_src_port,
+    input  wire [NUM_PORTS*16-1:0]     s_udp_tx_hdr_len,
+    input  wire [NUM_PORTS*16-1:0]     s_udp_tx_hdr_csum,
+    input  wire [NUM_PORTS*DATA_W-1:0] s_udp_tx_axis_tdata,
+    input  wire [NUM_PORTS*KEEP_W-1:0] s_udp_tx_axis_tkeep,
+    input  wire [NUM_PORTS-1:0]        s_udp_tx_axis_tvalid,
+    output wire [NUM_PORTS-1:0]        s_udp_tx_axis_tready,
+    input  wire [NUM_PORTS-1:0]        s_udp_tx_axis_tlast,
+    input  wire [NUM_PORTS-1:0]        s_udp_tx_axis_tuser,
+    // raw EtherType channel
+    output wire                        m_raw_rx_hdr_valid,
+    input  wire                        m_raw_rx_hdr_ready,
+    output wire [47:0]                 m_raw_rx_hdr_dst_mac,
+    output wire [47:0]                 m_raw_rx_hdr_src_mac,
+    output wire [DATA_W-1:0]           m_raw_rx_axis_tdata,
+    output wire [KEEP_W-1:0]           m_raw_rx_axis_tkeep,
+    output wire                        m_raw_rx_axis_tvalid,
+    input  wire                        m_raw_rx_axis_tready,
+    output wire                        m_raw_rx_axis_tlast,
+    output wire                        m_raw_rx_axis_tuser,
+    input  wire                        s_raw_tx_hdr_valid,
+    output wire                        s_raw_tx_hdr_ready,
+    input  wire [47:0]                 s_raw_tx_hdr_dst_mac,
+    input  wire [DATA_W-1:0]           s_raw_tx_axis_tdata,
+    input  wire [KEEP_W-1:0]           s_raw_tx_axis_tkeep,
+    input  wire                        s_raw_tx_axis_tvalid,
+    output wire                        s_raw_tx_axis_tready,
+    input  wire                        s_raw_tx_axis_tlast,
+    input  wire                        s_raw_tx_axis_tuser,
+    // counters: Ethernet receive
+    output wire [31:0]                 cnt_eth_rx_frames,
+    output wire [31:0]                 cnt_eth_bad_mac,
+    output wire [31:0]                 cnt_eth_bad_ethertype,
+    output wire [31:0]                 cnt_eth_runt,
+    // IPv4 receive
+    output wire [31:0]                 cnt_ip_rx_packets,
+    output wire [31:0]                 cnt_ip_runt,
+    output wire [31:0]                 cnt_ip_bad_hdr,
+    output wire [31:0]                 cnt_ip_bad_csum,
+    output wire [31:0]                 cnt_ip_bad_len,
+    output wire [31:0]                 cnt_ip_not_for_us,
+    output wire [31:0]                 cnt_ip_fragment,
+    output wire [31:0]                 cnt_ip_bad_proto,
+    output wire [31:0]                 cnt_ip_truncated,
+    // UDP receive
+    output wire [31:0]                 cnt_udp_rx_datagrams,
+    output wire [31:0]                 cnt_udp_bad_len,
+    output wire [31:0]                 cnt_udp_closed_port,
+    output wire [31:0]                 cnt_udp_bad_csum,
+    output wire [31:0]                 cnt_udp_err_in,
+    output wire [31:0]                 cnt_udp_oversize,
+    // ICMP
+    output wire [31:0]                 cnt_icmp_replies,
+    output wire [31:0]                 cnt_icmp_aborted,
+    output wire [31:0]                 cnt_icmp_dropped,
+    // ARP
+    output wire [31:0]                 cnt_arp_req_rx,
+    output wire [31:0]                 cnt_arp_reply_tx,
+    output wire [31:0]                 cnt_arp_req_tx,
+    output wire [31:0]                 cnt_arp_garp_tx,
+    output wire [31:0]                 cnt_arp_reply_rx,
+    output wire [31:0]                 cnt_arp_malformed,
+    output wire [31:0]                 cnt_arp_rx_overrun,
+    output wire [31:0]                 cnt_arp_hit,
+    output wire [31:0]                 cnt_arp_miss,
+    output wire [31:0]                 cnt_arp_timeout,
+    output wire [31:0]                 cnt_arp_expired,
+    output wire [31:0]                 cnt_arp_evicted,
+    output wire [31:0]                 cnt_arp_conflict,
+    // transmit
+    output wire [31:0]                 cnt_tx_frames,
+    output wire [31:0]                 cnt_raw_tx_frames,
+    output wire [31:0]                 cnt_raw_tx_abort,
+    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_frames,
+    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_abort,
+    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_long,
+    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_arp_miss,
+    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_sf_overflow
+);
+    localparam integer NTX = NUM_PORTS + 3;  // arbiter inputs: ARP, ICMP, raw, UDP ports
+    localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
+
+    // ---------------- Ethernet receive ----------------
+    wire [DATA_W-1:0] arp_rx_tdata, ip_tdata;
+    wire [KEEP_W-1:0] arp_rx_tkeep, ip_tkeep;
+    wire              arp_rx_tvalid, arp_rx_tready, arp_rx_tlast, arp_rx_tuser;
+    wire              ip_tvalid, ip_tready, ip_tlast, ip_tuser;
+    wire              ip_hdr_valid, ip_hdr_ready;
+    wire [47:0]       ip_hdr_src_mac;
+    // the IPv4 header bus's destination MAC and EtherType are not needed past eth_rx;
+    // the raw channel's EtherType is cfg_raw_ethertype by definition
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [47:0]       ip_hdr_dst_mac;
+    wire [15:0]       ip_hdr_ethertype, raw_hdr_ethertype;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_eth_rx (
+        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_arp_axis_tdata(arp_rx_tdata), .m_arp_axis_tkeep(arp_rx_tkeep),
+        .m_arp_axis_tvalid(arp_rx_tvalid), .m_arp_axis_tready(arp_rx_tready),
+        .m_arp_axis_tlast(arp_rx_tlast), .m_arp_axis_tuser(arp_rx_tuser),
+        .m_ip_hdr_valid(ip_hdr_valid), .m_ip_hdr_ready(ip_hdr_ready),
+        .m_ip_hdr_dst_mac(ip_hdr_dst_mac), .m_ip_hdr_src_mac(ip_hdr_src_mac),
+        .m_ip_hdr_ethertype(ip_hdr_ethertype),
+        .m_ip_axis_tdata(ip_tdata), .m_ip_axis_tkeep(ip_tkeep), .m_ip_axis_tvalid(ip_tvalid),
+        .m_ip_axis_tready(ip_tready), .m_ip_axis_tlast(ip_tlast), .m_ip_axis_tuser(ip_tuser),
+        .m_raw_hdr_valid(m_raw_rx_hdr_valid), .m_raw_hdr_ready(m_raw_rx_hdr_ready),
+        .m_raw_hdr_dst_mac(m_raw_rx_hdr_dst_mac), .m_raw_hdr_src_mac(m_raw_rx_hdr_src_mac),
+        .m_raw_hdr_ethertype(raw_hdr_ethertype),
+        .m_raw_axis_tdata(m_raw_rx_axis_tdata), .m_raw_axis_tkeep(m_raw_rx_axis_tkeep),
+        .m_raw_axis_tvalid(m_raw_rx_axis_tvalid), .m_raw_axis_tready(m_raw_rx_axis_tready),
+        .m_raw_axis_tlast(m_raw_rx_axis_tlast), .m_raw_axis_tuser(m_raw_rx_axis_tuser),
+        .cnt_frames(cnt_eth_rx_frames), .cnt_bad_mac(cnt_eth_bad_mac),
+        .cnt_bad_ethertype(cnt_eth_bad_ethertype), .cnt_runt(cnt_eth_runt)
+    );
+
+    // ---------------- IPv4 receive ----------------
+    wire              icmp_hdr_valid, icmp_hdr_ready, icmp_hdr_bcast;
+    wire [47:0]       icmp_hdr_src_mac;
+    wire [31:0]       icmp_hdr_src_ip, icmp_hdr_dst_ip;
+    wire [7:0]        icmp_hdr_proto;
+    wire [15:0]       icmp_hdr_len;
+    wire [DATA_W-1:0] icmp_tdata;
+    wire [KEEP_W-1:0] icmp_tkeep;
+    wire              icmp_tvalid, icmp_tready, icmp_tlast, icmp_tuser;
+    wire              udp_hdr_valid, udp_hdr_ready, udp_hdr_bcast;
+    wire [47:0]       udp_hdr_src_mac;
+    wire [31:0]       udp_hdr_src_ip, udp_hdr_dst_ip;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [7:0]        udp_hdr_proto;  // always 17 on this port
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [15:0]       udp_hdr_len;
+    wire [DATA_W-1:0] udp_tdata;
+    wire [KEEP_W-1:0] udp_tkeep;
+    wire              udp_tvalid, udp_tready, udp_tlast, udp_tuser;
+
+    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_ip_rx (
+        .clk(clk), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
+        .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready), .s_hdr_src_mac(ip_hdr_src_mac),
+        .s_axis_tdata(ip_tdata), .s_axis_tkeep(ip_tkeep), .s_axis_tvalid(ip_tvalid),
+        .s_axis_tready(ip_tready), .s_axis_tlast(ip_tlast), .s_axis_tuser(ip_tuser),
+        .m_icmp_hdr_valid(icmp_hdr_valid), .m_icmp_hdr_ready(icmp_hdr_ready),
+        .m_icmp_hdr_src_mac(icmp_hdr_src_mac), .m_icmp_hdr_src_ip(icmp_hdr_src_ip),
+        .m_icmp_hdr_dst_ip(icmp_hdr_dst_ip), .m_icmp_hdr_protocol(icmp_hdr_proto),
+        .m_icmp_hdr_len(icmp_hdr_len), .m_icmp_hdr_broadcast(icmp_hdr_bcast),
+        .m_icmp_axis_tdata(icmp_tdata), .m_icmp_axis_tkeep(icmp_tkeep),
+        .m_icmp_axis_tvalid(icmp_tvalid), .m_icmp_axis_tready(icmp_tready),
+        .m_icmp_axis_tlast(icmp_tlast), .m_icmp_axis_tuser(icmp_tuser),
+        .m_udp_hdr_valid(udp_hdr_valid), .m_udp_hdr_ready(udp_hdr_ready),
+        .m_udp_hdr_src_mac(udp_hdr_src_mac), .m_udp_hdr_src_ip(udp_hdr_src_ip),
+        .m_udp_hdr_dst_ip(udp_hdr_dst_ip), .m_udp_hdr_protocol(udp_hdr_proto),
+        .m_udp_hdr_len(udp_hdr_len), .m_udp_hdr_broadcast(udp_hdr_bcast),
+        .m_udp_axis_tdata(udp_tdata), .m_udp_axis_tkeep(udp_tkeep),
+        .m_udp_axis_tvalid(udp_tvalid), .m_udp_axis_tready(udp_tready),
+        .m_udp_axis_tlast(udp_tlast), .m_udp_axis_tuser(udp_tuser),
+        .cnt_packets(cnt_ip_rx_packets), .cnt_runt(cnt_ip_runt), .cnt_bad_hdr(cnt_ip_bad_hdr),
+        .cnt_bad_csum(cnt_ip_bad_csum), .cnt_bad_len(cnt_ip_bad_len),
+        .cnt_not_for_us(cnt_ip_not_for_us), .cnt_fragment(cnt_ip_fragment),
+        .cnt_bad_proto(cnt_ip_bad_proto), .cnt_truncated(cnt_ip_truncated)
+    );
+
+    // ---------------- UDP receive ----------------
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              closed_valid, closed_bcast;  // offered for a port-unreachable reply
+    wire [47:0]       closed_src_mac;
+    wire [31:0]       closed_src_ip, closed_dst_ip;
+    wire [15:0]       closed_src_port, closed_dst_port;
+    /* verilator lint_on UNUSEDSIGNAL */
+    udp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD)) u_udp_rx (
+        .clk(clk), .rst(rst), .cfg_udp_port(cfg_udp_port),
+        .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
+        .s_hdr_src_mac(udp_hdr_src_mac), .s_hdr_src_ip(udp_hdr_src_ip),
+        .s_hdr_dst_ip(udp_hdr_dst_ip), .s_hdr_len(udp_hdr_len),
+        .s_hdr_broadcast(udp_hdr_bcast),
+        .s_axis_tdata(udp_tdata), .s_axis_tkeep(udp_tkeep), .s_axis_tvalid(udp_tvalid),
+        .s_axis_tready(udp_tready), .s_axis_tlast(udp_tlast), .s_axis_tuser(udp_tuser),
+        .m_hdr_valid(m_udp_rx_hdr_valid), .m_hdr_ready(m_udp_rx_hdr_ready),
+        .m_hdr_src_mac(m_udp_rx_hdr_src_mac), .m_hdr_src_ip(m_udp_rx_hdr_src_ip),
+        .m_hdr_src_port(m_udp_rx_hdr_src_port), .m_hdr_dst_port(m_udp_rx_hdr_dst_port),
+        .m_hdr_len(m_udp_rx_hdr_len),
+        .m_axis_tdata(m_udp_rx_axis_tdata), .m_axis_tkeep(m_udp_rx_axis_tkeep),
+        .m_axis_tvalid(m_udp_rx_axis_tvalid), .m_axis_tready(m_udp_rx_axis_tready),
+        .m_axis_tlast(m_udp_rx_axis_tlast), .m_axis_tuser(m_udp_rx_axis_tuser),
+        .closed_valid(closed_valid), .closed_src_mac(closed_src_mac),
+        .closed_src_ip(closed_src_ip), .closed_dst_ip(closed_dst_ip),
+        .closed_src_port(closed_src_port), .closed_dst_port(closed_dst_port),
+        .closed_broadcast(closed_bcast),
+        .cnt_datagrams(cnt_udp_rx_datagrams), .cnt_bad_len(cnt_udp_bad_len),
+        .cnt_closed_port(cnt_udp_closed_port), .cnt_bad_csum(cnt_udp_bad_csum),
+        .cnt_err_in(cnt_udp_err_in), .cnt_oversize(cnt_udp_oversize)
+    );
+
+    // ---------------- transmit sources ----------------
+    wire [NTX*DATA_W-1:0] tx_tdata;
+    wire [NTX*KEEP_W-1:0] tx_tkeep;
+    wire [NTX-1:0]        tx_tvalid, tx_tready, tx_tlast, tx_tuser;
+
+    // ARP lookup shared by the UDP transmitters
+    wire                 arp_req_valid, arp_req_ready, arp_resp_valid, arp_resp_hit;
+    wire [31:0]          arp_req_ip;
+    wire [47:0]          arp_resp_mac;
+    wire [NUM_PORTS-1:0] p_arp_req_valid;
+    wire [NUM_PORTS*32-1:0] p_arp_req_ip;
+
+    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES)) u_arp (
+        .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask), .cfg_gateway(cfg_gateway),
+        .s_axis_tdata(arp_rx_tdata), .s_axis_tkeep(arp_rx_tkeep), .s_axis_tvalid(arp_rx_tvalid),
+        .s_axis_tready(arp_rx_tready), .s_axis_tlast(arp_rx_tlast), .s_axis_tuser(arp_rx_tuser),
+        .m_axis_tdata(tx_tdata[0*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[0*KEEP_W+:KEEP_W]),
+        .m_axis_tvalid(tx_tvalid[0]), .m_axis_tready(tx_tready[0]),
+        .m_axis_tlast(tx_tlast[0]), .m_axis_tuser(tx_tuser[0]),
+        .arp_req_valid(arp_req_valid), .arp_req_ready(arp_req_ready), .arp_req_ip(arp_req_ip),
+        .arp_resp_valid(arp_resp_valid), .arp_resp_hit(arp_resp_hit),
+        .arp_resp_mac(arp_resp_mac),
+        .cnt_req_rx(cnt_arp_req_rx), .cnt_reply_tx(cnt_arp_reply_tx),
+        .cnt_req_tx(cnt_arp_req_tx), .cnt_garp_tx(cnt_arp_garp_tx),
+        .cnt_reply_rx(cnt_arp_reply_rx), .cnt_malformed(cnt_arp_malformed),
+        .cnt_rx_overrun(cnt_arp_rx_overrun), .cnt_hit(cnt_arp_hit), .cnt_miss(cnt_arp_miss),
+        .cnt_timeout(cnt_arp_timeout), .cnt_expired(cnt_arp_expired),
+        .cnt_evicted(cnt_arp_evicted), .cnt_conflict(cnt_arp_conflict)
+    );
+
+    // round-robin grant of the lookup port; the owner of the lookup in flight gets the answer
+    reg  [PW-1:0] arp_last;
+    reg  [PW-1:0] arp_owner;
+    reg  [PW-1:0] arp_gnt;
+    reg           arp_any;
+    reg           arp_hi;
+    wire [31:0]   arp_last32 = {{(32-PW){1'b0}}, arp_last};
+    integer k;
+    always @(*) begin
+        // first requester after the last one served, else the lowest
+        arp_gnt = {PW{1'b0}};
+        arp_any = 1'b0;
+        arp_hi = 1'b0;
+        for (k = NUM_PORTS - 1; k >= 0; k = k - 1)
+            if (p_arp_req_valid[k]) begin
+                arp_any = 1'b1;
+                if (k > arp_last32) begin
+                    arp_gnt = k[PW-1:0];
+                    arp_hi = 1'b1;
+                end else if (!arp_hi) begin
+                    arp_gnt = k[PW-1:0];
+                end
+            end
+    end
+    assign arp_req_valid = arp_any;
+    assign arp_req_ip = p_arp_req_ip[32*arp_gnt+:32];
+    always @(posedge clk) begin
+        if (rst) begin
+            arp_last <= {PW{1'b0}};
+            arp_owner <= {PW{1'b0}};
+        end else if (arp_req_valid && arp_req_ready) begin
+            arp_last <= arp_gnt;
+            arp_owner <= arp_gnt;
+        end
+    end
+
+    icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_icmp (
+        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
+        .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
+        .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
+        .s_hdr_dst_ip(icmp_hdr_dst_ip), .s_hdr_protocol(icmp_hdr_proto),
+        .s_hdr_len(icmp_hdr_len), .s_hdr_broadcast(icmp_hdr_bcast),
+        .s_axis_tdata(icmp_tdata), .s_axis_tkeep(icmp_tkeep), .s_axis_tvalid(icmp_tvalid),
+        .s_axis_tready(icmp_tready), .s_axis_tlast(icmp_tlast), .s_axis_tuser(icmp_tuser),
+        .m_axis_tdata(tx_tdata[1*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[1*KEEP_W+:KEEP_W]),
+        .m_axis_tvalid(tx_tvalid[1]), .m_axis_tready(tx_tready[1]),
+        .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
+        .cnt_replies(cnt_icmp_replies), .cnt_aborted(cnt_icmp_aborted),
+        .cnt_dropped(cnt_icmp_dropped)
+    );
+
+    raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_raw_tx (
+        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .s_hdr_valid(s_raw_tx_hdr_valid), .s_hdr_ready(s_raw_tx_hdr_ready),
+        .s_hdr_dst_mac(s_raw_tx_hdr_dst_mac),
+        .s_axis_tdata(s_raw_tx_axis_tdata), .s_axis_tkeep(s_raw_tx_axis_tkeep),
+        .s_axis_tvalid(s_raw_tx_axis_tvalid), .s_axis_tready(s_raw_tx_axis_tready),
+        .s_axis_tlast(s_raw_tx_axis_tlast), .s_axis_tuser(s_raw_tx_axis_tuser),
+        .m_axis_tdata(tx_tdata[2*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[2*KEEP_W+:KEEP_W]),
+        .m_axis_tvalid(tx_tvalid[2]), .m_axis_tready(tx_tready[2]),
+        .m_axis_tlast(tx_tlast[2]), .m_axis_tuser(tx_tuser[2]),
+        .cnt_frames(cnt_raw_tx_frames), .cnt_abort(cnt_raw_tx_abort)
+    );
+
+    genvar g;
+    generate
+        for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_tx
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] sf_frames;  // datagrams buffered for checksum mode 1 (not exported)
+            /* verilator lint_on UNUSEDSIGNAL */
+            udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES)) u_udp_tx (
+                .clk(clk), .rst(rst),
+                .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
+                .s_hdr_valid(s_udp_tx_hdr_valid[g]), .s_hdr_ready(s_udp_tx_hdr_ready[g]),
+                .s_hdr_dst_mac(s_udp_tx_hdr_dst_mac[48*g+:48]),
+                .s_hdr_dst_mac_valid(s_udp_tx_hdr_dst_mac_valid[g]),
+                .s_hdr_dst_ip(s_udp_tx_hdr_dst_ip[32*g+:32]),
+                .s_hdr_dst_port(s_udp_tx_hdr_dst_port[16*g+:16]),
+                .s_hdr_src_port(s_udp_tx_hdr_src_port[16*g+:16]),
+                .s_hdr_len(s_udp_tx_hdr_len[16*g+:16]),
+                .s_hdr_csum(s_udp_tx_hdr_csum[16*g+:16]),
+                .s_hdr_csum_mode(cfg_udp_csum_mode[2*g+:2]),
+                .s_axis_tdata(s_udp_tx_axis_tdata[DATA_W*g+:DATA_W]),
+                .s_axis_tkeep(s_udp_tx_axis_tkeep[KEEP_W*g+:KEEP_W]),
+                .s_axis_tvalid(s_udp_tx_axis_tvalid[g]), .s_axis_tready(s_udp_tx_axis_tready[g]),
+                .s_axis_tlast(s_udp_tx_axis_tlast[g]), .s_axis_tuser(s_udp_tx_axis_tuser[g]),
+                .m_axis_tdata(tx_tdata[(3+g)*DATA_W+:DATA_W]),
+                .m_axis_tkeep(tx_tkeep[(3+g)*KEEP_W+:KEEP_W]),
+                .m_axis_tvalid(tx_tvalid[3+g]), .m_axis_tready(tx_tready[3+g]),
+                .m_axis_tlast(tx_tlast[3+g]), .m_axis_tuser(tx_tuser[3+g]),
+                .arp_req_valid(p_arp_req_valid[g]),
+                .arp_req_ready(arp_req_ready && arp_gnt == g),
+                .arp_req_ip(p_arp_req_ip[32*g+:32]),
+                .arp_resp_valid(arp_resp_valid && arp_owner == g),
+                .arp_resp_hit(arp_resp_hit), .arp_resp_mac(arp_resp_mac),
+                .cnt_tx_frames(cnt_udp_tx_frames[32*g+:32]),
+                .cnt_tx_abort(cnt_udp_tx_abort[32*g+:32]),
+                .cnt_tx_long(cnt_udp_tx_long[32*g+:32]),
+                .cnt_arp_miss(cnt_udp_tx_arp_miss[32*g+:32]),
+                .cnt_sf_frames(sf_frames),
+                .cnt_sf_overflow(cnt_udp_tx_sf_overflow[32*g+:32])
+            );
+        end
+    endgenerate
+
+    eth_tx_arb #(.N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx_arb (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
+        .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .cnt_frames(cnt_tx_frames)
+    );
+endmodule
+`default_nettype wire

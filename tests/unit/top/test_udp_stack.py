@@ -1,0 +1,255 @@
+"""udp_stack: the integrated stack end to end at DATA_W 8 and 64.
+
+Frames built by scapy go in on the MAC side; out come UDP datagrams on the application
+ports, raw frames on the raw channel, and on the MAC transmit side ARP replies, ICMP echo
+replies, UDP datagrams sent by the applications and raw frames (all parsed by scapy).
+Every drop counter of the receive path is checked exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cocotb
+import pytest
+from cocotb.triggers import RisingEdge
+from cocotbext.axi import AxiStreamBus, AxiStreamSink
+from scapy.layers.inet import ICMP, IP, UDP
+from scapy.layers.l2 import ARP, Ether
+from scapy.packet import Raw
+from unit.eth.rxtb import PortMon, drain, frame, ip_int, mac_int, start, wait_idle
+
+MAC = "02:00:00:00:00:01"
+IPA = "192.0.2.1"
+PEER_MAC = "02:00:00:00:00:99"
+PEER_IP = "192.0.2.77"
+PORTS = [5000, 6000]
+RAW_TYPE = 0x88B5
+RX_FIELDS = ["src_mac", "src_ip", "src_port", "dst_port", "len"]
+
+
+def cfg() -> dict[str, int]:
+    return {
+        "cfg_mac": mac_int(MAC),
+        "cfg_ip": ip_int(IPA),
+        "cfg_netmask": ip_int("255.255.255.0"),
+        "cfg_gateway": ip_int("192.0.2.254"),
+        "cfg_ttl": 64,
+        "cfg_df": 0,
+        "cfg_raw_ethertype": RAW_TYPE,
+        "cfg_udp_port": PORTS[0] | (PORTS[1] << 16),
+        "cfg_udp_csum_mode": 0b0101,  # both ports: computed checksum
+        "tick_1ms": 0,
+        "s_udp_tx_hdr_valid": 0,
+        "s_udp_tx_axis_tvalid": 0,
+        "s_raw_tx_hdr_valid": 0,
+        "s_raw_tx_axis_tvalid": 0,
+    }
+
+
+async def setup(dut, ready_p: float = 1.0):
+    src = await start(dut, cfg())
+    ports = [
+        PortMon(dut, "m_udp_rx", RX_FIELDS, ready_p, ready_p, index=i, nports=2, seed=40 + i)
+        for i in range(2)
+    ]
+    raw = PortMon(dut, "m_raw_rx", ["dst_mac", "src_mac"], ready_p, ready_p, seed=45)
+    sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
+    return src, ports, raw, sink
+
+
+def udp_frame(dport: int, data: bytes, **ipkw: object) -> bytes:
+    ip = IP(src=PEER_IP, dst=IPA, **ipkw)
+    return bytes(Ether(dst=MAC, src=PEER_MAC) / ip / UDP(sport=1234, dport=dport) / Raw(data))
+
+
+@cocotb.test()
+async def receive_mix(dut) -> None:
+    """UDP to both ports, ICMP echo, ARP request, raw frames and bad frames of each layer."""
+    rng = random.Random(50)
+    src, ports, raw, sink = await setup(dut, ready_p=0.7)
+    frames: list[tuple[bytes, bool]] = []
+    exp_udp: list[list[tuple[bytes, int]]] = [[], []]
+    exp_raw: list[bytes] = []
+    expect_tx = {"arp": 0, "icmp": 0}
+    want = {
+        "eth_bad_mac": 0,
+        "eth_bad_ethertype": 0,
+        "ip_bad_csum": 0,
+        "ip_fragment": 0,
+        "ip_not_for_us": 0,
+        "udp_bad_csum": 0,
+        "udp_closed_port": 0,
+    }
+    for _ in range(60):
+        kind = rng.choice(
+            [
+                "udp",
+                "udp",
+                "udp",
+                "icmp",
+                "arp",
+                "raw",
+                "mac",
+                "type",
+                "ipcsum",
+                "frag",
+                "other_ip",
+                "udpcsum",
+                "closed",
+            ]
+        )
+        data = bytes(rng.getrandbits(8) for _ in range(rng.choice([0, 1, 18, 100, 300])))
+        p = rng.randrange(2)
+        if kind == "udp":
+            f = udp_frame(PORTS[p], data)
+            exp_udp[p].append((f, 0))
+        elif kind == "icmp":
+            f = bytes(Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA) / ICMP(id=7) / data)
+            expect_tx["icmp"] += 1
+        elif kind == "arp":
+            f = bytes(
+                Ether(dst="ff:ff:ff:ff:ff:ff", src=PEER_MAC)
+                / ARP(op=1, hwsrc=PEER_MAC, psrc=PEER_IP, pdst=IPA)
+            )
+            expect_tx["arp"] += 1
+        elif kind == "raw":
+            f = bytes(Ether(dst=MAC, src=PEER_MAC, type=RAW_TYPE) / Raw(data))
+        elif kind == "mac":
+            f = bytes(Ether(dst="02:00:00:00:00:05", src=PEER_MAC) / IP() / Raw(data))
+            want["eth_bad_mac"] += 1
+        elif kind == "type":
+            f = bytes(Ether(dst=MAC, src=PEER_MAC, type=0x88CC) / Raw(data))
+            want["eth_bad_ethertype"] += 1
+        elif kind == "ipcsum":
+            f = udp_frame(PORTS[p], data, chksum=0x1234)
+            want["ip_bad_csum"] += 1
+        elif kind == "frag":
+            f = udp_frame(PORTS[p], data, flags="MF")
+            want["ip_fragment"] += 1
+        elif kind == "other_ip":
+            f = bytes(Ether(dst=MAC, src=PEER_MAC) / IP(dst="192.0.2.9") / UDP() / Raw(data))
+            want["ip_not_for_us"] += 1
+        elif kind == "udpcsum":
+            b = bytearray(udp_frame(PORTS[p], data + b"x"))
+            b[-1] ^= 0x01  # payload bit flip: only the UDP checksum can tell
+            f = bytes(b)
+            exp_udp[p].append((f, 1))  # cut-through: delivered with tuser = 1
+            want["udp_bad_csum"] += 1
+        else:
+            f = udp_frame(7777, data)
+            want["udp_closed_port"] += 1
+        if len(f) < 60:
+            f = f + bytes(60 - len(f))  # as the MAC delivers it
+        if kind == "raw":
+            exp_raw.append(f)  # the raw channel passes the padding on
+        frames.append((f, False))
+    for f, bad in frames:
+        await src.send(frame(f, bad))
+    await wait_idle(src)
+    await drain(dut, [*ports, raw], sum(len(x) for x in exp_udp) + len(exp_raw))
+    for i in range(2):
+        assert len(ports[i].pkts) == len(exp_udp[i])
+        for p, (f, tuser) in zip(ports[i].pkts, exp_udp[i], strict=True):
+            e = Ether(f)
+            assert bytes(p.data) == bytes(e[UDP].payload)[: e[UDP].len - 8]
+            assert p.tuser == tuser
+            assert p.hdr == {
+                "src_mac": mac_int(PEER_MAC),
+                "src_ip": ip_int(PEER_IP),
+                "src_port": 1234,
+                "dst_port": PORTS[i],
+                "len": e[UDP].len - 8,
+            }
+    assert [bytes(p.data) for p in raw.pkts] == [f[14:] for f in exp_raw]
+    got = {k: int(getattr(dut, f"cnt_{k}").value) for k in want}
+    assert got == want
+    # the transmit side: one ARP reply per request and one echo reply per request
+    n_tx = expect_tx["arp"] + expect_tx["icmp"]
+    seen = {"arp": 0, "icmp": 0}
+    for _ in range(n_tx):
+        fr = await sink.recv()
+        e = Ether(bytes(fr.tdata))
+        assert e.dst == PEER_MAC and e.src == MAC
+        if ARP in e:
+            assert e[ARP].op == 2 and e[ARP].psrc == IPA and e[ARP].hwsrc == MAC
+            seen["arp"] += 1
+        else:
+            assert e[ICMP].type == 0 and e[IP].src == IPA and e[IP].dst == PEER_IP
+            seen["icmp"] += 1
+    assert seen == expect_tx
+
+
+async def drive_port(dut, prefix: str, index: int, nports: int, kw: int, data: bytes) -> None:
+    """Drive one payload on slice ``index`` of a flattened stream port, beat by beat."""
+    sigs = {s: getattr(dut, f"{prefix}_axis_{s}") for s in ("tdata", "tkeep", "tvalid", "tlast")}
+    beats = [data[i : i + kw] for i in range(0, len(data), kw)] or [b""]
+    for n, b in enumerate(beats):
+        sigs["tdata"].value = int.from_bytes(b.ljust(kw, b"\0"), "little") << (8 * kw * index)
+        sigs["tkeep"].value = ((1 << len(b)) - 1) << (kw * index)
+        sigs["tlast"].value = int(n == len(beats) - 1) << index
+        sigs["tvalid"].value = 1 << index
+        while True:
+            await RisingEdge(dut.clk)
+            if (int(getattr(dut, f"{prefix}_axis_tready").value) >> index) & 1:
+                break
+    sigs["tvalid"].value = 0
+
+
+@cocotb.test()
+async def transmit_udp_and_raw(dut) -> None:
+    """A datagram from application port 1 (checksum computed) and a raw frame go out."""
+    src, ports, raw, sink = await setup(dut)
+    kw = len(dut.s_axis_tkeep)
+    data = bytes(range(200))
+    dut.s_udp_tx_hdr_dst_mac.value = mac_int(PEER_MAC) << 48
+    dut.s_udp_tx_hdr_dst_mac_valid.value = 0b10
+    dut.s_udp_tx_hdr_dst_ip.value = ip_int(PEER_IP) << 32
+    dut.s_udp_tx_hdr_dst_port.value = 4321 << 16
+    dut.s_udp_tx_hdr_src_port.value = PORTS[1] << 16
+    dut.s_udp_tx_hdr_len.value = len(data) << 16
+    dut.s_udp_tx_hdr_csum.value = 0
+    dut.s_udp_tx_hdr_valid.value = 0b10
+    while True:
+        await RisingEdge(dut.clk)
+        if (int(dut.s_udp_tx_hdr_ready.value) >> 1) & 1:
+            break
+    dut.s_udp_tx_hdr_valid.value = 0
+    dut.s_udp_tx_axis_tuser.value = 0
+    await drive_port(dut, "s_udp_tx", 1, 2, kw, data)
+    fr = await sink.recv()
+    e = Ether(bytes(fr.tdata))
+    assert e.dst == PEER_MAC and e.src == MAC
+    assert e[IP].src == IPA and e[IP].dst == PEER_IP
+    assert e[UDP].sport == PORTS[1] and e[UDP].dport == 4321
+    assert bytes(e[UDP].payload) == data
+    chk = e[UDP].chksum
+    del e[UDP].chksum
+    assert Ether(bytes(e))[UDP].chksum == chk, "UDP checksum is not the computed one"
+    # raw frame
+    dut.s_raw_tx_hdr_dst_mac.value = mac_int(PEER_MAC)
+    dut.s_raw_tx_hdr_valid.value = 1
+    dut.s_raw_tx_axis_tuser.value = 0
+    while True:
+        await RisingEdge(dut.clk)
+        if int(dut.s_raw_tx_hdr_ready.value):
+            break
+    dut.s_raw_tx_hdr_valid.value = 0
+    await drive_port(dut, "s_raw_tx", 0, 1, kw, b"raw channel payload")
+    fr = await sink.recv()
+    e = Ether(bytes(fr.tdata))
+    assert e.type == RAW_TYPE and e.dst == PEER_MAC and e.src == MAC
+    assert bytes(e.payload).startswith(b"raw channel payload")
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_stack(data_w: int) -> None:
+    import cocotb_run
+
+    cocotb_run.run(
+        "udp_stack",
+        "test_udp_stack",
+        parameters={"DATA_W": data_w, "NUM_PORTS": 2},
+        test_dir=Path(__file__).parent,
+    )
