@@ -912,7 +912,7 @@ def gen_ctrl() -> str:
         "//   counters are internal). Configuration-space reads (type 6) read the register",
         "//   file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).",
         "// Latency: as ipbus_target; register file and memory answer 1 cycle after a request.",
-        "// Parameters: DATA_W (8), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in",
+        "// Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in",
         "//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16).",
         "`default_nettype none",
         "",

@@ -19,7 +19,7 @@
 //   A dropped datagram is never queued; nothing of it reaches the engine.
 // Latency: m_pkt_valid rises 2 cycles after a good datagram's last byte when the queue
 //   was empty (bypass register), else 2 cycles after the previous head is popped.
-// Parameters: DATA_W (8; the byte-serial datapath), AW (ring word-address bits;
+// Parameters: DATA_W (8 or 64), AW (ring word-address bits;
 //   2**AW words; must be at least 2x MAX_BYTES/4), QAW (queue entries 2**QAW),
 //   MAX_BYTES (largest accepted payload; 1472 = Ethernet MTU - IP - UDP headers).
 `default_nettype none
@@ -58,7 +58,7 @@ module ipbus_rxbuf #(
     output wire [15:0]       m_pkt_dst_port,
 
     input  wire [AW-1:0]     rd_addr,
-    output reg  [31:0]       rd_data,
+    output reg  [31:0]       rd_data,   // (combinational select of registered reads)
 
     output reg               ev_rx,
     output reg               ev_bad,
@@ -70,15 +70,26 @@ module ipbus_rxbuf #(
     localparam integer QW = AW + 10 + 48 + 32 + 16 + 16;
 
     // ---------------------------------------------------------------- ring RAM
-    reg [31:0]   mem [0:(1<<AW)-1];
-    reg          mem_we;
-    reg [AW-1:0] mem_waddr;
-    reg [31:0]   mem_wdata;
+    // Two banks of 32-bit words: even word addresses in mem_e, odd in mem_o, at entry
+    // address >> 1, so a 64-bit beat writes one entry of both banks in one cycle.
+    localparam integer EW = AW - 1;                  // entry address bits
+    reg [31:0]   mem_e [0:(1<<EW)-1];
+    reg [31:0]   mem_o [0:(1<<EW)-1];
+    reg          we_e, we_o;
+    reg [EW-1:0] w_ent;
+    reg [31:0]   wd_e, wd_o;
+    reg [31:0]   q_e, q_o;
+    reg          rd_odd;
 
     always @(posedge clk) begin
-        if (mem_we) mem[mem_waddr] <= mem_wdata;
-        rd_data <= mem[rd_addr];
+        if (we_e) mem_e[w_ent] <= wd_e;
+        if (we_o) mem_o[w_ent] <= wd_o;
+        q_e    <= mem_e[rd_addr[AW-1:1]];
+        q_o    <= mem_o[rd_addr[AW-1:1]];
+        rd_odd <= rd_addr[0];
     end
+
+    always @* rd_data = rd_odd ? q_o : q_e;
 
     // ---------------------------------------------------------------- queue RAM
     reg [QW-1:0]  qmem [0:(1<<QAW)-1];
@@ -108,7 +119,7 @@ module ipbus_rxbuf #(
     reg [AW:0] wr_ptr;     // start of the packet being received
     reg [AW:0] rd_ptr;     // start of the oldest queued packet
     wire [AW:0] used = wr_ptr - rd_ptr;
-    wire room = ({1'b0, used} + MAX_WORDS[AW+1:0]) <= (1 << AW);
+    wire room = ({1'b0, used} + MAX_WORDS[AW+1:0] + 1'b1) <= (1 << AW);
 
     // ---------------------------------------------------------------- receive
     localparam [1:0] R_IDLE = 2'd0, R_STORE = 2'd1, R_DISCARD = 2'd2;
@@ -123,15 +134,36 @@ module ipbus_rxbuf #(
     assign s_axis_tready = (rstate == R_STORE) || (rstate == R_DISCARD);
 
     wire       beat      = s_axis_tvalid && s_axis_tready;
-    wire       byte_in   = beat && s_axis_tkeep[0];
-    wire [15:0] nbytes_n = nbytes + {15'd0, byte_in && (nbytes != 16'hffff)};
+    wire [63:0] td64;                                // tdata widened to 64 bits
+    generate
+        if (DATA_W >= 64) begin : g_w64
+            assign td64 = s_axis_tdata[63:0];
+        end else begin : g_wn
+            assign td64 = {{(64-DATA_W){1'b0}}, s_axis_tdata};
+        end
+    endgenerate
+    // bytes in this beat: tkeep is contiguous from lane 0
+    reg  [4:0] nkeep;
+    integer    kk;
+    always @* begin
+        nkeep = 5'd0;
+        for (kk = 0; kk < KEEP_W; kk = kk + 1)
+            if (s_axis_tkeep[kk]) nkeep = kk[4:0] + 5'd1;
+    end
+    wire [4:0]  nin      = beat ? nkeep : 5'd0;
+    wire [16:0] nsum     = {1'b0, nbytes} + {12'd0, nin};
+    wire [15:0] nbytes_n = nsum[16] ? 16'hffff : nsum[15:0];
     wire       len_bad   = (len[1:0] != 2'b00) || (len < 16'd4);
     wire       commit    = (rstate == R_STORE) && beat && s_axis_tlast && !s_axis_tuser &&
                            (nbytes_n == len) && !len_bad;
     wire [QW-1:0] q_entry = {wr_ptr[AW-1:0], len[11:2], src_mac, src_ip, src_port, dst_port};
+    // ring space a packet takes: its words rounded up to an even number (entries)
+    wire [AW:0]   span    = {{(AW-10){1'b0}}, len[11:2]} + {{AW{1'b0}}, len[2]};
+    wire [AW:0]   pop_span = {{(AW-10){1'b0}}, m_pkt_words} + {{AW{1'b0}}, m_pkt_words[0]};
 
     always @(posedge clk) begin
-        mem_we       <= 1'b0;
+        we_e         <= 1'b0;
+        we_o         <= 1'b0;
         ev_rx        <= 1'b0;
         ev_bad       <= 1'b0;
         ev_oversize  <= 1'b0;
@@ -156,14 +188,28 @@ module ipbus_rxbuf #(
                 end
             end
             R_STORE, R_DISCARD: begin
-                if (byte_in) begin
+                if (beat) begin
                     nbytes <= nbytes_n;
-                    shift  <= {shift[15:0], s_axis_tdata[7:0]};
-                    if (rstate == R_STORE && nbytes[1:0] == 2'b11 &&
-                        nbytes < MAX_BYTES[15:0]) begin
-                        mem_we    <= 1'b1;
-                        mem_waddr <= wr_ptr[AW-1:0] + nbytes[AW+1:2];
-                        mem_wdata <= {shift, s_axis_tdata[7:0]};
+                    if (DATA_W == 8) begin
+                        // assemble words; even words to bank e, odd to bank o
+                        if (s_axis_tkeep[0]) begin
+                            shift <= {shift[15:0], s_axis_tdata[7:0]};
+                            if (rstate == R_STORE && nbytes[1:0] == 2'b11 &&
+                                nbytes < MAX_BYTES[15:0]) begin
+                                we_e  <= ~nbytes[2];
+                                we_o  <= nbytes[2];
+                                w_ent <= wr_ptr[AW-1:1] + nbytes[AW+1:3];
+                                wd_e  <= {shift, s_axis_tdata[7:0]};
+                                wd_o  <= {shift, s_axis_tdata[7:0]};
+                            end
+                        end
+                    end else if (rstate == R_STORE && nbytes < MAX_BYTES[15:0]) begin
+                        // one 8-byte beat = one entry of both banks (byte lane 0 first)
+                        we_e  <= 1'b1;
+                        we_o  <= 1'b1;
+                        w_ent <= wr_ptr[AW-1:1] + nbytes[AW+1:3];
+                        wd_e  <= {td64[7:0], td64[15:8], td64[23:16], td64[31:24]};
+                        wd_o  <= {td64[39:32], td64[47:40], td64[55:48], td64[63:56]};
                     end
                 end
                 if (beat && s_axis_tlast) begin
@@ -178,7 +224,7 @@ module ipbus_rxbuf #(
                     end else begin
                         qmem[q_wr[QAW-1:0]] <= q_entry;
                         q_wr    <= q_wr + 1'b1;
-                        wr_ptr  <= wr_ptr + {{(AW-9){1'b0}}, len[11:2]};
+                        wr_ptr  <= wr_ptr + span;
                     end
                 end
             end
@@ -201,7 +247,7 @@ module ipbus_rxbuf #(
                 q_loaded <= 1'b0;
                 use_byp  <= 1'b0;
                 q_rd     <= q_rd + 1'b1;
-                rd_ptr   <= rd_ptr + {{(AW-9){1'b0}}, m_pkt_words};
+                rd_ptr   <= rd_ptr + pop_span;
             end else if (!q_loaded && !q_loading && !q_empty) begin
                 q_loading <= 1'b1;   // q_out shows qmem[q_rd] next cycle
             end else if (!q_loaded && !q_loading && commit) begin
@@ -216,8 +262,7 @@ module ipbus_rxbuf #(
         end
     end
 
-    // Only lane 0 is used at DATA_W = 8.
-    wire unused_lanes = &{1'b0, s_axis_tdata, s_axis_tkeep};
+    wire unused_lanes = &{1'b0, s_axis_tdata, s_axis_tkeep};  // lanes above 0 at DATA_W 8
 
 endmodule
 

@@ -24,11 +24,13 @@
 //   header, or announcing more words than the packet holds, is answered with info code 1
 //   and ends the packet; a transaction whose reply would not fit in MAX_BYTES ends the
 //   packet (counted in cnt_reply_overflow) without being executed.
+// Datapath: DATA_W 8 (1 Gbit/s) or 64 (10 Gbit/s): the input ring takes one beat per
+//   cycle at either width; replies leave at one beat per cycle without gaps once started.
 // Latency: store and forward: the reply header of a single read is offered 11 cycles
 //   after the request's last byte (first payload byte 12) with a one-cycle register
 //   slave; block transfers take 2 cycles per word on the register bus
 //   (bench/ipbus.py measures them).
-// Parameters: DATA_W (8), NBUF (stored replies for resend, 1..15), RX_AW (input ring
+// Parameters: DATA_W (8 or 64), NBUF (stored replies for resend, 1..15), RX_AW (input ring
 //   word-address bits: 13 = 32 KiB holds uHAL's 16 in-flight packets of 1400 bytes
 //   without back-pressure), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
 //   MAX_BYTES (largest request and reply payload), BUS_TIMEOUT_MS, CONF_BASE (register
@@ -152,16 +154,22 @@ module ipbus_target #(
     );
 
     // ================================================================ reply RAM
-    reg [31:0]          rbuf [0:NSLOT*512-1];
+    // Slot s, word p: bank p[0] (even words in rbuf_e, odd in rbuf_o), entry {s, p >> 1}.
+    // The 64-bit transmitter reads a whole entry (two words) per cycle.
+    localparam integer RENT = SAW + SLOTW - 1;     // entry address bits
+    reg [31:0]          rbuf_e [0:NSLOT*256-1];
+    reg [31:0]          rbuf_o [0:NSLOT*256-1];
     reg                 rb_we;
     reg [SAW+SLOTW-1:0] rb_waddr;
     reg [31:0]          rb_wdata;
-    reg [SAW+SLOTW-1:0] rb_raddr;
-    reg [31:0]          rb_q;
+    wire [RENT-1:0]     rb_rent;                   // entry read address (transmitter)
+    reg [31:0]          rb_qe, rb_qo;
 
     always @(posedge clk) begin
-        if (rb_we) rbuf[rb_waddr] <= rb_wdata;
-        rb_q <= rbuf[rb_raddr];
+        if (rb_we && !rb_waddr[0]) rbuf_e[rb_waddr[SAW+SLOTW-1:1]] <= rb_wdata;
+        if (rb_we &&  rb_waddr[0]) rbuf_o[rb_waddr[SAW+SLOTW-1:1]] <= rb_wdata;
+        rb_qe <= rbuf_e[rb_rent];
+        rb_qo <= rbuf_o[rb_rent];
     end
 
     // ================================================================ engine state
@@ -278,59 +286,154 @@ module ipbus_target #(
     reg [SLOTW-1:0] tx_len;          // words
     reg [31:0]  tx_first;            // word 0 of the reply, as stored (no RAM read needed)
     reg [1:0]   tstate;
-    localparam [1:0] T_IDLE = 2'd0, T_HDR = 2'd1, T_DATA = 2'd2;
-    reg [31:0]  tx_word;
-    reg [1:0]   tx_byte;
-    reg [SLOTW-1:0] tx_widx;
+    localparam [1:0] T_IDLE = 2'd0, T_HDR = 2'd1, T_DATA = 2'd2, T_FILL = 2'd3;
     wire        tx_busy = (tstate != T_IDLE) || tx_start;
 
     assign m_hdr_dst_mac_valid = 1'b1;
     assign m_hdr_csum          = 16'h0000;
-    assign m_axis_tdata        = tx_word[31:24];
-    assign m_axis_tkeep        = {KEEP_W{1'b1}};
-    assign m_axis_tvalid       = (tstate == T_DATA);
-    assign m_axis_tlast        = (tx_byte == 2'd3) && (tx_widx == tx_len - 1'b1);
     assign m_axis_tuser        = 1'b0;
 
-    // Word 0 comes with the job; word n+1 is read from the reply RAM while word n is
-    // sent (4 cycles per word, the read takes 2).
-    always @(posedge clk) begin
-        if (rst) begin
-            tstate         <= T_IDLE;
-            m_hdr_valid    <= 1'b0;
-            cnt_tx_packets <= 32'd0;
-        end else begin
-            case (tstate)
-            T_IDLE: if (tx_start) begin
-                tx_word     <= tx_first;
-                tx_byte     <= 2'd0;
-                tx_widx     <= {SLOTW{1'b0}};
-                rb_raddr    <= {tx_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
-                m_hdr_len   <= {5'd0, tx_len, 2'b00};
-                m_hdr_valid <= 1'b1;
-                tstate      <= T_HDR;
-            end
-            T_HDR: if (m_hdr_ready) begin
-                m_hdr_valid <= 1'b0;
-                tstate      <= T_DATA;
-            end
-            T_DATA: if (m_axis_tready) begin
-                tx_byte <= tx_byte + 2'd1;
-                tx_word <= {tx_word[23:0], 8'h00};
-                if (tx_byte == 2'd3) begin
-                    if (m_axis_tlast) begin
-                        tstate         <= T_IDLE;
-                        cnt_tx_packets <= cnt_tx_packets + 32'd1;
-                    end
-                    tx_word  <= rb_q;
-                    tx_widx  <= tx_widx + 1'b1;
-                    rb_raddr <= {tx_slot, tx_widx + {{(SLOTW-2){1'b0}}, 2'd2}};
+    generate
+    if (DATA_W == 8) begin : g_tx8
+        // Word 0 comes with the job; word n+1 is read from the reply RAM while word n
+        // is sent (4 cycles per word, the read takes 2).
+        reg [31:0]          tx_word;
+        reg [1:0]           tx_byte;
+        reg [SLOTW-1:0]     tx_widx;
+        reg [SAW+SLOTW-1:0] rb_raddr;
+        reg                 rb_odd;
+        wire [31:0]         rb_q = rb_odd ? rb_qo : rb_qe;
+
+        assign rb_rent       = rb_raddr[SAW+SLOTW-1:1];
+        assign m_axis_tdata  = tx_word[31:24];
+        assign m_axis_tkeep  = 1'b1;
+        assign m_axis_tvalid = (tstate == T_DATA);
+        assign m_axis_tlast  = (tx_byte == 2'd3) && (tx_widx == tx_len - 1'b1);
+
+        always @(posedge clk) rb_odd <= rb_raddr[0];
+
+        always @(posedge clk) begin
+            if (rst) begin
+                tstate         <= T_IDLE;
+                m_hdr_valid    <= 1'b0;
+                cnt_tx_packets <= 32'd0;
+            end else begin
+                case (tstate)
+                T_IDLE: if (tx_start) begin
+                    tx_word     <= tx_first;
+                    tx_byte     <= 2'd0;
+                    tx_widx     <= {SLOTW{1'b0}};
+                    rb_raddr    <= {tx_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
+                    m_hdr_len   <= {5'd0, tx_len, 2'b00};
+                    m_hdr_valid <= 1'b1;
+                    tstate      <= T_HDR;
                 end
+                T_HDR: if (m_hdr_ready) begin
+                    m_hdr_valid <= 1'b0;
+                    tstate      <= T_DATA;
+                end
+                T_DATA: if (m_axis_tready) begin
+                    tx_byte <= tx_byte + 2'd1;
+                    tx_word <= {tx_word[23:0], 8'h00};
+                    if (tx_byte == 2'd3) begin
+                        if (m_axis_tlast) begin
+                            tstate         <= T_IDLE;
+                            cnt_tx_packets <= cnt_tx_packets + 32'd1;
+                        end
+                        tx_word  <= rb_q;
+                        tx_widx  <= tx_widx + 1'b1;
+                        rb_raddr <= {tx_slot, tx_widx + {{(SLOTW-2){1'b0}}, 2'd2}};
+                    end
+                end
+                default: tstate <= T_IDLE;
+                endcase
             end
-            default: tstate <= T_IDLE;
-            endcase
         end
+    end else begin : g_tx64
+        // Two words per beat. Entries are read one per cycle (address presented
+        // combinationally, data the next cycle) into a 2-entry FIFO; the header is
+        // offered once the FIFO is full (or holds the whole reply), so the payload
+        // then flows without a gap at one beat per cycle.
+        reg [SLOTW-2:0] e_rd;            // next entry to read
+        reg [SLOTW-2:0] e_out;           // entry on the output
+        reg             inflight;
+        reg [63:0]      f0, f1;
+        reg [1:0]       fcnt;
+        wire [SLOTW-2:0] n_ent = tx_len[SLOTW-1:1] + {{(SLOTW-2){1'b0}}, tx_len[0]};
+        wire            pop   = (tstate == T_DATA) && m_axis_tready && (fcnt != 2'd0);
+        wire            more  = (e_rd != n_ent);
+        wire            issue = (tstate != T_IDLE) && more &&
+                                ({1'b0, fcnt} + {2'b00, inflight} - {2'b00, pop} < 3'd2);
+        wire            last  = (e_out == n_ent - 1'b1);
+
+        assign rb_rent       = {tx_slot, e_rd};
+        // f0 = {odd word, even word}; a word's first byte is its [31:24]; lane 0 first
+        // (lanes past the end of an odd-length reply are zero, not stale RAM)
+        wire            half  = last && tx_len[0];
+        assign m_axis_tdata  = {half ? 32'd0 : {f0[39:32], f0[47:40], f0[55:48], f0[63:56]},
+                                f0[7:0], f0[15:8], f0[23:16], f0[31:24]};
+        assign m_axis_tkeep  = half ? 8'h0F : 8'hFF;
+        assign m_axis_tvalid = (tstate == T_DATA) && (fcnt != 2'd0);
+        assign m_axis_tlast  = last;
+
+        always @(posedge clk) begin
+            if (rst) begin
+                tstate         <= T_IDLE;
+                m_hdr_valid    <= 1'b0;
+                cnt_tx_packets <= 32'd0;
+                fcnt           <= 2'd0;
+                inflight       <= 1'b0;
+            end else begin
+                inflight <= issue;
+                if (issue) e_rd <= e_rd + 1'b1;
+                // FIFO: pop the head, push the entry read last cycle
+                case ({inflight, pop})
+                2'b10: begin
+                    if (fcnt == 2'd0) f0 <= {rb_qo, rb_qe};
+                    else f1 <= {rb_qo, rb_qe};
+                    fcnt <= fcnt + 2'd1;
+                end
+                2'b01: begin
+                    f0   <= f1;
+                    fcnt <= fcnt - 2'd1;
+                end
+                2'b11: begin
+                    if (fcnt == 2'd1) f0 <= {rb_qo, rb_qe};
+                    else begin
+                        f0 <= f1;
+                        f1 <= {rb_qo, rb_qe};
+                    end
+                end
+                default: ;
+                endcase
+                if (pop) e_out <= e_out + 1'b1;
+                case (tstate)
+                T_IDLE: if (tx_start) begin
+                    e_rd      <= {(SLOTW-1){1'b0}};
+                    e_out     <= {(SLOTW-1){1'b0}};
+                    m_hdr_len <= {5'd0, tx_len, 2'b00};
+                    tstate    <= T_FILL;
+                end
+                T_FILL: if (fcnt == 2'd2 || (!more && !inflight && fcnt != 2'd0)) begin
+                    m_hdr_valid <= 1'b1;
+                    tstate      <= T_HDR;
+                end
+                T_HDR: if (m_hdr_ready) begin
+                    m_hdr_valid <= 1'b0;
+                    tstate      <= T_DATA;
+                end
+                T_DATA: if (pop && last) begin
+                    tstate         <= T_IDLE;
+                    cnt_tx_packets <= cnt_tx_packets + 32'd1;
+                end
+                default: tstate <= T_IDLE;
+                endcase
+            end
+        end
+
+        wire unused_first = &{1'b0, tx_first};
     end
+    endgenerate
 
     // ================================================================ engine
     task put(input [SLOTW-1:0] pos, input [31:0] value);

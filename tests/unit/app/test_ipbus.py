@@ -326,3 +326,10 @@ def test_ipbus_target_uhal_burst() -> None:
         parameters={**PARAMS, "RX_AW": 13},
         testcase="burst_of_16_full_size",
     )
+
+
+def test_ipbus_target_64() -> None:
+    """The same tests with a 64-bit datapath (10 Gbit/s stack)."""
+    import cocotb_run
+
+    cocotb_run.run("ipbus_target", "test_ipbus", parameters={**PARAMS, "DATA_W": 64, "RX_AW": 13})
