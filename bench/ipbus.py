@@ -1,6 +1,6 @@
 """IPbus target latency and throughput in simulation, counted in clock cycles.
 
-``ipbus_ctrl`` (IPbus target + interconnect + register file + memory, DATA_W = 8) runs
+``ipbus_ctrl`` (IPbus target + interconnect + register file + memory, DATA_W 8 and 64) runs
 under Icarus; requests are driven into its UDP application port and replies taken with
 the reply path always ready. Figures, per request kind:
 
@@ -115,40 +115,46 @@ def main() -> int:
     pypath = os.pathsep.join(
         str(p) for p in (ROOT / "bench", ROOT / "tests" / "unit" / "ctrl", ROOT / "host")
     )
-    cocotb_run.run(
-        "ipbus_ctrl",
-        "ipbus",
-        parameters={"MEM_AW": 14},
-        extra_env={"IPBUS_BENCH_OUT": str(out), "PYTHONPATH": pypath},
-        test_dir=ROOT / "bench",
-    )
-    part = json.loads(out.read_text())
-    rows = part["rows"]
+    rows: list[dict] = []
+    bursts: dict[str, dict] = {}
+    for data_w in (8, 64):
+        cocotb_run.run(
+            "ipbus_ctrl",
+            "ipbus",
+            parameters={"MEM_AW": 14, "DATA_W": data_w},
+            extra_env={"IPBUS_BENCH_OUT": str(out), "PYTHONPATH": pypath},
+            test_dir=ROOT / "bench",
+        )
+        part = json.loads(out.read_text())
+        for r in part["rows"]:
+            r["data_w"] = data_w
+            rows.append(r)
+        bursts[str(data_w)] = part["burst16"]
     print(
-        f"{'request':<26} {'req B':>6} {'rep B':>6} {'latency':>8} {'hdr lat':>8} "
+        f"{'W':>2} {'request':<26} {'req B':>6} {'rep B':>6} {'latency':>8} {'hdr lat':>8} "
         f"{'duration':>9} {'total':>6} {'MB/s@125MHz':>12}"
     )
     for r in rows:
         mbps = r["words"] * 4 * CLOCK_HZ / r["total_cycles"] / 1e6
         r["MBps_at_125MHz"] = round(mbps, 2)
         print(
-            f"{r['request']:<26} {r['request_bytes']:>6} {r['reply_bytes']:>6} "
+            f"{r['data_w']:>2} {r['request']:<26} {r['request_bytes']:>6} {r['reply_bytes']:>6} "
             f"{r['latency_cycles']:>8} {r['hdr_latency_cycles']:>8} {r['duration_cycles']:>9} "
-            f"{r['total_cycles']:>6} "
-            f"{mbps:>12.2f}"
+            f"{r['total_cycles']:>6} {mbps:>12.2f}"
         )
-    b = part["burst16"]
-    print(
-        f"burst of 16 single reads: {b['cycles']} cycles, "
-        f"{b['transactions_per_s_at_125MHz']:.0f} transactions/s at 125 MHz"
-    )
+    for w, b in bursts.items():
+        print(
+            f"DATA_W {w}: burst of 16 single reads: {b['cycles']} cycles, "
+            f"{b['transactions_per_s_at_125MHz']:.0f} transactions/s at 125 MHz"
+        )
     doc = {
         "benchmark": "ipbus",
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "where": "ipbus_ctrl (DATA_W=8) under Icarus, UDP application port, reply path ready",
+        "where": "ipbus_ctrl (DATA_W 8 and 64) under Icarus, UDP application port, reply "
+        "path ready",
         "clock_hz": CLOCK_HZ,
         "results": rows,
-        "burst16": b,
+        "burst16": bursts,
         "virtual_board": "not measured: sim/vboard_top.v does not include ipbus_ctrl yet",
     }
     res = ROOT / "bench" / "results"
