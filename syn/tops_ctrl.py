@@ -10,4 +10,6 @@ TOPS = [
     Top("ipbus_target_64", "ipbus_target", {"DATA_W": 64, "NBUF": 4, "RX_AW": 12}),
     # target + interconnect + generated register file + 64 KiB memory
     Top("ipbus_ctrl", "ipbus_ctrl", {"NBUF": 4, "RX_AW": 12, "MEM_AW": 14}),
+    # AXI4-Lite to register-bus bridge
+    Top("axil_to_reg", "axil_to_reg", {"ADDR_W": 20}),
 ]
