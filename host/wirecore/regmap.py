@@ -40,6 +40,7 @@ STS = "sts"  # read-only status input sts_<port>
 CONST = "const"  # read-only constant (reset value)
 STB = "stb"  # write-only: a write pulses output stb_<port> (one cycle, the written bits)
 WP = "wp"  # the write-protect register itself (internal to the register file)
+WPC = "wpc"  # counter of writes refused by write protection (internal to the register file)
 
 REGFILE_AW = 12  # the register file decodes 12 address bits (window 0x000-0xFFF)
 
@@ -120,6 +121,12 @@ SYS = Block(
             "This register itself stays writable.",
             width=1,
             fields=(Field("ENABLE", 0, 1, "write protection on"),),
+        ),
+        Reg(
+            "WP_REFUSED",
+            0x5,
+            WPC,
+            "Writes refused because of write protection (32-bit, wrapping).",
         ),
     ),
 )
@@ -660,6 +667,10 @@ class MapModel:
         if r is None or r.kind in (CNT, STS, CONST):
             return "err"
         if r.protect and self.val[find("SYS.WRITE_PROTECT")] & 1:
+            wpc = find("SYS.WP_REFUSED")
+            self.val[wpc] = (self.val[wpc] + 1) & 0xFFFFFFFF
+            return "err"
+        if r.kind == WPC:
             return "err"
         if r.kind != STB:
             self.val[addr] = value & ((1 << r.width) - 1)
@@ -801,6 +812,8 @@ def gen_verilog() -> str:
             return "32'h00000000"
         if r.kind == WP:
             return "{31'd0, cfg_write_protect}"
+        if r.kind == WPC:
+            return "wp_refused"
         name = f"{PREFIX[r.kind]}_{r.port_name}"
         full = widths[name]
         if full == 1:
@@ -829,8 +842,7 @@ def gen_verilog() -> str:
 
     # Which write-data bits are used at all (so unused bits can be marked for lint).
     L += [
-        "    // Bits of reg_wdata above the widest writable register would be unused;",
-        "    // the scratch register is 32 bits wide, so every bit is used.",
+        "    reg [31:0] wp_refused;   // SYS.WP_REFUSED",
         "",
         "    always @(posedge clk) begin",
         "        reg_ack <= 1'b0;",
@@ -842,6 +854,7 @@ def gen_verilog() -> str:
     L += [
         "        if (rst) begin",
         "            cfg_write_protect <= 1'b0;",
+        "            wp_refused <= 32'd0;",
     ]
     for name, w in widths.items():
         if name.startswith("cfg_"):
@@ -861,6 +874,7 @@ def gen_verilog() -> str:
                 L += [
                     "                if (reg_we && cfg_write_protect) begin",
                     "                    reg_err <= 1'b1;",
+                    "                    wp_refused <= wp_refused + 32'd1;",
                     "                end else begin",
                     "                    reg_ack <= 1'b1;",
                     f"                    if (reg_we) {tgt} <= {wdata(r)};",

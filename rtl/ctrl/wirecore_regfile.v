@@ -120,8 +120,7 @@ module wirecore_regfile (
     output reg  [255:0] cfg_pktgen_dest_port
 );
 
-    // Bits of reg_wdata above the widest writable register would be unused;
-    // the scratch register is 32 bits wide, so every bit is used.
+    reg [31:0] wp_refused;   // SYS.WP_REFUSED
 
     always @(posedge clk) begin
         reg_ack <= 1'b0;
@@ -129,6 +128,7 @@ module wirecore_regfile (
         stb_pktgen_ctrl <= 2'd0;
         if (rst) begin
             cfg_write_protect <= 1'b0;
+            wp_refused <= 32'd0;
             cfg_sys_scratch <= 32'h0;
             cfg_mac_ifg <= 8'hc;
             cfg_mac_max_len <= 16'h5ee;
@@ -181,6 +181,11 @@ module wirecore_regfile (
                 reg_rdata <= {31'd0, cfg_write_protect};
                 reg_ack <= 1'b1;
                 if (reg_we) cfg_write_protect <= reg_wdata[0];
+            end
+            12'h005: begin // SYS.WP_REFUSED
+                reg_rdata <= wp_refused;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
             end
             12'h040: begin // MAC.TX_FRAMES
                 reg_rdata <= cnt_mac_tx_frames;
@@ -241,6 +246,7 @@ module wirecore_regfile (
                 reg_rdata <= {24'd0, cfg_mac_ifg};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac_ifg <= reg_wdata[7:0];
@@ -250,6 +256,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_mac_max_len};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac_max_len <= reg_wdata[15:0];
@@ -259,6 +266,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_mac[47:32]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac[47:32] <= reg_wdata[15:0];
@@ -268,6 +276,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_mac[31:0];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac[31:0] <= reg_wdata[31:0];
@@ -277,6 +286,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ip;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ip <= reg_wdata[31:0];
@@ -286,6 +296,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_netmask;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_netmask <= reg_wdata[31:0];
@@ -295,6 +306,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_gateway;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_gateway <= reg_wdata[31:0];
@@ -304,6 +316,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_raw_ethertype};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_raw_ethertype <= reg_wdata[15:0];
@@ -313,6 +326,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_ipbus_port};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipbus_port <= reg_wdata[15:0];
@@ -322,6 +336,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_echo_port};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_echo_port <= reg_wdata[15:0];
@@ -331,6 +346,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_src_port};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_src_port <= reg_wdata[15:0];
@@ -340,6 +356,7 @@ module wirecore_regfile (
                 reg_rdata <= {28'd0, cfg_enables};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_enables <= reg_wdata[3:0];
@@ -349,6 +366,7 @@ module wirecore_regfile (
                 reg_rdata <= {24'd0, cfg_ttl};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ttl <= reg_wdata[7:0];
@@ -358,6 +376,7 @@ module wirecore_regfile (
                 reg_rdata <= {31'd0, cfg_df};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_df <= reg_wdata[0];
@@ -632,6 +651,7 @@ module wirecore_regfile (
                 reg_rdata <= {31'd0, cfg_ipb_allow_en};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_en <= reg_wdata[0];
@@ -641,6 +661,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[31:0];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[31:0] <= reg_wdata[31:0];
@@ -650,6 +671,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[63:32];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[63:32] <= reg_wdata[31:0];
@@ -659,6 +681,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[95:64];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[95:64] <= reg_wdata[31:0];
@@ -668,6 +691,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[127:96];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[127:96] <= reg_wdata[31:0];
@@ -687,6 +711,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_length};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_length <= reg_wdata[15:0];
@@ -696,6 +721,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_count;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_count <= reg_wdata[31:0];
@@ -705,6 +731,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_gap;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_gap <= reg_wdata[31:0];
@@ -714,6 +741,7 @@ module wirecore_regfile (
                 reg_rdata <= {27'd0, cfg_pktgen_num_dest};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_num_dest <= reg_wdata[4:0];
@@ -723,6 +751,7 @@ module wirecore_regfile (
                 reg_rdata <= {23'd0, cfg_pktgen_payload};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_payload <= reg_wdata[8:0];
@@ -732,6 +761,7 @@ module wirecore_regfile (
                 reg_rdata <= {31'd0, cfg_pktgen_ts_ext};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_ts_ext <= reg_wdata[0];
@@ -756,6 +786,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_warmup_ms};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_warmup_ms <= reg_wdata[15:0];
@@ -775,6 +806,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[31:0];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[31:0] <= reg_wdata[31:0];
@@ -784,6 +816,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[15:0]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[15:0] <= reg_wdata[15:0];
@@ -793,6 +826,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[63:32];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[63:32] <= reg_wdata[31:0];
@@ -802,6 +836,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[31:16]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[31:16] <= reg_wdata[15:0];
@@ -811,6 +846,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[95:64];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[95:64] <= reg_wdata[31:0];
@@ -820,6 +856,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[47:32]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[47:32] <= reg_wdata[15:0];
@@ -829,6 +866,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[127:96];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[127:96] <= reg_wdata[31:0];
@@ -838,6 +876,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[63:48]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[63:48] <= reg_wdata[15:0];
@@ -847,6 +886,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[159:128];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[159:128] <= reg_wdata[31:0];
@@ -856,6 +896,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[79:64]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[79:64] <= reg_wdata[15:0];
@@ -865,6 +906,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[191:160];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[191:160] <= reg_wdata[31:0];
@@ -874,6 +916,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[95:80]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[95:80] <= reg_wdata[15:0];
@@ -883,6 +926,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[223:192];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[223:192] <= reg_wdata[31:0];
@@ -892,6 +936,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[111:96]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[111:96] <= reg_wdata[15:0];
@@ -901,6 +946,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[255:224];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[255:224] <= reg_wdata[31:0];
@@ -910,6 +956,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[127:112]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[127:112] <= reg_wdata[15:0];
@@ -919,6 +966,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[287:256];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[287:256] <= reg_wdata[31:0];
@@ -928,6 +976,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[143:128]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[143:128] <= reg_wdata[15:0];
@@ -937,6 +986,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[319:288];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[319:288] <= reg_wdata[31:0];
@@ -946,6 +996,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[159:144]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[159:144] <= reg_wdata[15:0];
@@ -955,6 +1006,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[351:320];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[351:320] <= reg_wdata[31:0];
@@ -964,6 +1016,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[175:160]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[175:160] <= reg_wdata[15:0];
@@ -973,6 +1026,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[383:352];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[383:352] <= reg_wdata[31:0];
@@ -982,6 +1036,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[191:176]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[191:176] <= reg_wdata[15:0];
@@ -991,6 +1046,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[415:384];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[415:384] <= reg_wdata[31:0];
@@ -1000,6 +1056,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[207:192]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[207:192] <= reg_wdata[15:0];
@@ -1009,6 +1066,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[447:416];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[447:416] <= reg_wdata[31:0];
@@ -1018,6 +1076,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[223:208]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[223:208] <= reg_wdata[15:0];
@@ -1027,6 +1086,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[479:448];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[479:448] <= reg_wdata[31:0];
@@ -1036,6 +1096,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[239:224]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[239:224] <= reg_wdata[15:0];
@@ -1045,6 +1106,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[511:480];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[511:480] <= reg_wdata[31:0];
@@ -1054,6 +1116,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[255:240]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[255:240] <= reg_wdata[15:0];

@@ -45,6 +45,7 @@ class MapBus(Bus):
         self.mem: dict[int, int] = {}
         self.strobes: list[tuple[int, int]] = []
         self.ipb: dict[str, int] = {}  # the model's own counters (IPBUS block)
+        self.wp_refused = 0
 
     def allow_list(self) -> list[int] | None:
         if not self.val[rm.find("IPBUS.ALLOW_EN")] & 1:
@@ -66,6 +67,8 @@ class MapBus(Bus):
             return "ok", (self.inputs[name] >> r.lsb) & ((1 << r.width) - 1)
         if r.kind == rm.STB:
             return "ok", 0
+        if r.kind == rm.WPC:
+            return "ok", self.wp_refused
         return "ok", self.val[addr]
 
     def write(self, addr: int, value: int) -> str:
@@ -75,9 +78,10 @@ class MapBus(Bus):
         if rm.USER_BASE <= addr < rm.USER_BASE + rm.USER_WORDS:
             return "timeout"
         r = self.regs.get(addr)
-        if r is None or r.kind in (rm.CNT, rm.STS, rm.CONST):
+        if r is None or r.kind in (rm.CNT, rm.STS, rm.CONST, rm.WPC):
             return "err"
         if r.protect and self.val[rm.find("SYS.WRITE_PROTECT")] & 1:
+            self.wp_refused += 1
             return "err"
         v = value & ((1 << r.width) - 1)
         if r.kind == rm.STB:
@@ -203,6 +207,8 @@ async def errors_and_write_protect(dut):
     assert c.port("cfg_ip") == 0xC0000202
     await c.send([Transaction(WRITE, wp, 1, data=[0]), Transaction(WRITE, ip, 1, data=[7])])
     assert c.port("cfg_ip") == 7
+    r = await c.send([Transaction(READ, rm.find("SYS.WP_REFUSED"), 1)])
+    assert r[0].data == [1]
     r = await c.send([Transaction(READ, rm.USER_BASE + 5, 1)])
     assert r[0].info == ipb.BUS_TIMEOUT_READ
 
