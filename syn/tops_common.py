@@ -32,7 +32,7 @@ TOPS.append(
     Top(
         "eth_mac_gmii_fifo",
         "eth_mac_gmii_fifo",
-        {"TX_DEPTH": 4096, "RX_DEPTH": 4096},
+        {"TX_DEPTH": 2048, "RX_DEPTH": 2048},
         fmax=True,
         clocks=("clk", "gmii_tx_clk", "gmii_rx_clk"),
     )

@@ -2,7 +2,8 @@
 // eth_mac_gmii_fifo: the GMII MAC (eth_mac_gmii) with clock-domain-crossing FIFOs, so
 // the whole user side, its configuration and its counters live in the stack clock clk.
 //
-//   s_axis (clk) -> TX frame FIFO (axis_async_fifo) -> eth_mac_gmii TX (gmii_tx_clk)
+//   s_axis (clk) -> TX frame FIFO (axis_async_fifo) -> axis_pipe -> eth_mac_gmii TX
+//                                                                    (gmii_tx_clk)
 //   eth_mac_gmii RX (gmii_rx_clk) -> RX frame FIFO (axis_async_fifo) -> m_axis (clk)
 //
 // TX: the FIFO is a frame FIFO, so a frame reaches the MAC only once it is whole and the
@@ -40,13 +41,14 @@
 // MAC's domain restarts it from 12 (IFG) and 1518 (max length) until the value arrives.
 // Hold each reset at least 4 cycles of the slowest clock.
 // Latency: TX, a frame's last beat on s_axis to its first preamble byte on gmii_txd: about
-//   6 gmii_tx_clk cycles plus 1 clk; RX, the MAC's (docs/mac.md) plus, from the frame's
+//   7 gmii_tx_clk cycles plus 1 clk; RX, the MAC's (docs/mac.md) plus, from the frame's
 //   end, about 6 clk cycles (the RX FIFO is a frame FIFO).
 // Parameters: TX_DEPTH, RX_DEPTH (FIFO bytes, powers of two; TX_DEPTH is the largest
-//   frame that can be sent), RX_DROP_BAD_FRAME (0/1).
+//   frame that can be sent; 2048 holds a 1518-byte frame and keeps each FIFO in one
+//   row of iCE40 block RAMs, deeper ones cascade and run slower), RX_DROP_BAD_FRAME (0/1).
 module eth_mac_gmii_fifo #(
-    parameter TX_DEPTH          = 4096,
-    parameter RX_DEPTH          = 4096,
+    parameter TX_DEPTH          = 2048,
+    parameter RX_DEPTH          = 2048,
     parameter RX_DROP_BAD_FRAME = 1
 ) (
     input wire clk,
@@ -137,6 +139,8 @@ module eth_mac_gmii_fifo #(
     );
 
     // ------------------------------------------------------------------ TX FIFO
+    wire [7:0] fifo_tx_tdata;
+    wire fifo_tx_tkeep, fifo_tx_tvalid, fifo_tx_tready, fifo_tx_tlast, fifo_tx_tuser;
     wire tx_keep_unused;
     wire tx_overflow_unused, tx_good_unused;
     wire tx_drop_bad, tx_drop_full;
@@ -158,16 +162,36 @@ module eth_mac_gmii_fifo #(
         .s_axis_tuser       (s_axis_tuser),
         .m_clk              (gmii_tx_clk),
         .m_rst              (gmii_tx_rst),
-        .m_axis_tdata       (mac_tx_tdata),
-        .m_axis_tkeep       (tx_keep_unused),
-        .m_axis_tvalid      (mac_tx_tvalid),
-        .m_axis_tready      (mac_tx_tready),
-        .m_axis_tlast       (mac_tx_tlast),
-        .m_axis_tuser       (mac_tx_tuser),
+        .m_axis_tdata       (fifo_tx_tdata),
+        .m_axis_tkeep       (fifo_tx_tkeep),
+        .m_axis_tvalid      (fifo_tx_tvalid),
+        .m_axis_tready      (fifo_tx_tready),
+        .m_axis_tlast       (fifo_tx_tlast),
+        .m_axis_tuser       (fifo_tx_tuser),
         .s_status_overflow  (tx_overflow_unused),
         .s_status_drop_bad  (tx_drop_bad),
         .s_status_drop_full (tx_drop_full),
         .s_status_good_frame(tx_good_unused)
+    );
+
+    // A register slice between the FIFO's RAM and the MAC's FCS logic.
+    axis_pipe #(
+        .DATA_W(8)
+    ) u_tx_pipe (
+        .clk          (gmii_tx_clk),
+        .rst          (gmii_tx_rst),
+        .s_axis_tdata (fifo_tx_tdata),
+        .s_axis_tkeep (fifo_tx_tkeep),
+        .s_axis_tvalid(fifo_tx_tvalid),
+        .s_axis_tready(fifo_tx_tready),
+        .s_axis_tlast (fifo_tx_tlast),
+        .s_axis_tuser (fifo_tx_tuser),
+        .m_axis_tdata (mac_tx_tdata),
+        .m_axis_tkeep (tx_keep_unused),
+        .m_axis_tvalid(mac_tx_tvalid),
+        .m_axis_tready(mac_tx_tready),
+        .m_axis_tlast (mac_tx_tlast),
+        .m_axis_tuser (mac_tx_tuser)
     );
 
     always @(posedge clk) begin
