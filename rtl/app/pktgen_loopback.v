@@ -39,6 +39,7 @@ module pktgen_loopback #(
     input  wire        wire_hdr_ready,
     input  wire        wire_tready,
 
+    output wire        mon_hdr_valid,
     output wire        mon_hdr_fire,
     output wire        mon_beat_fire,
     output wire        mon_tlast,
@@ -110,6 +111,7 @@ module pktgen_loopback #(
         .status_expected(s_expected), .status_last_ts(s_last_ts)
     );
 
+    assign mon_hdr_valid = g_hdr_valid;
     assign mon_hdr_fire  = g_hdr_valid && hdr_ready;
     assign mon_beat_fire = g_tvalid && tready;
     assign mon_tlast     = g_tlast;
