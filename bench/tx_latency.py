@@ -1,0 +1,105 @@
+"""Transmit-side latency and throughput, counted in clock cycles (Icarus simulation).
+
+Measures, at DATA_W 8 and 64:
+- udp_ip_tx: cycles from the header handshake to the first frame byte (goal: 1), and
+  back-to-back goodput for payloads 1..1472 (sampled): cycles taken against the ideal
+  (every beat carrying frame bytes, no idle cycle), and the payload share of the
+  datapath's capacity;
+- icmp_echo and udp_echo (udp_echo_tx, checksum mode 0): turnaround, from the request's
+  last byte in (had it arrived at line rate, its header taken at edge t0) to the reply's
+  first byte out: negative means the reply started before the request ended;
+- udp_tx_min: cycles from the payload's first offer to the first frame byte (goal: 0).
+
+Prints tables and writes bench/results/tx_latency.json.
+Usage: python -m bench.tx_latency [--width 8|64|both]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (ROOT, ROOT / "tests"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from bench.common import print_table, write_result  # noqa: E402
+
+
+def measure(top: str, case: str, params: dict[str, int]) -> dict[str, object]:
+    from cocotb_run import run
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "out.json"
+        run(
+            top,
+            "bench.tx_latency_tb",
+            parameters=params,
+            testcase=case,
+            extra_env={"TX_BENCH_OUT": str(path)},
+        )
+        return json.loads(path.read_text())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--width", choices=("8", "64", "both"), default="both")
+    a = ap.parse_args(argv)
+    widths = [8, 64] if a.width == "both" else [int(a.width)]
+    res: dict[str, object] = {}
+    start_rows = []
+    turn_rows = []
+    for w in widths:
+        tx = measure("udp_ip_tx", "bench_udp_ip_tx", {"DATA_W": w})
+        icmp = measure("icmp_echo", "bench_icmp", {"DATA_W": w})
+        echo = measure("udp_echo_tx", "bench_udp_echo", {"DATA_W": w, "CSUM_MODE": 0})
+        res[f"udp_ip_tx_{w}"] = tx
+        res[f"icmp_echo_{w}"] = icmp
+        res[f"udp_echo_{w}"] = echo
+        start_rows.append([f"udp_ip_tx {w}-bit", ", ".join(map(str, tx["request_to_first_byte"]))])
+        print_table(
+            f"udp_ip_tx {w}-bit: back-to-back frames",
+            ["payload", "frames", "cycles", "ideal", "idle added", "payload % of datapath"],
+            [
+                [
+                    r["payload"],
+                    r["frames"],
+                    r["cycles"],
+                    r["ideal_cycles"],
+                    r["idle_cycles_added"],
+                    round(100 * r["goodput_of_datapath"], 1),
+                ]
+                for r in tx["goodput"]  # type: ignore[index]
+            ],
+        )
+        for name, d in (("icmp_echo", icmp["icmp_echo"]), ("udp_echo", echo["udp_echo"])):
+            for r in d:  # type: ignore[union-attr]
+                turn_rows.append(
+                    [
+                        f"{name} {w}-bit",
+                        r["message_bytes"],
+                        r["header_to_first_byte_out"],
+                        r["turnaround_last_in_to_first_out"],
+                    ]
+                )
+    if 8 in widths:
+        mn = measure("udp_tx_min", "bench_min", {})
+        res["udp_tx_min"] = mn
+        start_rows.append(["udp_tx_min 8-bit", ", ".join(map(str, mn["offer_to_first_byte"]))])
+    print_table("Request to first frame byte (cycles)", ["transmitter", "cycles"], start_rows)
+    print_table(
+        "Echo turnaround (cycles; negative = reply starts before the request ends)",
+        ["responder", "message bytes", "header to first out", "last in to first out"],
+        turn_rows,
+    )
+    path = write_result("tx_latency", {"results": res})
+    print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
