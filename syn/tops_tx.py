@@ -13,5 +13,4 @@ TOPS = [
     Top("icmp_echo_8b", "icmp_echo", {"DATA_W": 8}),
     Top("icmp_echo_64b", "icmp_echo", {"DATA_W": 64}),
     Top("eth_tx_arb_3x8b", "eth_tx_arb", {"N": 3, "DATA_W": 8}),
-    Top("raw_tx_8b", "raw_tx", {"DATA_W": 8}),
 ]
