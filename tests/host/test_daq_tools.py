@@ -100,3 +100,16 @@ def test_no_board_answers() -> None:
     # nothing listens on this loopback address: a clear error, no hang, exit status 1
     argv = ["stream", "--target", "127.0.0.9", "--ipbus-port", "9", "--packets", "10", "--quiet"]
     assert main(argv) == 1
+
+
+def test_stream_destinations_in_turn(tmp_path: Path) -> None:
+    argv = ["stream", "--packets", "3001", "--length", "100", "--destinations", "3"]
+    doc = run_json(tmp_path, [*argv, "--verify", "0"])
+    s = doc["summary"]
+    assert s["sent"] == 3001 and s["received"] == 3001 and s["lost"] == 0
+    per = s["destinations"]
+    assert [d["received"] for d in per] == [1001, 1000, 1000]
+    assert len({d["port"] for d in per}) == 3
+    for i in range(3):
+        seqs = sorted(r["seq"] for r in doc["rows"] if r["dest"] == i and r["length"] == 100)
+        assert seqs == list(range(len(seqs))), f"destination {i}: its own contiguous sequence"

@@ -10,10 +10,19 @@ inter-arrival times (kernel timestamps).
 from __future__ import annotations
 
 import argparse
+import threading
+from collections.abc import Callable
+
+import numpy as np
 
 from wirecore import ipbus, regmap
 from wirecore.daq import common
-from wirecore.daq.analysis import inter_arrival_us, line_rate_goodput, stream_stats
+from wirecore.daq.analysis import (
+    StreamStats,
+    inter_arrival_us,
+    line_rate_goodput,
+    stream_stats,
+)
 from wirecore.daq.fmt import HEADER_LEN, check_fill
 from wirecore.daq.rx import Capture, Receiver, rmem_max
 
@@ -40,7 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gap", type=common.int_range(0, 2**32 - 1), default=0, help="idle cycles")
     p.add_argument("--lfsr", action="store_true", help="LFSR payload (default: constant byte)")
     p.add_argument("--fill", type=common.int_range(0, 255), default=0, help="constant byte")
-    p.add_argument("--port", type=common.int_range(0, 65535), default=0, help="local UDP port")
+    p.add_argument(
+        "--port",
+        type=common.int_range(0, 65535),
+        default=0,
+        help="local UDP port (the first of --destinations consecutive ones; 0: any free)",
+    )
+    p.add_argument(
+        "--destinations",
+        type=common.int_range(1, 16),
+        default=1,
+        help="receive on this many local ports, which the generator uses in turn (1..16); "
+        "each checks its own sequence",
+    )
     p.add_argument(
         "--warmup",
         type=common.int_range(0, 65535),
@@ -60,56 +81,102 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _configure(cli: ipbus.Client, args: argparse.Namespace, ip: str, port: int) -> None:
+def _configure(cli: ipbus.Client, args: argparse.Namespace, ip: str, ports: list[int]) -> None:
     f = regmap.find
     cli.write(f("PKTGEN.CTRL"), [2])  # stop a run left over
     cli.write(f("PKTGEN.LENGTH"), [args.length])
     cli.write(f("PKTGEN.COUNT"), [0 if args.seconds else args.packets])
     cli.write(f("PKTGEN.GAP"), [args.gap])
-    cli.write(f("PKTGEN.NUM_DEST"), [1])
+    cli.write(f("PKTGEN.NUM_DEST"), [len(ports)])
     cli.write(f("PKTGEN.PAYLOAD"), [(args.fill << 1) | int(args.lfsr)])
-    cli.write(f("PKTGEN.DEST_IP0"), [int.from_bytes(bytes(map(int, ip.split("."))), "big")])
-    cli.write(f("PKTGEN.DEST_PORT0"), [port])
+    ip_value = int.from_bytes(bytes(map(int, ip.split("."))), "big")
+    for i, port in enumerate(ports):
+        cli.write(f(f"PKTGEN.DEST_IP{i}"), [ip_value])
+        cli.write(f(f"PKTGEN.DEST_PORT{i}"), [port])
     cli.write(f("PKTGEN.WARMUP_MS"), [args.warmup])
+
+
+def _share(total: int, n: int, i: int) -> int:
+    """Datagrams destination i of n gets out of ``total`` sent in turn from destination 0."""
+    return total // n + (1 if i < total % n else 0)
+
+
+def _receive(
+    rxs: list[Receiver], args: argparse.Namespace, start: Callable[[], None], quiet: bool
+) -> list[Capture]:
+    """Collect on every receiver at once (one thread each; recvmmsg releases the GIL)."""
+    n = len(rxs)
+    caps: list[Capture] = [Capture.empty()] * n
+    done = [0] * n
+    volume = [0] * n
+    lock = threading.Lock()
+    with common.progress(quiet) as prog:
+        task = prog.add_task("stream", total=args.packets, info="")
+
+        def work(i: int) -> None:
+            def on_batch(k: int, nbytes: int) -> None:
+                with lock:
+                    done[i], volume[i] = k, nbytes
+                    prog.update(task, completed=sum(done), info=f"{sum(volume) / 1e6:.1f} MB")
+
+            caps[i] = rxs[i].collect(
+                packets=_share(args.packets, n, i) if args.packets else None,
+                seconds=args.seconds,
+                idle=1.0,
+                first_timeout=5.0 + args.warmup / 1000,
+                on_batch=on_batch,
+                min_length=HEADER_LEN,
+            )
+
+        threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(n)]
+        for t in threads:
+            t.start()
+        start()
+        for t in threads:
+            t.join()
+    return caps
 
 
 def run(args: argparse.Namespace) -> int:
     if args.packets is None and args.seconds is None:
         args.packets = 100000
+    n = args.destinations
+    if args.port and args.port + n - 1 > 65535:
+        raise SystemExit(f"stream: ports {args.port}..{args.port + n - 1} do not all exist")
     with common.boards_of(args) as boards:
         b = boards[0]
         local = common.local_ip_for(b.ip)
-        rx = Receiver(("0.0.0.0", args.port), rcvbuf=args.rcvbuf, keep_payloads=args.verify)
-        if rx.rcvbuf < args.rcvbuf:
+        rxs: list[Receiver] = []
+        try:
+            for i in range(n):
+                port = args.port + i if args.port else 0
+                rxs.append(
+                    Receiver(("0.0.0.0", port), rcvbuf=args.rcvbuf, keep_payloads=args.verify)
+                )
+        except OSError as e:
+            for r in rxs:
+                r.close()
+            common.console.print(f"[red]stream: cannot open a receive socket: {e}[/red]")
+            return 1
+        ports = [r.port for r in rxs]
+        rcvbuf = min(r.rcvbuf for r in rxs)
+        if rcvbuf < args.rcvbuf:
             common.console.print(
-                f"[yellow]receive buffer {rx.rcvbuf} bytes < {args.rcvbuf} asked: raise "
+                f"[yellow]receive buffer {rcvbuf} bytes < {args.rcvbuf} asked: raise "
                 f"net.core.rmem_max (now {rmem_max()}) or run as root[/yellow]"
             )
         try:
             with ipbus.Client(b.ip, b.ipbus_port, timeout=0.3) as cli:
-                _configure(cli, args, local, rx.port)
-                total = args.packets or 0
-                with common.progress(args.quiet) as prog:
-                    task = prog.add_task(
-                        "stream", total=total if total else None, info="", start=True
-                    )
-
-                    def on_batch(n: int, nbytes: int) -> None:
-                        prog.update(task, completed=n, info=f"{nbytes / 1e6:.1f} MB")
-
-                    cli.write(regmap.find("PKTGEN.CTRL"), [1])
-                    cap = rx.collect(
-                        packets=args.packets,
-                        seconds=args.seconds,
-                        idle=1.0,
-                        first_timeout=5.0 + args.warmup / 1000,
-                        on_batch=on_batch,
-                        min_length=HEADER_LEN,
-                    )
-                    if args.seconds:
-                        cli.write(regmap.find("PKTGEN.CTRL"), [2])
-                        rest = rx.collect(idle=0.3, first_timeout=0.3)
-                        cap = Capture.concat([cap, rest])
+                _configure(cli, args, local, ports)
+                caps = _receive(
+                    rxs, args, lambda: cli.write(regmap.find("PKTGEN.CTRL"), [1]), args.quiet
+                )
+                if args.seconds:
+                    cli.write(regmap.find("PKTGEN.CTRL"), [2])
+                    caps = [
+                        Capture.concat([c, r.collect(idle=0.3, first_timeout=0.3)])
+                        for c, r in zip(caps, rxs, strict=True)
+                    ]
                 sent = cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0]
                 arp_miss = cli.read(regmap.find("PKTGEN.ARP_MISS"))[0]
         except ipbus.IPbusTimeout as e:
@@ -119,31 +186,40 @@ def run(args: argparse.Namespace) -> int:
             )
             return 1
         finally:
-            rx.close()
-    if len(cap) == 0:
+            truncated = sum(r.truncated for r in rxs)
+            for r in rxs:
+                r.close()
+    if sum(len(c) for c in caps) == 0:
         common.console.print(f"[red]stream: nothing received (the board says it sent {sent})[/red]")
         return 1
-    st = stream_stats(cap, sent=sent)
+    per = [stream_stats(c, sent=_share(sent, n, i)) for i, c in enumerate(caps)]
+    cap = Capture.concat(caps)
+    order = np.argsort(cap.t_ns, kind="stable")
+    cap = Capture(*(getattr(cap, f)[order] for f in _FIELDS), payloads=cap.payloads)
+    st = stream_stats(cap, sent=sent) if n == 1 else _combine(per, cap, sent)
     checked = [p for p in cap.payloads if len(p) >= HEADER_LEN]  # primers are empty
     bad_fill = sum(not check_fill(p, args.lfsr, args.fill) for p in checked)
     ia = inter_arrival_us(cap)
     ideal = line_rate_goodput(args.length) / 1e6
-    common.table(
-        f"stream from {b.ip}: {args.length}-byte payloads",
-        [
-            ("sent (board counter)", f"{sent}"),
-            ("received", f"{st.received}"),
-            ("lost", f"{st.lost} (board: {arp_miss} not sent for want of ARP)"),
-            ("success", f"{100 * st.success:.4f} %"),
-            ("duplicates / late", f"{st.duplicates} / {st.late}"),
-            ("gap events", f"{st.gap_events}"),
-            ("rate", f"{st.mbytes_per_s:.2f} MB/s ({100 * st.mbytes_per_s / ideal:.1f} % of 1G)"),
-            ("packets/s", f"{st.packets_per_s:.0f}"),
-            ("inter-arrival p50 / p99", _ia(st.jitter)),
-            ("fill checked / bad", f"{len(checked)} / {bad_fill}"),
-            ("receive buffer", f"{rx.rcvbuf} bytes, {rx.truncated} truncated"),
-        ],
-    )
+    rows = [
+        ("sent (board counter)", f"{sent}"),
+        ("received", f"{st.received}"),
+        ("lost", f"{st.lost} (board: {arp_miss} not sent for want of ARP)"),
+        ("success", f"{100 * st.success:.4f} %"),
+        ("duplicates / late", f"{st.duplicates} / {st.late}"),
+        ("gap events", f"{st.gap_events}"),
+        ("rate", f"{st.mbytes_per_s:.2f} MB/s ({100 * st.mbytes_per_s / ideal:.1f} % of 1G)"),
+        ("packets/s", f"{st.packets_per_s:.0f}"),
+        ("inter-arrival p50 / p99", _ia(st.jitter)),
+        ("fill checked / bad", f"{len(checked)} / {bad_fill}"),
+        ("receive buffer", f"{rcvbuf} bytes, {truncated} truncated"),
+    ]
+    if n > 1:
+        rows += [
+            (f"destination {i} (port {ports[i]})", f"{p.received} received, {p.lost} lost")
+            for i, p in enumerate(per)
+        ]
+    common.table(f"stream from {b.ip}: {args.length}-byte payloads", rows)
     summary = {
         "target": b.ip,
         "length": args.length,
@@ -152,19 +228,57 @@ def run(args: argparse.Namespace) -> int:
         "fill_bad": bad_fill,
     }
     summary.update(st.to_dict())
-    if args.save:
-        cols = [cap.seq.tolist(), cap.length.tolist(), cap.t_ns.tolist(), cap.fpga_ts.tolist()]
-        rows = [
-            {"seq": s, "length": n, "t_ns": t, "fpga_ts": f}
-            for s, n, t, f in zip(*cols, strict=True)
+    if n > 1:
+        summary["destinations"] = [
+            {"port": port, **p.to_dict()} for port, p in zip(ports, per, strict=True)
         ]
-        common.save(args.save, "stream", summary, rows)
+    if args.save:
+        rows_out = []
+        for i, c in enumerate(caps):
+            cols = [c.seq.tolist(), c.length.tolist(), c.t_ns.tolist(), c.fpga_ts.tolist()]
+            rows_out += [
+                {"dest": i, "seq": s_, "length": ln, "t_ns": t, "fpga_ts": f_}
+                for s_, ln, t, f_ in zip(*cols, strict=True)
+            ]
+        common.save(args.save, "stream", summary, rows_out)
     if args.plot:
         from wirecore.daq.plots import stream_plot
 
         stream_plot(args.plot, ia, st, f"stream from {b.ip}, {args.length} B")
         common.console.print(f"plot {args.plot}")
     return 0 if bad_fill == 0 else 1
+
+
+_FIELDS = ("seq", "fpga_ts", "length", "t_ns", "src_ip", "src_port")
+
+
+def _combine(per: list[StreamStats], cap: Capture, sent: int) -> StreamStats:
+    """Loss summed over the destinations; rate and jitter from all arrivals together."""
+    whole = stream_stats(cap)
+    gaps: dict[int, int] = {}
+    for p in per:
+        for k, v in p.gap_hist.items():
+            gaps[k] = gaps.get(k, 0) + v
+    found = sum(p.expected - p.lost for p in per)
+    return StreamStats(
+        received=sum(p.received for p in per),
+        ignored=sum(p.ignored for p in per),
+        unique=sum(p.unique for p in per),
+        duplicates=sum(p.duplicates for p in per),
+        late=sum(p.late for p in per),
+        first_seq=min(p.first_seq for p in per),
+        last_seq=max(p.last_seq for p in per),
+        expected=sent,
+        lost=sum(p.lost for p in per),
+        success=found / sent if sent else 1.0,
+        gap_events=sum(p.gap_events for p in per),
+        gap_hist=dict(sorted(gaps.items())),
+        bytes=whole.bytes,
+        duration_s=whole.duration_s,
+        mbytes_per_s=whole.mbytes_per_s,
+        packets_per_s=whole.packets_per_s,
+        jitter=whole.jitter,
+    )
 
 
 def _ia(j: dict[str, float]) -> str:
