@@ -11,4 +11,6 @@ TOPS = [
     Top("mac_tx", "eth_mac_tx", {}, fmax=True, clocks=("clk",)),
     Top("mac_rx", "eth_mac_rx", {}, fmax=True, clocks=("clk",)),
     Top("mac_mii", "eth_mac_mii", {}, fmax=False, clocks=("mii_tx_clk", "mii_rx_clk")),
+    # with the generic DDR models (boards/<vendor>/ has the vendor versions)
+    Top("mac_rgmii", "eth_mac_rgmii", {}, fmax=False, clocks=("tx_clk", "rgmii_rxc")),
 ]
