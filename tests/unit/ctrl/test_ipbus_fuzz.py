@@ -48,10 +48,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def build() -> Path:
+def build(data_w: int = 8) -> Path:
     srcs = [HERE / "fuzz" / "ipbus_fuzz.cpp"] + sorted((ROOT / "rtl" / "app").glob("ipbus_*.v"))
     key = hashlib.sha1(
-        b"".join(p.read_bytes() for p in srcs) + repr(sorted(PARAMS.items())).encode()
+        b"".join(p.read_bytes() for p in srcs)
+        + repr(sorted(PARAMS.items())).encode()
+        + str(data_w).encode()
     ).hexdigest()[:12]
     out = BUILD / f"ipbus_fuzz_{key}"
     exe = out / "Vipbus_target"
@@ -59,11 +61,11 @@ def build() -> Path:
     with open(out / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (pytest -n)
         if not exe.exists():
-            _verilate(out)
+            _verilate(out, data_w)
     return exe
 
 
-def _verilate(out: Path) -> None:
+def _verilate(out: Path, data_w: int) -> None:
     cmd = [
         "verilator",
         "--cc",
@@ -80,7 +82,8 @@ def _verilate(out: Path) -> None:
         "-CFLAGS",
         "-O1",
     ]
-    cmd += [f"-G{k}={v}" for k, v in PARAMS.items()]
+    cmd += [f"-G{k}={v}" for k, v in PARAMS.items()] + [f"-GDATA_W={data_w}"]
+    cmd += ["-CFLAGS", f"-DDATA_W={data_w}"]
     cmd += [
         f"-I{ROOT / 'rtl' / 'app'}",
         str(ROOT / "rtl" / "app" / "ipbus_target.v"),
@@ -169,9 +172,9 @@ def gen_requests(rng: random.Random, n: int) -> list[tuple[int, int, bytes]]:
 
 
 def run_both(
-    tmp_path: Path, reqs: list[tuple[int, int, bytes]], seed: int
+    tmp_path: Path, reqs: list[tuple[int, int, bytes]], seed: int, data_w: int = 8
 ) -> tuple[TargetModel, list[str], dict[str, int]]:
-    exe = build()
+    exe = build(data_w)
     rq, rp = tmp_path / "req.txt", tmp_path / "rep.txt"
     rq.write_text("".join(f"P {ip:08x} {fl} {p.hex() or '-'}\n" for ip, fl, p in reqs))
     r = subprocess.run(
@@ -193,10 +196,11 @@ def run_both(
     return model, replies, counters
 
 
-def test_fuzz_against_model(tmp_path: Path) -> None:
-    rng = random.Random(2024)
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_fuzz_against_model(tmp_path: Path, data_w: int) -> None:
+    rng = random.Random(2024 + data_w)
     reqs = gen_requests(rng, 6000)
-    model, replies, counters = run_both(tmp_path, reqs, seed=5)
+    model, replies, counters = run_both(tmp_path, reqs, seed=5, data_w=data_w)
     assert counters == model.cnt
     c = model.cnt
     # the mix really exercised every path

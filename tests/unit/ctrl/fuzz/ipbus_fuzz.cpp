@@ -1,4 +1,5 @@
-// Verilator driver for ipbus_target: feeds request datagrams from a file into its UDP
+// Verilator driver for ipbus_target (DATA_W 8 or 64, set with -DDATA_W=..., the same as
+// the RTL parameter): feeds request datagrams from a file into its UDP
 // application port back to back, serves its register bus with a memory model (bus
 // errors at 0x8000-0x80FF, no answer at 0x9000-0x900F, random 1-3 cycle latency),
 // stalls the reply path at random, and writes every reply and the final counters.
@@ -9,6 +10,7 @@
 //   replies:  "R <dst_ip hex> <dst_port> <src_port> <payload hex>", then
 //             "C <counter> <value>" lines, then "CYCLES <n>".
 // Exit code 2 if the target stops taking input (a hang), 3 on a protocol violation.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +25,11 @@
 
 #include "Vipbus_target.h"
 #include "verilated.h"
+
+#ifndef DATA_W
+#define DATA_W 8
+#endif
+static const size_t KEEP_W = DATA_W / 8;
 
 struct Req {
     uint32_t src_ip;
@@ -116,8 +123,13 @@ int main(int argc, char **argv) {
                     top.s_axis_tkeep = 0;
                     top.s_axis_tlast = 1;
                 } else {
-                    top.s_axis_tdata = r.data[bi];
-                    top.s_axis_tlast = (bi + 1 == r.data.size());
+                    // bytes bi .. bi+n-1 in lanes 0..n-1
+                    size_t n = std::min(KEEP_W, r.data.size() - bi);
+                    uint64_t d = 0;
+                    for (size_t k = 0; k < n; k++) d |= (uint64_t)r.data[bi + k] << (8 * k);
+                    top.s_axis_tdata = d;
+                    top.s_axis_tkeep = (uint32_t)((1ULL << n) - 1);
+                    top.s_axis_tlast = (bi + n == r.data.size());
                     top.s_axis_tuser = top.s_axis_tlast && (r.flags & 1);
                 }
             }
@@ -152,10 +164,15 @@ int main(int argc, char **argv) {
         }
         if (top.m_axis_tvalid && top.m_axis_tready) {
             if (!have_hdr) { std::fprintf(stderr, "reply payload before header\n"); return 3; }
-            if (top.m_axis_tkeep != 1 || (top.m_axis_tlast && top.m_axis_tuser)) {
+            uint32_t keep = top.m_axis_tkeep;
+            size_t n = 0;
+            while (n < KEEP_W && (keep >> n) & 1) n++;
+            if (keep != (uint32_t)((1ULL << n) - 1) || n == 0 ||
+                (n < KEEP_W && !top.m_axis_tlast) || (top.m_axis_tlast && top.m_axis_tuser)) {
                 std::fprintf(stderr, "bad reply beat\n"); return 3;
             }
-            r_data.push_back(top.m_axis_tdata);
+            uint64_t d = top.m_axis_tdata;
+            for (size_t k = 0; k < n; k++) r_data.push_back((uint8_t)(d >> (8 * k)));
             if (top.m_axis_tlast) {
                 if (r_data.size() != r_len) { std::fprintf(stderr, "reply length mismatch\n"); return 3; }
                 std::fprintf(out, "R %08x %u %u ", r_ip, r_port, r_sport);
@@ -173,8 +190,9 @@ int main(int argc, char **argv) {
         if (in_fire) {
             last_progress = cyc;
             const Req &r = reqs[ri];
-            if (r.data.empty() || bi + 1 == r.data.size()) { ri++; in_state = 0; }
-            else bi++;
+            size_t n = std::min(KEEP_W, r.data.size() - bi);
+            if (r.data.empty() || bi + n >= r.data.size()) { ri++; in_state = 0; }
+            else bi += n;
         }
         if (ri == reqs.size() && !have_hdr) {
             if (idle_after == 0) idle_after = cyc;
