@@ -25,6 +25,7 @@ from unit.udp.txutil import (
     PayloadSource,
     ip_str,
     mac_str,
+    random_pause,
     reset,
     start_clock,
     wait_cycles,
@@ -55,7 +56,7 @@ def request(ident: int, seq: int, data: bytes, itype: int = 8, target: int | Non
 
 
 class Tb:
-    def __init__(self, dut: Any) -> None:
+    def __init__(self, dut: Any, pause: float = 0.0, gap: float = 0.0) -> None:
         self.dut = dut
         self.w = len(dut.s_axis_tdata)
         self.cyc = Cycles(dut)
@@ -63,7 +64,8 @@ class Tb:
         dut.cfg_ttl.value = 64
         self.hdr = HeaderSource(dut, "s", self.cyc)
         self.pay = PayloadSource(dut, "s_axis", self.w)
-        self.sink = FrameSink(dut, "m_axis", self.cyc)
+        self.gap = gap
+        self.sink = FrameSink(dut, "m_axis", self.cyc, random_pause(3, pause) if pause else None)
         self.in_last: list[int] = []
         cocotb.start_soon(self._mon_in())
 
@@ -88,7 +90,7 @@ class Tb:
             len=len(msg),
             broadcast=bcast,
         )
-        self.pay.send(msg, tuser)
+        self.pay.send(msg, tuser, gap_prob=self.gap)
 
     def cnt(self, name: str) -> int:
         return int(getattr(self.dut, name).value)
@@ -181,6 +183,25 @@ async def bad_and_other_requests(dut: Any) -> None:
     assert tb.cnt("cnt_replies") == 1
     assert tb.cnt("cnt_aborted") == 1
     assert tb.cnt("cnt_dropped") == 4
+
+
+@cocotb.test()
+async def backpressure_and_gaps(dut: Any) -> None:
+    """Output stalls and idle cycles in the request: replies still exact."""
+    tb = Tb(dut, pause=0.4, gap=0.3)
+    await tb.start()
+    reqs = [
+        request(9, k, bytes((k + j) & 0xFF for j in range(n)))
+        for k, n in enumerate([0, 1, 5, 9, 33, 120])
+    ]
+    for m in reqs:
+        tb.send(m)
+    for k, m in enumerate(reqs):
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        check_reply(raw, m, k)
+    await wait_cycles(dut, 5)
+    assert tb.cnt("cnt_replies") == len(reqs)
 
 
 @pytest.mark.parametrize("data_w", [8, 64])
