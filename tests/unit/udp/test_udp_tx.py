@@ -12,6 +12,7 @@ from typing import Any
 
 import cocotb
 import pytest
+from cocotb.triggers import RisingEdge
 from unit.udp.test_udp_ip_tx import DST_IP, DST_MAC, Tb, check_frame, udp_csum
 from unit.udp.txutil import DEFAULT_IP, DEFAULT_MAC
 
@@ -124,6 +125,31 @@ async def mode1_length_errors(dut: Any) -> None:
         assert tb.cnt("cnt_tx_long") == longs, f"case {k}"
         assert tb.cnt("cnt_sf_overflow") == ovf, f"case {k}"
         assert tb.cnt("cnt_sf_frames") == k + 1
+
+
+@cocotb.test()
+async def mode1_start_latency(dut: Any) -> None:
+    """Mode 1: the frame's first byte is taken 3 cycles after the payload's last beat."""
+    tb = Tb(dut)
+    await tb.start()
+    last_in: list[int] = []
+
+    async def mon() -> None:
+        while True:
+            await RisingEdge(dut.clk)
+            if str(dut.s_axis_tvalid.value) == "1" and str(dut.s_axis_tready.value) == "1":
+                if str(dut.s_axis_tlast.value) == "1":
+                    last_in.append(tb.cyc.now)
+
+    cocotb.start_soon(mon())
+    for n in (0, 1, 50):
+        payload = bytes(range(n))
+        tb.send(payload, mode=1, dport=n)
+        raw, tuser = await tb.sink.recv()
+        cs = udp_csum(DEFAULT_IP, DST_IP, 5000, n, payload)
+        expect(tb, raw, payload, len(last_in) - 1, n, cs)
+    firsts = [b.cycle for b in tb.sink.beats if b.first]
+    assert [f - t for f, t in zip(firsts, last_in, strict=True)] == [3, 3, 3]
 
 
 @pytest.mark.parametrize("data_w", [8, 64])
