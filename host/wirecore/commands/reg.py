@@ -341,6 +341,39 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+HISTORY = {
+    0x10: "control",
+    0x11: "status",
+    0x12: "resend",
+    0x20: "control, wrong ID (dropped)",
+    0x22: "resend of a reply no longer kept",
+    0x3F: "bad packet header",
+}
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from wirecore.ipbus import Client, IPbusTimeout
+
+    host, port = parse_target(args.target)
+    try:
+        with Client(host, port, timeout=args.timeout / 1000) as c:
+            st = c.status()
+    except (IPbusTimeout, OSError) as e:
+        raise AccessError(f"{args.target}: {e}") from e
+    print(f"target            {host}:{port}")
+    print(f"MTU               {st.mtu} bytes")
+    print(f"replies kept      {st.nbuf}")
+    print(f"next packet ID    {st.next_id}")
+    events = [(w >> (8 * i)) & 0xFF for w in st.history for i in range(4)]
+    print("recent requests   (newest first)")
+    for e in events:
+        if e:
+            print(f"  0x{e:02x}  {HISTORY.get(e, 'unknown')}")
+    print("last control      " + " ".join(f"{h:08x}" for h in st.rx_headers))
+    print("last replies      " + " ".join(f"{h:08x}" for h in st.tx_headers))
+    return 0
+
+
 def cmd_gen(args: argparse.Namespace) -> int:
     stale = rm.generate(check=args.check)
     for rel in stale:
@@ -382,6 +415,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("blocks", nargs="*", help="block names (default: all)")
     add_common(d)
     d.set_defaults(func=_wrap(cmd_dump))
+    st = s.add_parser("status", help="the IPbus target's status (next ID, recent requests)")
+    st.add_argument("--target", default=DEFAULT_TARGET, help="board (default: %(default)s)")
+    st.add_argument("--timeout", type=int, default=1000, help="reply timeout in ms (%(default)s)")
+    st.set_defaults(func=_wrap(cmd_status))
     t = s.add_parser(
         "selftest",
         help="exercise a target through uHAL and the reliable client (bring-up check)",

@@ -106,3 +106,10 @@ def test_selftest_against_model(capsys, target: str) -> None:
     code, out, _ = run(capsys, "reg", "selftest", "--target", target)
     assert code == 0, out
     assert out.count("ok  ") == 13 and "all checks passed" in out
+
+
+def test_status(capsys, target: str) -> None:
+    code, out, _ = run(capsys, "reg", "status", "--target", target)
+    assert code == 0
+    assert "MTU               1472 bytes" in out and "replies kept      4" in out
+    assert "next packet ID" in out and "status" in out
