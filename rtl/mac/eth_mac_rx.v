@@ -23,7 +23,7 @@
 // Ports: clk, rst (sync, active high), ce; gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er;
 // m_axis_t{data[7:0],valid,last,user} (no tready: a MAC cannot stall the wire);
 // cfg_max_len[15:0] (largest good frame, FCS included: 1518, or up to 9018 for jumbo);
-// stat_* one-cycle strobes.
+// stat_* one-cycle strobes (combinational from state; ignore them while rst is high).
 // Latency (ce = 1): byte i of the frame leaves on m_axis 7 cycles after it is on
 // gmii_rxd (it waits for byte i+5: the FCS is only known to be FCS at the end); the
 // last beat leaves 4 cycles after the last FCS byte is on gmii_rxd.
@@ -43,12 +43,12 @@ module eth_mac_rx (
 
     input  wire [15:0] cfg_max_len,
 
-    output reg         stat_rx_frame,
-    output reg  [15:0] stat_rx_bytes,
-    output reg         stat_rx_bad_fcs,
-    output reg         stat_rx_runt,
-    output reg         stat_rx_oversize,
-    output reg         stat_rx_er
+    output wire        stat_rx_frame,
+    output wire [15:0] stat_rx_bytes,
+    output wire        stat_rx_bad_fcs,
+    output wire        stat_rx_runt,
+    output wire        stat_rx_oversize,
+    output wire        stat_rx_er
 );
     localparam [31:0] RESIDUE = 32'hDEBB20E3;
 
@@ -81,15 +81,21 @@ module eth_mac_rx (
     wire byte_in = v0 && dv0 && in_frame;
     wire over = at_max;
 
+    // Status strobes, decoded from state (no registers of their own): the end of a frame
+    // is classified in the cycle its last beat is registered, when cnt still holds its
+    // length (a new frame's SFD clears cnt at the end of that cycle at the earliest).
+    wire over_now = byte_in && over;
+    assign stat_rx_oversize = over_now && !(er_f | er0);
+    assign stat_rx_er = (over_now && (er_f | er0)) || (end_p && end_er);
+    assign stat_rx_runt = end_p && !end_er && end_runt;
+    assign stat_rx_bad_fcs = end_p && !end_er && !end_runt && !crc_ok;
+    assign stat_rx_frame = end_p && !end_er && !end_runt && crc_ok;
+    assign stat_rx_bytes = cnt;
+
     always @(posedge clk) begin
         m_axis_tvalid <= 1'b0;
         m_axis_tlast <= 1'b0;
         m_axis_tuser <= 1'b0;
-        stat_rx_frame <= 1'b0;
-        stat_rx_bad_fcs <= 1'b0;
-        stat_rx_runt <= 1'b0;
-        stat_rx_oversize <= 1'b0;
-        stat_rx_er <= 1'b0;
         end_p <= 1'b0;
         crc_ok <= (crc == RESIDUE);
         max_m1 <= cfg_max_len - 16'd1;
@@ -146,8 +152,6 @@ module eth_mac_rx (
                 m_axis_tlast <= 1'b1;
                 m_axis_tuser <= 1'b1;
                 out_open <= 1'b0;
-                if (er_f | er0) stat_rx_er <= 1'b1;
-                else stat_rx_oversize <= 1'b1;
             end else begin
                 if (sr_v[3]) begin
                     hold <= sr3;
@@ -165,11 +169,6 @@ module eth_mac_rx (
             m_axis_tlast <= 1'b1;
             m_axis_tuser <= end_er | end_runt | !crc_ok;
             out_open <= 1'b0;
-            stat_rx_er <= end_er;
-            stat_rx_runt <= !end_er && end_runt;
-            stat_rx_bad_fcs <= !end_er && !end_runt && !crc_ok;
-            stat_rx_frame <= !end_er && !end_runt && crc_ok;
-            stat_rx_bytes <= cnt;  // a new frame's SFD clears cnt at this edge at the earliest
         end
 
         if (rst) begin
@@ -185,11 +184,6 @@ module eth_mac_rx (
             m_axis_tlast <= 1'b1;
             m_axis_tuser <= 1'b1;
             out_open <= 1'b0;
-            stat_rx_frame <= 1'b0;
-            stat_rx_bad_fcs <= 1'b0;
-            stat_rx_runt <= 1'b0;
-            stat_rx_oversize <= 1'b0;
-            stat_rx_er <= 1'b0;
         end
     end
 endmodule

@@ -1,0 +1,246 @@
+"""1 Gbit/s MAC throughput in simulation, both directions at once, plus its area and Fmax.
+
+eth_mac_gmii runs under Icarus (cocotb). N frames of L bytes on the wire (FCS included:
+64 and 1518) are queued at once on both sides: cocotbext-axi feeds the transmitter with
+s_axis_tvalid held high, cocotbext-eth's GmiiSource feeds the receiver back to back at
+the minimum gap (12 idle bytes). A cycle monitor records when each frame starts on
+gmii_tx_en and when each received frame's first byte reaches m_axis. Line rate is one
+frame every L + 8 (preamble) + 12 (gap) byte times, so
+
+    fraction of line rate = (L + 20) x (N - 1) / cycles from the first to the last start
+
+for each direction (goal 1.000). Both counters must show N good frames and no error.
+
+Area: Yosys 0.23 (syn/synth.py) for eth_mac_gmii (with its ten 32-bit counters) and the
+TX and RX cores alone, on Xilinx 7-series and iCE40. Fmax: nextpnr-ice40 on HX8K (ct256)
+for the TX and RX cores, three placement seeds (eth_mac_gmii itself has too many I/O for
+the package).
+
+Prints tables and writes bench/results/mac_throughput.json.
+Usage: python -m bench.mac_throughput [--frames N] [--no-area] [--no-fmax]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT, ROOT / "tests"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+import cocotb  # noqa: E402
+from cocotb.clock import Clock  # noqa: E402
+from cocotb.triggers import ClockCycles, RisingEdge  # noqa: E402
+
+from bench.common import print_table, write_result  # noqa: E402
+
+LENGTHS = (64, 1518)
+
+
+@cocotb.test()
+async def bench_throughput(dut) -> None:
+    from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSource
+    from cocotbext.eth import GmiiFrame, GmiiSource
+
+    length = int(os.environ["MAC_BENCH_LEN"])
+    n = int(os.environ["MAC_BENCH_N"])
+    cocotb.start_soon(Clock(dut.tx_clk, 8, "ns").start())
+    cocotb.start_soon(Clock(dut.rx_clk, 8, "ns").start())
+    dut.tx_rst.value = 1
+    dut.rx_rst.value = 1
+    dut.cfg_ifg.value = 12
+    dut.cfg_max_len.value = 1518
+    dut.s_axis_tuser.value = 0
+    src = GmiiSource(dut.gmii_rxd, dut.gmii_rx_er, dut.gmii_rx_dv, dut.rx_clk)
+    src.ifg = 12
+    axis = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.tx_clk, dut.tx_rst)
+    await ClockCycles(dut.tx_clk, 8)
+    dut.tx_rst.value = 0
+    dut.rx_rst.value = 0
+    await ClockCycles(dut.tx_clk, 4)
+
+    user = length - 4
+    frames = [bytes([0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, i & 0xFF, 0x88, 0xB5])
+              + bytes((i + k) & 0xFF for k in range(user - 14)) for i in range(n)]  # fmt: skip
+    tx_starts: list[int] = []
+    rx_starts: list[int] = []
+    rx_bytes = 0
+
+    async def monitor() -> None:
+        nonlocal rx_bytes
+        cyc = 0
+        prev_en = 0
+        in_rx = False
+        while True:
+            await RisingEdge(dut.tx_clk)
+            cyc += 1
+            en = int(dut.gmii_tx_en.value)
+            if en and not prev_en:
+                tx_starts.append(cyc)
+            prev_en = en
+            if int(dut.m_axis_tvalid.value):
+                rx_bytes += 1
+                if not in_rx:
+                    rx_starts.append(cyc)
+                in_rx = not int(dut.m_axis_tlast.value)
+
+    cocotb.start_soon(monitor())
+    for f in frames:
+        src.send_nowait(GmiiFrame.from_payload(f))
+        await axis.send(AxiStreamFrame(f))
+    budget = n * (length + 20) + 200
+    for _ in range(budget):
+        await RisingEdge(dut.tx_clk)
+        if len(rx_starts) >= n and len(tx_starts) >= n and int(dut.cnt_rx_frames.value) == n:
+            break
+    await ClockCycles(dut.tx_clk, 20)
+    counters = {k: int(getattr(dut, f"cnt_{k}").value) for k in
+                ("tx_frames", "tx_bytes", "rx_frames", "rx_bytes", "rx_bad_fcs", "rx_runt",
+                 "rx_oversize", "rx_er", "tx_underflow", "tx_abort")}  # fmt: skip
+    out = {
+        "frame_bytes": length,
+        "frames": n,
+        "tx_starts": tx_starts,
+        "rx_starts": rx_starts,
+        "rx_user_bytes": rx_bytes,
+        "counters": counters,
+    }
+    Path(os.environ["MAC_BENCH_OUT"]).write_text(json.dumps(out))
+
+
+def simulate(length: int, n: int) -> dict[str, object]:
+    from cocotb_run import run
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "out.json"
+        run(
+            "eth_mac_gmii",
+            "bench.mac_throughput",
+            testcase="bench_throughput",
+            extra_env={
+                "MAC_BENCH_OUT": str(path),
+                "MAC_BENCH_LEN": str(length),
+                "MAC_BENCH_N": str(n),
+            },  # fmt: skip
+        )
+        raw = json.loads(path.read_text())
+    slot = length + 20
+    row: dict[str, object] = {"frame_bytes": length, "frames": n}
+    c = raw["counters"]
+    ok = (c["tx_frames"] == n and c["rx_frames"] == n and c["tx_bytes"] == n * length
+          and c["rx_bytes"] == n * length and raw["rx_user_bytes"] == n * (length - 4)
+          and not any(c[k] for k in ("rx_bad_fcs", "rx_runt", "rx_oversize", "rx_er",
+                                     "tx_underflow", "tx_abort")))  # fmt: skip
+    row["all_frames_good"] = ok
+    for side in ("tx", "rx"):
+        starts = raw[f"{side}_starts"]
+        if len(starts) < n:
+            row[f"{side}_fraction"] = 0.0
+            continue
+        span = starts[n - 1] - starts[0]
+        row[f"{side}_cycles_per_frame"] = span / (n - 1)
+        row[f"{side}_fraction"] = round(slot * (n - 1) / span, 4)
+        # one byte per 8 ns cycle is 1000 Mbit/s; goodput counts user bytes (no FCS)
+        row[f"{side}_goodput_mbps"] = round(1000.0 * (length - 4) * (n - 1) / span, 1)
+    return row
+
+
+def area() -> list[dict[str, object]]:
+    from syn.synth import synthesize
+    from syn.tops import TOPS
+
+    rows = []
+    for t in TOPS:
+        if t.name not in ("mac_gmii", "mac_tx", "mac_rx"):
+            continue
+        for fam in ("xilinx", "ice40"):
+            r = synthesize(t, fam)
+            rows.append({"top": t.name, "module": t.module, "family": fam, "luts": r.luts,
+                         "ffs": r.ffs, "lutram": r.lutram, "carry": r.carry})  # fmt: skip
+    return rows
+
+
+def fmax(seeds: tuple[int, ...] = (1, 2, 3)) -> list[dict[str, object]]:
+    """nextpnr-ice40 HX8K Fmax of the TX and RX cores (MHz), per placement seed."""
+    if not shutil.which("nextpnr-ice40"):
+        return [{"error": "nextpnr-ice40 not found"}]
+    rows = []
+    files = sorted((ROOT / "rtl").rglob("*.v"))
+    with tempfile.TemporaryDirectory() as d:
+        for top in ("eth_mac_tx", "eth_mac_rx"):
+            js = Path(d) / f"{top}.json"
+            script = [f"read_verilog -defer {f}" for f in files]
+            script += [f"hierarchy -check -top {top}", f"synth_ice40 -top {top} -json {js}"]
+            ys = Path(d) / f"{top}.ys"
+            ys.write_text("\n".join(script) + "\n")
+            subprocess.run(["yosys", "-q", "-s", str(ys)], check=True, capture_output=True)
+            found = []
+            for seed in seeds:
+                r = subprocess.run(
+                    [
+                        "nextpnr-ice40",
+                        "--hx8k",
+                        "--package",
+                        "ct256",
+                        "--json",
+                        str(js),
+                        "--freq",
+                        "125",
+                        "--seed",
+                        str(seed),
+                    ],  # fmt: skip
+                    capture_output=True,
+                    text=True,
+                )
+                m = re.findall(r"Max frequency for clock '[^']*': ([0-9.]+) MHz", r.stderr)
+                found.append(float(m[-1]) if m else 0.0)
+            rows.append({"top": top, "device": "iCE40 HX8K ct256", "seeds": list(seeds),
+                         "fmax_mhz": found, "min_mhz": min(found)})  # fmt: skip
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--frames", type=int, default=0,
+                    help="frames per size (default 40 at 64 bytes, 8 at 1518)")  # fmt: skip
+    ap.add_argument("--no-area", action="store_true", help="skip the Yosys area figures")
+    ap.add_argument("--no-fmax", action="store_true", help="skip nextpnr Fmax")
+    a = ap.parse_args(argv)
+    rows = [simulate(ln, a.frames or (40 if ln == 64 else 8)) for ln in LENGTHS]
+    print_table(
+        "eth_mac_gmii throughput, both directions at once (fraction of line rate)",
+        ["frame bytes", "frames", "TX fraction", "RX fraction", "TX Mbit/s", "RX Mbit/s", "good"],
+        [[r["frame_bytes"], r["frames"], f"{r['tx_fraction']:.4f}", f"{r['rx_fraction']:.4f}",
+          r.get("tx_goodput_mbps", 0.0), r.get("rx_goodput_mbps", 0.0), r["all_frames_good"]]
+         for r in rows],
+    )  # fmt: skip
+    figures: dict[str, object] = {"results": rows}
+    if not a.no_area:
+        ar = area()
+        figures["area"] = ar
+        print_table("Area (Yosys 0.23)", ["top", "family", "LUTs", "FFs", "LUTRAM", "carry"],
+                    [[r["top"], r["family"], r["luts"], r["ffs"], r["lutram"], r["carry"]]
+                     for r in ar])  # fmt: skip
+    if not a.no_fmax:
+        fm = fmax()
+        figures["fmax"] = fm
+        print_table("Fmax, nextpnr-ice40 HX8K (MHz per seed)", ["top", "Fmax", "min"],
+                    [[r.get("top", "-"), ", ".join(f"{x:.1f}" for x in r.get("fmax_mhz", [])),
+                      r.get("min_mhz", 0.0)] for r in fm])  # fmt: skip
+    path = write_result("mac_throughput", figures)
+    print(f"wrote {path.relative_to(ROOT)}")
+    bad = [r for r in rows if not r["all_frames_good"]]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
