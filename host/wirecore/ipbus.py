@@ -483,9 +483,9 @@ class LossyLink:
     """A UDP relay between a client and a server that drops and reorders datagrams.
 
     The client sends to ``address``; the link forwards to ``server`` and relays replies
-    back to the last client seen. Each datagram is dropped with probability ``loss``;
-    with probability ``reorder`` it is held back and released after the next datagram
-    in the same direction (or after ``hold`` seconds).
+    back to the last client seen; both its sockets are bound to ``host``. Each datagram
+    is dropped with probability ``loss``; with probability ``reorder`` it is held back
+    and released after the next datagram in the same direction (or after ``hold`` s).
     """
 
     def __init__(
@@ -495,6 +495,7 @@ class LossyLink:
         reorder: float = 0.05,
         hold: float = 0.02,
         seed: int = 1,
+        host: str = "127.0.0.1",
     ) -> None:
         self.server = server
         self.loss = loss
@@ -502,9 +503,9 @@ class LossyLink:
         self.hold = hold
         self.rng = random.Random(seed)
         self.front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.front.bind(("127.0.0.1", 0))
+        self.front.bind((host, 0))
         self.back = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.back.bind(("127.0.0.1", 0))
+        self.back.bind((host, 0))
         self.address = self.front.getsockname()
         self.client: tuple[str, int] | None = None
         self.dropped = 0
