@@ -1,0 +1,16 @@
+"""Synthesizable tops of the receive path and the integrated UDP/IP stack (no MAC)."""
+
+from __future__ import annotations
+
+from syn.tops import Top
+
+TOPS = [
+    Top("eth_rx_8", "eth_rx", {"DATA_W": 8}),
+    Top("eth_rx_64", "eth_rx", {"DATA_W": 64}),
+    Top("ip_rx_8", "ip_rx", {"DATA_W": 8}, fmax=True),
+    Top("ip_rx_64", "ip_rx", {"DATA_W": 64}),
+    Top("udp_rx_8_p2", "udp_rx", {"DATA_W": 8, "NUM_PORTS": 2}),
+    Top("udp_rx_64_p2", "udp_rx", {"DATA_W": 64, "NUM_PORTS": 2}),
+    Top("udp_stack_8_p1", "udp_stack", {"DATA_W": 8, "NUM_PORTS": 1}, fmax=True),
+    Top("udp_stack_64_p1", "udp_stack", {"DATA_W": 64, "NUM_PORTS": 1}),
+]

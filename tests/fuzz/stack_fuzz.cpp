@@ -1,0 +1,261 @@
+// stack_fuzz: Verilator driver of udp_stack for the receive-path fuzz test.
+//
+// Usage: Vudp_stack <frames.bin> <out.txt> <seed>
+// frames.bin: records of [u16 length, little-endian][u8 flags: bit 0 = MAC error][bytes].
+// The frames enter s_axis (MAC user side) with random idle cycles between beats; every
+// output (UDP ports, raw channel, MAC transmit side) is consumed with random tready and
+// hdr_ready. out.txt gets one line per received item, then the counters:
+//   U <port> <tuser> <src_mac> <src_ip> <src_port> <dst_port> <len> <payload hex>
+//   R <tuser> <dst_mac> <src_mac> <payload hex>
+//   T <frames sent on the MAC transmit side>
+//   C <counter name> <value>
+// Exit status 2 (and a line "HANG ...") if the stack stops taking input or does not go
+// idle after the last frame.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "Vudp_stack.h"
+#include "verilated.h"
+
+#ifndef DATA_W
+#define DATA_W 8
+#endif
+static const int KW = DATA_W / 8;
+static const int NP = 2;  // NUM_PORTS
+
+template <typename T>
+static uint64_t bits(const T& v, int lsb, int w) {
+    uint64_t x = (uint64_t)v >> lsb;
+    return w >= 64 ? x : (x & ((1ULL << w) - 1));
+}
+template <std::size_t N>
+static uint64_t bits(const VlWide<N>& v, int lsb, int w) {
+    uint64_t r = 0;
+    for (int i = 0; i < w; i++) {
+        int b = lsb + i;
+        if ((v[b / 32] >> (b % 32)) & 1U) r |= 1ULL << i;
+    }
+    return r;
+}
+
+static uint64_t rng_state = 1;
+static uint32_t rnd() {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)rng_state;
+}
+
+struct Frame {
+    std::vector<uint8_t> data;
+    bool bad;
+};
+
+struct Rx {
+    bool in = false;
+    std::string hdr;
+    std::vector<uint8_t> data;
+    int hdrs = 0, pkts = 0;
+    std::vector<std::string> pending;  // headers taken, payload not yet finished
+};
+
+static std::string hex(const std::vector<uint8_t>& d) {
+    static const char* h = "0123456789abcdef";
+    std::string s;
+    s.reserve(d.size() * 2 + 1);
+    for (uint8_t b : d) {
+        s += h[b >> 4];
+        s += h[b & 15];
+    }
+    if (s.empty()) s = "-";
+    return s;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s frames.bin out.txt seed\n", argv[0]);
+        return 1;
+    }
+    rng_state = strtoull(argv[3], nullptr, 0) | 1;
+    FILE* fi = fopen(argv[1], "rb");
+    if (!fi) {
+        perror(argv[1]);
+        return 1;
+    }
+    std::vector<Frame> frames;
+    for (;;) {
+        uint8_t h[3];
+        if (fread(h, 1, 3, fi) != 3) break;
+        Frame f;
+        f.data.resize(h[0] | (h[1] << 8));
+        f.bad = h[2] & 1;
+        if (fread(f.data.data(), 1, f.data.size(), fi) != f.data.size()) break;
+        frames.push_back(f);
+    }
+    fclose(fi);
+    FILE* fo = fopen(argv[2], "w");
+    if (!fo) {
+        perror(argv[2]);
+        return 1;
+    }
+
+    Vudp_stack* t = new Vudp_stack;
+    t->cfg_mac = 0x020000000001ULL;
+    t->cfg_ip = 0xC0000201;       // 192.0.2.1
+    t->cfg_netmask = 0xFFFFFF00;  // /24
+    t->cfg_gateway = 0xC00002FE;
+    t->cfg_ttl = 64;
+    t->cfg_df = 0;
+    t->cfg_raw_ethertype = 0x88B5;
+    t->cfg_udp_port = (6000U << 16) | 5000U;
+    t->cfg_udp_csum_mode = 0;
+    t->tick_1ms = 0;
+    t->s_udp_tx_hdr_valid = 0;
+    t->s_udp_tx_axis_tvalid = 0;
+    t->s_raw_tx_hdr_valid = 0;
+    t->s_raw_tx_axis_tvalid = 0;
+    t->s_axis_tvalid = 0;
+    t->rst = 1;
+    t->clk = 0;
+    for (int i = 0; i < 8; i++) {
+        t->clk = !t->clk;
+        t->eval();
+    }
+    t->rst = 0;
+
+    Rx port[NP], raw;
+    uint64_t tx_frames = 0, cycles = 0, stall = 0;
+    size_t fi_idx = 0, off = 0;
+    bool have_beat = false;
+    int quiet = 0;
+
+    while (true) {
+        // drive inputs for this cycle (before the rising edge)
+        if (!have_beat && fi_idx < frames.size() && (rnd() % 8) != 0) {
+            const Frame& f = frames[fi_idx];
+            uint64_t d = 0, k = 0;
+            int n = 0;
+            for (; n < KW && off + n < f.data.size(); n++) {
+                d |= (uint64_t)f.data[off + n] << (8 * n);
+                k |= 1ULL << n;
+            }
+            t->s_axis_tdata = d;
+            t->s_axis_tkeep = k;
+            t->s_axis_tlast = (off + n >= f.data.size());
+            t->s_axis_tuser = f.bad && t->s_axis_tlast;
+            t->s_axis_tvalid = 1;
+            have_beat = true;
+        }
+        if (!have_beat) t->s_axis_tvalid = 0;
+        uint32_t r = rnd();
+        // each consumer is ready 3 cycles in 4 (independently)
+        t->m_udp_rx_axis_tready = (((r & 3) != 0) ? 1 : 0) | ((((r >> 2) & 3) != 0) ? 2 : 0);
+        t->m_udp_rx_hdr_ready = (((r >> 4) & 3) != 0 ? 1 : 0) | (((r >> 6) & 3) != 0 ? 2 : 0);
+        t->m_raw_rx_axis_tready = ((r >> 8) & 3) != 0;
+        t->m_raw_rx_hdr_ready = ((r >> 10) & 3) != 0;
+        t->m_axis_tready = ((r >> 12) & 3) != 0;
+        t->clk = 0;
+        t->eval();
+        // sample handshakes at the edge
+        bool in_hs = t->s_axis_tvalid && t->s_axis_tready;
+        bool any_out = false;
+        for (int p = 0; p < NP; p++) {
+            if (bits(t->m_udp_rx_hdr_valid, p, 1) && bits(t->m_udp_rx_hdr_ready, p, 1)) {
+                char b[160];
+                snprintf(b, sizeof b, "%012llx %08llx %llu %llu %llu",
+                         (unsigned long long)bits(t->m_udp_rx_hdr_src_mac, 48 * p, 48),
+                         (unsigned long long)bits(t->m_udp_rx_hdr_src_ip, 32 * p, 32),
+                         (unsigned long long)bits(t->m_udp_rx_hdr_src_port, 16 * p, 16),
+                         (unsigned long long)bits(t->m_udp_rx_hdr_dst_port, 16 * p, 16),
+                         (unsigned long long)bits(t->m_udp_rx_hdr_len, 16 * p, 16));
+                port[p].pending.push_back(b);
+                any_out = true;
+            }
+            if (bits(t->m_udp_rx_axis_tvalid, p, 1) && bits(t->m_udp_rx_axis_tready, p, 1)) {
+                if (port[p].pending.empty()) {
+                    fprintf(fo, "ERROR payload before header on port %d\n", p);
+                    fclose(fo);
+                    return 3;
+                }
+                uint64_t d = bits(t->m_udp_rx_axis_tdata, DATA_W * p, DATA_W);
+                uint64_t k = bits(t->m_udp_rx_axis_tkeep, KW * p, KW);
+                for (int i = 0; i < KW; i++)
+                    if ((k >> i) & 1) port[p].data.push_back((d >> (8 * i)) & 0xFF);
+                if (bits(t->m_udp_rx_axis_tlast, p, 1)) {
+                    fprintf(fo, "U %d %d %s %s\n", p, (int)bits(t->m_udp_rx_axis_tuser, p, 1),
+                            port[p].pending.front().c_str(), hex(port[p].data).c_str());
+                    port[p].pending.erase(port[p].pending.begin());
+                    port[p].data.clear();
+                }
+                any_out = true;
+            }
+        }
+        if (t->m_raw_rx_hdr_valid && t->m_raw_rx_hdr_ready) {
+            char b[64];
+            snprintf(b, sizeof b, "%012llx %012llx", (unsigned long long)t->m_raw_rx_hdr_dst_mac,
+                     (unsigned long long)t->m_raw_rx_hdr_src_mac);
+            raw.pending.push_back(b);
+            any_out = true;
+        }
+        if (t->m_raw_rx_axis_tvalid && t->m_raw_rx_axis_tready) {
+            if (raw.pending.empty()) {
+                fprintf(fo, "ERROR raw payload before header\n");
+                fclose(fo);
+                return 3;
+            }
+            uint64_t d = t->m_raw_rx_axis_tdata, k = t->m_raw_rx_axis_tkeep;
+            for (int i = 0; i < KW; i++)
+                if ((k >> i) & 1) raw.data.push_back((d >> (8 * i)) & 0xFF);
+            if (t->m_raw_rx_axis_tlast) {
+                fprintf(fo, "R %d %s %s\n", (int)t->m_raw_rx_axis_tuser,
+                        raw.pending.front().c_str(), hex(raw.data).c_str());
+                raw.pending.erase(raw.pending.begin());
+                raw.data.clear();
+            }
+            any_out = true;
+        }
+        if (t->m_axis_tvalid && t->m_axis_tready) {
+            if (t->m_axis_tlast) tx_frames++;
+            any_out = true;
+        }
+        t->clk = 1;
+        t->eval();
+        cycles++;
+        if (in_hs) {
+            off += KW;
+            have_beat = false;
+            if (off >= frames[fi_idx].data.size()) {
+                fi_idx++;
+                off = 0;
+            }
+            stall = 0;
+        } else if (have_beat) {
+            if (++stall > 200000) {
+                fprintf(fo, "HANG input not taken at frame %zu\n", fi_idx);
+                fclose(fo);
+                return 2;
+            }
+        }
+        if (fi_idx >= frames.size()) {
+            quiet = any_out ? 0 : quiet + 1;
+            if (quiet > 5000) break;
+            if (cycles > 4000000000ULL) break;
+        }
+    }
+    fprintf(fo, "T %llu\n", (unsigned long long)tx_frames);
+#define C(n) fprintf(fo, "C %s %u\n", #n, (unsigned)t->cnt_##n)
+    C(eth_rx_frames); C(eth_bad_mac); C(eth_bad_ethertype); C(eth_runt);
+    C(ip_rx_packets); C(ip_runt); C(ip_bad_hdr); C(ip_bad_csum); C(ip_bad_len);
+    C(ip_not_for_us); C(ip_fragment); C(ip_bad_proto); C(ip_truncated);
+    C(udp_rx_datagrams); C(udp_bad_len); C(udp_closed_port); C(udp_bad_csum); C(udp_err_in);
+    C(udp_oversize); C(icmp_replies); C(icmp_aborted); C(icmp_dropped); C(tx_frames);
+    C(arp_req_rx); C(arp_malformed); C(arp_reply_tx);
+#undef C
+    fprintf(fo, "CYCLES %llu\n", (unsigned long long)cycles);
+    fclose(fo);
+    delete t;
+    return 0;
+}
