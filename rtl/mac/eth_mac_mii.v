@@ -14,8 +14,9 @@
 //   mii_txd[3:0], mii_tx_en, mii_tx_er          to the PHY (registered)
 //   mii_rxd[3:0], mii_rx_dv, mii_rx_er          from the PHY
 //   cfg_ifg[7:0], cfg_max_len[15:0], cnt_* as in eth_mac_gmii
-// Latency: s_axis_tvalid to the first preamble nibble on mii_txd: 4 cycles at most;
-// a received byte reaches m_axis about 16 MII cycles after its first nibble.
+// Latency: that of eth_mac_gmii counted in bytes (two MII cycles each), plus the
+// nibble adapters' registers (one MII cycle each way) and up to one cycle of waiting
+// for the transmit byte phase.
 module eth_mac_mii (
     input  wire        mii_tx_clk,
     input  wire        tx_rst,

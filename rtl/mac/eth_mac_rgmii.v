@@ -29,8 +29,8 @@
 //   s_axis_t{data[7:0],valid,ready,last,user}   frames to send (tx_clk)
 //   m_axis_t{data[7:0],valid,last,user}         frames received, no tready (rgmii_rxc)
 //   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rgmii_rxc), cnt_* as in eth_mac_gmii
-// Latency at 1000: s_axis_tvalid to the first preamble nibble on rgmii_txd: 2 cycles;
-// a received byte reaches m_axis 8 rgmii_rxc cycles after its rising edge.
+// Latency at 1000: that of eth_mac_gmii plus one cycle on transmit (the output DDR
+// register) and two on receive (the input DDR register and its re-timing).
 module eth_mac_rgmii (
     input  wire        tx_clk,
     input  wire        tx_clk90,
