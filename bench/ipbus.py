@@ -13,8 +13,11 @@ the reply path always ready. Figures, per request kind:
 - for a burst of 16 requests sent back to back (as uHAL does), transactions per second
   at 125 MHz from the first request byte to the last reply byte.
 
-Block rates are given at 125 MHz (1 Gbit/s GMII byte clock). Over the virtual board
-(Linux, uHAL) the figures need sim/vboard_top.v with ipbus_ctrl wired in.
+Block rates are given at 125 MHz (1 Gbit/s GMII byte clock). As root it also brings up a
+virtual board carrying ipbus_ctrl (rtl/app/ipbus_board.v, or sim/vboard_top.v once that
+has it) and measures from Linux through uHAL and the reliable client: round trips per
+second, batched reads per second, block write and read MB/s (these depend on the
+simulation's speed, not on the RTL's cycle counts). ``--no-board`` skips that part.
 
 Run: ``.venv/bin/python bench/ipbus.py`` (prints a table, writes bench/results/ipbus.json).
 The same file is the cocotb test module it runs.
@@ -106,7 +109,95 @@ if cocotb is not None:
         Path(os.environ["IPBUS_BENCH_OUT"]).write_text(json.dumps({"rows": rows, "burst16": burst}))
 
 
+def uhal_client(host: str, port: int) -> dict:
+    """Figures measured from the PC side (run inside the board's network namespace)."""
+    import time
+
+    import uhal
+    from wirecore import ipbus
+    from wirecore import regmap as rm
+
+    uhal.setLogLevelTo(uhal.LogLevel.ERROR)
+    hw = uhal.getDevice(
+        "b", f"ipbusudp-2.0://{host}:{port}", "file://" + str(rm.address_table_path())
+    )
+    hw.setTimeoutPeriod(10000)
+    node = hw.getNode("SYS.MAGIC")
+    out: dict[str, float] = {}
+    n = 300
+    t0 = time.perf_counter()
+    for _ in range(n):
+        node.read()
+        hw.dispatch()
+    dt = time.perf_counter() - t0
+    out["uhal_single_read_round_trips_per_s"] = n / dt
+    out["uhal_single_read_rtt_us"] = dt / n * 1e6
+    batches, per = 30, 100
+    t0 = time.perf_counter()
+    for _ in range(batches):
+        vals = [node.read() for _ in range(per)]
+        hw.dispatch()
+    dt = time.perf_counter() - t0
+    assert all(int(v) == 0xA5A55A5A for v in vals)
+    out["uhal_batched_reads_per_s"] = batches * per / dt
+    mem = hw.getNode("MEM")
+    words = rm.MEM_WORDS
+    data = list(range(words))
+    t0 = time.perf_counter()
+    for _ in range(3):
+        mem.writeBlock(data)
+        hw.dispatch()
+    out["uhal_block_write_MBps"] = 3 * words * 4 / (time.perf_counter() - t0) / 1e6
+    t0 = time.perf_counter()
+    for _ in range(3):
+        got = mem.readBlock(words)
+        hw.dispatch()
+    out["uhal_block_read_MBps"] = 3 * words * 4 / (time.perf_counter() - t0) / 1e6
+    assert [int(x) for x in got] == data
+    with ipbus.Client(host, port, timeout=1.0) as c:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            c.read(rm.find("SYS.MAGIC"))
+        out["reliable_single_read_round_trips_per_s"] = n / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        assert c.read(rm.MEM_BASE, words) == data
+        out["reliable_block_read_MBps"] = words * 4 / (time.perf_counter() - t0) / 1e6
+    return {k: round(v, 2) for k, v in out.items()}
+
+
+def board_figures() -> dict:
+    """Bring up a virtual board carrying ipbus_ctrl and measure it through Linux and uHAL."""
+    import subprocess
+
+    from wirecore import netns
+    from wirecore.vboard import SIM, BoardConfig, VirtualBoard
+
+    vb = SIM / "vboard_top.v"
+    top = "vboard_top" if vb.exists() and "ipbus_ctrl" in vb.read_text() else "ipbus_board"
+    cfg = BoardConfig(name=f"ipbench{os.getpid() % 10000}", top=top)
+    board = VirtualBoard(cfg)
+    board.up(quiet=True)
+    try:
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "host"))
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--uhal-client", cfg.ip, "50001"]
+        r = subprocess.run(
+            netns.exec_cmd(cfg.ns, cmd), capture_output=True, text=True, timeout=600, env=env
+        )
+        if r.returncode != 0:
+            raise RuntimeError(r.stdout + r.stderr)
+        figures = json.loads(r.stdout.strip().splitlines()[-1])
+        st = board.stats()
+        figures["board_cycles_per_s_busy"] = round(st["cycles"] / max(st["busy_s"], 1e-9), 1)
+    finally:
+        board.down()
+    figures["top"] = top
+    return figures
+
+
 def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--uhal-client":
+        print(json.dumps(uhal_client(sys.argv[2], int(sys.argv[3]))))
+        return 0
     sys.path.insert(0, str(ROOT / "tests"))
     import cocotb_run
 
@@ -155,8 +246,19 @@ def main() -> int:
         "clock_hz": CLOCK_HZ,
         "results": rows,
         "burst16": bursts,
-        "virtual_board": "not measured: sim/vboard_top.v does not include ipbus_ctrl yet",
     }
+    if os.geteuid() == 0 and "--no-board" not in sys.argv:
+        vb = board_figures()
+        doc["virtual_board"] = vb
+        print(
+            f"virtual board ({vb['top']}, Verilator at {vb['board_cycles_per_s_busy'] / 1e6:.1f} M "
+            "cycles/s while busy):"
+        )
+        for k, v in vb.items():
+            if k not in ("top", "board_cycles_per_s_busy"):
+                print(f"  {k:42} {v:>12}")
+    else:
+        doc["virtual_board"] = "not measured (needs root; or --no-board given)"
     res = ROOT / "bench" / "results"
     res.mkdir(parents=True, exist_ok=True)
     (res / "ipbus.json").write_text(json.dumps(doc, indent=1) + "\n")
