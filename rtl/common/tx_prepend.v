@@ -70,12 +70,14 @@ module tx_prepend #(
     localparam HB  = HDR_BYTES / KEEP_W;  // whole header beats
     localparam SH  = (KEEP_W - OFF) * 8;  // bit offset of the carried bytes
     localparam HPW = (HB + 1) * DATA_W;
+    localparam CW  = $clog2(2 * KEEP_W + 1);  // width of byte counts within a beat
     // sized copies of the integer parameters (all small, so the truncation is exact)
     /* verilator lint_off WIDTH */
-    localparam [7:0]  KW8  = KEEP_W;
-    localparam [15:0] KW16 = KEEP_W;
-    localparam [7:0]  OFF8 = OFF;
-    localparam [7:0]  HBL  = HB - 1;
+    localparam [CW-1:0] KWC  = KEEP_W;
+    localparam [CW-1:0] OFFC = OFF;
+    localparam [15:0]   KW16 = KEEP_W;
+    localparam [15:0]   KW2  = 2 * KEEP_W;
+    localparam [7:0]    HBL  = HB - 1;
     /* verilator lint_on WIDTH */
 
     localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_PAY = 3'd2, S_FLUSH = 3'd3, S_DROP = 3'd4;
@@ -83,8 +85,11 @@ module tx_prepend #(
     reg  [2:0]        st;
     reg  [7:0]        bc;        // header beat index
     reg  [15:0]       rem;       // payload bytes still expected
+    reg               rem_le;    // rem <= KEEP_W (registered, off the handshake paths)
+    reg  [CW-1:0]     rem8;      // min(rem, KEEP_W)
+    reg               rem_zero;  // the payload is empty (set at start)
     reg  [DATA_W-1:0] carry;     // previous payload beat (or the header's tail)
-    reg  [7:0]        resid;     // bytes of the flush beat
+    reg  [CW-1:0]     resid;     // bytes of the flush beat
     reg               abort_r;   // flush beat ends an aborted frame
     reg               drop_r;    // consume the rest of the payload after the frame
 
@@ -99,14 +104,14 @@ module tx_prepend #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     // bytes present in the input beat
-    reg [7:0] in_bytes;
+    reg [CW-1:0] in_bytes;
     integer i;
     always @* begin
-        in_bytes = 8'd0;
-        for (i = 0; i < KEEP_W; i = i + 1) in_bytes = in_bytes + {7'd0, s_axis_tkeep[i]};
+        in_bytes = {CW{1'b0}};
+        for (i = 0; i < KEEP_W; i = i + 1) in_bytes = in_bytes + {{(CW - 1) {1'b0}}, s_axis_tkeep[i]};
     end
 
-    function [KEEP_W-1:0] keep_of(input [7:0] n);
+    function [KEEP_W-1:0] keep_of(input [CW-1:0] n);
         integer k;
         begin
             for (k = 0; k < KEEP_W; k = k + 1) keep_of[k] = (k < n);
@@ -114,24 +119,26 @@ module tx_prepend #(
     endfunction
 
     // payload step (one input beat)
-    wire       rem_le  = (rem <= KW16);
-    wire [7:0] rem8    = rem_le ? rem[7:0] : KW8;
     wire       p_short = (CHECK_LEN != 0) && s_axis_tlast && (!rem_le || in_bytes < rem8);
     wire       p_long  = (CHECK_LEN != 0) && rem_le && (!s_axis_tlast || in_bytes > rem8);
     wire       p_end   = ((CHECK_LEN != 0) && rem_le) || s_axis_tlast;
-    wire [7:0] p_nb    = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KW8)
-                                          : (p_short ? in_bytes : rem8);
-    wire [7:0] p_tot   = OFF8 + p_nb;
-    wire       p_flush = p_end && (p_tot > KW8);
+    wire [CW-1:0] p_nb = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KWC)
+                                         : (p_short ? in_bytes : rem8);
+    wire [CW-1:0] p_tot = OFFC + p_nb;
+    wire       p_flush = p_end && (p_tot > KWC);
     wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
     // zero-length payload when the header fills whole beats: the last header beat ends it
     wire       last_hb = (bc == HBL);
-    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && (rem == 16'd0) && last_hb;
-    wire       z_long  = !s_axis_tlast || (in_bytes != 8'd0);
+    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && rem_zero && last_hb;
+    wire       z_long  = !s_axis_tlast || (in_bytes != {CW{1'b0}});
     // no length given (CHECK_LEN=0) and the header fills whole beats: the last header
     // beat waits for the first payload beat, and ends the frame if that beat is empty
     wire       zr      = (OFF == 0) && (CHECK_LEN == 0) && last_hb;
-    wire       zr_end  = s_axis_tlast && (in_bytes == 8'd0);
+    wire       zr_end  = s_axis_tlast && (in_bytes == {CW{1'b0}});
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [15:0] rem_m = rem - KW16;  // low bits used when rem <= 2*KEEP_W
+    /* verilator lint_on UNUSEDSIGNAL */
 
     reg fin;  // the frame's last beat is taken this cycle
     reg to_drop;
@@ -185,7 +192,8 @@ module tx_prepend #(
                     m_axis_tlast = 1'b1;
                     m_axis_tuser = p_bad;
                     // an aborted frame's last beat keeps at least one byte
-                    m_axis_tkeep = keep_of((p_tot == 8'd0 && p_bad) ? 8'd1 : p_tot);
+                    m_axis_tkeep = keep_of((p_tot == {CW{1'b0}} && p_bad) ? {{(CW - 1) {1'b0}}, 1'b1}
+                                                                           : p_tot);
                 end
                 if (s_axis_tvalid && m_axis_tready) begin
                     ev_long = p_long;
@@ -235,11 +243,13 @@ module tx_prepend #(
             S_PAY: begin
                 if (s_axis_tvalid && m_axis_tready) begin
                     carry <= s_axis_tdata;
-                    rem   <= rem_le ? 16'd0 : rem - KW16;
+                    rem    <= rem_le ? 16'd0 : rem - KW16;
+                    rem_le <= rem_le || (rem <= KW2);
+                    rem8   <= rem_le ? {CW{1'b0}} : (rem <= KW2) ? rem_m[CW-1:0] : KWC;
                     if (p_end) begin
                         if (p_flush) begin
                             st      <= S_FLUSH;
-                            resid   <= p_tot - KW8;
+                            resid   <= p_tot - KWC;
                             abort_r <= p_bad;
                             drop_r  <= !s_axis_tlast;
                         end else begin
@@ -259,7 +269,10 @@ module tx_prepend #(
         if (start && can_start) begin
             st  <= start_drop ? S_DROP : S_HDR;
             bc  <= 8'd0;
-            rem <= start_len;
+            rem      <= start_len;
+            rem_le   <= (start_len <= KW16);
+            rem8     <= (start_len <= KW16) ? start_len[CW-1:0] : KWC;
+            rem_zero <= (start_len == 16'd0);
         end
         if (rst) st <= S_IDLE;
     end

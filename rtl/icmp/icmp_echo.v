@@ -96,12 +96,21 @@ module icmp_echo #(
     assign s_hdr_ready = (st == S_IDLE) && eng_can;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
-    wire [15:0] tot = r_len + 16'd20;
-    wire [18:0] ssum = {3'b0, 16'h4500} + {3'b0, tot} + {3'b0, r_id} + {3'b0, t_ttl, 8'd1}
-                     + {3'b0, t_ip[31:16]} + {3'b0, t_ip[15:0]}
-                     + {3'b0, r_ip[31:16]} + {3'b0, r_ip[15:0]};
+    // IPv4 header checksum in three registered steps (ready 3 cycles after the header,
+    // first needed in the 4th reply beat at 64 bits, which is 5 cycles after it at least)
+    reg  [15:0] tot;
+    reg  [16:0] sa, sb, sc;
+    reg  [15:0] sd;
+    reg  [18:0] ssum;
     wire [16:0] sf1 = {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
     wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
+    always @(posedge clk) begin
+        sa   <= {1'b0, 16'h4500} + {1'b0, tot} + {1'b0, r_id};
+        sb   <= {1'b0, t_ttl, 8'd1} + {1'b0, t_ip[31:16]};
+        sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
+        sd   <= r_ip[15:0];
+        ssum <= {2'b0, sa} + {2'b0, sb} + {2'b0, sc} + {3'b0, sd};
+    end
 
     // ICMP checksum update for type 8 -> 0
     function [15:0] upd(input [15:0] hc);
@@ -136,6 +145,7 @@ module icmp_echo #(
             r_mac <= s_hdr_src_mac;
             r_ip  <= s_hdr_src_ip;
             r_len <= s_hdr_len;
+            tot   <= s_hdr_len + 16'd20;
             r_ok  <= !s_hdr_broadcast && (s_hdr_len >= 16'd8) && (s_hdr_protocol == 8'd1);
             t_mac <= cfg_mac;
             t_ip  <= s_hdr_dst_ip;

@@ -8,9 +8,10 @@
 // held in a table of registers loaded from the cfg_* inputs whenever no frame is in flight,
 // together with the one's-complement sum of the static IPv4 header words. At request time
 // the variable words (total length = len+28, identification, destination IP) are added to
-// that sum (RFC 1624 style incremental update) and the IP header checksum is registered one
-// cycle after the request: it is first needed at frame byte 24 (beat 3 at 64 bits, byte 24
-// at 8 bits), so it is always ready in time. Lengths come from adders on hdr_len.
+// that sum (RFC 1624 style incremental update) in three registered steps: the IP header
+// checksum is ready 3 cycles after the request and first needed at frame byte 24 (the 4th
+// beat at 64 bits, the 25th byte at 8 bits), so it is always in time. The two length
+// fields are registered at the request (hdr_len + 28, hdr_len + 8).
 //
 // Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8.
 //
@@ -112,15 +113,21 @@ module udp_ip_tx #(
                        + {2'b0, cfg_ip[31:16]} + {2'b0, cfg_ip[15:0]};
     wire [15:0] st_fold = st_sum[15:0] + {14'd0, st_sum[17:16]};  // cannot carry again
 
-    // variable part: total length, identification, destination IP
-    wire [15:0] tot_len = r_len + 16'd28;
-    wire [15:0] udp_len = r_len + 16'd8;
-    wire [18:0] v_sum   = {3'b0, t_sum} + {3'b0, tot_len} + {3'b0, r_id}
-                        + {3'b0, r_dip[31:16]} + {3'b0, r_dip[15:0]};
-    wire [16:0] v_f1    = {1'b0, v_sum[15:0]} + {14'd0, v_sum[18:16]};
-    wire [15:0] v_f2    = v_f1[15:0] + {15'd0, v_f1[16]};
+    // variable part: total length, identification, destination IP, added to the static
+    // sum in three registered steps (ready 3 cycles after the request, first needed in
+    // the 4th cycle at 64 bits and the 25th at 8 bits)
+    reg  [15:0] tot_len, udp_len;
+    reg  [16:0] v_a, v_b;
+    reg  [15:0] v_c;
+    reg  [18:0] v_s;
+    wire [16:0] v_f1 = {1'b0, v_s[15:0]} + {14'd0, v_s[18:16]};
+    wire [15:0] v_f2 = v_f1[15:0] + {15'd0, v_f1[16]};
 
     always @(posedge clk) begin
+        v_a     <= {1'b0, t_sum} + {1'b0, tot_len};
+        v_b     <= {1'b0, r_id} + {1'b0, r_dip[31:16]};
+        v_c     <= r_dip[15:0];
+        v_s     <= {2'b0, v_a} + {2'b0, v_b} + {3'b0, v_c};
         ip_csum <= ~v_f2;
         if (idle_load) begin
             t_mac <= cfg_mac;
@@ -139,6 +146,8 @@ module udp_ip_tx #(
             r_sport <= s_hdr_src_port;
             r_dport <= s_hdr_dst_port;
             r_len   <= s_hdr_len;
+            tot_len <= s_hdr_len + 16'd28;
+            udp_len <= s_hdr_len + 16'd8;
             r_ucsum <= ucs;
         end
         if (ws == W_ARP_WAIT && arp_resp_valid && arp_resp_hit) r_dmac <= arp_resp_mac;
