@@ -80,6 +80,12 @@ uint32_t crc32(const uint8_t* p, size_t n) {
     return c ^ 0xFFFFFFFFu;
 }
 
+double cpu_seconds() {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
 uint64_t now_ns() {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -461,11 +467,12 @@ inline void Board::cycle() {
 void Board::print_stats(FILE* f, bool final) {
     double wall = double(now_ns() - t_start_) / 1e9;
     double busy = double(busy_ns_) / 1e9;
+    double cpu = cpu_seconds();
     fprintf(f,
             "vboard: %s cycles %" PRIu64 " wall %.3f s busy %.3f s (%.1f%%) cycles/s while busy "
-            "%.0f\n",
+            "%.0f; CPU %.3f s, cycles per CPU second %.0f\n",
             final ? "final" : "stats", cycles_, wall, busy, wall > 0 ? 100.0 * busy / wall : 0.0,
-            busy > 0 ? double(cycles_) / busy : 0.0);
+            busy > 0 ? double(cycles_) / busy : 0.0, cpu, cpu > 0 ? double(cycles_) / cpu : 0.0);
     fprintf(f,
             "vboard: to board %" PRIu64 " frames %" PRIu64 " bytes; from board %" PRIu64
             " frames %" PRIu64 " bytes; dropped from board: bad FCS %" PRIu64 " aborted %" PRIu64
@@ -493,6 +500,9 @@ void Board::write_stats_file() {
     fprintf(f, "{\"cycles\": %" PRIu64 ", \"wall_s\": %.6f, \"busy_s\": %.6f, ", cycles_, wall,
             busy);
     fprintf(f, "\"cycles_per_s_busy\": %.1f, ", busy > 0 ? double(cycles_) / busy : 0.0);
+    double cpu = cpu_seconds();
+    fprintf(f, "\"cpu_s\": %.6f, \"cycles_per_cpu_s\": %.1f, ", cpu,
+            cpu > 0 ? double(cycles_) / cpu : 0.0);
 #define VBOARD_JSON(field) fprintf(f, "\"" #field "\": %" PRIu64 ", ", st_.field);
     VBOARD_JSON(to_board_frames)
     VBOARD_JSON(to_board_bytes)

@@ -154,10 +154,13 @@ def ping(
 ) -> PingResult:
     """Run Linux ping from namespace ``ns``; parse the summary."""
     cmd = ["ping", "-n", "-q", "-c", str(count), "-s", str(size), "-W", "1"]
-    cmd += ["-f"] if flood else ["-i", str(interval)]
-    cmd += ["-w", str(max(10, int(count * (0.002 if flood else interval + 0.01)) + 10)), ip]
+    if flood:  # -w bounds the run: the flood stops there even if replies are missing
+        cmd += ["-f", "-w", str(max(10, count // 200 + 10))]
+    else:
+        cmd += ["-i", str(interval)]
+    cmd.append(ip)
     t0 = time.monotonic()
-    out = _ns_run(ns, cmd, timeout=600)
+    out = _ns_run(ns, cmd, timeout=count * (interval + 1.0) + 60)
     secs = time.monotonic() - t0
     m = re.search(r"(\d+) packets transmitted, (\d+) received", out)
     if not m:
