@@ -113,3 +113,34 @@ def test_stream_destinations_in_turn(tmp_path: Path) -> None:
     for i in range(3):
         seqs = sorted(r["seq"] for r in doc["rows"] if r["dest"] == i and r["length"] == 100)
         assert seqs == list(range(len(seqs))), f"destination {i}: its own contiguous sequence"
+
+
+def test_interrupted_stream_stops_the_generator() -> None:
+    """Ctrl-C during a run without an end: the tool stops the board's generator."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from wirecore import ipbus, regmap
+    from wirecore.daq.peer import standin
+
+    root = Path(__file__).resolve().parents[2]
+    with standin(1) as boards:
+        b = boards[0]
+        cmd = [sys.executable, "-m", "wirecore.cli", "stream", "--target", b.ip]
+        cmd += ["--ipbus-port", str(b.ipbus_port), "--seconds", "60", "--quiet"]
+        cmd += ["--length", "64", "--gap", "100000"]
+        env = dict(os.environ, PYTHONPATH=str(root / "host"))
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # packet ID 0 (no reliability layer): the tool's own client keeps the ID sequence
+        with ipbus.Client(b.ip, b.ipbus_port, reliable=False) as cli:
+            status = regmap.find("PKTGEN.STATUS")
+            deadline = time.monotonic() + 20
+            while cli.read(status)[0] == 0:
+                assert time.monotonic() < deadline, "the generator never started"
+                time.sleep(0.05)
+            p.send_signal(signal.SIGINT)
+            assert p.wait(20) == 130
+            assert cli.read(status)[0] == 0, "the generator still runs after the interrupt"

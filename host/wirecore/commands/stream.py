@@ -10,6 +10,7 @@ inter-arrival times (kernel timestamps).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import threading
 from collections.abc import Callable
 
@@ -168,9 +169,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             with ipbus.Client(b.ip, b.ipbus_port, timeout=0.3) as cli:
                 _configure(cli, args, local, ports)
-                caps = _receive(
-                    rxs, args, lambda: cli.write(regmap.find("PKTGEN.CTRL"), [1]), args.quiet
-                )
+                try:
+                    caps = _receive(
+                        rxs, args, lambda: cli.write(regmap.find("PKTGEN.CTRL"), [1]), args.quiet
+                    )
+                except BaseException:  # interrupted: never leave the generator running
+                    with contextlib.suppress(Exception):
+                        cli.write(regmap.find("PKTGEN.CTRL"), [2])
+                    raise
                 if args.seconds:
                     cli.write(regmap.find("PKTGEN.CTRL"), [2])
                     caps = [
