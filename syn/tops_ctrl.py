@@ -1,15 +1,21 @@
-"""Synthesizable tops of the control plane (rtl/ctrl/ and the IPbus target in rtl/app/)."""
+"""Synthesizable tops of the control plane (rtl/ctrl/ and the IPbus target in rtl/app/).
+
+The pieces are synthesized separately (ipbus_ctrl is only their wiring plus the address
+decoder): the whole ipbus_ctrl takes several minutes in Yosys, mostly for the register
+file's read multiplexer, and its figures are in docs/ipbus.md.
+"""
 
 from __future__ import annotations
 
 from syn.tops import Top
 
 TOPS = [
-    # the IPbus target alone (input ring 16 KiB, 4 stored replies), 8- and 64-bit datapath
+    # the IPbus target, 8- and 64-bit datapath (input ring 16 KiB, 4 stored replies)
     Top("ipbus_target", "ipbus_target", {"NBUF": 4, "RX_AW": 12}, fmax=True),
     Top("ipbus_target_64", "ipbus_target", {"DATA_W": 64, "NBUF": 4, "RX_AW": 12}),
-    # target + interconnect + generated register file + 64 KiB memory
-    Top("ipbus_ctrl", "ipbus_ctrl", {"NBUF": 4, "RX_AW": 12, "MEM_AW": 14}),
-    # AXI4-Lite to register-bus bridge
+    # the generated register file, the 64 KiB memory, the AXI4-Lite bridge, the arbiter
+    Top("wirecore_regfile", "wirecore_regfile", {}),
+    Top("reg_mem_64k", "reg_mem", {"AW": 14}),
     Top("axil_to_reg", "axil_to_reg", {"ADDR_W": 20}),
+    Top("reg_arbiter", "reg_arbiter", {}),
 ]
