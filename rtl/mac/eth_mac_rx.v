@@ -56,6 +56,7 @@ module eth_mac_rx (
     reg  [7:0]  d0;
     reg         dv0, er0;
     reg         v0;           // d0/dv0/er0 were sampled last cycle (ce): process them
+    reg         sfd0, pre0;   // d0 is 0xD5 / 0x55 (decoded at the input, off the path)
 
     reg         in_frame;     // SFD seen, taking bytes
     reg         drop;         // ignore bytes until rx_dv falls
@@ -64,7 +65,7 @@ module eth_mac_rx (
     reg  [7:0]  hold;
     reg         hold_v;
     reg         er_f;
-    reg  [3:0]  sr_v;         // which of sr0..sr3 hold a byte
+    reg         got4;         // sr0..sr3 are all bytes of this frame
     reg         ge64;         // cnt >= 64 (not a runt)
     reg         at_max;       // cnt == cfg_max_len: one more byte is oversize
     reg  [15:0] max_m1;       // cfg_max_len - 1, registered (configuration is static)
@@ -73,8 +74,9 @@ module eth_mac_rx (
     wire [31:0] crc_next;
 
     reg         out_open;     // beats of a frame went out, its tlast not yet
-    reg         end_p;        // frame ended last cycle: emit its last beat now
-    reg         end_er, end_runt, end_data;
+    reg         end_p;        // frame ended last cycle: emit its last beat now (er_f,
+                              // ge64, hold_v still describe it: only an SFD clears them,
+                              // at the end of this cycle at the earliest)
 
     crc32 #(.DATA_W(8)) u_crc (.crc_in(crc), .data(d0), .keep(1'b1), .crc_out(crc_next));
 
@@ -86,10 +88,10 @@ module eth_mac_rx (
     // length (a new frame's SFD clears cnt at the end of that cycle at the earliest).
     wire over_now = byte_in && over;
     assign stat_rx_oversize = over_now && !(er_f | er0);
-    assign stat_rx_er = (over_now && (er_f | er0)) || (end_p && end_er);
-    assign stat_rx_runt = end_p && !end_er && end_runt;
-    assign stat_rx_bad_fcs = end_p && !end_er && !end_runt && !crc_ok;
-    assign stat_rx_frame = end_p && !end_er && !end_runt && crc_ok;
+    assign stat_rx_er = (over_now && (er_f | er0)) || (end_p && er_f);
+    assign stat_rx_runt = end_p && !er_f && !ge64;
+    assign stat_rx_bad_fcs = end_p && !er_f && ge64 && !crc_ok;
+    assign stat_rx_frame = end_p && !er_f && ge64 && crc_ok;
     assign stat_rx_bytes = cnt;
 
     always @(posedge clk) begin
@@ -103,6 +105,8 @@ module eth_mac_rx (
         v0 <= ce;
         if (ce) begin
             d0 <= gmii_rxd;
+            sfd0 <= (gmii_rxd == 8'hD5);
+            pre0 <= (gmii_rxd == 8'h55);
             dv0 <= gmii_rx_dv;
             er0 <= gmii_rx_er;
         end
@@ -112,21 +116,18 @@ module eth_mac_rx (
             if (in_frame) begin
                 in_frame <= 1'b0;
                 end_p <= 1'b1;
-                end_er <= er_f;
-                end_runt <= !ge64;
-                end_data <= hold_v;
             end
         end else if (v0 && dv0 && !in_frame && !drop) begin
-            if (d0 == 8'hD5) begin
+            if (sfd0) begin
                 in_frame <= 1'b1;
                 cnt <= 16'd0;
-                sr_v <= 4'd0;
+                got4 <= 1'b0;
                 ge64 <= 1'b0;
                 at_max <= 1'b0;
                 crc <= 32'hFFFFFFFF;
                 er_f <= 1'b0;
                 hold_v <= 1'b0;
-            end else if (d0 != 8'h55) begin
+            end else if (!pre0) begin
                 drop <= 1'b1;
             end
         end
@@ -138,7 +139,7 @@ module eth_mac_rx (
             sr3 <= sr2;
             crc <= crc_next;
             cnt <= cnt + 16'd1;
-            sr_v <= {sr_v[2:0], 1'b1};
+            if (cnt == 16'd3) got4 <= 1'b1;
             if (cnt == 16'd63) ge64 <= 1'b1;
             if (cnt == max_m1) at_max <= 1'b1;
             er_f <= er_f | er0;
@@ -153,7 +154,7 @@ module eth_mac_rx (
                 m_axis_tuser <= 1'b1;
                 out_open <= 1'b0;
             end else begin
-                if (sr_v[3]) begin
+                if (got4) begin
                     hold <= sr3;
                     hold_v <= 1'b1;
                 end
@@ -165,9 +166,9 @@ module eth_mac_rx (
 
         if (end_p) begin
             m_axis_tdata <= hold;
-            m_axis_tvalid <= end_data;
+            m_axis_tvalid <= hold_v;
             m_axis_tlast <= 1'b1;
-            m_axis_tuser <= end_er | end_runt | !crc_ok;
+            m_axis_tuser <= er_f | !ge64 | !crc_ok;
             out_open <= 1'b0;
         end
 

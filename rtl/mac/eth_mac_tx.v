@@ -19,8 +19,8 @@
 //
 // Ports: clk, rst (sync, active high), ce; s_axis_t{data[7:0],valid,ready,last,user};
 // gmii_txd[7:0], gmii_tx_en, gmii_tx_er (registered); cfg_ifg[7:0] (idle bytes between
-// frames, values below 12 mean 12); status strobes (one cycle, at the frame's end):
-// stat_tx_frame with stat_tx_bytes[15:0] (frame bytes on the wire, padding and FCS
+// frames, values below 12 mean 12); status strobes (one cycle, decoded from state as
+// the frame ends): stat_tx_frame with stat_tx_bytes[15:0] (frame bytes on the wire, padding and FCS
 // included, preamble excluded), stat_tx_underflow, stat_tx_abort (tuser).
 // Reset: a frame on the wire when rst rises is cut with one gmii_tx_er byte, and a full
 // gap follows; hold rst for at least 2 cycles.
@@ -47,10 +47,10 @@ module eth_mac_tx #(
 
     input  wire [7:0]  cfg_ifg,
 
-    output reg         stat_tx_frame,
+    output wire        stat_tx_frame,
     output wire [15:0] stat_tx_bytes,
-    output reg         stat_tx_underflow,
-    output reg         stat_tx_abort
+    output wire        stat_tx_underflow,
+    output wire        stat_tx_abort
 );
     localparam [2:0] S_IDLE  = 3'd0;
     localparam [2:0] S_PRE   = 3'd1;
@@ -61,11 +61,11 @@ module eth_mac_tx #(
     localparam [2:0] S_DRAIN = 3'd6;
 
     reg  [2:0]  state;
-    reg  [2:0]  pre_cnt;    // preamble bytes already on the wire (1..7 = SFD out)
-    reg  [1:0]  fcs_cnt;    // FCS byte being emitted next
+    // one counter serves every phase: preamble bytes sent (S_PRE), FCS byte to send
+    // next (S_FCS, low 2 bits), idle bytes still to send (S_IFG, S_DRAIN)
+    reg  [7:0]  cnt;
     reg  [15:0] len;        // frame bytes emitted so far + 4 (the FCS to come)
     reg         min_done;   // len - 4 + 1 >= MIN_LEN: no more padding needed
-    reg  [7:0]  ifg_cnt;    // idle bytes still to send
     reg         bad;        // frame ends with a bad FCS (tuser)
     reg  [31:0] crc;
     wire [31:0] crc_next;
@@ -73,7 +73,7 @@ module eth_mac_tx #(
     wire [7:0]  ifg_len = (cfg_ifg < 8'd12) ? 8'd12 : cfg_ifg;
 
     // Take a data byte: in S_DATA, or while the SFD is on the wire.
-    wire take = (state == S_DATA) || (state == S_PRE && pre_cnt == 3'd7);
+    wire take = (state == S_DATA) || (state == S_PRE && cnt[2:0] == 3'd7);
     assign s_axis_tready = ce && (take || state == S_DRAIN);
 
     wire [7:0] data_in = (state == S_PAD) ? 8'h00 : s_axis_tdata;
@@ -83,12 +83,18 @@ module eth_mac_tx #(
     );
 
     // FCS byte: ~crc when good, crc (the inverse of the right FCS) when aborting.
-    assign crc_byte = (bad ? crc[8*fcs_cnt +: 8] : ~crc[8*fcs_cnt +: 8]);
+    assign crc_byte = (bad ? crc[8*cnt[1:0] +: 8] : ~crc[8*cnt[1:0] +: 8]);
 
     wire in_frame = gmii_tx_en && (state == S_PRE || state == S_DATA || state == S_PAD ||
                                    state == S_FCS);
 
-    assign stat_tx_bytes = len;  // valid with stat_tx_frame (len holds in S_IFG)
+    // status strobes, decoded from state: in the cycle the last FCS byte (or the
+    // underflow error byte) is registered; len is the frame's length then
+    wire fcs_last = ce && state == S_FCS && cnt[1:0] == 2'd3;
+    assign stat_tx_frame = fcs_last && !bad;
+    assign stat_tx_abort = fcs_last && bad;
+    assign stat_tx_underflow = ce && take && !s_axis_tvalid;
+    assign stat_tx_bytes = len;
 
     // padding: a sticky flag set by an equality, so no comparator sits in the path
     wire pad_more = !min_done;
@@ -96,18 +102,13 @@ module eth_mac_tx #(
     wire min_hit = (len == MIN_LAST);
 
     always @(posedge clk) begin
-        stat_tx_frame <= 1'b0;
-        stat_tx_underflow <= 1'b0;
-        stat_tx_abort <= 1'b0;
         if (rst) begin
             // a frame cut by reset ends with one error byte, then a full gap
             gmii_tx_en <= in_frame;
             gmii_tx_er <= in_frame;
             gmii_txd <= 8'h00;
             state <= S_IFG;
-            ifg_cnt <= 8'd12;
-            pre_cnt <= 3'd0;
-            fcs_cnt <= 2'd0;
+            cnt <= 8'd12;
             bad <= 1'b0;
         end else if (ce) begin
             gmii_tx_er <= 1'b0;
@@ -118,14 +119,14 @@ module eth_mac_tx #(
                     if (s_axis_tvalid) begin
                         gmii_tx_en <= 1'b1;
                         gmii_txd <= 8'h55;
-                        pre_cnt <= 3'd0;
+                        cnt <= 8'd0;
                         state <= S_PRE;
                     end
                 end
                 S_PRE, S_DATA: begin
                     if (!take) begin
-                        gmii_txd <= (pre_cnt == 3'd6) ? 8'hD5 : 8'h55;
-                        pre_cnt <= pre_cnt + 3'd1;
+                        gmii_txd <= (cnt[2:0] == 3'd6) ? 8'hD5 : 8'h55;
+                        cnt <= cnt + 8'd1;
                         crc <= 32'hFFFFFFFF;
                         len <= 16'd4;
                         min_done <= (MIN_LEN < 2);
@@ -136,7 +137,7 @@ module eth_mac_tx #(
                         len <= len + 16'd1;
                         if (min_hit) min_done <= 1'b1;
                         state <= S_DATA;
-                        fcs_cnt <= 2'd0;
+                        cnt <= 8'd0;
                         if (s_axis_tlast) begin
                             bad <= s_axis_tuser;
                             state <= pad_more ? S_PAD : S_FCS;
@@ -145,8 +146,7 @@ module eth_mac_tx #(
                         // underflow: one error byte ends the frame; drop the rest
                         gmii_txd <= 8'h00;
                         gmii_tx_er <= 1'b1;
-                        ifg_cnt <= ifg_len;
-                        stat_tx_underflow <= 1'b1;
+                        cnt <= ifg_len;
                         state <= S_DRAIN;
                     end
                 end
@@ -160,26 +160,24 @@ module eth_mac_tx #(
                 S_FCS: begin
                     gmii_txd <= crc_byte;
                     gmii_tx_er <= bad;
-                    fcs_cnt <= fcs_cnt + 2'd1;
-                    if (fcs_cnt == 2'd3) begin
-                        ifg_cnt <= ifg_len;
+                    cnt <= cnt + 8'd1;
+                    if (cnt[1:0] == 2'd3) begin
+                        cnt <= ifg_len;
                         state <= S_IFG;
-                        stat_tx_frame <= !bad;
-                        stat_tx_abort <= bad;
                     end
                 end
                 S_IFG: begin
                     gmii_tx_en <= 1'b0;
                     gmii_txd <= 8'h00;
-                    ifg_cnt <= ifg_cnt - 8'd1;
-                    if (ifg_cnt <= 8'd1) state <= S_IDLE;
+                    cnt <= cnt - 8'd1;
+                    if (cnt <= 8'd1) state <= S_IDLE;
                 end
                 default: begin  // S_DRAIN
                     gmii_tx_en <= 1'b0;
                     gmii_txd <= 8'h00;
-                    if (ifg_cnt != 8'd0) ifg_cnt <= ifg_cnt - 8'd1;
+                    if (cnt != 8'd0) cnt <= cnt - 8'd1;
                     if (s_axis_tvalid && s_axis_tlast)
-                        state <= (ifg_cnt <= 8'd1) ? S_IDLE : S_IFG;
+                        state <= (cnt <= 8'd1) ? S_IDLE : S_IFG;
                 end
             endcase
         end
