@@ -30,7 +30,7 @@
 //   after the request's last byte (first payload byte 12) with a one-cycle register
 //   slave; block transfers take 2 cycles per word on the register bus
 //   (bench/ipbus.py measures them).
-// Parameters: DATA_W (8 or 64), NBUF (stored replies for resend, 1..15), RX_AW (input ring
+// Parameters: DATA_W (8 or 64), NBUF (stored replies for resend, 1..14), RX_AW (input ring
 //   word-address bits: 13 = 32 KiB holds uHAL's 16 in-flight packets of 1400 bytes
 //   without back-pressure), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
 //   MAX_BYTES (largest request and reply payload), BUS_TIMEOUT_MS, CONF_BASE (register
@@ -112,9 +112,8 @@ module ipbus_target #(
 
     localparam integer MAXW   = MAX_BYTES / 4;     // words per packet, both directions
     localparam integer SLOTW  = 9;                 // 512-word reply slots
-    localparam integer NSLOT  = NBUF + 1;          // slot NBUF: unstored replies
+    localparam integer NSLOT  = NBUF + 2;          // slots NBUF, NBUF+1: unstored replies
     localparam integer SAW    = (NSLOT > 8) ? 4 : (NSLOT > 4) ? 3 : (NSLOT > 2) ? 2 : 1;
-    localparam [SAW-1:0] SCRATCH = NBUF[SAW-1:0];
 
     function [31:0] bswap(input [31:0] w);
         bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
@@ -190,6 +189,8 @@ module ipbus_target #(
     reg [NBUF-1:0]    slot_ok;
     reg [NBUF-1:0]    slot_le;      // stored reply is little-endian
     reg [NSLOT*SLOTW-1:0] slot_len;
+    reg               scr;          // which scratch slot the next unstored reply uses
+    wire [SAW-1:0]    scr_slot = NBUF[SAW-1:0] + {{(SAW-1){1'b0}}, scr};
 
     reg [11:0] tid;
     reg [7:0]  tn;                   // words announced
@@ -281,13 +282,21 @@ module ipbus_target #(
     end
 
     // ================================================================ transmitter
-    reg         tx_start;
-    reg [SAW-1:0] tx_slot;
-    reg [SLOTW-1:0] tx_len;          // words
-    reg [31:0]  tx_first;            // word 0 of the reply, as stored (no RAM read needed)
+    // The engine hands the transmitter a job (slot, length, word 0, destination) and may
+    // go on with the next request while the reply is sent, in another slot: unstored
+    // replies alternate between two scratch slots.
+    reg         tx_start;            // a job is waiting for the transmitter
+    reg [SAW-1:0] j_slot;
+    reg [SLOTW-1:0] j_len;           // words
+    reg [31:0]  j_first;             // word 0 of the reply, as stored (no RAM read needed)
+    reg [47:0]  j_mac;
+    reg [31:0]  j_ip;
+    reg [15:0]  j_port, j_sport;
+    reg [SAW-1:0] tx_slot;           // the job being sent
+    reg [SLOTW-1:0] tx_len;
     reg [1:0]   tstate;
     localparam [1:0] T_IDLE = 2'd0, T_HDR = 2'd1, T_DATA = 2'd2, T_FILL = 2'd3;
-    wire        tx_busy = (tstate != T_IDLE) || tx_start;
+    wire        tx_take = tx_start && (tstate == T_IDLE);
 
     assign m_hdr_dst_mac_valid = 1'b1;
     assign m_hdr_csum          = 16'h0000;
@@ -320,11 +329,17 @@ module ipbus_target #(
             end else begin
                 case (tstate)
                 T_IDLE: if (tx_start) begin
-                    tx_word     <= tx_first;
+                    tx_slot     <= j_slot;
+                    tx_len      <= j_len;
+                    tx_word     <= j_first;
                     tx_byte     <= 2'd0;
                     tx_widx     <= {SLOTW{1'b0}};
-                    rb_raddr    <= {tx_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
-                    m_hdr_len   <= {5'd0, tx_len, 2'b00};
+                    rb_raddr    <= {j_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
+                    m_hdr_len   <= {5'd0, j_len, 2'b00};
+                    m_hdr_dst_mac  <= j_mac;
+                    m_hdr_dst_ip   <= j_ip;
+                    m_hdr_dst_port <= j_port;
+                    m_hdr_src_port <= j_sport;
                     m_hdr_valid <= 1'b1;
                     tstate      <= T_HDR;
                 end
@@ -409,9 +424,15 @@ module ipbus_target #(
                 if (pop) e_out <= e_out + 1'b1;
                 case (tstate)
                 T_IDLE: if (tx_start) begin
+                    tx_slot   <= j_slot;
+                    tx_len    <= j_len;
                     e_rd      <= {(SLOTW-1){1'b0}};
                     e_out     <= {(SLOTW-1){1'b0}};
-                    m_hdr_len <= {5'd0, tx_len, 2'b00};
+                    m_hdr_len <= {5'd0, j_len, 2'b00};
+                    m_hdr_dst_mac  <= j_mac;
+                    m_hdr_dst_ip   <= j_ip;
+                    m_hdr_dst_port <= j_port;
+                    m_hdr_src_port <= j_sport;
                     tstate    <= T_FILL;
                 end
                 T_FILL: if (fcnt == 2'd2 || (!more && !inflight && fcnt != 2'd0)) begin
@@ -431,7 +452,7 @@ module ipbus_target #(
             end
         end
 
-        wire unused_first = &{1'b0, tx_first};
+        wire unused_first = &{1'b0, j_first};
     end
     endgenerate
 
@@ -447,13 +468,14 @@ module ipbus_target #(
     task send(input [SAW-1:0] s, input [SLOTW-1:0] n, input [31:0] first);
         begin
             tx_start <= 1'b1;
-            tx_slot  <= s;
-            tx_len   <= n;
-            tx_first <= first;
-            m_hdr_dst_mac  <= pkt_src_mac;
-            m_hdr_dst_ip   <= pkt_src_ip;
-            m_hdr_dst_port <= pkt_src_port;
-            m_hdr_src_port <= pkt_dst_port;
+            j_slot   <= s;
+            j_len    <= n;
+            j_first  <= first;
+            j_mac    <= pkt_src_mac;
+            j_ip     <= pkt_src_ip;
+            j_port   <= pkt_src_port;
+            j_sport  <= pkt_dst_port;
+            if (s == scr_slot) scr <= ~scr;
             state    <= S_TXW;
         end
     endtask
@@ -480,7 +502,11 @@ module ipbus_target #(
 
     // Request words are read ahead: the ring RAM is addressed with the index the engine
     // will have next cycle, so `w` always holds word `idx` and no state waits for a read.
-    wire start = (state == S_IDLE) && pkt_valid && !tx_busy && !pkt_pop;
+    // A request may start while a reply is being sent, unless that reply's slot is one
+    // the request could write (the next scratch slot, or the next ring slot when the
+    // transmitter is resending the oldest stored reply).
+    wire tx_conflict = (tstate != T_IDLE) && (tx_slot == ring || tx_slot == scr_slot);
+    wire start = (state == S_IDLE) && pkt_valid && !pkt_pop && !tx_start && !tx_conflict;
     wire adv   = (state == S_PHDR) || (state == S_THDR) || (state == S_ADDR) ||
                  (state == S_RMWA) || (state == S_RMWB) || (state == S_WDATA) ||
                  (state == S_WAIT && reg_ack && is_wr && tdone + 8'd1 != tn);
@@ -498,13 +524,14 @@ module ipbus_target #(
         rb_we    <= 1'b0;
         reg_req  <= 1'b0;
         pkt_pop  <= 1'b0;
-        tx_start <= 1'b0;
         base     <= base_nx;
         idx      <= idx_nx;
         if (tick_1ms && ticks != 8'hFF) ticks <= ticks + 8'd1;
         bad_phdr <= 1'b0;
         if (rst) begin
             state    <= S_IDLE;
+            tx_start <= 1'b0;
+            scr      <= 1'b0;
             expected <= 16'd1;
             ring     <= {SAW{1'b0}};
             slot_ok  <= {NBUF{1'b0}};
@@ -531,7 +558,7 @@ module ipbus_target #(
                 pid <= p_id;
                 if (p_be && wbe[3:0] == 4'h1) begin                  // status
                     hist <= {hist[119:0], 8'h11};
-                    slot <= SCRATCH;
+                    slot <= scr_slot;
                     k    <= 5'd0;
                     state <= S_STAT;
                     cnt_status <= cnt_status + 32'd1;
@@ -556,14 +583,14 @@ module ipbus_target #(
                     state <= S_DROP;
                 end else begin                                       // execute
                     store <= p_rel;
-                    slot  <= p_rel ? ring : SCRATCH;
+                    slot  <= p_rel ? ring : scr_slot;
                     if (p_rel)
                         for (j = 0; j < NBUF; j = j + 1)
                             if (ring == j[SAW-1:0]) slot_ok[j] <= 1'b0;
                     hist    <= {hist[119:0], 8'h10};
                     rx_hist <= {rx_hist[95:0], 8'h20, p_id, 8'hF0};
                     rb_we    <= 1'b1;
-                    rb_waddr <= {p_rel ? ring : SCRATCH, {SLOTW{1'b0}}};
+                    rb_waddr <= {p_rel ? ring : scr_slot, {SLOTW{1'b0}}};
                     rb_wdata <= p_be ? {8'h20, p_id, 8'hF0} : bswap({8'h20, p_id, 8'hF0});
                     rw  <= {{(SLOTW-1){1'b0}}, 1'b1};
                     state <= (pkt_words > 10'd1) ? S_THDR : S_END;
@@ -671,16 +698,17 @@ module ipbus_target #(
             S_END: finish;
             S_STAT: begin
                 rb_we    <= 1'b1;
-                rb_waddr <= {SCRATCH, {(SLOTW-4){1'b0}}, k[3:0]};
+                rb_waddr <= {scr_slot, {(SLOTW-4){1'b0}}, k[3:0]};
                 rb_wdata <= stat_word;
                 k <= k + 5'd1;
-                if (k == 5'd15) send(SCRATCH, 9'd16, 32'h200000F1);
+                if (k == 5'd15) send(scr_slot, 9'd16, 32'h200000F1);
             end
             S_TXW: begin
                 // wait until the transmitter has taken the job, then free the request
-                if (!tx_start) begin
-                    pkt_pop <= 1'b1;
-                    state   <= S_IDLE;
+                if (tx_take) begin
+                    tx_start <= 1'b0;
+                    pkt_pop  <= 1'b1;
+                    state    <= S_IDLE;
                 end
             end
             S_DROP: begin
