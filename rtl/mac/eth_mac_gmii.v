@@ -14,7 +14,8 @@
 //   gmii_txd[7:0], gmii_tx_en, gmii_tx_er       to the PHY (registered, tx_clk)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er       from the PHY (registered inside, rx_clk)
 //   cfg_ifg[7:0]             idle bytes between frames (< 12 means 12; tx_clk)
-//   cfg_max_len[15:0]        largest good frame, FCS included (1518; 9018 jumbo; rx_clk)
+//   cfg_max_len[15:0]        largest good frame, FCS included (1518, 9018 jumbo, 0 means
+//                            1518; rx_clk)
 //   cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort          (tx_clk)
 //   cnt_rx_frames, cnt_rx_bytes, cnt_rx_bad_fcs, cnt_rx_runt,
 //   cnt_rx_oversize, cnt_rx_er                                          (rx_clk)

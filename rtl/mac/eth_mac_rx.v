@@ -22,7 +22,8 @@
 //
 // Ports: clk, rst (sync, active high), ce; gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er;
 // m_axis_t{data[7:0],valid,last,user} (no tready: a MAC cannot stall the wire);
-// cfg_max_len[15:0] (largest good frame, FCS included: 1518, or up to 9018 for jumbo);
+// cfg_max_len[15:0] (largest good frame, FCS included: 1518, or up to 9018 for jumbo;
+// 0 means the default 1518);
 // stat_* one-cycle strobes (combinational from state; ignore them while rst is high).
 // Latency (ce = 1): byte i of the frame leaves on m_axis 7 cycles after it is on
 // gmii_rxd (it waits for byte i+5: the FCS is only known to be FCS at the end); the
@@ -100,7 +101,7 @@ module eth_mac_rx (
         m_axis_tuser <= 1'b0;
         end_p <= 1'b0;
         crc_ok <= (crc == RESIDUE);
-        max_m1 <= cfg_max_len - 16'd1;
+        max_m1 <= (cfg_max_len == 16'd0) ? 16'd1517 : cfg_max_len - 16'd1;  // 0: 1518
 
         v0 <= ce;
         if (ce) begin
