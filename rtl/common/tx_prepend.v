@@ -94,7 +94,7 @@ module tx_prepend #(
     reg               drop_r;    // consume the rest of the payload after the frame
 
     wire [HPW-1:0]      hpad   = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};
-    wire [DATA_W-1:0]   hbeat  = hpad[bc*DATA_W+:DATA_W];
+    wire [DATA_W-1:0]   hbeat;
     wire [DATA_W-1:0]   htail  = hpad[HB*DATA_W+:DATA_W];
     // double-width windows: only the DATA_W bits at offset SH of each are used
     /* verilator lint_off UNUSEDSIGNAL */
@@ -102,6 +102,29 @@ module tx_prepend #(
     wire [2*DATA_W-1:0] catf   = {{DATA_W{1'b0}}, carry};
     wire [2*DATA_W-1:0] tailsh = {{DATA_W{1'b0}}, htail} << SH;
     /* verilator lint_on UNUSEDSIGNAL */
+
+    // Header beat selection. At 8 bits a flat HDR_BYTES:1 byte multiplexer would be the
+    // slowest path, so it is split: the first 8 bytes come straight from `hdr` (8:1), and
+    // each later group of 8 is copied into a register (`hw`) while the group before it is
+    // being sent, then read through an 8:1 multiplexer.
+    generate
+        if (KEEP_W == 1) begin : g_hw
+            localparam NW = (HB + 1 + 7) / 8 + 1;  // one spare word past the header
+            wire [NW*64-1:0] hwpad = {{(NW * 64 - HPW) {1'b0}}, hpad};
+            wire [4:0]       wsel  = bc[7:3];
+            wire [4:0]       wnext = wsel + 5'd1;
+            wire [2:0]       bsel  = bc[2:0];
+            wire [63:0]      word0 = hwpad[63:0];
+            reg  [63:0]      hw;
+            always @(posedge clk) begin
+                if (st == S_HDR && (wsel == 5'd0 || (m_axis_tvalid && m_axis_tready && bsel == 3'd7)))
+                    hw <= hwpad[wnext*64+:64];
+            end
+            assign hbeat = (wsel == 5'd0) ? word0[bsel*8+:8] : hw[bsel*8+:8];
+        end else begin : g_flat
+            assign hbeat = hpad[bc*DATA_W+:DATA_W];
+        end
+    endgenerate
 
     // bytes present in the input beat
     reg [CW-1:0] in_bytes;
