@@ -141,12 +141,13 @@ module pktgen #(
     reg        priming;        // sending zero-length primers
     reg        stop_pend;
     reg [15:0] len_q;
-    reg [31:0] count_q;
+    reg [31:0] count_m1;       // cfg_count - 1
+    reg        run_forever;    // cfg_count was 0: until stop
     reg        lfsr_q;
     reg [7:0]  fill_q;
     reg [4:0]  ndst_q;
     reg [31:0] gap_cnt;
-    reg [15:0] warm_cnt;
+    reg [15:0] warm_cnt;       // warm-up ticks still to wait
     reg [63:0] cycles;
 
     // Destination table, read with a registered address (entry rd_idx in dst_q).
@@ -219,13 +220,14 @@ module pktgen #(
     wire beat_fire = m_axis_tvalid && m_axis_tready;
     wire pkt_done  = beat_fire && m_axis_tlast;
     wire run_done  = stop_pend || stop ||
-                     (count_q != 32'd0 && cnt_packets + 32'd1 == count_q);
+                     (!run_forever && cnt_packets == count_m1);
 
     always @(posedge clk) begin
         cycles <= cycles + 64'd1;
         if (start && state == S_IDLE) begin
             len_q   <= cfg_len;
-            count_q <= cfg_count;
+            count_m1 <= cfg_count - 32'd1;
+            run_forever  <= (cfg_count == 32'd0);
             lfsr_q  <= cfg_lfsr;
             fill_q  <= cfg_fill;
             ndst_q  <= ndst_eff;
@@ -288,7 +290,7 @@ module pktgen #(
                     if (priming) begin
                         if (rd_idx == 4'd0) begin  // every destination primed
                             state    <= (stop_pend || stop) ? S_IDLE : S_WARM;
-                            warm_cnt <= 16'd0;
+                            warm_cnt <= cfg_warmup_ms;
                         end else begin
                             state <= (stop_pend || stop) ? S_IDLE : S_HDR;
                         end
@@ -317,8 +319,8 @@ module pktgen #(
                     if (stop_pend || stop)
                         state <= S_IDLE;
                     else if (tick_1ms) begin
-                        warm_cnt <= warm_cnt + 16'd1;
-                        if (warm_cnt + 16'd1 >= cfg_warmup_ms) begin
+                        warm_cnt <= warm_cnt - 16'd1;
+                        if (warm_cnt <= 16'd1) begin
                             state   <= S_HDR;
                             priming <= 1'b0;
                         end
