@@ -49,8 +49,9 @@
 //   transmit  m_hdr_* and m_axis_* (UDP application port, transmit direction).
 //             m_hdr_csum is 0: use the port's checksum mode 0 (none) or 1 (computed).
 //
-// Latency: the header is offered 2 cycles after `start` (1 with a gap or primers
-// aside); the first payload beat is valid the cycle after the header is accepted.
+// Latency: the first header is offered the cycle after `start`; each payload beat is
+// valid from the cycle after the header is accepted. A table entry written while idle
+// is used from the next cycle on.
 //
 // Parameters: DATA_W (8, 16, 32 or 64; 8 for 1 Gbit/s, 64 for 10 Gbit/s),
 // KEEP_W = DATA_W/8, DST_RAM (0 flat table ports, 1 internal RAM and write port).
@@ -111,8 +112,7 @@ module pktgen #(
     output wire              m_axis_tuser
 );
 
-    localparam [2:0] S_IDLE = 3'd0, S_LOAD = 3'd1, S_HDR = 3'd2, S_PAY = 3'd3,
-                     S_GAP = 3'd4, S_WARM = 3'd5;
+    localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd2, S_PAY = 3'd3, S_GAP = 3'd4, S_WARM = 3'd5;
     localparam integer HDR_BEATS = 16 / KEEP_W;
     localparam [31:0] KEEP_W32 = KEEP_W;
     localparam [16:0] KW = KEEP_W32[16:0];
@@ -150,20 +150,22 @@ module pktgen #(
     reg [15:0] warm_cnt;       // warm-up ticks still to wait
     reg [63:0] cycles;
 
-    // Destination table, read with a registered address (entry rd_idx in dst_q).
+    // Destination table, read every cycle into dst_q: entry rd_idx during a run, entry 0
+    // while idle, so the first header can go out the cycle after start.
     reg [3:0]  rd_idx;
     reg [47:0] dst_q;
+    wire [3:0] rd_addr = (state == S_IDLE) ? 4'd0 : rd_idx;
     generate
         if (DST_RAM != 0) begin : g_ram
             reg [47:0] dst_mem [0:15];
             always @(posedge clk) begin
                 if (cfg_dst_we)
                     dst_mem[cfg_dst_addr] <= {cfg_dst_ip, cfg_dst_port};
-                dst_q <= dst_mem[rd_idx];
+                dst_q <= dst_mem[rd_addr];
             end
         end else begin : g_flat
             always @(posedge clk)
-                dst_q <= {cfg_dst_ip_all[32*rd_idx +: 32], cfg_dst_port_all[16*rd_idx +: 16]};
+                dst_q <= {cfg_dst_ip_all[32*rd_addr +: 32], cfg_dst_port_all[16*rd_addr +: 16]};
         end
     endgenerate
 
@@ -268,19 +270,13 @@ module pktgen #(
                 stop_pend <= 1'b1;
             case (state)
                 S_IDLE: if (start) begin
-                    state        <= S_LOAD;
+                    state        <= S_HDR;
                     priming      <= (cfg_warmup_ms != 16'd0);
                     stop_pend    <= 1'b0;
                     rd_idx       <= 4'd0;
                     cnt_packets  <= 32'd0;
                     cnt_bytes    <= 32'd0;
                     status_round <= 64'd0;
-                end
-                S_LOAD: begin  // table read for rd_idx = 0 is in flight
-                    if (stop_pend || stop)
-                        state <= S_IDLE;
-                    else
-                        state <= S_HDR;
                 end
                 S_HDR: if (hdr_fire) begin
                     state  <= S_PAY;

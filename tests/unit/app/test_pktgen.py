@@ -63,6 +63,7 @@ class Tb:
         self.tready_p = 1.0
         self.ts_in = 0
         self.hdr_valid_rise: list[int] = []
+        self.start_cycles: list[int] = []
         self.ip_all = 0
         self.port_all = 0
         cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
@@ -121,6 +122,8 @@ class Tb:
             hr = int(d.m_hdr_ready.value)
             tv = int(d.m_axis_tvalid.value)
             tr = int(d.m_axis_tready.value)
+            if int(d.start.value):
+                self.start_cycles.append(self.cycle)
             if hv and not prev_hv:
                 self.hdr_valid_rise.append(self.cycle)
             prev_hv = hv
@@ -215,6 +218,7 @@ async def back_to_back_lfsr(dut) -> None:
     await tb.wait_idle()
     assert len(tb.dgrams) == count
     check_run(tb, tb.dgrams, 3, length, True, 0)
+    assert tb.hdr_valid_rise[0] == tb.start_cycles[0] + 1, "first header the cycle after start"
     beats = -(-length // tb.kw)
     for a, b in zip(tb.dgrams, tb.dgrams[1:], strict=False):
         assert b.hdr_cycle == a.last_beat + 1, "not back to back"

@@ -3,7 +3,7 @@
 Thousands of runs at DATA_W 8 and 64 with random length (0-300 bytes and 1472), count
 (including 0 = until stop), gap, LFSR or constant fill, random back-pressure on header and
 payload, and stop at random moments. Every cycle the driver checks the generator's
-handshakes: the first header 2 cycles after start, every later header exactly gap + 1
+handshakes: the first header the cycle after start, every later header exactly gap + 1
 cycles after the previous last beat, a header never withdrawn, tvalid never low inside a
 payload. After each run the generator's and the sink's counters must agree: every
 datagram arrived in order with the right fill (or, below 16 bytes, counted short), none
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
         if (prev_hv && !hv) fail("header withdrawn before it was taken", 0, 0);
         if (hv && !prev_hv) {
             if (first_hdr) {
-                if ((int64_t)cycle != start_cycle + 2) fail("first header", cycle, start_cycle);
+                if ((int64_t)cycle != start_cycle + 1) fail("first header", cycle, start_cycle);
                 first_hdr = false;
             } else {
                 if ((int64_t)cycle != last_tlast + (int64_t)gap + 1)
