@@ -5,7 +5,7 @@ cocotbext-eth RgmiiSource drives rgmii_rxd/rx_ctl on the PHY's rgmii_rxc (8 ns a
 rgmii_txc (made from tx_clk90). At 1000: payloads 0..40 exhaustively and a sample up to
 1500, both directions at once, back to back with the TX gap on the wire checked (12
 bytes), then bad FCS and rx_er with exact counters. At 100: a size sample both ways, the
-rgmii_txc period and the nibble gap checked. At 10: one short and one full frame.
+rgmii_txc period and the nibble gap checked, bad FCS and rx_er. At 10: one short and one full frame.
 """
 
 from __future__ import annotations
@@ -87,25 +87,7 @@ async def gigabit(dut) -> None:
     await tb.start()
     sizes = list(range(0, 41)) + [46, 100, 555, 1023, 1500]
     await both_ways(tb, [make_frame(n, seed=i) for i, n in enumerate(sizes)], 1)
-    # bad input: bad FCS, rx_er, then a good frame; exact counters
-    base = tb.counters()
-    f = make_frame(80, seed=900)
-    bad = GmiiFrame.from_payload(f)
-    bad.data[40] ^= 0x01
-    tb.src.send_nowait(bad)
-    er = GmiiFrame.from_payload(make_frame(90, seed=901))
-    er.error = [0] * len(er.data)
-    er.error[50] = 1
-    tb.src.send_nowait(er)
-    tb.src.send_nowait(GmiiFrame.from_payload(f))
-    r1, r2, r3 = [await tb.axis_sink.recv() for _ in range(3)]
-    assert last_user(r1) and last_user(r2) and not last_user(r3)
-    assert bytes(r3.tdata) == padded(f)
-    await ClockCycles(dut.rgmii_rxc, 20)
-    c = tb.counters()
-    assert c["rx_bad_fcs"] - base["rx_bad_fcs"] == 1
-    assert c["rx_er"] - base["rx_er"] == 1
-    assert c["rx_frames"] - base["rx_frames"] == 1
+    await bad_input(tb)
 
 
 @cocotb.test(timeout_time=5, timeout_unit="ms")
@@ -124,6 +106,30 @@ async def fast_ethernet(dut) -> None:
     assert periods == [40, 40, 40], periods
     sizes = [0, 1, 2, 13, 45, 46, 47, 200, 700]
     await both_ways(tb, [make_frame(n, seed=950 + i) for i, n in enumerate(sizes)], 2)
+    await bad_input(tb)
+
+
+async def bad_input(tb: TB) -> None:
+    """Bad FCS, then rx_er (carried on the falling-edge rx_ctl), then a good frame."""
+    dut = tb.dut
+    base = tb.counters()
+    f = make_frame(80, seed=900)
+    bad = GmiiFrame.from_payload(f)
+    bad.data[40] ^= 0x01
+    tb.src.send_nowait(bad)
+    er = GmiiFrame.from_payload(make_frame(90, seed=901))
+    er.error = [0] * len(er.data)
+    er.error[50] = 1
+    tb.src.send_nowait(er)
+    tb.src.send_nowait(GmiiFrame.from_payload(f))
+    r1, r2, r3 = [await tb.axis_sink.recv() for _ in range(3)]
+    assert last_user(r1) and last_user(r2) and not last_user(r3)
+    assert bytes(r3.tdata) == padded(f)
+    await ClockCycles(dut.rgmii_rxc, 20)
+    c = tb.counters()
+    assert c["rx_bad_fcs"] - base["rx_bad_fcs"] == 1
+    assert c["rx_er"] - base["rx_er"] == 1
+    assert c["rx_frames"] - base["rx_frames"] == 1
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
