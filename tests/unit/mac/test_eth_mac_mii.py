@@ -4,7 +4,8 @@ cocotbext-eth MiiSource/MiiSink on the wire, cocotbext-axi on the user side, sca
 frames. Sizes: every payload 0..64 exhaustively plus a stride of 97 up to 1500, both
 directions at once, back to back (TX gap on the wire exactly 24 nibbles = 12 bytes, each
 burst 2 x (8 + frame + 4) nibbles). Bad input with exact counters: bad FCS, runt, rx_er,
-oversize; preambles of odd and even nibble counts and none at all; TX underflow.
+oversize; preambles of odd and even nibble counts and none at all; TX underflow and
+tuser abort; RX reset mid-frame.
 """
 
 from __future__ import annotations
@@ -168,13 +169,48 @@ async def tx_underflow(dut) -> None:
     dut.s_axis_tvalid.value = 0
     tb.axis_src.pause = False
     await tb.axis_src.send(AxiStreamFrame(f2))
+    f3 = make_frame(40, seed=802)
+    await tb.axis_src.send(AxiStreamFrame(f3, tuser=1))  # abort: bad FCS, tx_er
     cut = await tb.mii_sink.recv()
     assert cut.error and any(cut.error) and not cut.check_fcs()
     check_wire_frame(await tb.mii_sink.recv(), f2)
+    ab = await tb.mii_sink.recv()
+    assert ab.error and any(ab.error) and not ab.check_fcs()
+    assert bytes(ab.data[-64:-4]) == padded(f3)
     await ClockCycles(dut.mii_tx_clk, 40)
     c = tb.counters()
-    assert c["tx_frames"] == 1 and c["tx_underflow"] == 1
+    assert c["tx_frames"] == 1 and c["tx_underflow"] == 1 and c["tx_abort"] == 1
     assert c["tx_bytes"] == len(padded(f2)) + 4
+
+
+@cocotb.test(timeout_time=5, timeout_unit="ms")
+async def rx_reset_mid_frame(dut) -> None:
+    """rx_rst in the middle of a frame: no good frame from it, the next one is clean."""
+    tb = TB(dut)
+    await tb.reset()
+    await RisingEdge(dut.mii_rx_clk)
+    body = padded(make_frame(0, seed=850) + bytes(i % 0x50 for i in range(200)))
+    nib = [5] * 15 + [0xD] + to_nibbles(with_fcs(body))
+    for i, n in enumerate(nib):
+        if i == 150:
+            dut.rx_rst.value = 1
+        if i == 153:
+            dut.rx_rst.value = 0
+        dut.mii_rxd.value = n
+        dut.mii_rx_dv.value = 1
+        await RisingEdge(dut.mii_rx_clk)
+    dut.mii_rx_dv.value = 0
+    await ClockCycles(dut.mii_rx_clk, 24)
+    good = padded(make_frame(100, seed=851))
+    await drive_nibbles(dut, [5] * 15 + [0xD] + to_nibbles(with_fcs(good)))
+    rx = await tb.axis_sink.recv()
+    while last_user(rx):  # the cut frame may only come out flagged bad
+        rx = await tb.axis_sink.recv()
+    assert bytes(rx.tdata) == good
+    await ClockCycles(dut.mii_rx_clk, 20)
+    assert tb.axis_sink.empty()
+    c = tb.counters()
+    assert c["rx_frames"] == 1 and c["rx_bytes"] == len(good) + 4
 
 
 def test_eth_mac_mii() -> None:
