@@ -65,3 +65,22 @@ def test_linfit_and_wire_model() -> None:
     assert wire_bytes(1472) == 1472 + 66
     assert wire_bytes(1) == 8 + 64 + 12  # padded to the 64-byte minimum frame
     assert line_rate_goodput(1472) == pytest.approx(125e6 * 1472 / 1538)
+
+
+def test_delay_variation_removes_offset_and_drift() -> None:
+    n = 1000
+    clock = 125e6
+    send_cycles = np.arange(n, dtype=np.uint64) * 1000  # one datagram every 8 µs
+    extra = np.zeros(n)
+    extra[500] = 50.0  # one datagram held 50 µs in a queue
+    # arrival = offset + send time * (1 + 20 ppm drift) + the extra delay
+    arrive_ns = 7e9 + send_cycles.astype(np.float64) * 8.0 * (1 + 20e-6) + extra * 1e3
+    c = cap_of(list(range(n)))
+    c.fpga_ts = send_cycles
+    c.t_ns = arrive_ns.astype(np.int64)
+    from wirecore.daq.analysis import delay_variation_us
+
+    d = delay_variation_us(c, clock)
+    assert d.min() == pytest.approx(0.0)
+    assert d[500] == pytest.approx(50.0, abs=0.2)
+    assert np.delete(d, 500).max() < 0.2  # drift and offset gone

@@ -32,6 +32,8 @@ def test_stream_counts_match_the_board(tmp_path: Path) -> None:
     assert s["fill_bad"] == 0
     assert sorted(r["seq"] for r in data)[:3] == [0, 1, 2]
     assert all(r["length"] == 1000 for r in data)
+    dv = s["delay_variation_us"]
+    assert dv["n"] == 3000 and dv["min"] == 0.0 and dv["max"] >= dv["p99"] >= dv["median"]
     assert s["lost"] == 0, "loopback at this volume must not lose anything"
 
 

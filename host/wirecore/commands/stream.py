@@ -20,10 +20,12 @@ from wirecore import ipbus, regmap
 from wirecore.daq import common
 from wirecore.daq.analysis import (
     StreamStats,
+    delay_variation_us,
     inter_arrival_us,
     line_rate_goodput,
     stream_stats,
 )
+from wirecore.daq.analysis import summary as sample_summary
 from wirecore.daq.fmt import HEADER_LEN, check_fill
 from wirecore.daq.rx import Capture, Receiver, rmem_max
 
@@ -72,6 +74,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--rcvbuf", type=common.int_range(65536), default=64 << 20, help="socket buffer bytes"
+    )
+    p.add_argument(
+        "--clock-mhz",
+        type=common.positive_float,
+        default=125.0,
+        help="the generator's clock, for its timestamps (default 125: 1 Gbit/s, 8 bits)",
     )
     p.add_argument(
         "--verify",
@@ -206,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
     checked = [p for p in cap.payloads if len(p) >= HEADER_LEN]  # primers are empty
     bad_fill = sum(not check_fill(p, args.lfsr, args.fill) for p in checked)
     ia = inter_arrival_us(cap)
+    dv = delay_variation_us(cap, args.clock_mhz * 1e6)
+    dvs = sample_summary(dv) if len(dv) else {}
     ideal = line_rate_goodput(args.length) / 1e6
     rows = [
         ("sent (board counter)", f"{sent}"),
@@ -217,6 +227,10 @@ def run(args: argparse.Namespace) -> int:
         ("rate", f"{st.mbytes_per_s:.2f} MB/s ({100 * st.mbytes_per_s / ideal:.1f} % of 1G)"),
         ("packets/s", f"{st.packets_per_s:.0f}"),
         ("inter-arrival p50 / p99", _ia(st.jitter)),
+        (
+            "one-way delay variation p50 / p99 / max",
+            f"{dvs['median']:.1f} / {dvs['p99']:.1f} / {dvs['max']:.1f} µs" if dvs else "-",
+        ),
         ("fill checked / bad", f"{len(checked)} / {bad_fill}"),
         ("receive buffer", f"{rcvbuf} bytes, {truncated} truncated"),
     ]
@@ -234,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
         "fill_bad": bad_fill,
     }
     summary.update(st.to_dict())
+    summary["delay_variation_us"] = dvs
     if n > 1:
         summary["destinations"] = [
             {"port": port, **p.to_dict()} for port, p in zip(ports, per, strict=True)
@@ -250,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from wirecore.daq.plots import stream_plot
 
-        stream_plot(args.plot, ia, st, f"stream from {b.ip}, {args.length} B")
+        stream_plot(args.plot, ia, st, f"stream from {b.ip}, {args.length} B", delays=dv)
         common.console.print(f"plot {args.plot}")
     return 0 if bad_fill == 0 else 1
 

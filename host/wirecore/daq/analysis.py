@@ -177,3 +177,25 @@ def summary(values: np.ndarray | list[float]) -> dict[str, float]:
         "p99": float(np.percentile(a, 99)),
         "max": float(a.max()),
     }
+
+
+def delay_variation_us(cap: Capture, clock_hz: float) -> np.ndarray:
+    """One-way delay variation of each datagram (µs, arrival order, 0 = the fastest).
+
+    The FPGA stamps every datagram with its cycle counter when it hands the header to the
+    stack; arrival minus send time is the one-way delay plus an unknown constant offset
+    between the clocks, and a slow linear drift (the two oscillators differ by some ppm).
+    A least-squares line through (send time, delay) removes both; what remains is the
+    variation of the delay: queueing in switches, the NIC and the PC's receive path.
+    """
+    ok = cap.length >= HEADER_LEN
+    if int(ok.sum()) < 3:
+        return np.zeros(0)
+    send_us = cap.fpga_ts[ok].astype(np.float64) * (1e6 / clock_hz)
+    arrive_us = (cap.t_ns[ok] - cap.t_ns[ok].min()).astype(np.float64) / 1e3
+    send_us -= send_us.min()
+    delay = arrive_us - send_us
+    if np.ptp(send_us) > 0:
+        slope, intercept = np.polyfit(send_us, delay, 1)
+        delay = delay - (slope * send_us + intercept)
+    return delay - delay.min()

@@ -14,9 +14,18 @@ import numpy as np  # noqa: E402
 from wirecore.daq.analysis import LinFit, StreamStats  # noqa: E402
 
 
-def stream_plot(path: Path, ia_us: np.ndarray, st: StreamStats, title: str = "") -> None:
-    """Inter-arrival jitter histogram and the distribution of sequence gaps."""
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+def stream_plot(
+    path: Path,
+    ia_us: np.ndarray,
+    st: StreamStats,
+    title: str = "",
+    delays: np.ndarray | None = None,
+) -> None:
+    """Inter-arrival jitter histogram, the distribution of sequence gaps and, given the
+    one-way delay variation, its course over the run."""
+    panels = 3 if delays is not None and len(delays) else 2
+    fig, axes = plt.subplots(1, panels, figsize=(5.5 * panels, 4))
+    a, b = axes[0], axes[1]
     if len(ia_us):
         hi = float(np.percentile(ia_us, 99.9)) * 1.2 or 1.0
         a.hist(np.clip(ia_us, 0, hi), bins=200, log=True, color="tab:blue")
@@ -34,6 +43,12 @@ def stream_plot(path: Path, ia_us: np.ndarray, st: StreamStats, title: str = "")
     b.set_xlabel("gap size (datagrams missing in a row)")
     b.set_ylabel("occurrences")
     b.set_title(f"lost {st.lost} of {st.expected}")
+    if panels == 3 and delays is not None:
+        c = axes[2]
+        c.plot(np.arange(len(delays)), delays, ",", color="tab:green")
+        c.set_xlabel("datagram (arrival order)")
+        c.set_ylabel("one-way delay variation (µs)")
+        c.set_title(f"p99 {np.percentile(delays, 99):.1f} µs, max {delays.max():.1f} µs")
     if title:
         fig.suptitle(title)
     fig.tight_layout()
