@@ -1,4 +1,5 @@
-// Verilator driver for eth_mac_gmii: every frame size, line-rate timing and fuzzing.
+// Verilator driver for eth_mac_gmii (and eth_mac_mii, built with -DMAC_MII): every frame
+// size, line-rate timing and fuzzing.
 //
 // The reference is independent of the RTL: frames, FCS (a table CRC-32) and expected
 // outcomes are computed here, byte by byte.
@@ -23,8 +24,35 @@
 #include <string>
 #include <vector>
 
-#include "Veth_mac_gmii.h"
 #include "verilated.h"
+
+// Built for eth_mac_gmii by default, for eth_mac_mii with -DMAC_MII: the wire then
+// carries nibbles (low first), two symbols per byte, and preambles are drawn in nibbles.
+#ifdef MAC_MII
+#include "Veth_mac_mii.h"
+typedef Veth_mac_mii Top;
+#define TXCLK mii_tx_clk
+#define RXCLK mii_rx_clk
+#define RXD mii_rxd
+#define RXDV mii_rx_dv
+#define RXER mii_rx_er
+#define TXD mii_txd
+#define TXEN mii_tx_en
+#define TXER mii_tx_er
+static const int NPB = 2;  // wire symbols per byte
+#else
+#include "Veth_mac_gmii.h"
+typedef Veth_mac_gmii Top;
+#define TXCLK tx_clk
+#define RXCLK rx_clk
+#define RXD gmii_rxd
+#define RXDV gmii_rx_dv
+#define RXER gmii_rx_er
+#define TXD gmii_txd
+#define TXEN gmii_tx_en
+#define TXER gmii_tx_er
+static const int NPB = 1;
+#endif
 
 typedef std::vector<uint8_t> Bytes;
 
@@ -115,7 +143,7 @@ int main(int argc, char** argv) {
     const bool fuzz = (mode == "fuzz");
     const int max_len = fuzz ? 1518 : 9018;
 
-    Veth_mac_gmii* t = new Veth_mac_gmii;
+    Top* t = new Top;
 
     // ---------------------------------------------------------------- build stimulus
     std::vector<TxItem> tx_items;
@@ -128,11 +156,24 @@ int main(int argc, char** argv) {
     auto add_idle = [&](int n) {
         for (int i = 0; i < n; i++) rx_wire.push_back({0, 0, 0});
     };
+    auto add_byte = [&](uint8_t b, uint8_t er) {
+        if (NPB == 1) {
+            rx_wire.push_back({b, 1, er});
+        } else {
+            rx_wire.push_back({(uint8_t)(b & 0xF), 1, er});
+            rx_wire.push_back({(uint8_t)(b >> 4), 1, er});
+        }
+    };
+    // pre: 0x55 bytes before the SFD (GMII), or 0x5 nibbles before the 5, D pair (MII)
     auto add_rx = [&](const Bytes& wire_body, int pre, int er_at) {
-        for (int i = 0; i < pre; i++) rx_wire.push_back({0x55, 1, 0});
-        rx_wire.push_back({0xD5, 1, 0});
+        if (NPB == 1) {
+            for (int i = 0; i < pre; i++) add_byte(0x55, 0);
+        } else {
+            for (int i = 0; i < pre; i++) rx_wire.push_back({5, 1, 0});
+        }
+        add_byte(0xD5, 0);
         for (size_t i = 0; i < wire_body.size(); i++)
-            rx_wire.push_back({wire_body[i], 1, (uint8_t)((int)i == er_at)});
+            add_byte(wire_body[i], (uint8_t)((int)i == er_at));
     };
 
     if (!fuzz) {
@@ -145,8 +186,8 @@ int main(int argc, char** argv) {
             Bytes f = make_frame(l);
             tx_items.push_back({f, false, -1, 0});
             Bytes body = padded(f);
-            add_rx(with_fcs(body), 7, -1);
-            add_idle(12);
+            add_rx(with_fcs(body), 7 * NPB, -1);
+            add_idle(12 * NPB);
             rx_expect.push_back({true, false, true, body});
             rx_lens.push_back(body.size() + 4);
             exp_rx_frames++;
@@ -156,7 +197,7 @@ int main(int argc, char** argv) {
         add_idle(3);
         for (int k = 0; k < nfuzz; k++) {
             int kind = rnd_range(0, 99);
-            int pre = rnd_range(0, 7);
+            int pre = NPB == 1 ? rnd_range(0, 7) : rnd_range(0, 15);
             if (kind < 50) {  // good
                 Bytes body = padded(make_frame(rnd_range(14, 1514)));
                 add_rx(with_fcs(body), pre, -1);
@@ -189,11 +230,17 @@ int main(int argc, char** argv) {
                 add_rx(with_fcs(body), pre, -1);
                 rx_expect.push_back({true, true, false, body});
                 exp_oversize++;
-            } else {  // no SFD: a garbage byte after the preamble; ignored, uncounted
+            } else if (NPB == 1) {  // no SFD: a garbage byte after the preamble: ignored
                 Bytes w = with_fcs(padded(make_frame(rnd_range(14, 200))));
                 for (int i = 0; i < pre; i++) rx_wire.push_back({0x55, 1, 0});
                 rx_wire.push_back({(uint8_t)rnd_range(0, 0x54), 1, 0});
                 for (uint8_t b : w) rx_wire.push_back({b, 1, 0});
+            } else {  // MII: frame data could hold a 5, D nibble pair; a good frame instead
+                Bytes body = padded(make_frame(rnd_range(14, 300)));
+                add_rx(with_fcs(body), pre, -1);
+                rx_expect.push_back({true, false, true, body});
+                exp_rx_frames++;
+                exp_rx_bytes += body.size() + 4;
             }
             add_idle(rnd_range(1, 20));
         }
@@ -213,12 +260,12 @@ int main(int argc, char** argv) {
     t->s_axis_tvalid = 0;
     t->tx_rst = 1;
     t->rx_rst = 1;
-    t->gmii_rxd = 0;
-    t->gmii_rx_dv = 0;
-    t->gmii_rx_er = 0;
+    t->RXD = 0;
+    t->RXDV = 0;
+    t->RXER = 0;
     for (int i = 0; i < 10; i++) {
-        t->tx_clk = 0; t->rx_clk = 0; t->eval();
-        t->tx_clk = 1; t->rx_clk = 1; t->eval();
+        t->TXCLK = 0; t->RXCLK = 0; t->eval();
+        t->TXCLK = 1; t->RXCLK = 1; t->eval();
     }
     t->tx_rst = 0;
     t->rx_rst = 0;
@@ -256,7 +303,7 @@ int main(int argc, char** argv) {
             break;
 
         // drive inputs for this cycle
-        t->tx_clk = 0; t->rx_clk = 0;
+        t->TXCLK = 0; t->RXCLK = 0;
         t->eval();
         bool valid = false;
         if (txi < tx_items.size()) {
@@ -265,7 +312,8 @@ int main(int argc, char** argv) {
                 idle_left--;
             } else if (!stalled_done && it.underflow_at >= 0 && (int)txb == it.underflow_at &&
                        stall_left == 0) {
-                stall_left = (int)rnd_range(1, 5);
+                // at least NPB cycles, so the MAC sees it in an enabled cycle
+                stall_left = (int)rnd_range(NPB, 5);
                 stalled_done = true;
                 stall_left--;
             } else if (stall_left > 0) {
@@ -279,15 +327,15 @@ int main(int argc, char** argv) {
         }
         t->s_axis_tvalid = valid;
         if (rxpos < rx_wire.size()) {
-            t->gmii_rxd = rx_wire[rxpos].d;
-            t->gmii_rx_dv = rx_wire[rxpos].dv;
-            t->gmii_rx_er = rx_wire[rxpos].er;
+            t->RXD = rx_wire[rxpos].d;
+            t->RXDV = rx_wire[rxpos].dv;
+            t->RXER = rx_wire[rxpos].er;
         } else {
-            t->gmii_rxd = 0; t->gmii_rx_dv = 0; t->gmii_rx_er = 0;
+            t->RXD = 0; t->RXDV = 0; t->RXER = 0;
         }
         t->eval();
         bool fire = valid && t->s_axis_tready;
-        t->tx_clk = 1; t->rx_clk = 1;
+        t->TXCLK = 1; t->RXCLK = 1;
         t->eval();
         cyc++;
         rxpos++;
@@ -302,21 +350,28 @@ int main(int argc, char** argv) {
         }
 
         // TX wire, as registered at this edge
-        bool en = t->gmii_tx_en;
+        bool en = t->TXEN;
         if (en) {
             if (!prev_en) {
                 tx_starts.push_back(cyc);
                 if (!fuzz && tx_seen > 0)
-                    CHECK(idle_run == 12, "TX gap %llu before frame %zu", (unsigned long long)idle_run, tx_seen);
-                if (fuzz && tx_seen > 0) CHECK(idle_run >= 12, "TX gap %llu", (unsigned long long)idle_run);
+                    CHECK(idle_run == 12u * NPB, "TX gap %llu before frame %zu", (unsigned long long)idle_run, tx_seen);
+                if (fuzz && tx_seen > 0) CHECK(idle_run >= 12u * NPB, "TX gap %llu", (unsigned long long)idle_run);
                 wire.clear();
                 wire_er = false;
             }
-            wire.push_back(t->gmii_txd);
-            wire_er |= t->gmii_tx_er;
+            wire.push_back(t->TXD);
+            wire_er |= t->TXER;
             idle_run = 0;
         } else {
             idle_run++;
+        }
+        if (prev_en && !en && NPB == 2) {
+            // nibbles, low first, into bytes
+            CHECK(wire.size() % 2 == 0, "odd nibble count %zu on the wire", wire.size());
+            Bytes b(wire.size() / 2);
+            for (size_t i = 0; i < b.size(); i++) b[i] = (uint8_t)(wire[2 * i] | (wire[2 * i + 1] << 4));
+            wire = b;
         }
         if (prev_en && !en) {
             // a whole wire frame: find which user frame it was
@@ -392,7 +447,7 @@ int main(int argc, char** argv) {
     double tx_frac = 0, rx_frac = 0;
     if (!fuzz && tx_starts.size() == tx_items.size() && rx_starts.size() == rx_lens.size()) {
         uint64_t ideal = 0;
-        for (size_t i = 0; i + 1 < rx_lens.size(); i++) ideal += 8 + rx_lens[i] + 12;
+        for (size_t i = 0; i + 1 < rx_lens.size(); i++) ideal += NPB * (8 + rx_lens[i] + 12);
         tx_frac = (double)ideal / (double)(tx_starts.back() - tx_starts.front());
         rx_frac = (double)ideal / (double)(rx_starts.back() - rx_starts.front());
         CHECK(tx_starts.back() - tx_starts.front() == ideal, "TX below line rate");
