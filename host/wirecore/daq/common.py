@@ -8,7 +8,7 @@ import csv
 import datetime
 import json
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -57,7 +57,7 @@ def ipv4_type(text: str) -> str:
     return text
 
 
-def int_range(lo: int, hi: int | None = None):  # noqa: ANN201
+def int_range(lo: int, hi: int | None = None) -> Callable[[str], int]:
     def conv(text: str) -> int:
         try:
             v = int(text, 0)
@@ -82,7 +82,7 @@ def positive_float(text: str) -> float:
     return v
 
 
-def out_path(*suffixes: str):  # noqa: ANN201
+def out_path(*suffixes: str) -> Callable[[str], Path]:
     def conv(text: str) -> Path:
         p = Path(text)
         if p.suffix.lower() not in suffixes:
