@@ -76,6 +76,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--rcvbuf", type=common.int_range(65536), default=64 << 20, help="socket buffer bytes"
     )
     p.add_argument(
+        "--line-gbps",
+        type=common.positive_float,
+        default=1.0,
+        help="the link's bit rate, for the line-rate maximum (default 1)",
+    )
+    p.add_argument(
         "--clock-mhz",
         type=common.positive_float,
         default=125.0,
@@ -216,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     ia = inter_arrival_us(cap)
     dv = delay_variation_us(cap, args.clock_mhz * 1e6)
     dvs = sample_summary(dv) if len(dv) else {}
-    ideal = line_rate_goodput(args.length) / 1e6
+    ideal = line_rate_goodput(args.length, args.line_gbps * 1e9) / 1e6
     rows = [
         ("sent (board counter)", f"{sent}"),
         ("received", f"{st.received}"),
@@ -224,7 +230,11 @@ def run(args: argparse.Namespace) -> int:
         ("success", f"{100 * st.success:.4f} %"),
         ("duplicates / late", f"{st.duplicates} / {st.late}"),
         ("gap events", f"{st.gap_events}"),
-        ("rate", f"{st.mbytes_per_s:.2f} MB/s ({100 * st.mbytes_per_s / ideal:.1f} % of 1G)"),
+        (
+            "rate",
+            f"{st.mbytes_per_s:.2f} MB/s ({100 * st.mbytes_per_s / ideal:.1f} % of the "
+            f"{ideal:.1f} MB/s line-rate maximum at {args.line_gbps:g} Gbit/s)",
+        ),
         ("packets/s", f"{st.packets_per_s:.0f}"),
         ("inter-arrival p50 / p99", _ia(st.jitter)),
         (
@@ -249,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
     }
     summary.update(st.to_dict())
     summary["delay_variation_us"] = dvs
+    summary["line_rate_max_mbytes_per_s"] = ideal
     if n > 1:
         summary["destinations"] = [
             {"port": port, **p.to_dict()} for port, p in zip(ports, per, strict=True)
