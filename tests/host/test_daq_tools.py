@@ -146,3 +146,21 @@ def test_interrupted_stream_stops_the_generator() -> None:
             p.send_signal(signal.SIGINT)
             assert p.wait(20) == 130
             assert cli.read(status)[0] == 0, "the generator still runs after the interrupt"
+
+
+def test_stream_reports_link_loss_exactly(tmp_path: Path) -> None:
+    """A stand-in that loses every 10th datagram (still counted as sent, as a lossy link
+    would): the tool's loss, success ratio and gap histogram are exact."""
+    from wirecore.daq.peer import standin
+
+    out = tmp_path / "loss.json"
+    with standin(1, drop_every=10) as boards:
+        b = boards[0]
+        argv = ["stream", "--target", b.ip, "--ipbus-port", str(b.ipbus_port)]
+        argv += ["--packets", "1000", "--length", "200", "--quiet", "--save", str(out)]
+        assert main(argv) == 0
+    s = json.loads(out.read_text())["summary"]
+    assert (s["sent"], s["received"], s["lost"]) == (1000, 900, 100)
+    assert s["success"] == 0.9
+    assert s["gap_hist"] == {"1": 100}
+    assert s["gap_events"] == 100

@@ -59,7 +59,8 @@ def _a(name: str) -> int:
 class SoftGenerator:
     """The packet generator behind the PKTGEN registers."""
 
-    def __init__(self, ip: str, src_port: int) -> None:
+    def __init__(self, ip: str, src_port: int, drop_every: int = 0) -> None:
+        self.drop_every = drop_every  # > 0: lose every N-th datagram, as a bad link would
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 * 1024 * 1024)
         self.sock.bind((ip, src_port))
@@ -131,7 +132,7 @@ class SoftGenerator:
                         self.sock.sendto(b"", d)
                 if self._stop.wait(warmup_ms / 1000):
                     return
-            if len(dests) == 1 and not lfsr and not gap:
+            if len(dests) == 1 and not lfsr and not gap and not self.drop_every:
                 self._run_fast(length, count, dests[0], fill)
                 return
             seq = [0] * len(dests)
@@ -140,8 +141,10 @@ class SoftGenerator:
             while not self._stop.is_set() and (count == 0 or self.sent_packets < count):
                 d = k % len(dests)
                 p = build_payload_fast(seq[d], self._cycles(), length, lfsr, fill)
+                lose = self.drop_every > 0 and (k + 1) % self.drop_every == 0
                 try:
-                    self.sock.sendto(p, dests[d])
+                    if not lose:
+                        self.sock.sendto(p, dests[d])
                 except (BlockingIOError, ConnectionRefusedError):
                     pass  # like a wire: nobody listening is not the sender's problem
                 seq[d] += 1
@@ -283,9 +286,14 @@ class SoftBoard:
     """One stand-in board: IPbus target with live PKTGEN registers, echo, generator."""
 
     def __init__(
-        self, ip: str = "127.0.0.1", ipbus_port: int = 0, echo_port: int = 0, pktgen_port: int = 0
+        self,
+        ip: str = "127.0.0.1",
+        ipbus_port: int = 0,
+        echo_port: int = 0,
+        pktgen_port: int = 0,
+        drop_every: int = 0,
     ) -> None:
-        self.gen = SoftGenerator(ip, pktgen_port)
+        self.gen = SoftGenerator(ip, pktgen_port, drop_every)
         self.echo = Echo(ip, echo_port)
         addr = BoardAddr(ip, ipbus_port, self.echo.port, self.gen.port)
         self.bus = PktgenBus(self.gen, addr)
@@ -314,7 +322,11 @@ def loopback_ips(n: int, first: str = "127.0.0.1") -> list[str]:
 
 @contextlib.contextmanager
 def standin(
-    boards: int = 1, first_ip: str = "127.0.0.1", echo_port: int = 0, timeout: float = 20.0
+    boards: int = 1,
+    first_ip: str = "127.0.0.1",
+    echo_port: int = 0,
+    timeout: float = 20.0,
+    drop_every: int = 0,
 ) -> Iterator[list[BoardAddr]]:
     """Run stand-in boards, one child process each (so that they answer in parallel and
     not under the caller's GIL); yield their addresses; stop them on exit."""
@@ -325,7 +337,7 @@ def standin(
     try:
         for ip in loopback_ips(boards, first_ip):
             cmd = [sys.executable, "-m", "wirecore.daq.peer", "--ip", ip]
-            cmd += ["--echo-port", str(echo_port)]
+            cmd += ["--echo-port", str(echo_port), "--drop-every", str(drop_every)]
             procs.append(
                 subprocess.Popen(
                     cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -372,9 +384,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ipbus-port", type=int, default=0, help="IPbus port (0: any free one)")
     ap.add_argument("--echo-port", type=int, default=0, help="echo port (0: any free one)")
     ap.add_argument("--pktgen-port", type=int, default=0, help="generator source port")
+    ap.add_argument(
+        "--drop-every",
+        type=int,
+        default=0,
+        metavar="N",
+        help="lose every N-th generated datagram (counted as sent), to test loss accounting",
+    )
     args = ap.parse_args(argv)
     if not 1 <= args.boards <= 64:
         ap.error("--boards must be 1..64")
+    if args.drop_every < 0:
+        ap.error("--drop-every must be >= 0")
     for name in ("ipbus_port", "echo_port", "pktgen_port"):
         if not 0 <= getattr(args, name) <= 65535:
             ap.error(f"--{name.replace('_', '-')} must be 0..65535")
@@ -385,7 +406,9 @@ def main(argv: list[str] | None = None) -> int:
     boards: list[SoftBoard] = []
     try:
         for ip in loopback_ips(args.boards, args.ip):
-            boards.append(SoftBoard(ip, args.ipbus_port, args.echo_port, args.pktgen_port))
+            boards.append(
+                SoftBoard(ip, args.ipbus_port, args.echo_port, args.pktgen_port, args.drop_every)
+            )
     except OSError as e:
         print(f"peer: cannot open the boards' sockets: {e}", file=sys.stderr)
         for b in boards:
