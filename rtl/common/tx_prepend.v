@@ -18,8 +18,11 @@
 //   can_start                      1 when idle, or in the cycle the current frame's last
 //                                  beat is taken (so frames go back to back with no gap)
 //   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0]; read
-//                                  while the header beats are emitted, so the user holds it
-//                                  from the cycle after `start` until the frame ends
+//                                  while the header beats are emitted: the user holds it
+//                                  from the cycle after `start` while hdr_free = 0
+//   hdr_free                       1 when `hdr` is not needed in this cycle or later for the
+//                                  current frame (a function of registers only, so a user
+//                                  may load its header registers with it as enable)
 //   s_axis_*                       payload (AXI4-Stream, tuser on the last beat = bad)
 //   m_axis_*                       frame (AXI4-Stream, tuser on the last beat = aborted)
 //   ev_sent, ev_abort, ev_long     one-cycle strobes: a frame ended good; a frame ended with
@@ -46,6 +49,7 @@ module tx_prepend #(
     input  wire                   start_drop,
     input  wire [15:0]            start_len,
     output wire                   can_start,
+    output wire                   hdr_free,
     input  wire [HDR_BYTES*8-1:0] hdr,
 
     input  wire [DATA_W-1:0]      s_axis_tdata,
@@ -249,6 +253,8 @@ module tx_prepend #(
     end
 
     assign can_start = (st == S_IDLE) || (fin && !to_drop);
+    // at 8 bits the last header byte of a zero-length frame comes from `hw`, not `hdr`
+    assign hdr_free  = (st != S_HDR) || ((zl || zr) && KEEP_W == 1 && HB > 8);
 
     always @(posedge clk) begin
         case (st)

@@ -46,12 +46,14 @@ module raw_tx #(
 );
     reg [47:0] r_dmac, r_smac;
     reg [15:0] r_type;
-    wire       can;
-    assign s_hdr_ready = can;
-    wire hdr_fire = s_hdr_valid && can;
+    wire       can, free;
+    assign s_hdr_ready = can && free;
+    wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
+    // loaded whenever no header is being sent (enable from registers only): the
+    // handshake's cycle takes the request's values, frozen while its header goes out
     always @(posedge clk) begin
-        if (hdr_fire) begin
+        if (free) begin
             r_dmac <= s_hdr_dst_mac;
             r_smac <= cfg_mac;
             r_type <= cfg_raw_ethertype;
@@ -73,6 +75,7 @@ module raw_tx #(
     ) eng (
         .clk(clk), .rst(rst),
         .start(hdr_fire), .start_drop(1'b0), .start_len(16'd0), .can_start(can),
+        .hdr_free(free),
         .hdr(hdr),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),

@@ -253,11 +253,15 @@ module icmp_echo #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire ev_long;  // cannot happen: ip_rx gives exactly len bytes
     /* verilator lint_on UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire eng_free;  // header registers are loaded before the engine starts, held to its end
+    /* verilator lint_on UNUSEDSIGNAL */
     tx_prepend #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDRB), .CHECK_LEN(1)
     ) eng (
         .clk(clk), .rst(rst),
         .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
+        .hdr_free(eng_free),
         .hdr(hv[HDRB*8-1:0]),
         .s_axis_tdata(mod_beat), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(eng_s_tvalid),
         .s_axis_tready(eng_s_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),

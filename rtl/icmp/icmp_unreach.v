@@ -154,11 +154,15 @@ module icmp_unreach #(
         r_mac[7:0], r_mac[15:8], r_mac[23:16], r_mac[31:24], r_mac[39:32], r_mac[47:40]
     };
 
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire eng_free;  // header registers are loaded before the engine starts, held to its end
+    /* verilator lint_on UNUSEDSIGNAL */
     tx_prepend #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(70), .CHECK_LEN(1)
     ) eng (
         .clk(clk), .rst(rst),
         .start(st == S_GO), .start_drop(1'b0), .start_len(16'd0), .can_start(eng_can),
+        .hdr_free(eng_free),
         .hdr(hv),
         .s_axis_tdata({DATA_W{1'b0}}), .s_axis_tkeep({KEEP_W{1'b0}}), .s_axis_tvalid(1'b1),
         .s_axis_tready(s_ready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),

@@ -103,10 +103,13 @@ module udp_ip_tx #(
     reg  [15:0] r_sport, r_dport, r_len, r_ucsum, r_id;
     reg  [15:0] ip_csum;
 
-    wire        eng_can;
+    wire        eng_can, eng_free;
     wire        hdr_fire = s_hdr_valid && s_hdr_ready;
-    assign s_hdr_ready = (ws == W_IDLE) && eng_can;
-    wire        idle_load = (ws == W_IDLE) && eng_can;
+    assign s_hdr_ready = (ws == W_IDLE) && eng_can && eng_free;
+    // the request's fields and the table are loaded in every cycle in which no header is
+    // being sent (an enable from registers only): in the cycle of the handshake they take
+    // the request's values, and they stay frozen while its header goes out
+    wire        idle_load = (ws == W_IDLE) && eng_free;
 
     // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP
     wire [17:0] st_sum = 18'h04500 + {2'b0, 1'b0, cfg_df, 14'd0} + {2'b0, cfg_ttl, 8'd17}
@@ -140,7 +143,7 @@ module udp_ip_tx #(
 
     wire [15:0] ucs = (s_hdr_csum_mode == 2'd0) ? 16'd0 : s_hdr_csum;
     always @(posedge clk) begin
-        if (hdr_fire) begin
+        if (idle_load) begin
             r_dmac  <= s_hdr_dst_mac;
             r_dip   <= s_hdr_dst_ip;
             r_sport <= s_hdr_src_port;
@@ -213,6 +216,7 @@ module udp_ip_tx #(
     ) eng (
         .clk(clk), .rst(rst),
         .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
+        .hdr_free(eng_free),
         .hdr(hdr),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
