@@ -5,6 +5,6 @@ from __future__ import annotations
 from syn.tops import Top
 
 TOPS = [
-    Top("arp_8b_4e", "arp", {"DATA_W": 8, "ENTRIES": 4, "WAYS": 2}),
+    Top("arp_8b_4e", "arp", {"DATA_W": 8, "ENTRIES": 4, "WAYS": 2}, fmax=True),
     Top("arp_8b_16e", "arp", {"DATA_W": 8, "ENTRIES": 16, "WAYS": 4}),
 ]

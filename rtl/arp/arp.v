@@ -55,10 +55,12 @@
 //   cnt_*: 32-bit wrapping counters
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
 //   the last hit and nothing has changed since (same millisecond, no cache write);
-//   otherwise 3 cycles (4 if the cache was busy with a receive or background operation
-//   in the cycle after it; more only right after reset while the cache is being
-//   cleared, SETS cycles). A reply starts on m_axis 5-6
-//   cycles after the request's last beat when the output is free.
+//   otherwise 4 cycles (up to 7 if the cache had just started a receive or background
+//   operation; more only right after reset while the cache is cleared, SETS cycles).
+//   A cache operation takes 3 or 4 cycles: read (IDLE), per-way compare (EXEC1),
+//   decision (EXEC2), and the write (WRITE) if it changes an entry. A reply's first
+//   beat is on m_axis 5 cycles after the request's last beat when the output is free;
+//   a request's, 1 cycle after the miss answer.
 // Parameters: DATA_W (multiple of 8), KEEP_W, ENTRIES and WAYS (powers of two, WAYS <=
 //   ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the first request),
 //   RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS (>= 1).
@@ -124,7 +126,10 @@ module arp #(
     localparam SET_W = (SETS > 1) ? $clog2(SETS) : 1;
     localparam WAY_W = (WAYS > 1) ? $clog2(WAYS) : 1;
     localparam MAXT  = (EXPIRE_MS > RETRY_MS) ? EXPIRE_MS : RETRY_MS;
-    localparam TS_W  = $clog2(MAXT + 1) + 1;  // ages up to 2*MAXT are unambiguous
+    // Time stamps: ages stay below 2^(TS_W-1) (entries are expired, retried or freed
+    // within about a millisecond of their last deadline), which lets "age >= T" be read
+    // off the sign of (now - T) - stamp, one subtraction with a registered operand.
+    localparam TS_W  = $clog2(MAXT + 1) + 2;
     localparam RW    = $clog2(RETRIES + 2);
     localparam EW    = 2 + RW + TS_W + 32 + 48;
     localparam HOLD_W = $clog2(GARP_HOLD_MS + 1);
@@ -146,15 +151,15 @@ module arp #(
     localparam [47:0] BCAST = 48'hffffffffffff;
 
     // cache FSM state (below) and its operations
-    localparam S_INIT = 2'd0, S_IDLE = 2'd1, S_EXEC = 2'd2;
+    localparam S_INIT = 3'd0, S_IDLE = 3'd1, S_EXEC1 = 3'd2, S_EXEC2 = 3'd3, S_WRITE = 3'd4;
     localparam OP_LK = 2'd0, OP_RX = 2'd1, OP_SW = 2'd2;
 
-    reg  [1:0]       state;
+    reg  [2:0]       state;
     reg  [1:0]       op;
 
     // ------------------------------------------------------------------ receive
     wire        ev_valid;
-    wire        ev_ready = (state == S_EXEC) && (op == OP_RX);
+    wire        ev_ready = (state == S_EXEC2) && (op == OP_RX);
     wire        ev_reply;
     wire [47:0] ev_sha;
     wire [31:0] ev_spa;
@@ -181,6 +186,7 @@ module arp #(
     reg  [HOLD_W-1:0] garp_hold;
     reg  [47:0] prev_mac;
     reg  [31:0] prev_ip;
+    reg         cfg_chg;  // cfg_mac or cfg_ip changed (registered, 2 cycles after)
 
     wire        tx_busy;
     wire        tx_done;
@@ -205,6 +211,14 @@ module arp #(
 
     // ------------------------------------------------------------------ time
     reg [TS_W-1:0] now;  // milliseconds, wrapping
+    reg [TS_W-1:0] now_exp;    // now - EXPIRE_MS
+    reg [TS_W-1:0] now_reval;  // now - REVALIDATE_MS
+    reg [TS_W-1:0] now_retry;  // now - RETRY_MS
+    always @(posedge clk) begin
+        now_exp   <= now - EXPIRE_T;
+        now_reval <= now - REVAL_T;
+        now_retry <= now - RETRY_T;
+    end
 
     // ------------------------------------------------------------------ lookup input
     reg         lk_pend;
@@ -219,16 +233,26 @@ module arp #(
     wire        lk_take  = arp_req_valid && arp_req_ready;
     wire        memo_hit = lk_take && memo_valid && (arp_req_ip == lk_ip);
 
+    // Next hop of the requested IP, worked out as the request is taken.
     wire [31:0] host_mask  = ~cfg_netmask;
-    wire        lk_local   = ((lk_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
-    wire        lk_bcast   = (lk_ip == 32'hffffffff) ||
-                             (lk_local && ((lk_ip & host_mask) == host_mask) && host_mask[1]);
-    wire        lk_mcast   = lk_ip[31:28] == 4'he;
-    wire [31:0] lk_nh      = lk_local ? lk_ip : cfg_gateway;
+    wire        q_local    = ((arp_req_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
+    wire        q_bcast    = (arp_req_ip == 32'hffffffff) ||
+                             (q_local && ((arp_req_ip & host_mask) == host_mask) &&
+                              host_mask[1]);
+    wire [31:0] q_nh       = q_local ? arp_req_ip : cfg_gateway;
     // no next hop: no gateway, our own address, or no address of ours yet (a request
     // with sender IP 0.0.0.0 would be taken for an address probe)
-    wire        lk_noroute = (lk_nh == 32'd0) || (lk_nh == cfg_ip) || (cfg_ip == 32'd0);
-    wire [47:0] lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
+    // (gw_bad: the gateway is 0.0.0.0 or our own address, registered from cfg_*)
+    reg         gw_bad;
+    wire        q_noroute  = (cfg_ip == 32'd0) ||
+                             (q_local ? (arp_req_ip == 32'd0 || arp_req_ip == cfg_ip) : gw_bad);
+
+    reg  [31:0]      lk_nh;
+    reg              lk_bcast;
+    reg              lk_noroute;
+    reg  [SET_W-1:0] lk_set;
+    wire             lk_mcast     = lk_ip[31:28] == 4'he;
+    wire [47:0]      lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
 
     // Set index: low bits of the XOR of the four bytes (the high bits of the fold are
     // unused when SETS < 256).
@@ -250,18 +274,30 @@ module arp #(
     reg  [SWL_W-1:0] sw_left;    // entries still to visit in this background pass
     reg              sw_again;   // an entry is due but the request slot was busy
 
-    wire rx_for_us  = (cfg_ip != 32'd0) && (ev_tpa == cfg_ip);
-    wire rx_can     = ev_valid && !(!ev_reply && rx_for_us && reply_pend);
+    // A request waits while a reply is still queued (it may need the reply slot).
+    wire rx_can     = ev_valid && !(!ev_reply && reply_pend);
     wire sw_can     = (sw_left != {SWL_W{1'b0}});
     wire [1:0] op_sel = lk_pend ? OP_LK : rx_can ? OP_RX : OP_SW;
     wire       op_any = lk_pend || rx_can || sw_can;
-    wire [SET_W-1:0] rd_set = lk_pend ? set_of(lk_nh) : rx_can ? set_of(ev_spa) : sw_set;
+    wire [SET_W-1:0] rd_set = lk_pend ? lk_set : rx_can ? set_of(ev_spa) : sw_set;
+    wire             rd_en  = (state == S_IDLE);  // read data held through EXEC1/EXEC2
 
     reg              wr_en;
     reg  [WAY_W-1:0] wr_way;
     reg  [EW-1:0]    wr_data;
     wire             init_wr = (state == S_INIT);
     wire [SET_W-1:0] wr_set  = init_wr ? init_set : cur_set;
+    // the write decided in EXEC2 is registered and done in WRITE
+    reg              mem_we;
+    reg  [WAY_W-1:0] mem_way;
+    reg  [EW-1:0]    mem_data;
+    always @(posedge clk) begin
+        if (state == S_EXEC2) begin
+            mem_way  <= wr_way;
+            mem_data <= wr_data;
+        end
+        mem_we <= (state == S_EXEC2) && wr_en;
+    end
 
     wire [WAYS*EW-1:0] rd_all;
 
@@ -272,9 +308,9 @@ module arp #(
             reg [EW-1:0] mem [0:SETS-1];
             reg [EW-1:0] rd;
             always @(posedge clk) begin
-                if (init_wr || (wr_en && wr_way == WAY_ID))
-                    mem[wr_set] <= init_wr ? {EW{1'b0}} : wr_data;
-                rd <= mem[rd_set];
+                if (init_wr || (mem_we && mem_way == WAY_ID))
+                    mem[wr_set] <= init_wr ? {EW{1'b0}} : mem_data;
+                if (rd_en) rd <= mem[rd_set];
             end
             assign rd_all[gw*EW +: EW] = rd;
         end
@@ -287,6 +323,11 @@ module arp #(
     reg  [TS_W*WAYS-1:0] w_age;
     reg  [32*WAYS-1:0]   w_ip;
     reg  [48*WAYS-1:0]   w_mac;
+    reg  [WAYS-1:0]      w_live;  // VALID or VALID-PROBED
+    reg  [WAYS-1:0]      w_old_exp;    // age >= EXPIRE_MS
+    reg  [WAYS-1:0]      w_old_reval;  // age >= REVALIDATE_MS
+    reg  [WAYS-1:0]      w_old_retry;  // age >= RETRY_MS
+    reg  [TS_W-1:0]      d_exp, d_reval, d_retry;
     reg  [EW-1:0]        e;
     integer v;
     always @* begin
@@ -298,54 +339,104 @@ module arp #(
             w_rt[RW*v +: RW]      = e[80+TS_W +: RW];
             w_st[2*v +: 2]        = e[EW-2 +: 2];
             w_age[TS_W*v +: TS_W] = now - e[80 +: TS_W];
+            w_live[v]             = e[EW-1];  // ST_VAL and ST_PRB are 2'b1x
+            d_exp                 = now_exp - e[80 +: TS_W];
+            d_reval               = now_reval - e[80 +: TS_W];
+            d_retry               = now_retry - e[80 +: TS_W];
+            w_old_exp[v]          = !d_exp[TS_W-1];
+            w_old_reval[v]        = !d_reval[TS_W-1];
+            w_old_retry[v]        = !d_retry[TS_W-1];
         end
     end
 
     integer w;
 
-    // key of the operation in EXEC
-    wire [31:0] key = (op == OP_LK) ? lk_nh : ev_spa;
+    // EXEC1: per-way flags, registered
+    wire [31:0]      key = (op == OP_LK) ? lk_nh : ev_spa;
+    reg  [WAYS-1:0]  c_match, c_free, c_fresh, c_exp, c_reval, c_due, c_inc;
+    reg              c_m_any, c_f_any;
+    reg  [WAY_W-1:0] c_m_way, c_f_way;
+    always @* begin
+        c_m_any = 1'b0; c_m_way = {WAY_W{1'b0}};
+        c_f_any = 1'b0; c_f_way = {WAY_W{1'b0}};
+        for (w = 0; w < WAYS; w = w + 1) begin
+            c_match[w] = (w_st[2*w +: 2] != ST_FREE) && (w_ip[32*w +: 32] == key);
+            c_free[w]  = (w_st[2*w +: 2] == ST_FREE);
+            c_inc[w]   = (w_st[2*w +: 2] == ST_INC);
+            c_fresh[w] = w_live[w] && !w_old_exp[w];
+            c_exp[w]   = w_live[w] && w_old_exp[w];
+            c_reval[w] = (w_st[2*w +: 2] == ST_VAL) && w_old_reval[w];
+            c_due[w]   = c_inc[w] && w_old_retry[w];
+            if (!c_m_any && c_match[w]) begin
+                c_m_any = 1'b1; c_m_way = w[WAY_W-1:0];
+            end
+            if (!c_f_any && c_free[w]) begin
+                c_f_any = 1'b1; c_f_way = w[WAY_W-1:0];
+            end
+        end
+    end
 
-    // matching way, free way, least recently refreshed way
-    reg              m_any;
+    // EXEC1 -> EXEC2: summary of the set, registered
+    reg              m_any;    // a way holds the key
     reg  [WAY_W-1:0] m_way;
-    reg              f_any;
+    reg              m_fresh;  // ... and is VALID/PROBED, younger than EXPIRE_MS
+    reg              m_inc;    // ... and is INCOMPLETE
+    reg              m_reval;  // ... and is VALID, old enough to re-validate
+    reg              f_any;    // a way is free
     reg  [WAY_W-1:0] f_way;
+    reg              s_exp;    // the background pass's entry has expired
+    reg              s_due;    // the background pass's entry is due a request
+    reg              req_free; // the request slot is free
+    reg  [TS_W*WAYS-1:0] age_r;
+    always @(posedge clk) begin
+        if (state == S_EXEC1) begin
+            m_any    <= c_m_any;
+            m_way    <= c_m_way;
+            m_fresh  <= |(c_match & c_fresh);
+            m_inc    <= |(c_match & c_inc);
+            m_reval  <= |(c_match & c_reval);
+            f_any    <= c_f_any;
+            f_way    <= c_f_way;
+            s_exp    <= c_exp[sw_way];
+            s_due    <= c_due[sw_way];
+            req_free <= !req_pend;
+            age_r    <= w_age;
+        end
+    end
+
+    // EXEC2: least recently refreshed way
     reg  [WAY_W-1:0] o_way;
     reg  [TS_W-1:0]  o_age;
     always @* begin
-        m_any = 1'b0; m_way = {WAY_W{1'b0}};
-        f_any = 1'b0; f_way = {WAY_W{1'b0}};
-        o_way = {WAY_W{1'b0}}; o_age = w_age[0 +: TS_W];
-        for (w = 0; w < WAYS; w = w + 1) begin
-            if (!m_any && w_st[2*w +: 2] != ST_FREE && w_ip[32*w +: 32] == key) begin
-                m_any = 1'b1; m_way = w[WAY_W-1:0];
-            end
-            if (!f_any && w_st[2*w +: 2] == ST_FREE) begin
-                f_any = 1'b1; f_way = w[WAY_W-1:0];
-            end
-            if (w_age[TS_W*w +: TS_W] > o_age) begin
-                o_age = w_age[TS_W*w +: TS_W]; o_way = w[WAY_W-1:0];
+        o_way = {WAY_W{1'b0}}; o_age = age_r[0 +: TS_W];
+        for (w = 1; w < WAYS; w = w + 1) begin
+            if (age_r[TS_W*w +: TS_W] > o_age) begin
+                o_age = age_r[TS_W*w +: TS_W]; o_way = w[WAY_W-1:0];
             end
         end
     end
 
     wire [WAY_W-1:0] v_way = f_any ? f_way : o_way;          // victim
     wire [WAY_W-1:0] t_way = m_any ? m_way : v_way;          // target of a write
-    wire [1:0]       m_st  = w_st[2*m_way +: 2];
-    wire [TS_W-1:0]  m_age = w_age[TS_W*m_way +: TS_W];
     wire [47:0]      m_mac = w_mac[48*m_way +: 48];
     wire [TS_W-1:0]  m_ts  = w_ts[TS_W*m_way +: TS_W];
     wire [RW-1:0]    m_rt  = w_rt[RW*m_way +: RW];
-    wire [1:0]       v_st  = w_st[2*v_way +: 2];
-    wire             m_live = m_any && (m_st == ST_VAL || m_st == ST_PRB);
-    wire [1:0]       s_st  = w_st[2*sw_way +: 2];
-    wire [TS_W-1:0]  s_age = w_age[TS_W*sw_way +: TS_W];
+    wire             v_used  = !f_any;
     wire [31:0]      s_ip  = w_ip[32*sw_way +: 32];
     wire [47:0]      s_mac = w_mac[48*sw_way +: 48];
     wire [RW-1:0]    s_rt  = w_rt[RW*sw_way +: RW];
 
-    wire rx_learn = (ev_spa != 32'd0) && (ev_spa != cfg_ip);
+    // receive-event flags, registered in EXEC1
+    reg rx_learn;   // sender IP may be learnt (not 0.0.0.0, not ours)
+    reg rx_for_us;  // target IP is ours
+    reg rx_confl;   // sender IP is ours: another station claims our address
+    always @(posedge clk) begin
+        if (state == S_EXEC1) begin
+            rx_learn  <= (ev_spa != 32'd0) && (ev_spa != cfg_ip);
+            rx_for_us <= (cfg_ip != 32'd0) && (ev_tpa == cfg_ip);
+            rx_confl  <= (cfg_ip != 32'd0) && (ev_spa == cfg_ip);
+        end
+    end
 
     // ------------------------------------------------------------------ EXEC decisions
     reg         x_resp, x_hit;
@@ -364,7 +455,7 @@ module arp #(
         x_reply = 1'b0; x_again = 1'b0;
         i_hit = 1'b0; i_miss = 1'b0; i_exp = 1'b0; i_tmo = 1'b0; i_evict = 1'b0;
         i_reqrx = 1'b0; i_reprx = 1'b0; i_confl = 1'b0;
-        if (state == S_EXEC) begin
+        if (state == S_EXEC2) begin
             case (op)
                 OP_LK: begin
                     x_resp = 1'b1;
@@ -374,22 +465,22 @@ module arp #(
                         x_hit = 1'b1; x_mac = lk_mcast_mac;
                     end else if (lk_noroute) begin
                         x_hit = 1'b0;
-                    end else if (m_live && m_age < EXPIRE_T) begin
+                    end else if (m_fresh) begin
                         x_hit = 1'b1; x_mac = m_mac;
-                        if (m_st == ST_VAL && m_age >= REVAL_T && !req_pend) begin
+                        if (m_reval && req_free) begin
                             // re-validate: one unicast request to the known MAC
                             x_req = 1'b1; x_req_dst = m_mac;
                             wr_en = 1'b1; wr_way = m_way;
                             wr_data = {ST_PRB, m_rt, m_ts, lk_nh, m_mac};
                         end
-                    end else if (m_any && m_st == ST_INC) begin
+                    end else if (m_inc) begin
                         x_hit = 1'b0;  // already being resolved
                     end else begin
                         // not cached (or expired): new INCOMPLETE entry and a request
                         wr_en = 1'b1; wr_way = t_way;
                         if (m_any) i_exp = 1'b1;
-                        else if (v_st != ST_FREE) i_evict = 1'b1;
-                        if (!req_pend) begin
+                        else if (v_used) i_evict = 1'b1;
+                        if (req_free) begin
                             x_req = 1'b1;
                             wr_data = {ST_INC, RETRY_N, now, lk_nh, 48'd0};
                         end else begin
@@ -403,9 +494,9 @@ module arp #(
                     if (rx_learn && (m_any || rx_for_us)) begin
                         wr_en = 1'b1; wr_way = t_way;
                         wr_data = {ST_VAL, {RW{1'b0}}, now, ev_spa, ev_sha};
-                        if (!m_any && v_st != ST_FREE) i_evict = 1'b1;
+                        if (!m_any && v_used) i_evict = 1'b1;
                     end
-                    if (cfg_ip != 32'd0 && ev_spa == cfg_ip) i_confl = 1'b1;
+                    i_confl = rx_confl;
                     if (!ev_reply && rx_for_us && !i_confl) begin
                         x_reply = 1'b1; i_reqrx = 1'b1;
                     end
@@ -413,12 +504,12 @@ module arp #(
                 end
                 default: begin  // OP_SW: background pass, one entry
                     wr_way = sw_way;
-                    if ((s_st == ST_VAL || s_st == ST_PRB) && s_age >= EXPIRE_T) begin
+                    if (s_exp) begin
                         wr_en = 1'b1; i_exp = 1'b1;  // wr_data = free entry
-                    end else if (s_st == ST_INC && s_age >= RETRY_T) begin
+                    end else if (s_due) begin
                         if (s_rt == {RW{1'b0}}) begin
                             wr_en = 1'b1; i_tmo = 1'b1;
-                        end else if (!req_pend) begin
+                        end else if (req_free) begin
                             x_req = 1'b1; x_req_ip = s_ip;
                             wr_en = 1'b1;
                             wr_data = {ST_INC, s_rt - 1'b1, now, s_ip, s_mac};
@@ -444,7 +535,8 @@ module arp #(
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
             reply_pend <= 1'b0; req_pend <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N;
-            prev_mac <= cfg_mac; prev_ip <= cfg_ip;
+            prev_mac <= cfg_mac; prev_ip <= cfg_ip; cfg_chg <= 1'b0;
+            gw_bad <= 1'b1;
             tx_kind <= 2'd0;
             cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
             cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
@@ -459,6 +551,10 @@ module arp #(
             if (lk_take && !memo_hit) begin
                 lk_pend <= 1'b1;
                 lk_ip <= arp_req_ip;
+                lk_nh <= q_nh;
+                lk_bcast <= q_bcast;
+                lk_noroute <= q_noroute;
+                lk_set <= q_local ? set_of(arp_req_ip) : set_of(cfg_gateway);
             end
 
             // background pass: every entry once per millisecond, and again when an
@@ -476,13 +572,15 @@ module arp #(
                 end
                 S_IDLE: begin
                     if (op_any) begin
-                        state <= S_EXEC;
+                        state <= S_EXEC1;
                         op <= op_sel;
                         cur_set <= rd_set;
                     end
                 end
-                default: begin  // S_EXEC
-                    state <= S_IDLE;
+                S_EXEC1: state <= S_EXEC2;
+                S_WRITE: state <= S_IDLE;
+                default: begin  // S_EXEC2
+                    state <= wr_en ? S_WRITE : S_IDLE;
                     case (op)
                         OP_LK: lk_pend <= 1'b0;
                         OP_SW: begin
@@ -511,8 +609,7 @@ module arp #(
                 arp_resp_valid <= 1'b1;  // arp_resp_hit and arp_resp_mac are unchanged
             end
             if (x_resp) memo_valid <= x_hit;
-            if ((lk_take && !memo_hit) || wr_en || init_wr || tick_1ms ||
-                cfg_mac != prev_mac || cfg_ip != prev_ip)
+            if ((lk_take && !memo_hit) || wr_en || init_wr || tick_1ms || cfg_chg)
                 memo_valid <= 1'b0;
 
             // transmit slots
@@ -540,8 +637,11 @@ module arp #(
             end
 
             // gratuitous ARP after reset and on address change, once stable
-            if (cfg_mac != prev_mac || cfg_ip != prev_ip) begin
-                prev_mac <= cfg_mac; prev_ip <= cfg_ip;
+            prev_mac <= cfg_mac;
+            prev_ip <= cfg_ip;
+            cfg_chg <= (cfg_mac != prev_mac) || (cfg_ip != prev_ip);
+            gw_bad <= (cfg_gateway == 32'd0) || (cfg_gateway == cfg_ip);
+            if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;
             end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin
                 garp_hold <= garp_hold - 1'b1;
