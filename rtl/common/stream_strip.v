@@ -11,8 +11,10 @@
 //
 // Interfaces:
 //   cmd_*   : valid/ready; the command must stay stable from cmd_valid until cmd_ready,
-//             which is pulsed when the packet is completely done (so the producer's
-//             command register can hold header fields the consumer reads meanwhile).
+//             which is pulsed when the packet's header handshake completes (at once for
+//             a dropped packet), so the producer's command register can hold the header
+//             fields the consumer presents meanwhile, and the next command can be made
+//             ready while this packet's payload flows.
 //   sts_*   : (USE_STS=1) valid/ready, one per packet, popped with the command: a
 //             late error (checksum) known only after the packet's end.
 //   s_axis_*: input packets (one command per packet, in order).
@@ -22,7 +24,8 @@
 // Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS.
 // Latency: a payload byte leaves 1 input beat after the beat that completes its output
 //   beat (one beat is held back so the last beat can carry tuser); per packet two
-//   cycles of overhead (end flush and command pick-up). Throughput: one beat per cycle.
+//   cycle of overhead (end flush; two when the last output beat spills into the flush).
+//   Throughput: one beat per cycle.
 module stream_strip #(
     parameter integer DATA_W  = 8,
     parameter integer KEEP_W  = DATA_W / 8,
@@ -75,6 +78,8 @@ module stream_strip #(
     reg  [KEEP_W-1:0] fl_k;
     reg               bad_in;
     reg               hdr_done;
+    reg               drop_r;
+    reg [ROUTE_W-1:0] route_r;
 
     // window {cur, prev} >> sa bytes, and the flush window {0, cur} >> sa bytes
     wire [2*DATA_W-1:0] cat = {s_axis_tdata, prev};
@@ -90,14 +95,23 @@ module stream_strip #(
     wire [DATA_W-1:0] flw_d = catf_sh[DATA_W-1:0];
 
     localparam signed [PW-1:0] KW_S = KEEP_W[PW-1:0];
-    wire [KEEP_W-1:0] win_in;
-    wire [KEEP_W-1:0] flw_in;
+    localparam signed [PW-1:0] KW2_S = 2 * KW_S;
+    // Per-lane "inside the kept range" flags of the current window and flush window,
+    // kept in registers (computed one beat ahead) so that no wide compare sits on the
+    // path to the output register.
+    reg  [KEEP_W-1:0] win_in;
+    reg  [KEEP_W-1:0] flw_in;
+    wire [KEEP_W-1:0] flw_nb;  // flush-window flags after one more beat
+    wire [KEEP_W-1:0] win_st, flw_st;  // flags for a new command
+    wire signed [PW-1:0] wb_new;
+    wire signed [PW-1:0] rem_new;
     genvar gi;
     generate
         for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
             localparam signed [PW-1:0] LI = gi;
-            assign win_in[gi] = (wb + LI >= 0) && (rem > LI);
-            assign flw_in[gi] = (wb + KW_S + LI >= 0) && (rem > KW_S + LI);
+            assign flw_nb[gi] = (wb >= -(KW2_S + LI)) && (rem > KW2_S + LI);
+            assign win_st[gi] = (wb_new >= -LI) && (rem_new > LI);
+            assign flw_st[gi] = (wb_new >= -(KW_S + LI)) && (rem_new > KW_S + LI);
         end
     endgenerate
     reg [SAW-1:0] nkeep;
@@ -117,11 +131,15 @@ module stream_strip #(
     wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
     wire beat = take && s_axis_tvalid;
     wire sts_ok = (USE_STS == 0) || sts_valid;
-    wire fl_two = (|fl_k) && held_v && !cmd_drop;
-    wire finish = (st == S_FLUSH) && sts_ok && (cmd_drop || (ob_free && hdr_done && !fl_two));
+    wire fl_two = (|fl_k) && held_v && !drop_r;
+    wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (ob_free && hdr_done && !fl_two));
 
     assign s_axis_tready = take;
-    assign cmd_ready = finish;
+    // a new packet starts when the previous one is done (no idle cycle in between)
+    wire start = cmd_valid && ((st == S_IDLE) || finish);
+    // the command is released once its header has been taken (or at once if dropped),
+    // so the producer can prepare the next one while this packet's payload flows
+    assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
     assign sts_ready = finish && (USE_STS != 0);
 
     // first-window parameters of a new command
@@ -134,9 +152,10 @@ module stream_strip #(
             assign sa_new = (m == 0) ? KEEP_W[SAW-1:0] : {1'b0, m};
         end
     endgenerate
-    wire signed [PW-1:0] wb_new = $signed({{(PW-SAW){1'b0}}, sa_new}) - KW_S -
-                                  $signed({{(PW-SKIP_W){1'b0}}, cmd_skip});
+    assign wb_new = $signed({{(PW-SAW){1'b0}}, sa_new}) - KW_S -
+                    $signed({{(PW-SKIP_W){1'b0}}, cmd_skip});
     wire signed [PW-1:0] len_s = $signed({{(PW-16){1'b0}}, cmd_len});
+    assign rem_new = len_s - wb_new;
 
     always @(posedge clk) begin
         if (beat) begin
@@ -144,7 +163,9 @@ module stream_strip #(
             first <= 1'b0;
             wb <= wb + KW_S;
             rem <= rem - KW_S;
-            if (!cmd_drop && (|cand_k)) begin
+            win_in <= flw_in;
+            flw_in <= flw_nb;
+            if (!drop_r && (|cand_k)) begin
                 held_d <= win_d;
                 held_k <= cand_k;
             end
@@ -154,37 +175,41 @@ module stream_strip #(
                 bad_in <= s_axis_tuser || truncated;
             end
         end
-        if (st == S_FLUSH && !cmd_drop && ob_free && hdr_done && fl_two) begin
+        if (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) begin
             held_d <= fl_d;
             held_k <= fl_k;
             fl_k <= {KEEP_W{1'b0}};
         end
-        if (st == S_IDLE && cmd_valid) begin
+        if (start) begin
+            drop_r <= cmd_drop;
+            route_r <= cmd_route;
             sa <= sa_new;
             wb <= wb_new;
-            rem <= len_s - wb_new;
+            rem <= rem_new;
+            win_in <= win_st;
+            flw_in <= flw_st;
             unlim <= &cmd_len;
             first <= 1'b1;
         end
         // output register
-        if (beat && !cmd_drop && (|cand_k) && held_v) begin
+        if (beat && !drop_r && (|cand_k) && held_v) begin
             m_axis_tdata <= held_d;
             m_axis_tkeep <= held_k;
             m_axis_tlast <= 1'b0;
             m_axis_tuser <= 1'b0;
-            m_axis_troute <= cmd_route;
-        end else if (st == S_FLUSH && !cmd_drop && ob_free && hdr_done && fl_two) begin
+            m_axis_troute <= route_r;
+        end else if (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) begin
             m_axis_tdata <= held_d;
             m_axis_tkeep <= held_k;
             m_axis_tlast <= 1'b0;
             m_axis_tuser <= 1'b0;
-            m_axis_troute <= cmd_route;
-        end else if (finish && !cmd_drop) begin
+            m_axis_troute <= route_r;
+        end else if (finish && !drop_r) begin
             m_axis_tdata <= (|fl_k) ? fl_d : held_d;
             m_axis_tkeep <= (|fl_k) ? fl_k : (held_v ? held_k : {KEEP_W{1'b0}});
             m_axis_tlast <= 1'b1;
             m_axis_tuser <= bad_in || ((USE_STS != 0) && sts_bad);
-            m_axis_troute <= cmd_route;
+            m_axis_troute <= route_r;
         end
     end
 
@@ -196,9 +221,9 @@ module stream_strip #(
             m_hdr_valid <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
-            if ((beat && !cmd_drop && (|cand_k) && held_v) ||
-                (st == S_FLUSH && !cmd_drop && ob_free && hdr_done && fl_two) ||
-                (finish && !cmd_drop))
+            if ((beat && !drop_r && (|cand_k) && held_v) ||
+                (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) ||
+                (finish && !drop_r))
                 m_axis_tvalid <= 1'b1;
             else if (m_axis_tready)
                 m_axis_tvalid <= 1'b0;
@@ -206,18 +231,18 @@ module stream_strip #(
                 m_hdr_valid <= 1'b0;
                 hdr_done <= 1'b1;
             end
+            if (start) begin
+                held_v <= 1'b0;
+                m_hdr_valid <= !cmd_drop;
+                hdr_done <= cmd_drop;
+            end
             case (st)
-                S_IDLE: if (cmd_valid) begin
-                    st <= S_RUN;
-                    held_v <= 1'b0;
-                    m_hdr_valid <= !cmd_drop;
-                    hdr_done <= cmd_drop;
-                end
+                S_IDLE: if (start) st <= S_RUN;
                 S_RUN: begin
-                    if (beat && !cmd_drop && (|cand_k)) held_v <= 1'b1;
+                    if (beat && !drop_r && (|cand_k)) held_v <= 1'b1;
                     if (beat && s_axis_tlast) st <= S_FLUSH;
                 end
-                S_FLUSH: if (finish) st <= S_IDLE;
+                S_FLUSH: if (finish) st <= start ? S_RUN : S_IDLE;
                 default: st <= S_IDLE;
             endcase
         end

@@ -19,7 +19,8 @@
 // last beat carries tuser = 1. The header handshake completes before the first payload
 // beat is offered.
 // The checksum is summed per beat as the header arrives (one's-complement with deferred
-// carry, 20-bit accumulator) and folded/compared in two pipelined stages.
+// carry, 20-bit accumulator, the beat's words registered first) and folded/compared in
+// two more pipelined stages, so no path holds more than one short adder.
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
 //   60 bytes, is checked).
@@ -102,7 +103,10 @@ module ip_rx #(
     reg             active;  // Ethernet header of the current packet taken
     reg             ended;
     reg             hdr_have;  // whole IP header (IHL*4 bytes) summed
-    reg             ck1, ck2;  // checksum pipeline stages valid
+    reg             ck0, ck1, ck2;  // checksum pipeline stages valid
+    reg             first;  // the next beat is the packet's first
+    reg  [18:0]     bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
+    reg             bs_v, bs_first;
     reg             pushed;
     reg             acc_ok;  // decision: packet accepted
     reg  [19:0]     acc;
@@ -128,7 +132,6 @@ module ip_rx #(
     assign s_hdr_ready = !active || restart;
     assign s_axis_tready = fifo_ready && active && !ended;
     wire in_beat = s_axis_tvalid && s_axis_tready;
-    wire first = (flen == 16'd0);
 
     reg [SAW-1:0] nkeep;
     integer i;
@@ -156,7 +159,8 @@ module ip_rx #(
         end
     end
     wire [15:0] flen_next = flen + {{(16-SAW){1'b0}}, nkeep};
-    wire        hdr_end = pos_small && (flen_next >= {9'd0, lim});
+    wire [6:0]  hpos_next = {1'b0, flen[5:0]} + {{(7-SAW){1'b0}}, nkeep};
+    wire        hdr_end = pos_small && (hpos_next >= lim);
 
     // header fields
     wire [3:0]  f_ver = win[7:4];
@@ -185,7 +189,9 @@ module ip_rx #(
         end
         if (in_beat && first) ihl_r <= s_axis_tdata[3:0];
         // checksum: accumulate, then fold twice and compare
-        if (in_beat) acc <= (first ? 20'd0 : {4'd0, acc[15:0]} + {16'd0, acc[19:16]}) + {1'b0, bsum};
+        bsum_r <= bsum;
+        bs_first <= first;
+        if (bs_v) acc <= (bs_first ? 20'd0 : {4'd0, acc[15:0]} + {16'd0, acc[19:16]}) + {1'b0, bsum_r};
         s1 <= {1'b0, acc[15:0]} + {13'd0, acc[19:16]};
         csum_ok <= (s1[15:0] + {15'd0, s1[16]}) == 16'hFFFF;
         if (push) begin
@@ -208,8 +214,11 @@ module ip_rx #(
             flen <= 16'd0;
             ended <= 1'b0;
             hdr_have <= 1'b0;
+            ck0 <= 1'b0;
             ck1 <= 1'b0;
             ck2 <= 1'b0;
+            first <= 1'b1;
+            bs_v <= 1'b0;
             pushed <= 1'b0;
             acc_ok <= 1'b0;
             cmd_valid <= 1'b0;
@@ -223,15 +232,19 @@ module ip_rx #(
             cnt_bad_proto <= 32'd0;
             cnt_truncated <= 32'd0;
         end else begin
-            ck1 <= hdr_have && !ck1 && !ck2 && !pushed;
+            bs_v <= in_beat;
+            ck0 <= hdr_have && !ck0 && !ck1 && !ck2 && !pushed;
+            ck1 <= ck0;
             ck2 <= ck2 ? !push : ck1;
             if (restart) begin
                 bcnt <= 0;
                 flen <= 16'd0;
                 ended <= 1'b0;
                 hdr_have <= 1'b0;
+                ck0 <= 1'b0;
                 ck1 <= 1'b0;
                 ck2 <= 1'b0;
+                first <= 1'b1;
                 pushed <= 1'b0;
                 if ((push ? !drop : acc_ok) && flen < f_tlen)
                     cnt_truncated <= cnt_truncated + 1'b1;
@@ -240,6 +253,7 @@ module ip_rx #(
                 if (in_beat) begin
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
                     flen <= flen_next;
+                    first <= 1'b0;
                     if (hdr_end) hdr_have <= 1'b1;
                     if (s_axis_tlast) ended <= 1'b1;
                 end

@@ -103,7 +103,12 @@ module udp_rx #(
     reg             cur_bcast;
     reg             last_bad;  // tuser of the last beat
     // end-of-datagram checksum pipeline
-    reg             e0, e1, e2, e3;
+    reg             ep, e0, e1, e2, e3;
+    reg             ez0, eb0, ea0;
+    reg  [15:0]     el0;
+    reg  [17:0]     psum_r;
+    reg  [18:0]     bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
+    reg             bs_v, bs_first, first;
     reg  [17:0]     es1;
     reg  [16:0]     es2;
     reg             e_ok, e_zero, e_bad, e_acc;
@@ -147,14 +152,15 @@ module udp_rx #(
     wire r_big = (STORE_FWD != 0) && ({1'b0, cur_ip_len} > CAP);
     wire hdr_drop = r_len || r_closed || r_big;
 
-    wire need_hdr = !pushed && (hdr_complete || ended) && !e0 && !e1 && !e2 && !e3;
+    wire need_hdr = !pushed && (hdr_complete || ended) && !ep && !e0 && !e1 && !e2 && !e3;
     wire need = (STORE_FWD == 0) ? need_hdr : ((need_hdr && hdr_drop) || (e3 && e_acc));
     wire push = need && (!cmd_valid || cmd_ready);
     wire late_drop = e_bad || (!e_ok && !e_zero);
     // the end pipeline of the previous datagram must be idle before a new one starts
     // (store and forward), and the late-status queue must have room (cut-through)
-    wire room = (STORE_FWD != 0) ? !(e0 || e1 || e2 || e3) :
-                ({1'b0, sts_n} + {3'd0, e0} + {3'd0, e1} + {3'd0, e2} + {3'd0, e3} < 4'd4);
+    wire room = (STORE_FWD != 0) ? !(ep || e0 || e1 || e2 || e3) :
+                ({1'b0, sts_n} + {3'd0, ep} + {3'd0, e0} + {3'd0, e1} + {3'd0, e2} +
+                 {3'd0, e3} < 4'd4);
     wire restart = ended && (pushed || push);
     assign s_hdr_ready = (!active || restart) && room;
     assign s_axis_tready = fifo_ready && active && !ended;
@@ -197,17 +203,28 @@ module udp_rx #(
             cur_dst_ip <= s_hdr_dst_ip;
             cur_ip_len <= s_hdr_len;
             cur_bcast <= s_hdr_broadcast;
-            acc <= {2'd0, psum};
-        end else if (in_beat) begin
-            acc <= {4'd0, acc[15:0]} + {16'd0, acc[19:16]} + {1'b0, bsum};
+            psum_r <= psum;
         end
+        // checksum: the beat's words are registered, then accumulated (the pseudo-header
+        // sum enters with the first beat)
+        bsum_r <= bsum;
+        bs_first <= first;
+        if (bs_v) acc <= (bs_first ? {2'd0, psum_r} : {4'd0, acc[15:0]} + {16'd0, acc[19:16]}) +
+                         {1'b0, bsum_r};
         if (in_beat && s_axis_tlast) last_bad <= s_axis_tuser;
-        // end pipeline data
+        // end pipeline data: header verdict and fields at ep (before the next datagram's
+        // header can replace them), the sum at e0 (once the last beat is in)
+        if (ep) begin
+            ez0 <= (f_csum == 16'd0);
+            eb0 <= last_bad;
+            ea0 <= !hdr_drop;
+            el0 <= f_len;
+        end
         if (e0) begin
-            es1 <= {2'd0, acc[15:0]} + {14'd0, acc[19:16]} + {2'd0, f_len};
-            ez1 <= (f_csum == 16'd0);
-            eb1 <= last_bad;
-            ea1 <= !hdr_drop;
+            es1 <= {2'd0, acc[15:0]} + {14'd0, acc[19:16]} + {2'd0, el0};
+            ez1 <= ez0;
+            eb1 <= eb0;
+            ea1 <= ea0;
         end
         if (e1) begin
             es2 <= {1'b0, es1[15:0]} + {15'd0, es1[17:16]};
@@ -253,7 +270,10 @@ module udp_rx #(
             pushed <= 1'b0;
             bcnt <= 0;
             flen <= 16'd0;
+            ep <= 1'b0;
             e0 <= 1'b0;
+            bs_v <= 1'b0;
+            first <= 1'b1;
             e1 <= 1'b0;
             e2 <= 1'b0;
             e3 <= 1'b0;
@@ -281,7 +301,11 @@ module udp_rx #(
             end
             if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
             else if (restart) active <= 1'b0;
-            e0 <= in_beat && s_axis_tlast;
+            bs_v <= in_beat;
+            if (s_hdr_valid && s_hdr_ready) first <= 1'b1;
+            else if (in_beat) first <= 1'b0;
+            ep <= in_beat && s_axis_tlast;
+            e0 <= ep;
             if (e0) cnt_datagrams <= cnt_datagrams + 1'b1;
             e1 <= e0;
             e2 <= e1;
