@@ -152,7 +152,8 @@ module tx_prepend #(
     wire [CW-1:0] p_nb = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KWC)
                                          : (p_short ? in_bytes : rem8);
     wire [CW-1:0] p_tot = OFFC + p_nb;
-    wire       p_flush = p_end && (p_tot > KWC);
+    // a remainder beat is only possible when the header shares a beat with the payload
+    wire       p_flush = (OFF != 0) && p_end && (p_tot > KWC);
     wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
     // zero-length payload when the header fills whole beats: the last header beat ends it
     wire       last_hb = (bc == HBL);
@@ -252,7 +253,14 @@ module tx_prepend #(
         endcase
     end
 
-    assign can_start = (st == S_IDLE) || (fin && !to_drop);
+    // = (st == S_IDLE) || (fin && !to_drop), written out so that it does not depend on
+    // the length bookkeeping (a payload's tlast always ends or aborts the frame)
+    wire in_fire = s_axis_tvalid && m_axis_tready;
+    assign can_start = (st == S_IDLE)
+                    || (st == S_PAY && in_fire && s_axis_tlast && !p_flush)
+                    || (st == S_FLUSH && m_axis_tready && !drop_r)
+                    || (st == S_HDR && zl && in_fire && s_axis_tlast)
+                    || (st == S_HDR && zr && zr_end && in_fire);
     // at 8 bits the last header byte of a zero-length frame comes from `hw`, not `hdr`
     assign hdr_free  = (st != S_HDR) || ((zl || zr) && KEEP_W == 1 && HB > 8);
 
