@@ -105,13 +105,21 @@ module stream_strip #(
     wire [KEEP_W-1:0] win_st, flw_st;  // flags for a new command
     wire signed [PW-1:0] wb_new;
     wire signed [PW-1:0] rem_new;
+    // A new command's first-window values are computed in two registered stages while
+    // the command waits (it is normally made ready during the previous packet), so the
+    // start of a packet loads registers only. cmd_age counts the cycles the current
+    // command has been valid (saturating at 2 = both stages hold its values).
+    reg  [1:0]        cmd_age;
+    reg  signed [PW-1:0] p1_wb, p1_rem, p2_wb, p2_rem;
+    reg  [SAW-1:0]    p1_sa, p2_sa;
+    reg  [KEEP_W-1:0] p2_win, p2_flw;
     genvar gi;
     generate
         for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
             localparam signed [PW-1:0] LI = gi;
             assign flw_nb[gi] = (wb >= -(KW2_S + LI)) && (rem > KW2_S + LI);
-            assign win_st[gi] = (wb_new >= -LI) && (rem_new > LI);
-            assign flw_st[gi] = (wb_new >= -(KW_S + LI)) && (rem_new > KW_S + LI);
+            assign win_st[gi] = (p1_wb >= -LI) && (p1_rem > LI);
+            assign flw_st[gi] = (p1_wb >= -(KW_S + LI)) && (p1_rem > KW_S + LI);
         end
     endgenerate
     reg [SAW-1:0] nkeep;
@@ -136,7 +144,7 @@ module stream_strip #(
 
     assign s_axis_tready = take;
     // a new packet starts when the previous one is done (no idle cycle in between)
-    wire start = cmd_valid && ((st == S_IDLE) || finish);
+    wire start = cmd_valid && (cmd_age == 2'd2) && ((st == S_IDLE) || finish);
     // the command is released once its header has been taken (or at once if dropped),
     // so the producer can prepare the next one while this packet's payload flows
     assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
@@ -158,6 +166,14 @@ module stream_strip #(
     assign rem_new = len_s - wb_new;
 
     always @(posedge clk) begin
+        p1_wb <= wb_new;
+        p1_rem <= rem_new;
+        p1_sa <= sa_new;
+        p2_wb <= p1_wb;
+        p2_rem <= p1_rem;
+        p2_sa <= p1_sa;
+        p2_win <= win_st;
+        p2_flw <= flw_st;
         if (beat) begin
             prev <= s_axis_tdata;
             first <= 1'b0;
@@ -183,11 +199,11 @@ module stream_strip #(
         if (start) begin
             drop_r <= cmd_drop;
             route_r <= cmd_route;
-            sa <= sa_new;
-            wb <= wb_new;
-            rem <= rem_new;
-            win_in <= win_st;
-            flw_in <= flw_st;
+            sa <= p2_sa;
+            wb <= p2_wb;
+            rem <= p2_rem;
+            win_in <= p2_win;
+            flw_in <= p2_flw;
             unlim <= &cmd_len;
             first <= 1'b1;
         end
@@ -216,11 +232,14 @@ module stream_strip #(
     always @(posedge clk) begin
         if (rst) begin
             st <= S_IDLE;
+            cmd_age <= 2'd0;
             held_v <= 1'b0;
             hdr_done <= 1'b0;
             m_hdr_valid <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
+            if (!cmd_valid || cmd_ready) cmd_age <= 2'd0;
+            else if (cmd_age != 2'd2) cmd_age <= cmd_age + 2'd1;
             if ((beat && !drop_r && (|cand_k) && held_v) ||
                 (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) ||
                 (finish && !drop_r))
