@@ -604,7 +604,7 @@ module ipbus_target #(
                 hpos  <= rw;
                 if ((!h_fits && h_okfmt) || rw >= MAXW[SLOTW-1:0]) begin
                     cnt_reply_overflow <= cnt_reply_overflow + 32'd1;
-                    finish;
+                    state <= S_END;          // (finish next cycle: keeps this path short)
                 end else begin
                     rw <= rw + 1'b1;
                     cnt_transactions <= cnt_transactions + 32'd1;
