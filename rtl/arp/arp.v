@@ -439,61 +439,52 @@ module arp #(
     end
 
     // ------------------------------------------------------------------ EXEC decisions
+    // Only the written entry's state depends on the decision; its other fields, the
+    // request's and the answer's data are chosen by the operation alone, so the wide
+    // data paths stay shallow.
     reg         x_resp, x_hit;
-    reg  [47:0] x_mac;
     reg         x_req;
-    reg  [31:0] x_req_ip;
-    reg  [47:0] x_req_dst;
     reg         x_reply;
     reg         x_again;
+    reg  [1:0]  x_st;
     reg         i_hit, i_miss, i_exp, i_tmo, i_evict, i_reqrx, i_reprx, i_confl;
 
     always @* begin
-        wr_en = 1'b0; wr_way = t_way; wr_data = {EW{1'b0}};
-        x_resp = 1'b0; x_hit = 1'b0; x_mac = 48'd0;
-        x_req = 1'b0; x_req_ip = lk_nh; x_req_dst = BCAST;
-        x_reply = 1'b0; x_again = 1'b0;
+        wr_en = 1'b0; wr_way = t_way; x_st = ST_FREE;
+        x_resp = 1'b0; x_hit = 1'b0;
+        x_req = 1'b0; x_reply = 1'b0; x_again = 1'b0;
         i_hit = 1'b0; i_miss = 1'b0; i_exp = 1'b0; i_tmo = 1'b0; i_evict = 1'b0;
         i_reqrx = 1'b0; i_reprx = 1'b0; i_confl = 1'b0;
         if (state == S_EXEC2) begin
             case (op)
                 OP_LK: begin
                     x_resp = 1'b1;
-                    if (lk_bcast) begin
-                        x_hit = 1'b1; x_mac = BCAST;
-                    end else if (lk_mcast) begin
-                        x_hit = 1'b1; x_mac = lk_mcast_mac;
+                    if (lk_bcast || lk_mcast) begin
+                        x_hit = 1'b1;
                     end else if (lk_noroute) begin
                         x_hit = 1'b0;
                     end else if (m_fresh) begin
-                        x_hit = 1'b1; x_mac = m_mac;
+                        x_hit = 1'b1;
                         if (m_reval && req_free) begin
                             // re-validate: one unicast request to the known MAC
-                            x_req = 1'b1; x_req_dst = m_mac;
-                            wr_en = 1'b1; wr_way = m_way;
-                            wr_data = {ST_PRB, m_rt, m_ts, lk_nh, m_mac};
+                            x_req = 1'b1;
+                            wr_en = 1'b1; wr_way = m_way; x_st = ST_PRB;
                         end
                     end else if (m_inc) begin
                         x_hit = 1'b0;  // already being resolved
                     end else begin
                         // not cached (or expired): new INCOMPLETE entry and a request
-                        wr_en = 1'b1; wr_way = t_way;
+                        wr_en = 1'b1; wr_way = t_way; x_st = ST_INC;
                         if (m_any) i_exp = 1'b1;
                         else if (v_used) i_evict = 1'b1;
-                        if (req_free) begin
-                            x_req = 1'b1;
-                            wr_data = {ST_INC, RETRY_N, now, lk_nh, 48'd0};
-                        end else begin
-                            x_again = 1'b1;  // due at once: the background pass sends it
-                            wr_data = {ST_INC, RETRY_N1, now - RETRY_T, lk_nh, 48'd0};
-                        end
+                        if (req_free) x_req = 1'b1;
+                        else x_again = 1'b1;  // due at once: the background pass sends it
                     end
                     i_hit = x_hit; i_miss = !x_hit;
                 end
                 OP_RX: begin
                     if (rx_learn && (m_any || rx_for_us)) begin
-                        wr_en = 1'b1; wr_way = t_way;
-                        wr_data = {ST_VAL, {RW{1'b0}}, now, ev_spa, ev_sha};
+                        wr_en = 1'b1; wr_way = t_way; x_st = ST_VAL;
                         if (!m_any && v_used) i_evict = 1'b1;
                     end
                     i_confl = rx_confl;
@@ -505,14 +496,13 @@ module arp #(
                 default: begin  // OP_SW: background pass, one entry
                     wr_way = sw_way;
                     if (s_exp) begin
-                        wr_en = 1'b1; i_exp = 1'b1;  // wr_data = free entry
+                        wr_en = 1'b1; i_exp = 1'b1;  // freed
                     end else if (s_due) begin
                         if (s_rt == {RW{1'b0}}) begin
-                            wr_en = 1'b1; i_tmo = 1'b1;
+                            wr_en = 1'b1; i_tmo = 1'b1;  // freed
                         end else if (req_free) begin
-                            x_req = 1'b1; x_req_ip = s_ip;
-                            wr_en = 1'b1;
-                            wr_data = {ST_INC, s_rt - 1'b1, now, s_ip, s_mac};
+                            x_req = 1'b1;
+                            wr_en = 1'b1; x_st = ST_INC;
                         end else begin
                             x_again = 1'b1;
                         end
@@ -520,6 +510,47 @@ module arp #(
                 end
             endcase
         end
+    end
+
+    // written entry fields other than the state
+    reg  [RW-1:0]   d_rt;
+    reg  [TS_W-1:0] d_ts;
+    reg  [31:0]     d_ip;
+    reg  [47:0]     d_mac;
+    always @* begin
+        case (op)
+            OP_LK: begin  // re-validation keeps the entry; a new one is INCOMPLETE
+                d_ip  = lk_nh;
+                d_mac = m_mac;
+                d_rt  = m_fresh ? m_rt : req_free ? RETRY_N : RETRY_N1;
+                d_ts  = m_fresh ? m_ts : req_free ? now : now_retry;
+            end
+            OP_RX: begin
+                d_ip  = ev_spa;
+                d_mac = ev_sha;
+                d_rt  = {RW{1'b0}};
+                d_ts  = now;
+            end
+            default: begin  // retry of an INCOMPLETE entry
+                d_ip  = s_ip;
+                d_mac = s_mac;
+                d_rt  = s_rt - 1'b1;
+                d_ts  = now;
+            end
+        endcase
+        wr_data = {x_st, d_rt, d_ts, d_ip, d_mac};
+    end
+
+    // request and answer data
+    wire [31:0] x_req_ip  = (op == OP_LK) ? lk_nh : s_ip;
+    wire [47:0] x_req_dst = (op == OP_LK && m_fresh) ? m_mac : BCAST;
+    wire [47:0] x_mac     = !x_hit ? 48'd0 : lk_bcast ? BCAST : lk_mcast ? lk_mcast_mac : m_mac;
+
+    // counter strobes, registered
+    reg         k_hit, k_miss, k_exp, k_tmo, k_evict, k_reqrx, k_reprx, k_confl;
+    always @(posedge clk) begin
+        k_hit <= i_hit; k_miss <= i_miss; k_exp <= i_exp; k_tmo <= i_tmo;
+        k_evict <= i_evict; k_reqrx <= i_reqrx; k_reprx <= i_reprx; k_confl <= i_confl;
     end
 
     // ------------------------------------------------------------------ sequential
@@ -622,12 +653,15 @@ module arp #(
                     req_pend <= 1'b0; tx_kind <= 2'd2;
                 end
             end
-            if (x_reply) begin
-                reply_pend <= 1'b1; reply_dst <= ev_sha; reply_tpa <= ev_spa;
+            // slot data is loaded whenever the slot is free; the decision only sets *_pend
+            if (state == S_EXEC2 && !reply_pend) begin
+                reply_dst <= ev_sha; reply_tpa <= ev_spa;
             end
-            if (x_req) begin
-                req_pend <= 1'b1; req_dst <= x_req_dst; req_tpa <= x_req_ip;
+            if (x_reply) reply_pend <= 1'b1;
+            if (state == S_EXEC2 && !req_pend) begin
+                req_dst <= x_req_dst; req_tpa <= x_req_ip;
             end
+            if (x_req) req_pend <= 1'b1;
             if (tx_done) begin
                 case (tx_kind)
                     2'd0: cnt_reply_tx <= cnt_reply_tx + 32'd1;
@@ -651,14 +685,14 @@ module arp #(
             if (i_confl) garp_pend <= 1'b1;
 
             // counters
-            if (i_hit || memo_hit) cnt_hit <= cnt_hit + 32'd1;
-            if (i_miss) cnt_miss <= cnt_miss + 32'd1;
-            if (i_exp) cnt_expired <= cnt_expired + 32'd1;
-            if (i_tmo) cnt_timeout <= cnt_timeout + 32'd1;
-            if (i_evict) cnt_evicted <= cnt_evicted + 32'd1;
-            if (i_reqrx) cnt_req_rx <= cnt_req_rx + 32'd1;
-            if (i_reprx) cnt_reply_rx <= cnt_reply_rx + 32'd1;
-            if (i_confl) cnt_conflict <= cnt_conflict + 32'd1;
+            if (k_hit || memo_hit) cnt_hit <= cnt_hit + 32'd1;
+            if (k_miss) cnt_miss <= cnt_miss + 32'd1;
+            if (k_exp) cnt_expired <= cnt_expired + 32'd1;
+            if (k_tmo) cnt_timeout <= cnt_timeout + 32'd1;
+            if (k_evict) cnt_evicted <= cnt_evicted + 32'd1;
+            if (k_reqrx) cnt_req_rx <= cnt_req_rx + 32'd1;
+            if (k_reprx) cnt_reply_rx <= cnt_reply_rx + 32'd1;
+            if (k_confl) cnt_conflict <= cnt_conflict + 32'd1;
         end
     end
 

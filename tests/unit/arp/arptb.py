@@ -161,6 +161,7 @@ class ArpTB:
             if int(d.arp_resp_valid.value):
                 hit = bool(int(d.arp_resp_hit.value))
                 mac = int2mac(int(d.arp_resp_mac.value))
+                await ClockCycles(d.clk, 2)  # the counters follow 1 to 2 cycles later
                 return Lookup(hit, mac, n)
         raise AssertionError(f"lookup of {ip}: no response")
 
