@@ -10,9 +10,11 @@
 //     SFD checked and its FCS checked and stripped before it is written to the TAP.
 //     Frames with a bad FCS, a gmii_tx_er (aborted), a bad preamble or shorter than
 //     64 bytes are dropped and counted.
-// While nothing is in flight the program sleeps in poll() on the TAP (at most until the
-// next millisecond), so an idle board costs little CPU. tick_1ms is pulsed once per
-// wall-clock millisecond, so the RTL's timers agree with Linux's.
+// While nothing is in flight the program sleeps in poll() on the TAP (at most 1 ms at a
+// time), so an idle board costs little CPU. tick_1ms is pulsed once per wall-clock
+// millisecond, so the RTL's timers agree with Linux's: while busy as the milliseconds
+// pass (at least 16 cycles apart), while idle in batches every --idle-tick-ms (10 ms),
+// each batch followed by --tick-cycles cycles so that a timer that fires can act.
 //
 // Statistics (cycles simulated, cycles/s, frames each way, drops, and every cnt_* output
 // of the top) are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
@@ -57,6 +59,7 @@ constexpr size_t kMaxFrame = 16384;  // jumbo-aware buffer size (bytes on the wi
 constexpr int kIfg = 12;             // idle cycles between frames towards the RTL
 constexpr int kChunk = 256;          // cycles between checks of the clock and the TAP
 constexpr size_t kQueueMax = 256;    // frames read ahead from the TAP
+constexpr int kTickSpacing = 16;     // fewest cycles between two tick_1ms pulses
 
 volatile sig_atomic_t g_stop = 0;
 volatile sig_atomic_t g_dump = 0;
@@ -114,7 +117,8 @@ struct Options {
     std::string stats_file;
     double stats_interval = 0;
     uint64_t idle_cycles = 10000;  // cycles simulated after the last activity before sleeping
-    uint64_t tick_cycles = 1000;   // cycles simulated after a tick while idle
+    uint64_t tick_cycles = 256;    // cycles simulated after a tick while idle
+    uint64_t idle_tick_ms = 10;    // while idle, owed ticks are delivered in batches this often
     bool spin = false;             // never sleep (benchmarks)
     double run_seconds = 0;        // stop after this many wall-clock seconds (0: never)
 };
@@ -162,8 +166,10 @@ void usage(FILE* f) {
             "  --stats-file FILE     also write statistics as JSON to FILE\n"
             "  --idle-cycles N       cycles simulated after the last activity before sleeping "
             "(default 10000)\n"
-            "  --tick-cycles N       cycles simulated after each idle millisecond tick "
-            "(default 1000)\n"
+            "  --tick-cycles N       cycles simulated after ticks delivered while idle "
+            "(default 256)\n"
+            "  --idle-tick-ms N      while idle, deliver the owed ticks every N ms "
+            "(default 10; 1: every millisecond)\n"
             "  --spin                never sleep (benchmarks)\n"
             "  --run-seconds S       stop after S seconds of wall-clock time\n"
             "  -h, --help            this help\n"
@@ -174,7 +180,7 @@ Options parse_args(int argc, char** argv) {
     Options o;
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
-        O_IDLE, O_TICK, O_SPIN, O_RUN
+        O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -189,6 +195,7 @@ Options parse_args(int argc, char** argv) {
         {"stats-file", required_argument, nullptr, O_SFILE},
         {"idle-cycles", required_argument, nullptr, O_IDLE},
         {"tick-cycles", required_argument, nullptr, O_TICK},
+        {"idle-tick-ms", required_argument, nullptr, O_ITICK},
         {"spin", no_argument, nullptr, O_SPIN},
         {"run-seconds", required_argument, nullptr, O_RUN},
         {"help", no_argument, nullptr, 'h'},
@@ -214,6 +221,12 @@ Options parse_args(int argc, char** argv) {
             case O_SFILE: o.stats_file = optarg; break;
             case O_IDLE: o.idle_cycles = uint64_t(parse_num(optarg, "--idle-cycles")); break;
             case O_TICK: o.tick_cycles = uint64_t(parse_num(optarg, "--tick-cycles")); break;
+            case O_ITICK: {
+                double v = parse_num(optarg, "--idle-tick-ms");
+                if (v < 1 || v > 1000) die("--idle-tick-ms: 1..1000");
+                o.idle_tick_ms = uint64_t(v);
+                break;
+            }
             case O_SPIN: o.spin = true; break;
             case O_RUN: o.run_seconds = parse_num(optarg, "--run-seconds"); break;
             case 'h': usage(stdout); exit(0);
@@ -306,6 +319,7 @@ class Board {
     size_t rx_pos_ = 0;
     int rx_gap_ = 0;
     bool tick_now_ = false;
+    uint64_t ticks_owed_ = 0;  // wall-clock milliseconds not yet given to the RTL
 
     // RTL -> TAP
     std::vector<uint8_t> tx_buf_;
@@ -566,13 +580,31 @@ void Board::run() {
         o_.stats_interval > 0 ? t_start_ + uint64_t(o_.stats_interval * 1e9) : UINT64_MAX;
     uint64_t deadline = o_.run_seconds > 0 ? t_start_ + uint64_t(o_.run_seconds * 1e9) : UINT64_MAX;
     uint64_t quiet_left = o_.idle_cycles;
-    uint64_t ticks_owed = 0;
     uint64_t busy_since = t_start_;
     fprintf(stderr, "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u\n",
             o_.tap.c_str(), o_.mac, o_.echo_port);
+    auto accrue = [&](uint64_t now) {
+        if (now >= next_tick) {
+            uint64_t n = (now - next_tick) / ms + 1;
+            ticks_owed_ += n;
+            next_tick += n * ms;
+            if (ticks_owed_ > 10000) ticks_owed_ = 10000;
+        }
+    };
 
     while (!g_stop) {
-        for (int i = 0; i < kChunk; i++) cycle();
+        // one chunk of cycles; owed ticks go in every kTickSpacing cycles
+        bool ticked = false;
+        for (int i = 0; i < kChunk; i++) {
+            if (ticks_owed_ > 0 && (i % kTickSpacing) == 0) {
+                ticks_owed_--;
+                tick_now_ = true;
+                st_.ticks++;
+                ticked = true;
+            }
+            cycle();
+        }
+        if (ticked && quiet_left < o_.tick_cycles) quiet_left = o_.tick_cycles;
         bool active = tx_in_frame_ || rx_pos_ < rx_wire_.size() || !rx_wire_.empty() ||
                       rx_gap_ > 0 || !queue_.empty();
         if (queue_.empty()) {
@@ -581,18 +613,7 @@ void Board::run() {
             if (queue_.size() != before) active = true;
         }
         uint64_t now = now_ns();
-        if (now >= next_tick) {
-            uint64_t n = (now - next_tick) / ms + 1;
-            ticks_owed += n;
-            next_tick += n * ms;
-            if (ticks_owed > 1000) ticks_owed = 1000;
-        }
-        if (ticks_owed > 0) {
-            ticks_owed--;
-            tick_now_ = true;
-            st_.ticks++;
-            if (quiet_left < o_.tick_cycles) quiet_left = o_.tick_cycles;
-        }
+        accrue(now);
         if (now >= next_stats) {
             busy_ns_ += now - busy_since;
             busy_since = now;
@@ -617,19 +638,25 @@ void Board::run() {
             continue;
         }
         quiet_left = 0;
-        if (o_.spin) continue;
-        // Idle: sleep until a frame arrives or the next millisecond.
+        if (o_.spin || ticks_owed_ > 0) continue;
+        // Idle: sleep in poll() on the TAP, at most 1 ms at a time, until a frame arrives.
+        // The milliseconds that pass are owed as ticks and given to the RTL in a batch
+        // every --idle-tick-ms (or at once when a frame or a signal wakes the board).
         busy_ns_ += now - busy_since;
         pcap_.flush();
-        uint64_t wait_ns = next_tick > now ? next_tick - now : 0;
-        struct pollfd pfd = {tap_, POLLIN, 0};
-        int timeout_ms = int((wait_ns + ms - 1) / ms);
-        if (timeout_ms > 1) timeout_ms = 1;
-        if (tap_ >= 0) {
-            poll(&pfd, 1, timeout_ms);
-        } else {
-            struct timespec ts = {0, long(wait_ns)};
-            nanosleep(&ts, nullptr);
+        while (!g_stop && !g_dump) {
+            uint64_t wait_ns = next_tick > now ? next_tick - now : 0;
+            int timeout_ms = wait_ns > 0 ? 1 : 0;
+            if (tap_ >= 0) {
+                struct pollfd pfd = {tap_, POLLIN, 0};
+                if (poll(&pfd, 1, timeout_ms) > 0) break;
+            } else {
+                struct timespec ts = {0, long(wait_ns)};
+                nanosleep(&ts, nullptr);
+            }
+            now = now_ns();
+            accrue(now);
+            if (ticks_owed_ >= o_.idle_tick_ms || now >= next_stats || now >= deadline) break;
         }
         busy_since = now_ns();
         read_tap();

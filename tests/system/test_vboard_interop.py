@@ -10,6 +10,7 @@ capture of everything that passes tshark without a malformed frame or a bad chec
 
 from __future__ import annotations
 
+import os
 import random
 import socket
 import subprocess
@@ -284,3 +285,25 @@ def test_two_boards_behind_a_bridge(make_board) -> None:
     # each board answered only for itself
     assert b1.stats()["from_board_frames"] >= 205
     assert b2.stats()["from_board_frames"] >= 205
+
+
+def test_idle_board_sleeps(make_board) -> None:
+    """The full board, idle, uses a small part of a CPU and still counts every millisecond."""
+    b = make_board("id")
+    pid = b.pid()
+    assert pid is not None
+
+    def cpu() -> float:
+        f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+    time.sleep(0.5)
+    st0, c0, t0 = b.stats(), cpu(), time.monotonic()
+    time.sleep(3.0)
+    st1, c1, t1 = b.stats(), cpu(), time.monotonic()
+    assert (c1 - c0) / (t1 - t0) < 0.2, f"idle board used {(c1 - c0) / (t1 - t0):.0%} of a CPU"
+    ms = (st1["wall_s"] - st0["wall_s"]) * 1000
+    ticks = st1["ticks"] - st0["ticks"]
+    assert 0.98 * ms - 12 <= ticks <= 1.02 * ms + 12, f"{ticks} ticks in {ms:.0f} ms"
+    # and it still answers at once after the sleep
+    assert ping(b.cfg.ns, b.cfg.ip, 3, interval=0.05).received == 3

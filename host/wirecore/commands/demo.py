@@ -63,8 +63,8 @@ def udp_echo(
 
     Keeps up to ``window`` datagrams in flight (1 for sizes below 4, which cannot carry a
     sequence number). Stops after ``count`` datagrams or ``duration`` seconds (whichever
-    is given; both bound the run). A request whose reply has not come ``timeout`` seconds
-    after the last reply is counted lost.
+    is given; both bound the run), or when no reply has come for ``timeout`` seconds: the
+    requests still in flight then count as lost.
     """
     if count is None and duration is None:
         raise ValueError("give count or duration")
@@ -112,10 +112,9 @@ def udp_echo(
                         bad += 1
                     last_progress = time.monotonic()
             elif time.monotonic() - last_progress > timeout:
+                # nothing came back for a whole timeout: the board stopped answering
                 lost += len(pending)
-                pending.clear()
-                order.clear()
-                last_progress = time.monotonic()
+                break
     finally:
         s.close()
     return EchoResult(size, sent, received, bad, lost, time.monotonic() - t0)
@@ -219,7 +218,7 @@ def run_demo(a: argparse.Namespace) -> int:
         pf = ping(ns, ip, a.flood, flood=True)
         rows.append(("ping flood", f"{pf.rate:,.0f} pings/s", f"{pf.received}/{pf.sent} replies"))
         for size in (64, 1472):
-            e = udp_echo(ns, ip, cfg.udp_echo_port, size, duration=a.seconds, window=16)
+            e = udp_echo(ns, ip, cfg.udp_echo_port, size, duration=a.seconds, window=a.window)
             rows.append(
                 (
                     f"UDP echo, {size}-byte datagrams",
@@ -231,8 +230,18 @@ def run_demo(a: argparse.Namespace) -> int:
         rows.append(
             (
                 "simulation speed",
-                f"{st['cycles_per_s_busy'] / 1e6:.1f} M cycles/s while busy",
-                f"{st['cycles']:,} cycles, {st['busy_s']:.1f} s busy of {st['wall_s']:.1f} s",
+                f"{st['cycles_per_cpu_s'] / 1e6:.2f} M cycles per CPU second",
+                f"{st['cycles']:,} cycles in {st['cpu_s']:.1f} s of CPU, "
+                f"{st['wall_s']:.1f} s of wall time",
+            )
+        )
+        drops = {k: v for k, v in st["counters"].items() if v and "drop" in k}
+        bad = st["from_board_bad_fcs"] + st["from_board_aborted"]
+        rows.append(
+            (
+                "frames dropped",
+                f"{bad} bad from the board",
+                ", ".join(f"{k}={v}" for k, v in drops.items()) or "none in the board",
             )
         )
     except (BoardError, netns.NetnsError) as e:
@@ -263,6 +272,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--udp-echo-port", type=int, default=7, help="UDP echo port (default 7)")
     p.add_argument("--seconds", type=float, default=2.0, help="length of each UDP run (2 s)")
     p.add_argument("--flood", type=int, default=2000, help="pings in the flood (2000)")
+    p.add_argument("--window", type=int, default=8, help="UDP datagrams in flight (8)")
     p.add_argument("--out", help="directory for the capture (default build/demo)")
 
     def run(a: argparse.Namespace) -> int:
