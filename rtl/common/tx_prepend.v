@@ -156,7 +156,7 @@ module tx_prepend #(
     wire       p_flush = (OFF != 0) && p_end && (p_tot > KWC);
     wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
     // zero-length payload when the header fills whole beats: the last header beat ends it
-    wire       last_hb = (bc == HBL);
+    reg        last_hb;  // bc == HB-1, kept as a register
     wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && rem_zero && last_hb;
     wire       z_long  = !s_axis_tlast || (in_bytes != {CW{1'b0}});
     // no length given (CHECK_LEN=0) and the header fills whole beats: the last header
@@ -270,8 +270,9 @@ module tx_prepend #(
                 if (fin) begin
                     st <= to_drop ? S_DROP : S_IDLE;
                 end else if (m_axis_tvalid && m_axis_tready) begin
-                    bc <= bc + 8'd1;
-                    if (bc == HBL) begin
+                    bc      <= bc + 8'd1;
+                    last_hb <= (bc + 8'd1 == HBL);
+                    if (last_hb) begin
                         st    <= S_PAY;
                         carry <= tailsh[DATA_W-1:0];
                     end
@@ -305,7 +306,8 @@ module tx_prepend #(
         endcase
         if (start && can_start) begin
             st  <= start_drop ? S_DROP : S_HDR;
-            bc  <= 8'd0;
+            bc       <= 8'd0;
+            last_hb  <= (HBL == 8'd0);
             rem      <= start_len;
             rem_le   <= (start_len <= KW16);
             rem8     <= (start_len <= KW16) ? start_len[CW-1:0] : KWC;
