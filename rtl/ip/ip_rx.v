@@ -172,14 +172,23 @@ module ip_rx #(
     wire [31:0] f_src = {win[103:96], win[111:104], win[119:112], win[127:120]};
     wire [31:0] f_dst = {win[135:128], win[143:136], win[151:144], win[159:152]};
     wire [7:0]  f_hlen = {2'b00, f_ihl, 2'b00};
+    // field checks, registered: the window is complete two cycles before the decision
     wire        r_runt = !hdr_have;
-    wire        r_hdr = (f_ver != 4'd4) || (f_ihl < 4'd5);
     wire        r_csum = !csum_ok;
-    wire        r_len = (f_tlen < {8'd0, f_hlen});
-    wire        bcast = (f_dst == 32'hFFFFFFFF) || (f_dst == (cfg_ip | ~cfg_netmask));
-    wire        r_dst = !((f_dst == cfg_ip) || bcast);
-    wire        r_frag = f_mf || (f_off != 13'd0);
-    wire        r_proto = !((f_proto == 8'd1) || (f_proto == 8'd17));
+    reg         r_hdr, r_len, r_dst, r_frag, r_proto, r_bcast;
+    reg         tr_v;  // truncation check of the packet just finished (one cycle late)
+    reg  [15:0] tr_flen, tr_tlen;
+    always @(posedge clk) begin
+        r_hdr <= (f_ver != 4'd4) || (f_ihl < 4'd5);
+        r_len <= (f_tlen < {8'd0, f_hlen});
+        r_bcast <= (f_dst != cfg_ip);
+        r_dst <= !((f_dst == cfg_ip) || (f_dst == 32'hFFFFFFFF) ||
+                   (f_dst == (cfg_ip | ~cfg_netmask)));
+        r_frag <= f_mf || (f_off != 13'd0);
+        r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17));
+        tr_flen <= flen;
+        tr_tlen <= f_tlen;
+    end
     wire        drop = r_runt || r_hdr || r_csum || r_len || r_dst || r_frag || r_proto;
 
     always @(posedge clk) begin
@@ -200,7 +209,7 @@ module ip_rx #(
             cmd_dst_ip <= f_dst;
             cmd_proto <= f_proto;
             cmd_len <= f_tlen - {8'd0, f_hlen};
-            cmd_bcast <= f_dst != cfg_ip;
+            cmd_bcast <= r_bcast;
             cmd_skip <= f_hlen;
             cmd_route <= (f_proto == 8'd17);
             cmd_drop <= drop;
@@ -221,6 +230,7 @@ module ip_rx #(
             bs_v <= 1'b0;
             pushed <= 1'b0;
             acc_ok <= 1'b0;
+            tr_v <= 1'b0;
             cmd_valid <= 1'b0;
             cnt_packets <= 32'd0;
             cnt_runt <= 32'd0;
@@ -246,9 +256,9 @@ module ip_rx #(
                 ck2 <= 1'b0;
                 first <= 1'b1;
                 pushed <= 1'b0;
-                if ((push ? !drop : acc_ok) && flen < f_tlen)
-                    cnt_truncated <= cnt_truncated + 1'b1;
+                tr_v <= push ? !drop : acc_ok;
             end else begin
+                tr_v <= 1'b0;
                 if (push) pushed <= 1'b1;
                 if (in_beat) begin
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
@@ -258,6 +268,7 @@ module ip_rx #(
                     if (s_axis_tlast) ended <= 1'b1;
                 end
             end
+            if (tr_v && tr_flen < tr_tlen) cnt_truncated <= cnt_truncated + 1'b1;
             if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
             else if (restart) active <= 1'b0;
             if (push) begin
