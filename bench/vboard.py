@@ -58,6 +58,8 @@ def main() -> int:
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "top": a.top,
         "goal_cycles_per_s": 10e6,
+        "load_average_before": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
     }
     res["idle_cycles_per_cpu_s"] = idle_speed(a.top, a.seconds)
     res["idle_cycles_per_cpu_s_mac_only"] = idle_speed("vboard_macloop", a.seconds)
@@ -85,6 +87,8 @@ def main() -> int:
                     if cpu > 0
                     else 0.0,
                     "cpu_fraction": round(cpu / (st1["wall_s"] - st0["wall_s"]), 3),
+                    # the rate if the board had a whole CPU (others' load shares it)
+                    "datagrams_per_board_cpu_s": round(e.received / cpu, 1) if cpu > 0 else 0.0,
                     "busy_fraction": round(busy / (st1["wall_s"] - st0["wall_s"]), 3),
                 }
             res["udp_echo"] = echo
@@ -96,7 +100,8 @@ def main() -> int:
             res["ping_rtt_ms"] = {"min": p.rtt_min, "avg": p.rtt_avg, "max": p.rtt_max}
     finally:
         board.down()
-    print(f"virtual board ({a.top})")
+    load_avg = f"load average {res['load_average_before']:.1f} on {res['cpus']} CPUs"
+    print(f"virtual board ({a.top}); {load_avg}")
     print(f"{'figure':42} {'value':>24}")
     idle = res["idle_cycles_per_cpu_s"]
     mac = res["idle_cycles_per_cpu_s_mac_only"]
@@ -110,6 +115,8 @@ def main() -> int:
         for size, e in echo.items():
             label = f"UDP echo {size} B: datagrams/s, Mbit/s"
             print(f"{label:42} {e['datagrams_per_s']:>12,.0f} {e['mbit_per_s']:>10.2f}")
+            label = "  per CPU second of the board, CPU share"
+            print(f"{label:42} {e['datagrams_per_board_cpu_s']:>12,.0f} {e['cpu_fraction']:>10.2f}")
         print(f"{'ping flood, pings/s':42} {res['ping_flood_per_s']:>24,.0f}")
         rtt = res["ping_rtt_ms"]
         assert isinstance(rtt, dict)
