@@ -261,18 +261,26 @@ module tx_prepend #(
                     || (st == S_FLUSH && m_axis_tready && !drop_r)
                     || (st == S_HDR && zl && in_fire && s_axis_tlast)
                     || (st == S_HDR && zr && zr_end && in_fire);
-    // at 8 bits the last header byte of a zero-length frame comes from `hw`, not `hdr`
-    assign hdr_free  = (st != S_HDR) || ((zl || zr) && KEEP_W == 1 && HB > 8);
+    // `hdr` is needed while header beats go out, except that at 8 bits the last header
+    // byte of a frame that may end on it (zero-length payload) comes from `hw`; kept as a
+    // register (hold) so that users can take it as a load enable
+    localparam ALLOWZ = (OFF == 0) && (KEEP_W == 1) && (HB > 8);
+    reg hold;
+    assign hdr_free  = !hold;
 
     always @(posedge clk) begin
         case (st)
             S_HDR: begin
                 if (fin) begin
-                    st <= to_drop ? S_DROP : S_IDLE;
+                    st   <= to_drop ? S_DROP : S_IDLE;
+                    hold <= 1'b0;
                 end else if (m_axis_tvalid && m_axis_tready) begin
                     bc      <= bc + 8'd1;
                     last_hb <= (bc + 8'd1 == HBL);
+                    if (bc + 8'd1 == HBL && ALLOWZ && (CHECK_LEN == 0 || rem_zero))
+                        hold <= 1'b0;
                     if (last_hb) begin
+                        hold  <= 1'b0;
                         st    <= S_PAY;
                         carry <= tailsh[DATA_W-1:0];
                     end
@@ -308,12 +316,16 @@ module tx_prepend #(
             st  <= start_drop ? S_DROP : S_HDR;
             bc       <= 8'd0;
             last_hb  <= (HBL == 8'd0);
+            hold     <= !start_drop;
             rem      <= start_len;
             rem_le   <= (start_len <= KW16);
             rem8     <= (start_len <= KW16) ? start_len[CW-1:0] : KWC;
             rem_zero <= (start_len == 16'd0);
         end
-        if (rst) st <= S_IDLE;
+        if (rst) begin
+            st   <= S_IDLE;
+            hold <= 1'b0;
+        end
     end
 endmodule
 `default_nettype wire
