@@ -91,7 +91,7 @@ module eth_rx #(
     wire            fifo_ready;
 
     wire need = !pushed && (ended || bcnt == NB[BW-1:0]);
-    wire push = need && (!cmd_valid || cmd_ready);
+    wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
     wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt;
     wire [15:0] flen_e = restart ? 16'd0 : flen;

@@ -127,7 +127,7 @@ module ip_rx #(
     wire            fifo_ready;
 
     wire need = !pushed && (ck2 || (ended && !hdr_have));
-    wire push = need && (!cmd_valid || cmd_ready);
+    wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
     assign s_hdr_ready = !active || restart;
     assign s_axis_tready = fifo_ready && active && !ended;

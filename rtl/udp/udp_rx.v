@@ -154,7 +154,7 @@ module udp_rx #(
 
     wire need_hdr = !pushed && (hdr_complete || ended) && !ep && !e0 && !e1 && !e2 && !e3;
     wire need = (STORE_FWD == 0) ? need_hdr : ((need_hdr && hdr_drop) || (e3 && e_acc));
-    wire push = need && (!cmd_valid || cmd_ready);
+    wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire late_drop = e_bad || (!e_ok && !e_zero);
     // the end pipeline of the previous datagram must be idle before a new one starts
     // (store and forward), and the late-status queue must have room (cut-through)
