@@ -92,7 +92,7 @@ module pktgen #(
 
     output reg  [31:0]       cnt_packets,
     output reg  [31:0]       cnt_bytes,
-    output reg  [63:0]       status_round,
+    output wire [63:0]       status_round,
 
     output wire              m_hdr_valid,
     input  wire              m_hdr_ready,
@@ -116,6 +116,7 @@ module pktgen #(
     localparam integer HDR_BEATS = 16 / KEEP_W;
     localparam [31:0] KEEP_W32 = KEEP_W;
     localparam [16:0] KW = KEEP_W32[16:0];
+    localparam [16:0] KW2 = {KEEP_W32[15:0], 1'b0};
     localparam [31:0] LFSR_MASK = 32'h80200003;
     localparam [31:0] SEED_XOR = 32'h9E3779B9;
 
@@ -148,7 +149,14 @@ module pktgen #(
     reg [4:0]  ndst_q;
     reg [31:0] gap_cnt;
     reg [15:0] warm_cnt;       // warm-up ticks still to wait
-    reg [63:0] cycles;
+    // 64-bit counters in two 32-bit halves with a registered carry (no 64-bit carry
+    // chain in one cycle): the free-running cycle counter and the pass counter.
+    reg [31:0] cyc_lo, cyc_hi;
+    reg        cyc_carry;
+    wire [63:0] cycles = {cyc_hi, cyc_lo};
+    reg [31:0] round_lo, round_hi;
+    reg        round_carry;
+    assign status_round = {round_hi, round_lo};
 
     // Destination table, read every cycle into dst_q: entry rd_idx during a run, entry 0
     // while idle, so the first header can go out the cycle after start.
@@ -175,6 +183,8 @@ module pktgen #(
 
     // Payload datapath.
     reg [16:0]  rem;           // payload bytes still to send
+    reg         rem_last;      // rem <= KEEP_W: this beat is the last
+    reg         last_pkt;      // the datagram in progress is the run's last
     reg [63:0]  ts_q;          // timestamp of the datagram in progress
     reg [4:0]   hb;            // header beats sent (HDR_BEATS = header done)
     reg         pass_end;      // this datagram goes to the last destination of a pass
@@ -204,7 +214,7 @@ module pktgen #(
     assign m_axis_tvalid = (state == S_PAY);
     assign m_axis_tdata  = in_hdr ? hdr_bytes : (lfsr_q ? lb[DATA_W-1:0] : {KEEP_W{fill_q}});
     assign m_axis_tkeep  = keep;
-    assign m_axis_tlast  = (rem <= KW);
+    assign m_axis_tlast  = rem_last;
     assign m_axis_tuser  = 1'b0;
 
     assign m_hdr_valid         = (state == S_HDR);
@@ -221,11 +231,13 @@ module pktgen #(
     wire hdr_fire  = m_hdr_valid && m_hdr_ready;
     wire beat_fire = m_axis_tvalid && m_axis_tready;
     wire pkt_done  = beat_fire && m_axis_tlast;
-    wire run_done  = stop_pend || stop ||
-                     (!run_forever && cnt_packets == count_m1);
+    wire run_done  = stop_pend || stop || last_pkt;
 
     always @(posedge clk) begin
-        cycles <= cycles + 64'd1;
+        cyc_lo    <= cyc_lo + 32'd1;
+        cyc_carry <= (cyc_lo == 32'hFFFFFFFE);
+        if (cyc_carry)
+            cyc_hi <= cyc_hi + 32'd1;
         if (start && state == S_IDLE) begin
             len_q   <= cfg_len;
             count_m1 <= cfg_count - 32'd1;
@@ -234,22 +246,30 @@ module pktgen #(
             fill_q  <= cfg_fill;
             ndst_q  <= ndst_eff;
         end
+        // registered end-of-run and end-of-payload conditions (short paths): cnt_packets
+        // moves only at a payload's end, 2 cycles apart at the least
+        last_pkt <= !run_forever && (cnt_packets == count_m1);
         if (hdr_fire) begin
             rem       <= priming ? 17'd0 : {1'b0, len_q};
+            rem_last  <= priming || ({1'b0, len_q} <= KW);
             ts_q      <= ts_now;
             hb        <= 5'd0;
             pass_end  <= last_dst;
             lfsr      <= seed;
         end else if (beat_fire) begin
             rem    <= (rem > KW) ? rem - KW : 17'd0;
+            rem_last <= (rem <= KW2);
             if (in_hdr)
                 hb <= hb + 5'd1;
             else
                 lfsr <= lb[DATA_W+31:DATA_W];
         end
         if (rst) begin
-            cycles <= 64'd0;
+            cyc_lo    <= 32'd0;
+            cyc_hi    <= 32'd0;
+            cyc_carry <= 1'b0;
             rem    <= 17'd0;
+            rem_last <= 1'b1;
             hb <= HDR_BEATS[4:0];
         end
     end
@@ -264,8 +284,16 @@ module pktgen #(
             rd_idx       <= 4'd0;
             cnt_packets  <= 32'd0;
             cnt_bytes    <= 32'd0;
-            status_round <= 64'd0;
+            round_lo     <= 32'd0;
+            round_hi     <= 32'd0;
+            round_carry  <= 1'b0;
         end else begin
+            // the high half of the pass counter follows one cycle after the low half
+            // wraps; it is read (payload bytes 0..3) two cycles after at the earliest
+            if (round_carry) begin
+                round_hi    <= round_hi + 32'd1;
+                round_carry <= 1'b0;
+            end
             if (stop && state != S_IDLE)
                 stop_pend <= 1'b1;
             case (state)
@@ -276,7 +304,9 @@ module pktgen #(
                     rd_idx       <= 4'd0;
                     cnt_packets  <= 32'd0;
                     cnt_bytes    <= 32'd0;
-                    status_round <= 64'd0;
+                    round_lo     <= 32'd0;
+                    round_hi     <= 32'd0;
+                    round_carry  <= 1'b0;
                 end
                 S_HDR: if (hdr_fire) begin
                     state  <= S_PAY;
@@ -293,8 +323,10 @@ module pktgen #(
                     end else begin
                         cnt_packets <= cnt_packets + 32'd1;
                         cnt_bytes   <= cnt_bytes + {16'd0, len_q};
-                        if (pass_end)
-                            status_round <= status_round + 64'd1;
+                        if (pass_end) begin
+                            round_lo    <= round_lo + 32'd1;
+                            round_carry <= (round_lo == 32'hFFFFFFFF);
+                        end
                         if (run_done)
                             state <= S_IDLE;
                         else if (cfg_gap != 32'd0) begin

@@ -13,7 +13,7 @@
 // sink's counters (sink_cnt_*), the throttles, and monitors of the generator's
 // handshakes (mon_*) so a testbench can count cycles.
 //
-// Latency: as pktgen (header the cycle after start) plus seq_sink (counters 1 cycle
+// Latency: as pktgen (header the cycle after start) plus seq_sink (counters 2 cycles
 // after the last beat).
 //
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.

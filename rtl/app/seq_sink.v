@@ -34,7 +34,7 @@
 //             status_expected (64): next expected sequence number;
 //             status_last_ts (64): timestamp of the last good datagram.
 //
-// Latency: counters update 1 cycle after the last payload beat is accepted.
+// Latency: counters update 2 cycles after the last payload beat is accepted.
 //
 // Parameters: DATA_W (8, 16, 32 or 64), KEEP_W = DATA_W/8.
 
@@ -131,10 +131,11 @@ module seq_sink #(
     integer i;
 
     wire        in_hdr     = (got < 17'd16);
-    wire [31:0] seed_x     = hdr_sr[95:64] ^ SEED_XOR;
+    // the LFSR is seeded on the beat that completes the header (from the incoming
+    // bytes), so the fill check reads only registers
+    wire [31:0] seed_x     = hdr_next[95:64] ^ SEED_XOR;
     wire [31:0] seed       = (seed_x == 32'd0) ? 32'd1 : seed_x;
-    wire [31:0] lfsr_cur   = (got == 17'd16) ? seed : lfsr;
-    wire [DATA_W+31:0] lb  = lfsr_beat(lfsr_cur);
+    wire [DATA_W+31:0] lb  = lfsr_beat(lfsr);
 
     always @* begin
         nbytes = 17'd0;
@@ -166,10 +167,13 @@ module seq_sink #(
         end
         if (beat) begin
             got <= got_next;
-            if (in_hdr)
+            if (in_hdr) begin
                 hdr_sr <= hdr_next;
-            else
+                if (got_next == 17'd16)
+                    lfsr <= seed;
+            end else begin
                 lfsr <= lb[DATA_W+31:DATA_W];
+            end
             if (mism)
                 fill_err <= 1'b1;
             if (s_axis_tlast) begin
@@ -185,9 +189,40 @@ module seq_sink #(
     // Header beats are whole for KEEP_W dividing 16, so hdr_sr holds the complete
     // header after the beat that reaches byte 16.
 
+    // Verdict in two registered stages, so no 64-bit carry chain sits in one cycle.
+    // Stage A (the cycle after the last beat): the sequence number against the expected
+    // one, as two 32-bit halves, and seq + 1. Stage B (the cycle after): counters.
+    // Stage A of the next datagram comes after stage B at the earliest (header, beat).
     wire [63:0] expect_eff = (first && cfg_sync_first) ? v_seq : status_expected;
-    wire [63:0] ahead      = v_seq - expect_eff;
+    wire [32:0] lo_diff    = {1'b0, v_seq[31:0]} - {1'b0, expect_eff[31:0]};
+    wire        lo_carry   = &v_seq[31:0];
     wire        good       = !v_bad && !v_len && !v_short && !v_fill;
+
+    reg         a_valid, a_good, a_bad, a_len, a_short, a_fill;
+    reg         a_lo_borrow, a_lo_eq, a_hi_gt, a_hi_eq;
+    reg [31:0]  a_diff_lo;
+    reg [63:0]  a_seq_p1, a_ts;
+    reg [16:0]  a_bytes;
+
+    always @(posedge clk) begin
+        a_valid     <= v_valid && !rst && !clear;
+        a_good      <= good;
+        a_bad       <= v_bad;
+        a_len       <= v_len;
+        a_short     <= v_short;
+        a_fill      <= v_fill;
+        a_lo_borrow <= lo_diff[32];
+        a_lo_eq     <= (v_seq[31:0] == expect_eff[31:0]);
+        a_hi_gt     <= (v_seq[63:32] > expect_eff[63:32]);
+        a_hi_eq     <= (v_seq[63:32] == expect_eff[63:32]);
+        a_diff_lo   <= lo_diff[31:0];
+        a_seq_p1    <= {v_seq[63:32] + {31'd0, lo_carry}, v_seq[31:0] + 32'd1};
+        a_ts        <= v_ts;
+        a_bytes     <= v_bytes;
+    end
+
+    wire a_eq = a_hi_eq && a_lo_eq;
+    wire a_gt = a_hi_gt || (a_hi_eq && !a_lo_borrow && !a_lo_eq);
 
     always @(posedge clk) begin
         if (rst)
@@ -209,38 +244,35 @@ module seq_sink #(
             cnt_payload_err <= 32'd0;
             status_expected <= 64'd0;
             status_last_ts  <= 64'd0;
-        end else begin
-            if (v_valid) begin
-                if (v_bad)
-                    cnt_bad <= cnt_bad + 32'd1;
-                else if (v_len)
-                    cnt_len_err <= cnt_len_err + 32'd1;
-                else if (v_short)
-                    cnt_short <= cnt_short + 32'd1;
-                else if (v_fill)
-                    cnt_payload_err <= cnt_payload_err + 32'd1;
-                if (good) begin
-                    first          <= 1'b0;
-                    cnt_packets    <= cnt_packets + 32'd1;
-                    cnt_bytes      <= cnt_bytes + {15'd0, v_bytes};
-                    status_last_ts <= v_ts;
-                    if (v_seq == expect_eff) begin
-                        status_expected <= v_seq + 64'd1;
-                    end else if (v_seq > expect_eff) begin
-                        cnt_gaps        <= cnt_gaps + 32'd1;
-                        cnt_lost        <= cnt_lost + ahead[31:0];
-                        status_expected <= v_seq + 64'd1;
-                    end else begin
-                        cnt_ooo <= cnt_ooo + 32'd1;
-                    end
+        end else if (a_valid) begin
+            if (a_bad)
+                cnt_bad <= cnt_bad + 32'd1;
+            else if (a_len)
+                cnt_len_err <= cnt_len_err + 32'd1;
+            else if (a_short)
+                cnt_short <= cnt_short + 32'd1;
+            else if (a_fill)
+                cnt_payload_err <= cnt_payload_err + 32'd1;
+            if (a_good) begin
+                first          <= 1'b0;
+                cnt_packets    <= cnt_packets + 32'd1;
+                cnt_bytes      <= cnt_bytes + {15'd0, a_bytes};
+                status_last_ts <= a_ts;
+                if (a_eq) begin
+                    status_expected <= a_seq_p1;
+                end else if (a_gt) begin
+                    cnt_gaps        <= cnt_gaps + 32'd1;
+                    cnt_lost        <= cnt_lost + a_diff_lo;  // modulo 2^32
+                    status_expected <= a_seq_p1;
+                end else begin
+                    cnt_ooo <= cnt_ooo + 32'd1;
                 end
             end
         end
     end
 
     /* verilator lint_off UNUSED */
-    // Loss is counted modulo 2^32 like every counter.
-    wire unused_ok = &{1'b0, KEEP_W32[0], ahead[63:32]};
+    wire unused_ok = &{1'b0, KEEP_W32[0]};
     /* verilator lint_on UNUSED */
 
 endmodule
