@@ -14,7 +14,7 @@
 //
 // Interfaces
 //   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
-//                                  and emit nothing). Accepted only when can_start = 1.
+//                                  and emit nothing). Assert only when can_start = 1.
 //   can_start                      1 when idle, or in the cycle the current frame's last
 //                                  beat is taken (so frames go back to back with no gap)
 //   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0]; read
@@ -312,7 +312,7 @@ module tx_prepend #(
             end
             default: ;
         endcase
-        if (start && can_start) begin
+        if (start) begin  // users start only when can_start (see above)
             st  <= start_drop ? S_DROP : S_HDR;
             bc       <= 8'd0;
             last_hb  <= (HBL == 8'd0);
