@@ -95,7 +95,6 @@ module stream_strip #(
     wire [DATA_W-1:0] flw_d = catf_sh[DATA_W-1:0];
 
     localparam signed [PW-1:0] KW_S = KEEP_W[PW-1:0];
-    localparam signed [PW-1:0] KW2_S = 2 * KW_S;
     // Per-lane "inside the kept range" flags of the current window and flush window,
     // kept in registers (computed one beat ahead) so that no wide compare sits on the
     // path to the output register.
@@ -113,13 +112,25 @@ module stream_strip #(
     reg  signed [PW-1:0] p1_wb, p1_rem, p2_wb, p2_rem;
     reg  [SAW-1:0]    p1_sa, p2_sa;
     reg  [KEEP_W-1:0] p2_win, p2_flw;
+    // Compares against small constants without a carry chain: x > C is "x not negative
+    // and (high bits not all zero or low bits > C)"; x >= -C is "x not negative, or high
+    // bits all ones and low bits >= 2^SB - C".
+    localparam integer SB = $clog2(4 * KEEP_W) + 1;
+    function gt_c(input signed [PW-1:0] x, input [SB:0] c);
+        gt_c = !x[PW-1] && ((|x[PW-2:SB]) || ({1'b0, x[SB-1:0]} > c));
+    endfunction
+    // t = 2^SB - C
+    function ge_nc(input signed [PW-1:0] x, input [SB:0] t);
+        ge_nc = !x[PW-1] || ((&x[PW-2:SB]) && ({1'b0, x[SB-1:0]} >= t));
+    endfunction
     genvar gi;
     generate
         for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
-            localparam signed [PW-1:0] LI = gi;
-            assign flw_nb[gi] = (wb >= -(KW2_S + LI)) && (rem > KW2_S + LI);
-            assign win_st[gi] = (p1_wb >= -LI) && (p1_rem > LI);
-            assign flw_st[gi] = (p1_wb >= -(KW_S + LI)) && (p1_rem > KW_S + LI);
+            localparam integer C0 = gi, C1 = KEEP_W + gi, C2 = 2 * KEEP_W + gi;
+            localparam integer T0 = (2 ** SB) - C0, T1 = (2 ** SB) - C1, T2 = (2 ** SB) - C2;
+            assign flw_nb[gi] = ge_nc(wb, T2[SB:0]) && gt_c(rem, C2[SB:0]);
+            assign win_st[gi] = ge_nc(p1_wb, T0[SB:0]) && gt_c(p1_rem, C0[SB:0]);
+            assign flw_st[gi] = ge_nc(p1_wb, T1[SB:0]) && gt_c(p1_rem, C1[SB:0]);
         end
     endgenerate
     reg [SAW-1:0] nkeep;
