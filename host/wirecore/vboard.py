@@ -260,6 +260,14 @@ class VirtualBoard:
             os.kill(pid, 0)
         except ProcessLookupError:
             return None
+        try:  # a dead child of ours that nobody has waited for is a zombie: not running
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return None
+        if state == "Z":
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+            return None
         return pid
 
     def running(self) -> bool:
@@ -280,8 +288,10 @@ class VirtualBoard:
         netns.require_root()
         c = self.cfg
         exe = build(c.top, trace=bool(c.trace), quiet=quiet)
-        if (self.dir / "board.json").exists() and self.running():
-            raise BoardError(f"board {c.name} is up already (`wirecore board down {c.name}`)")
+        if (self.dir / "board.json").exists():
+            if self.running():
+                raise BoardError(f"board {c.name} is up already (`wirecore board down {c.name}`)")
+            VirtualBoard.load(c.name).down()  # left over from a board that died: clean up
         self.dir.mkdir(parents=True, exist_ok=True)
         self._owns_ns = not netns.exists(c.ns)
         self._save()

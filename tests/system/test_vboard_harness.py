@@ -294,3 +294,26 @@ def test_burst_back_to_back_through_the_mac(make_board) -> None:
     assert st["from_board_frames"] == n
     assert st["counters"]["cnt_fifo_drop_full"] == 0
     assert 12 <= st["from_board_min_gap"] <= 16, st["from_board_min_gap"]
+
+
+def test_up_again_after_the_board_died(make_board) -> None:
+    """A board whose process was killed leaves its namespace; `up` again cleans it up."""
+    b = make_board("cr", top=FIXTURE_TOP)
+    pid = b.pid()
+    assert pid is not None
+    os.kill(pid, 9)
+    t_end = time.monotonic() + 5
+    while b.running() and time.monotonic() < t_end:
+        time.sleep(0.05)
+    assert not b.running() and netns.exists(b.cfg.ns)
+    again = VirtualBoard(b.cfg)
+    again.up(quiet=True)
+    try:
+        assert again.running()
+        s = raw_socket(again)
+        f = frame(tap_mac(again), 100, 3)
+        s.send(f)
+        assert recv_frame(s, ETYPE) == f
+    finally:
+        again.down()
+    assert not netns.exists(b.cfg.ns)

@@ -14,6 +14,7 @@ import os
 import random
 import socket
 import subprocess
+import sys
 import time
 
 import pytest
@@ -307,3 +308,49 @@ def test_idle_board_sleeps(make_board) -> None:
     assert 0.98 * ms - 12 <= ticks <= 1.02 * ms + 12, f"{ticks} ticks in {ms:.0f} ms"
     # and it still answers at once after the sleep
     assert ping(b.cfg.ns, b.cfg.ip, 3, interval=0.05).received == 3
+
+
+def _wirecore(env: dict[str, str], *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    exe = os.path.join(os.path.dirname(sys.executable), "wirecore")
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def test_cli_several_boards_on_a_bridge(tmp_path) -> None:
+    from conftest import unique_name
+
+    name = unique_name("g")
+    env = dict(os.environ, WIRECORE_RUN_DIR=str(tmp_path / "run"))
+    try:
+        r = _wirecore(env, "board", "up", "--name", name, "--boards", "2", "--ip", "192.0.2.10")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert f"board {name}-1 is up: 192.0.2.10" in r.stdout
+        assert f"board {name}-2 is up: 192.0.2.11" in r.stdout
+        for ip in ("192.0.2.10", "192.0.2.11"):
+            assert ping(f"wc-{name}", ip, 3, interval=0.05).received == 3
+            e = udp_echo(f"wc-{name}", ip, ECHO_PORT, 100, count=50, window=4)
+            assert (e.received, e.bad) == (50, 0)
+        r = _wirecore(env, "board", "status", "--name", name)
+        assert r.stdout.count("running") == 2, r.stdout
+    finally:
+        r = _wirecore(env, "board", "down", "--name", name)
+    assert r.returncode == 0, r.stderr
+    assert not netns.exists(f"wc-{name}")
+
+
+def test_demo_end_to_end(tmp_path) -> None:
+    """`wirecore demo`: up, measure, table, capture, down (also what `make demo` runs)."""
+    from conftest import unique_name
+
+    name = unique_name("dm")
+    env = dict(os.environ, WIRECORE_RUN_DIR=str(tmp_path / "run"), COLUMNS="200")
+    r = _wirecore(
+        env, "demo", "--name", name, "--seconds", "0.5", "--flood", "200", "--out", str(tmp_path)
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "5/5 replies" in out and "20/20 replies" in out and "200/200 replies" in out, out
+    assert out.count("0 bad, 0 lost") == 2, out
+    assert not netns.exists(f"wc-{name}")
+    pcap = tmp_path / "vboard-demo.pcap"
+    assert str(pcap) in out.replace("\n", "")
+    assert len(rdpcap(str(pcap))) > 400
