@@ -59,7 +59,7 @@
 //   operation; more only right after reset while the cache is cleared, SETS cycles).
 //   A cache operation takes 3 or 4 cycles: read (IDLE), per-way compare (EXEC1),
 //   decision (EXEC2), and the write (WRITE) if it changes an entry. A reply's first
-//   beat is on m_axis 5 cycles after the request's last beat when the output is free;
+//   beat is on m_axis 6 cycles after the request's last beat when the output is free;
 //   a request's, 1 cycle after the miss answer.
 // Parameters: DATA_W (multiple of 8), KEEP_W, ENTRIES and WAYS (powers of two, WAYS <=
 //   ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the first request),
@@ -640,7 +640,8 @@ module arp #(
                 arp_resp_valid <= 1'b1;  // arp_resp_hit and arp_resp_mac are unchanged
             end
             if (x_resp) memo_valid <= x_hit;
-            if ((lk_take && !memo_hit) || wr_en || init_wr || tick_1ms || cfg_chg)
+            // (mem_we: the cache write registered in EXEC2, done in WRITE)
+            if ((lk_take && !memo_hit) || mem_we || init_wr || tick_1ms || cfg_chg)
                 memo_valid <= 1'b0;
 
             // transmit slots

@@ -22,8 +22,9 @@
 //   s_axis_*  AXI4-Stream input (DATA_W bits, byte lane 0 first on the wire)
 //   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe)
 //   cnt_*     32-bit wrapping counters
-// Latency: ev_valid is high the cycle after the frame's last beat is accepted.
-// Parameters: DATA_W (multiple of 8), KEEP_W = DATA_W/8.
+// Latency: ev_valid is high 2 cycles after the cycle in which the frame's last beat is
+// accepted (the verdict is registered first).
+// Parameters: DATA_W (multiple of 8, at most 168), KEEP_W = DATA_W/8.
 
 module arp_rx #(
     parameter DATA_W = 8,
@@ -124,19 +125,23 @@ module arp_rx #(
             if (hit[38+i]) c_tpa_n[8*(3-i) +: 8] = bv[8*(38+i) +: 8];
     end
 
+    // The frame's verdict is registered with its last beat and acted on the cycle after
+    // (c_* still hold its fields then: the next frame's first field byte, byte 21,
+    // cannot arrive that early for DATA_W <= 168).
+    reg  fin;       // the cycle after a last beat
+    reg  fin_good;  // ... of a well-formed frame
     wire slot_free = !ev_valid || ev_ready;
-    wire good_end  = take && s_axis_tlast && !s_axis_tuser && !bad_next && got_next;
 
     always @(posedge clk) begin
         c_reply <= c_reply_n;
         c_sha <= c_sha_n;
         c_spa <= c_spa_n;
         c_tpa <= c_tpa_n;
-        if (good_end && slot_free) begin
-            ev_reply <= c_reply_n;
-            ev_sha <= c_sha_n;
-            ev_spa <= c_spa_n;
-            ev_tpa <= c_tpa_n;
+        if (fin && fin_good && slot_free) begin
+            ev_reply <= c_reply;
+            ev_sha <= c_sha;
+            ev_spa <= c_spa;
+            ev_tpa <= c_tpa;
         end
     end
 
@@ -146,21 +151,25 @@ module arp_rx #(
             beat          <= {BEAT_W{1'b0}};
             bad           <= 1'b0;
             got_all       <= 1'b0;
+            fin           <= 1'b0;
+            fin_good      <= 1'b0;
             ev_valid      <= 1'b0;
             cnt_malformed <= 32'd0;
             cnt_overrun   <= 32'd0;
         end else begin
             if (ev_ready) ev_valid <= 1'b0;
+            fin <= take && s_axis_tlast;
+            fin_good <= !s_axis_tuser && !bad_next && got_next;
             if (take) begin
                 bad     <= bad_next;
                 got_all <= got_next;
                 if (beat != BEAT_MAX) beat <= beat + 1'b1;
-                if (s_axis_tlast) begin
-                    beat <= {BEAT_W{1'b0}};
-                    if (!good_end) cnt_malformed <= cnt_malformed + 32'd1;
-                    else if (!slot_free) cnt_overrun <= cnt_overrun + 32'd1;
-                    else ev_valid <= 1'b1;
-                end
+                if (s_axis_tlast) beat <= {BEAT_W{1'b0}};
+            end
+            if (fin) begin
+                if (!fin_good) cnt_malformed <= cnt_malformed + 32'd1;
+                else if (!slot_free) cnt_overrun <= cnt_overrun + 32'd1;
+                else ev_valid <= 1'b1;
             end
         end
     end

@@ -30,7 +30,7 @@ from scapy.layers.l2 import ARP, Ether
 
 # documented latencies (docs/arp.md): lookup through the cache, request to reply
 LK_CYCLES = 4
-REPLY_CYCLES = 5
+REPLY_CYCLES = 6
 PEER_MAC = "52:54:00:12:34:56"
 PEER_IP = "192.168.10.77"
 
@@ -437,7 +437,7 @@ class CycleLog:
 
 @cocotb.test()
 async def turnaround_cycles(dut) -> None:
-    """Reply 5 cycles after the request's last beat; a miss's request 1 cycle after its answer."""
+    """Reply 6 cycles after the request's last beat; a miss's request 1 cycle after its answer."""
     tb = ArpTB(dut)
     await tb.start()
     log = CycleLog(dut)
