@@ -317,3 +317,16 @@ def test_up_again_after_the_board_died(make_board) -> None:
     finally:
         again.down()
     assert not netns.exists(b.cfg.ns)
+
+
+def test_cli_without_root_a_clear_error() -> None:
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv is not installed")
+    exe = os.path.join(os.path.dirname(sys.executable), "wirecore")
+    if not os.access(exe, os.X_OK) or (os.stat(os.path.dirname(exe)).st_mode & 0o005) != 0o005:
+        pytest.skip("the virtual environment is not readable by other users")
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    for args in (["board", "up"], ["demo"]):
+        r = subprocess.run([*drop, exe, *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert "needs root" in r.stderr and "/dev/net/tun" in r.stderr, r.stderr
