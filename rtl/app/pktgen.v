@@ -190,7 +190,7 @@ module pktgen #(
     reg         pass_end;      // this datagram goes to the last destination of a pass
     reg [31:0]  lfsr;
 
-    wire        in_hdr = (hb < HDR_BEATS[4:0]);
+    reg         in_hdr;        // hb < HDR_BEATS, kept as a register
     wire [DATA_W+31:0] lb = lfsr_beat(lfsr);
     wire [63:0] ts_now = cfg_ts_ext ? ts_in : cycles;
     wire [31:0] seed_x = status_round[31:0] ^ SEED_XOR;
@@ -254,13 +254,16 @@ module pktgen #(
             rem_last  <= priming || ({1'b0, len_q} <= KW);
             ts_q      <= ts_now;
             hb        <= 5'd0;
+            in_hdr    <= 1'b1;
             pass_end  <= last_dst;
             lfsr      <= seed;
         end else if (beat_fire) begin
             rem    <= (rem > KW) ? rem - KW : 17'd0;
             rem_last <= (rem <= KW2);
-            if (in_hdr)
-                hb <= hb + 5'd1;
+            if (in_hdr) begin
+                hb     <= hb + 5'd1;
+                in_hdr <= (hb != HDR_BEATS[4:0] - 5'd1);
+            end
             else
                 lfsr <= lb[DATA_W+31:DATA_W];
         end
@@ -271,6 +274,7 @@ module pktgen #(
             rem    <= 17'd0;
             rem_last <= 1'b1;
             hb <= HDR_BEATS[4:0];
+            in_hdr <= 1'b0;
         end
     end
 

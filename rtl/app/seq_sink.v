@@ -201,7 +201,9 @@ module seq_sink #(
     reg         a_valid, a_good, a_bad, a_len, a_short, a_fill;
     reg         a_lo_borrow, a_lo_eq, a_hi_gt, a_hi_eq;
     reg [31:0]  a_diff_lo;
-    reg [63:0]  a_seq_p1, a_ts;
+    reg [31:0]  a_seq_lo_p1, a_seq_hi;
+    reg         a_lo_ones;
+    reg [63:0]  a_ts;
     reg [16:0]  a_bytes;
 
     always @(posedge clk) begin
@@ -216,11 +218,15 @@ module seq_sink #(
         a_hi_gt     <= (v_seq[63:32] > expect_eff[63:32]);
         a_hi_eq     <= (v_seq[63:32] == expect_eff[63:32]);
         a_diff_lo   <= lo_diff[31:0];
-        a_seq_p1    <= {v_seq[63:32] + {31'd0, lo_carry}, v_seq[31:0] + 32'd1};
+        a_seq_lo_p1 <= v_seq[31:0] + 32'd1;
+        a_seq_hi    <= v_seq[63:32];
+        a_lo_ones   <= lo_carry;
         a_ts        <= v_ts;
         a_bytes     <= v_bytes;
     end
 
+    // seq + 1: low half in stage A, the high half's carry added in stage B
+    wire [63:0] a_seq_p1 = {a_seq_hi + {31'd0, a_lo_ones}, a_seq_lo_p1};
     wire a_eq = a_hi_eq && a_lo_eq;
     wire a_gt = a_hi_gt || (a_hi_eq && !a_lo_borrow && !a_lo_eq);
 
