@@ -76,6 +76,8 @@ module eth_rx #(
     localparam [1:0] R_ARP = 2'd0, R_IP = 2'd1, R_RAW = 2'd2;
 
     // ---------------- parser ----------------
+    // counter increments are registered first (short enable paths, Fmax)
+    reg inc_frames, inc_runt, inc_bad_mac, inc_bad_ethertype;
     reg  [HW*8-1:0] win;
     reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB)
     reg  [15:0]     flen;  // frame bytes seen
@@ -141,10 +143,22 @@ module eth_rx #(
             pushed <= 1'b0;
             cmd_valid <= 1'b0;
             cnt_frames <= 32'd0;
+            inc_frames <= 1'b0;
+            inc_runt <= 1'b0;
+            inc_bad_mac <= 1'b0;
+            inc_bad_ethertype <= 1'b0;
             cnt_bad_mac <= 32'd0;
             cnt_bad_ethertype <= 32'd0;
             cnt_runt <= 32'd0;
         end else begin
+            inc_frames <= 1'b0;
+            inc_runt <= 1'b0;
+            inc_bad_mac <= 1'b0;
+            inc_bad_ethertype <= 1'b0;
+            if (inc_frames) cnt_frames <= cnt_frames + 1'b1;
+            if (inc_runt) cnt_runt <= cnt_runt + 1'b1;
+            if (inc_bad_mac) cnt_bad_mac <= cnt_bad_mac + 1'b1;
+            if (inc_bad_ethertype) cnt_bad_ethertype <= cnt_bad_ethertype + 1'b1;
             if (restart) begin
                 bcnt <= 0;
                 flen <= 16'd0;
@@ -160,10 +174,10 @@ module eth_rx #(
             end
             if (push) begin
                 cmd_valid <= 1'b1;
-                cnt_frames <= cnt_frames + 1'b1;
-                if (is_runt) cnt_runt <= cnt_runt + 1'b1;
-                else if (!mac_ok) cnt_bad_mac <= cnt_bad_mac + 1'b1;
-                else if (!(t_arp || t_ip || t_raw)) cnt_bad_ethertype <= cnt_bad_ethertype + 1'b1;
+                inc_frames <= 1'b1;
+                if (is_runt) inc_runt <= 1'b1;
+                else if (!mac_ok) inc_bad_mac <= 1'b1;
+                else if (!(t_arp || t_ip || t_raw)) inc_bad_ethertype <= 1'b1;
             end else if (cmd_ready) begin
                 cmd_valid <= 1'b0;
             end

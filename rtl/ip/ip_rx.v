@@ -92,6 +92,8 @@ module ip_rx #(
     localparam integer SAW = $clog2(KEEP_W + 1);
 
     // ---------------- parser ----------------
+    // counter increments are registered first (short enable paths, Fmax)
+    reg inc_truncated, inc_packets, inc_runt, inc_bad_hdr, inc_bad_csum, inc_bad_len, inc_not_for_us, inc_fragment, inc_bad_proto;
     // header window: TOS, identification, DF, TTL and checksum bytes are not read as
     // fields (the checksum is verified through the running sum)
     /* verilator lint_off UNUSEDSIGNAL */
@@ -241,7 +243,34 @@ module ip_rx #(
             cnt_fragment <= 32'd0;
             cnt_bad_proto <= 32'd0;
             cnt_truncated <= 32'd0;
+            inc_truncated <= 1'b0;
+            inc_packets <= 1'b0;
+            inc_runt <= 1'b0;
+            inc_bad_hdr <= 1'b0;
+            inc_bad_csum <= 1'b0;
+            inc_bad_len <= 1'b0;
+            inc_not_for_us <= 1'b0;
+            inc_fragment <= 1'b0;
+            inc_bad_proto <= 1'b0;
         end else begin
+            inc_truncated <= 1'b0;
+            inc_packets <= 1'b0;
+            inc_runt <= 1'b0;
+            inc_bad_hdr <= 1'b0;
+            inc_bad_csum <= 1'b0;
+            inc_bad_len <= 1'b0;
+            inc_not_for_us <= 1'b0;
+            inc_fragment <= 1'b0;
+            inc_bad_proto <= 1'b0;
+            if (inc_truncated) cnt_truncated <= cnt_truncated + 1'b1;
+            if (inc_packets) cnt_packets <= cnt_packets + 1'b1;
+            if (inc_runt) cnt_runt <= cnt_runt + 1'b1;
+            if (inc_bad_hdr) cnt_bad_hdr <= cnt_bad_hdr + 1'b1;
+            if (inc_bad_csum) cnt_bad_csum <= cnt_bad_csum + 1'b1;
+            if (inc_bad_len) cnt_bad_len <= cnt_bad_len + 1'b1;
+            if (inc_not_for_us) cnt_not_for_us <= cnt_not_for_us + 1'b1;
+            if (inc_fragment) cnt_fragment <= cnt_fragment + 1'b1;
+            if (inc_bad_proto) cnt_bad_proto <= cnt_bad_proto + 1'b1;
             bs_v <= in_beat;
             ck0 <= hdr_have && !ck0 && !ck1 && !ck2 && !pushed;
             ck1 <= ck0;
@@ -268,20 +297,20 @@ module ip_rx #(
                     if (s_axis_tlast) ended <= 1'b1;
                 end
             end
-            if (tr_v && tr_flen < tr_tlen) cnt_truncated <= cnt_truncated + 1'b1;
+            if (tr_v && tr_flen < tr_tlen) inc_truncated <= 1'b1;
             if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
             else if (restart) active <= 1'b0;
             if (push) begin
                 cmd_valid <= 1'b1;
                 acc_ok <= !drop;
-                cnt_packets <= cnt_packets + 1'b1;
-                if (r_runt) cnt_runt <= cnt_runt + 1'b1;
-                else if (r_hdr) cnt_bad_hdr <= cnt_bad_hdr + 1'b1;
-                else if (r_csum) cnt_bad_csum <= cnt_bad_csum + 1'b1;
-                else if (r_len) cnt_bad_len <= cnt_bad_len + 1'b1;
-                else if (r_dst) cnt_not_for_us <= cnt_not_for_us + 1'b1;
-                else if (r_frag) cnt_fragment <= cnt_fragment + 1'b1;
-                else if (r_proto) cnt_bad_proto <= cnt_bad_proto + 1'b1;
+                inc_packets <= 1'b1;
+                if (r_runt) inc_runt <= 1'b1;
+                else if (r_hdr) inc_bad_hdr <= 1'b1;
+                else if (r_csum) inc_bad_csum <= 1'b1;
+                else if (r_len) inc_bad_len <= 1'b1;
+                else if (r_dst) inc_not_for_us <= 1'b1;
+                else if (r_frag) inc_fragment <= 1'b1;
+                else if (r_proto) inc_bad_proto <= 1'b1;
             end else if (cmd_ready) begin
                 cmd_valid <= 1'b0;
             end

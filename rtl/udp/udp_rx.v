@@ -92,6 +92,8 @@ module udp_rx #(
     localparam [16:0] CAP = CAPI[16:0];
 
     // ---------------- parser ----------------
+    // counter increments are registered first (short enable paths, Fmax)
+    reg inc_datagrams, inc_bad_len, inc_closed_port, inc_oversize, inc_err_in, inc_bad_csum;
     reg  [HW*8-1:0] win;
     reg  [BW-1:0]   bcnt;
     reg  [15:0]     flen;
@@ -280,12 +282,30 @@ module udp_rx #(
             sts_n <= 3'd0;
             cmd_valid <= 1'b0;
             cnt_datagrams <= 32'd0;
+            inc_datagrams <= 1'b0;
+            inc_bad_len <= 1'b0;
+            inc_closed_port <= 1'b0;
+            inc_oversize <= 1'b0;
+            inc_err_in <= 1'b0;
+            inc_bad_csum <= 1'b0;
             cnt_bad_len <= 32'd0;
             cnt_closed_port <= 32'd0;
             cnt_bad_csum <= 32'd0;
             cnt_err_in <= 32'd0;
             cnt_oversize <= 32'd0;
         end else begin
+            inc_datagrams <= 1'b0;
+            inc_bad_len <= 1'b0;
+            inc_closed_port <= 1'b0;
+            inc_oversize <= 1'b0;
+            inc_err_in <= 1'b0;
+            inc_bad_csum <= 1'b0;
+            if (inc_datagrams) cnt_datagrams <= cnt_datagrams + 1'b1;
+            if (inc_bad_len) cnt_bad_len <= cnt_bad_len + 1'b1;
+            if (inc_closed_port) cnt_closed_port <= cnt_closed_port + 1'b1;
+            if (inc_oversize) cnt_oversize <= cnt_oversize + 1'b1;
+            if (inc_err_in) cnt_err_in <= cnt_err_in + 1'b1;
+            if (inc_bad_csum) cnt_bad_csum <= cnt_bad_csum + 1'b1;
             if (restart) begin
                 ended <= 1'b0;
                 pushed <= 1'b0;
@@ -306,7 +326,7 @@ module udp_rx #(
             else if (in_beat) first <= 1'b0;
             ep <= in_beat && s_axis_tlast;
             e0 <= ep;
-            if (e0) cnt_datagrams <= cnt_datagrams + 1'b1;
+            if (e0) inc_datagrams <= 1'b1;
             e1 <= e0;
             e2 <= e1;
             if (e2) e3 <= 1'b1;
@@ -319,16 +339,16 @@ module udp_rx #(
             if (push) begin
                 cmd_valid <= 1'b1;
                 if (!(STORE_FWD != 0 && e3)) begin
-                    if (r_len) cnt_bad_len <= cnt_bad_len + 1'b1;
-                    else if (r_closed) cnt_closed_port <= cnt_closed_port + 1'b1;
-                    else if (r_big) cnt_oversize <= cnt_oversize + 1'b1;
+                    if (r_len) inc_bad_len <= 1'b1;
+                    else if (r_closed) inc_closed_port <= 1'b1;
+                    else if (r_big) inc_oversize <= 1'b1;
                 end
             end else if (cmd_ready) begin
                 cmd_valid <= 1'b0;
             end
             if (e3 && e3_done && e_acc) begin
-                if (e_bad) cnt_err_in <= cnt_err_in + 1'b1;
-                else if (!e_ok && !e_zero) cnt_bad_csum <= cnt_bad_csum + 1'b1;
+                if (e_bad) inc_err_in <= 1'b1;
+                else if (!e_ok && !e_zero) inc_bad_csum <= 1'b1;
             end
         end
     end
