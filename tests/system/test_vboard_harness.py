@@ -235,9 +235,15 @@ def test_cli_up_status_exec_down(tmp_path) -> None:
 
     ns = f"wc-{name}"
     try:
-        r = wc("up", "--name", name, "--top", FIXTURE_TOP, "--pcap", str(tmp_path / "c.pcap"))
+        r = wc(
+            "up", "--name", name, "--top", FIXTURE_TOP, "--pcap", str(tmp_path / "c.pcap"),
+            "--board-arg=--idle-tick-ms=2",
+        )  # fmt: skip
         assert f"board {name} is up" in r.stdout
         assert netns.exists(ns)
+        pid = (tmp_path / "run" / name / "pid").read_text().strip()
+        cmdline = open(f"/proc/{pid}/cmdline").read().split("\0")
+        assert "--idle-tick-ms=2" in cmdline and "--pcap" in cmdline
         r = wc("status", "--name", name)
         assert "running" in r.stdout and "cnt_rx_frames=" in r.stdout
         r = wc("exec", "--name", name, "--", "ip", "-o", "addr", "show", "dev", "tap0")

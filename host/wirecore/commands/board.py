@@ -29,6 +29,7 @@ def _configs(a: argparse.Namespace) -> list[BoardConfig]:
         udp_echo_port=a.udp_echo_port,
         top=a.top,
         stats_interval=a.stats_interval,
+        extra_args=list(a.board_arg or []),
     )
     if a.ns and netns.exists(a.ns) and not a.bridge:
         raise BoardError(
@@ -220,6 +221,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     up.add_argument("--bridge", help="put the TAP on this Linux bridge (made if missing)")
     up.add_argument("--top", default=DEFAULT_TOP, help=f"top module (default {DEFAULT_TOP})")
+    up.add_argument(
+        "--board-arg",
+        action="append",
+        metavar="ARG",
+        help="pass ARG to the board program, e.g. --board-arg=--idle-tick-ms=1 (repeatable)",
+    )
     up.add_argument(
         "--wait", choices=("auto", "arp", "start"), default="auto", help="what 'up' means"
     )
