@@ -276,10 +276,17 @@ module eth_mac_gmii_fifo #(
         .in (gmii_rx_rst),
         .out(rx_rst_clk)
     );
-    wire tx_side_rst = gmii_tx_rst | rst_tx;  // in gmii_tx_clk
-    wire rx_side_rst = gmii_rx_rst | rst_rx;  // in gmii_rx_clk
-    wire clk_tx_rst = rst | tx_rst_clk;  // in clk
-    wire clk_rx_rst = rst | rx_rst_clk;  // in clk
+    // registered: they reach the wide registers of the counter crossings
+    reg  tx_side_rst;  // in gmii_tx_clk
+    reg  rx_side_rst;  // in gmii_rx_clk
+    reg  clk_tx_rst;  // in clk
+    reg  clk_rx_rst;  // in clk
+    always @(posedge gmii_tx_clk) tx_side_rst <= gmii_tx_rst | rst_tx;
+    always @(posedge gmii_rx_clk) rx_side_rst <= gmii_rx_rst | rst_rx;
+    always @(posedge clk) begin
+        clk_tx_rst <= rst | tx_rst_clk;
+        clk_rx_rst <= rst | rx_rst_clk;
+    end
 
     wire upd_unused_0, upd_unused_1, upd_unused_2, upd_unused_3;
 
