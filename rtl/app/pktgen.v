@@ -352,7 +352,7 @@ module pktgen #(
                         state <= S_IDLE;
                     else if (tick_1ms) begin
                         warm_cnt <= warm_cnt - 16'd1;
-                        if (warm_cnt <= 16'd1) begin
+                        if (warm_cnt[15:1] == 15'd0) begin  // warm_cnt <= 1
                             state   <= S_HDR;
                             priming <= 1'b0;
                         end

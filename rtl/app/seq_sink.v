@@ -193,13 +193,14 @@ module seq_sink #(
     // Stage A (the cycle after the last beat): the sequence number against the expected
     // one, as two 32-bit halves, and seq + 1. Stage B (the cycle after): counters.
     // Stage A of the next datagram comes after stage B at the earliest (header, beat).
-    wire [63:0] expect_eff = (first && cfg_sync_first) ? v_seq : status_expected;
-    wire [32:0] lo_diff    = {1'b0, v_seq[31:0]} - {1'b0, expect_eff[31:0]};
+    // compared against status_expected; the first datagram with cfg_sync_first is in
+    // order by definition (a_sync), so no multiplexer sits before the subtraction
+    wire [32:0] lo_diff    = {1'b0, v_seq[31:0]} - {1'b0, status_expected[31:0]};
     wire        lo_carry   = &v_seq[31:0];
     wire        good       = !v_bad && !v_len && !v_short && !v_fill;
 
     reg         a_valid, a_good, a_bad, a_len, a_short, a_fill;
-    reg         a_lo_borrow, a_lo_eq, a_hi_gt, a_hi_eq;
+    reg         a_lo_borrow, a_lo_eq, a_hi_gt, a_hi_eq, a_sync;
     reg [31:0]  a_diff_lo;
     reg [31:0]  a_seq_lo_p1, a_seq_hi;
     reg         a_lo_ones;
@@ -214,9 +215,10 @@ module seq_sink #(
         a_short     <= v_short;
         a_fill      <= v_fill;
         a_lo_borrow <= lo_diff[32];
-        a_lo_eq     <= (v_seq[31:0] == expect_eff[31:0]);
-        a_hi_gt     <= (v_seq[63:32] > expect_eff[63:32]);
-        a_hi_eq     <= (v_seq[63:32] == expect_eff[63:32]);
+        a_sync      <= first && cfg_sync_first;
+        a_lo_eq     <= (v_seq[31:0] == status_expected[31:0]);
+        a_hi_gt     <= (v_seq[63:32] > status_expected[63:32]);
+        a_hi_eq     <= (v_seq[63:32] == status_expected[63:32]);
         a_diff_lo   <= lo_diff[31:0];
         a_seq_lo_p1 <= v_seq[31:0] + 32'd1;
         a_seq_hi    <= v_seq[63:32];
@@ -227,8 +229,8 @@ module seq_sink #(
 
     // seq + 1: low half in stage A, the high half's carry added in stage B
     wire [63:0] a_seq_p1 = {a_seq_hi + {31'd0, a_lo_ones}, a_seq_lo_p1};
-    wire a_eq = a_hi_eq && a_lo_eq;
-    wire a_gt = a_hi_gt || (a_hi_eq && !a_lo_borrow && !a_lo_eq);
+    wire a_eq = a_sync || (a_hi_eq && a_lo_eq);
+    wire a_gt = !a_sync && (a_hi_gt || (a_hi_eq && !a_lo_borrow && !a_lo_eq));
 
     always @(posedge clk) begin
         if (rst)
