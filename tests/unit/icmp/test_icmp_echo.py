@@ -204,6 +204,32 @@ async def backpressure_and_gaps(dut: Any) -> None:
     assert tb.cnt("cnt_replies") == len(reqs)
 
 
+@cocotb.test()
+async def short_request_late_end(dut: Any) -> None:
+    """A short request (its frame was padded) whose last byte comes late: the reply waits
+    for the whole message and then goes out without a gap (no underflow at the MAC)."""
+    tb = Tb(dut)
+    await tb.start()
+    reqs = [request(3, k, bytes(range(n))) for k, n in enumerate([0, 1, 9, 17])]
+    for m in reqs:
+        tb.hdr.send(
+            src_mac=PEER_MAC, src_ip=PEER_IP, dst_ip=DEFAULT_IP, protocol=1, len=len(m), broadcast=0
+        )
+        tb.pay.send(m, last_delay=40)
+    for k, m in enumerate(reqs):
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        check_reply(raw, m, k)
+    frames: list[list[int]] = []
+    for b in tb.sink.beats:
+        if b.first:
+            frames.append([])
+        frames[-1].append(b.cycle)
+    for k, cycles in enumerate(frames):
+        gaps = [y - x for x, y in zip(cycles, cycles[1:], strict=False) if y - x != 1]
+        assert not gaps, f"reply {k} has idle cycles inside the frame: {gaps}"
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_icmp_echo(data_w: int) -> None:
     from cocotb_run import run

@@ -82,7 +82,7 @@ class PayloadSource:
         self.kw = data_w // 8
         self.p = prefix
         self.rng = random.Random(seed)
-        self.queue: list[tuple[bytes, int, float]] = []
+        self.queue: list[tuple[bytes, int, float, int]] = []
         self.busy = False
         self._sig("tvalid").value = 0
         self._sig("tlast").value = 0
@@ -97,8 +97,9 @@ class PayloadSource:
             return _Null()
         return getattr(self.dut, full)
 
-    def send(self, data: bytes, tuser: int = 0, gap_prob: float = 0.0) -> None:
-        self.queue.append((bytes(data), tuser, gap_prob))
+    def send(self, data: bytes, tuser: int = 0, gap_prob: float = 0.0, last_delay: int = 0) -> None:
+        """Queue a packet; `last_delay` idle cycles are inserted before its last beat."""
+        self.queue.append((bytes(data), tuser, gap_prob, last_delay))
 
     def idle(self) -> bool:
         return not self.queue and not self.busy
@@ -110,13 +111,17 @@ class PayloadSource:
                 await RisingEdge(clk)
                 continue
             self.busy = True
-            data, tuser, gap = self.queue.pop(0)
+            data, tuser, gap, last_delay = self.queue.pop(0)
             beats = [data[i : i + self.kw] for i in range(0, len(data), self.kw)] or [b""]
             for n, chunk in enumerate(beats):
                 while gap and self.rng.random() < gap:
                     self._sig("tvalid").value = 0
                     await RisingEdge(clk)
                 last = n == len(beats) - 1
+                if last and last_delay:
+                    self._sig("tvalid").value = 0
+                    for _ in range(last_delay):
+                        await RisingEdge(clk)
                 self._sig("tdata").value = int.from_bytes(chunk.ljust(self.kw, b"\0"), "little")
                 self._sig("tkeep").value = (1 << len(chunk)) - 1
                 self._sig("tlast").value = int(last)
