@@ -8,7 +8,7 @@
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
 //   memory; one more beat sits in the output register).
 // Latency: a beat written in cycle t is presented on m_axis in cycle t+2.
-// Throughput: one beat per cycle in and out. s_axis_tready depends only on state.
+// Throughput: one beat per cycle in and out. s_axis_tready is a flip-flop output.
 module stream_fifo #(
     parameter integer DATA_W = 8,
     parameter integer KEEP_W = DATA_W / 8,
@@ -36,7 +36,9 @@ module stream_fifo #(
     reg  [AW:0]  wr_ptr;
     reg  [AW:0]  rd_ptr;
     wire         empty = (wr_ptr == rd_ptr);
-    wire         full = (wr_ptr[AW-1:0] == rd_ptr[AW-1:0]) && (wr_ptr[AW] != rd_ptr[AW]);
+    reg          full;  // registered (s_axis_tready comes straight from a flip-flop)
+    wire [AW:0]  wr_next = wr_ptr + {{AW{1'b0}}, wr};
+    wire [AW:0]  rd_next = rd_ptr + {{AW{1'b0}}, rd};
     wire         wr = s_axis_tvalid && !full;
     wire         rd = !empty && (!m_axis_tvalid || m_axis_tready);
     reg  [W-1:0] rd_word;
@@ -59,10 +61,12 @@ module stream_fifo #(
         if (rst) begin
             wr_ptr <= 0;
             rd_ptr <= 0;
+            full <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
-            if (wr) wr_ptr <= wr_ptr + 1'b1;
-            if (rd) rd_ptr <= rd_ptr + 1'b1;
+            wr_ptr <= wr_next;
+            rd_ptr <= rd_next;
+            full <= (wr_next[AW-1:0] == rd_next[AW-1:0]) && (wr_next[AW] != rd_next[AW]);
             if (rd) m_axis_tvalid <= 1'b1;
             else if (m_axis_tready) m_axis_tvalid <= 1'b0;
         end
