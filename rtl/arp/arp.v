@@ -251,7 +251,7 @@ module arp #(
     reg              lk_bcast;
     reg              lk_noroute;
     reg  [SET_W-1:0] lk_set;
-    wire             lk_mcast     = lk_ip[31:28] == 4'he;
+    reg              lk_mcast;
     wire [47:0]      lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
 
     // Set index: low bits of the XOR of the four bytes (the high bits of the fold are
@@ -386,6 +386,7 @@ module arp #(
     reg  [WAY_W-1:0] f_way;
     reg              s_exp;    // the background pass's entry has expired
     reg              s_due;    // the background pass's entry is due a request
+    reg              s_last;   // ... and has no retry left
     reg              req_free; // the request slot is free
     reg  [TS_W*WAYS-1:0] age_r;
     always @(posedge clk) begin
@@ -399,6 +400,7 @@ module arp #(
             f_way    <= c_f_way;
             s_exp    <= c_exp[sw_way];
             s_due    <= c_due[sw_way];
+            s_last   <= (w_rt[RW*sw_way +: RW] == {RW{1'b0}});
             req_free <= !req_pend;
             age_r    <= w_age;
         end
@@ -498,7 +500,7 @@ module arp #(
                     if (s_exp) begin
                         wr_en = 1'b1; i_exp = 1'b1;  // freed
                     end else if (s_due) begin
-                        if (s_rt == {RW{1'b0}}) begin
+                        if (s_last) begin
                             wr_en = 1'b1; i_tmo = 1'b1;  // freed
                         end else if (req_free) begin
                             x_req = 1'b1;
@@ -584,6 +586,7 @@ module arp #(
                 lk_ip <= arp_req_ip;
                 lk_nh <= q_nh;
                 lk_bcast <= q_bcast;
+                lk_mcast <= arp_req_ip[31:28] == 4'he;
                 lk_noroute <= q_noroute;
                 lk_set <= q_local ? set_of(arp_req_ip) : set_of(cfg_gateway);
             end
