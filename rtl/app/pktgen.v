@@ -148,6 +148,7 @@ module pktgen #(
     reg [7:0]  fill_q;
     reg [4:0]  ndst_q;
     reg [31:0] gap_cnt;
+    reg        gap_last;       // gap_cnt == 1, kept as a register
     reg [15:0] warm_cnt;       // warm-up ticks still to wait
     // 64-bit counters in two 32-bit halves with a registered carry (no 64-bit carry
     // chain in one cycle): the free-running cycle counter and the pass counter.
@@ -284,6 +285,7 @@ module pktgen #(
             priming      <= 1'b0;
             stop_pend    <= 1'b0;
             gap_cnt      <= 32'd0;
+            gap_last     <= 1'b0;
             warm_cnt     <= 16'd0;
             rd_idx       <= 4'd0;
             cnt_packets  <= 32'd0;
@@ -335,7 +337,8 @@ module pktgen #(
                             state <= S_IDLE;
                         else if (cfg_gap != 32'd0) begin
                             state   <= S_GAP;
-                            gap_cnt <= cfg_gap;
+                            gap_cnt  <= cfg_gap;
+                            gap_last <= (cfg_gap == 32'd1);
                         end else
                             state <= S_HDR;
                     end
@@ -343,9 +346,10 @@ module pktgen #(
                 S_GAP: begin
                     if (stop_pend || stop)
                         state <= S_IDLE;
-                    else if (gap_cnt == 32'd1)
+                    else if (gap_last)
                         state <= S_HDR;
-                    gap_cnt <= gap_cnt - 32'd1;
+                    gap_cnt  <= gap_cnt - 32'd1;
+                    gap_last <= (gap_cnt == 32'd2);
                 end
                 S_WARM: begin
                     if (stop_pend || stop)

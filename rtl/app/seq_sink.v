@@ -84,6 +84,7 @@ module seq_sink #(
     localparam [31:0] LFSR_MASK = 32'h80200003;
     localparam [31:0] SEED_XOR = 32'h9E3779B9;
     localparam [31:0] KEEP_W32 = KEEP_W;
+    localparam [16:0] HDR_LAST = 17'd16 - KEEP_W32[16:0];
 
     function [DATA_W+31:0] lfsr_beat;
         input [31:0] s;
@@ -130,7 +131,7 @@ module seq_sink #(
     reg         mism;
     integer i;
 
-    wire        in_hdr     = (got < 17'd16);
+    wire        in_hdr     = (got[16:4] == 13'd0);  // got < 16
     // the LFSR is seeded on the beat that completes the header (from the incoming
     // bytes), so the fill check reads only registers
     wire [31:0] seed_x     = hdr_next[95:64] ^ SEED_XOR;
@@ -169,7 +170,7 @@ module seq_sink #(
             got <= got_next;
             if (in_hdr) begin
                 hdr_sr <= hdr_next;
-                if (got_next == 17'd16)
+                if (got == HDR_LAST)  // the beat that completes the header
                     lfsr <= seed;
             end else begin
                 lfsr <= lb[DATA_W+31:DATA_W];
