@@ -142,9 +142,11 @@ module stream_strip #(
     end
     wire [KEEP_W-1:0] cand_k = catk_sh[KEEP_W-1:0] & win_in;
     wire [KEEP_W-1:0] fcand_k = catfk_sh[KEEP_W-1:0] & flw_in;
-    wire signed [PW-1:0] nkeep_s = $signed({{(PW-SAW){1'b0}}, nkeep});
-    wire signed [PW-1:0] sa_s = $signed({{(PW-SAW){1'b0}}, sa});
-    wire              truncated = !unlim && (rem > nkeep_s + KW_S - sa_s);
+    // truncated: rem > nkeep + KEEP_W - sa (a value in 0..2*KEEP_W), compared on the low
+    // bits only (see gt_c)
+    localparam [SB:0] KW_SB = KEEP_W[SB:0];
+    wire [SB:0] trunc_rhs = {{(SB+1-SAW){1'b0}}, nkeep} + KW_SB - {{(SB+1-SAW){1'b0}}, sa};
+    wire              truncated = !unlim && gt_c(rem, trunc_rhs);
 
     wire ob_free = !m_axis_tvalid || m_axis_tready;
     wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
