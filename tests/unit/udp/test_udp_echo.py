@@ -97,6 +97,37 @@ async def echo_byte_exact(dut: Any) -> None:
     assert int(dut.cnt_tx_abort.value) == 1
 
 
+@cocotb.test()
+async def padded_request_late_end(dut: Any) -> None:
+    """Short datagrams (their request frames were padded, so the receive side releases
+    their last byte only after the padding and FCS) whose last byte comes 40 byte-times
+    after the first: the cut-through reply, 42 header bytes ahead, has no idle cycle."""
+    w = len(dut.s_axis_tdata)
+    cyc = Cycles(dut)
+    dut.cfg_mac.value = DEFAULT_MAC
+    dut.cfg_ip.value = DEFAULT_IP
+    dut.cfg_ttl.value = 64
+    dut.cfg_df.value = 1
+    hdr = HeaderSource(dut, "s", cyc)
+    pay = PayloadSource(dut, "s_axis", w)
+    sink = FrameSink(dut, "m_axis", cyc)
+    await start_clock(dut)
+    await reset(dut)
+    delay = -(-40 // (w // 8))
+    for n in (0, 1, 9, 17):
+        hdr.send(src_mac=PEER_MAC, src_ip=PEER_IP, src_port=99, dst_port=7, len=n)
+        pay.send(bytes(range(n)), last_after=delay)
+        raw, tuser = await sink.recv()
+        assert tuser == 0 and raw[42:] == bytes(range(n))
+    frames: list[list[int]] = []
+    for b in sink.beats:
+        if b.first:
+            frames.append([])
+        frames[-1].append(b.cycle)
+    for k, cycles in enumerate(frames):
+        assert cycles == list(range(cycles[0], cycles[0] + len(cycles))), f"gap in reply {k}"
+
+
 @pytest.mark.parametrize("data_w,mode", [(8, 0), (64, 0), (8, 1), (64, 1)])
 def test_udp_echo(data_w: int, mode: int) -> None:
     from cocotb_run import run

@@ -77,12 +77,15 @@ class PayloadSource:
     last beat, optional idle cycles between beats (`gap_prob`).
     """
 
-    def __init__(self, dut: Any, prefix: str, data_w: int, seed: int = 1) -> None:
+    def __init__(
+        self, dut: Any, prefix: str, data_w: int, seed: int = 1, period_ns: int = 8
+    ) -> None:
         self.dut = dut
+        self.period = period_ns
         self.kw = data_w // 8
         self.p = prefix
         self.rng = random.Random(seed)
-        self.queue: list[tuple[bytes, int, float, int]] = []
+        self.queue: list[tuple[bytes, int, float, int, int]] = []
         self.busy = False
         self._sig("tvalid").value = 0
         self._sig("tlast").value = 0
@@ -97,9 +100,17 @@ class PayloadSource:
             return _Null()
         return getattr(self.dut, full)
 
-    def send(self, data: bytes, tuser: int = 0, gap_prob: float = 0.0, last_delay: int = 0) -> None:
-        """Queue a packet; `last_delay` idle cycles are inserted before its last beat."""
-        self.queue.append((bytes(data), tuser, gap_prob, last_delay))
+    def send(
+        self,
+        data: bytes,
+        tuser: int = 0,
+        gap_prob: float = 0.0,
+        last_delay: int = 0,
+        last_after: int = 0,
+    ) -> None:
+        """Queue a packet. `last_delay`: idle cycles inserted before its last beat;
+        `last_after`: its last beat is not offered before this many cycles after its first."""
+        self.queue.append((bytes(data), tuser, gap_prob, last_delay, last_after))
 
     def idle(self) -> bool:
         return not self.queue and not self.busy
@@ -111,7 +122,8 @@ class PayloadSource:
                 await RisingEdge(clk)
                 continue
             self.busy = True
-            data, tuser, gap, last_delay = self.queue.pop(0)
+            data, tuser, gap, last_delay, last_after = self.queue.pop(0)
+            t_first = get_sim_time(unit="ns")
             beats = [data[i : i + self.kw] for i in range(0, len(data), self.kw)] or [b""]
             for n, chunk in enumerate(beats):
                 while gap and self.rng.random() < gap:
@@ -122,6 +134,9 @@ class PayloadSource:
                     self._sig("tvalid").value = 0
                     for _ in range(last_delay):
                         await RisingEdge(clk)
+                while last and get_sim_time(unit="ns") - t_first < last_after * self.period:
+                    self._sig("tvalid").value = 0
+                    await RisingEdge(clk)
                 self._sig("tdata").value = int.from_bytes(chunk.ljust(self.kw, b"\0"), "little")
                 self._sig("tkeep").value = (1 << len(chunk)) - 1
                 self._sig("tlast").value = int(last)
