@@ -279,13 +279,23 @@ module pktgen #(
         end
     end
 
+    // Gap counter without a clock enable: it holds cfg_gap until the gap starts, then
+    // counts down; gap_last (gap_cnt == 1) is kept as a register.
+    always @(posedge clk) begin
+        if (state == S_GAP) begin
+            gap_cnt  <= gap_cnt - 32'd1;
+            gap_last <= (gap_cnt == 32'd2);
+        end else begin
+            gap_cnt  <= cfg_gap;
+            gap_last <= (cfg_gap == 32'd1);
+        end
+    end
+
     always @(posedge clk) begin
         if (rst) begin
             state        <= S_IDLE;
             priming      <= 1'b0;
             stop_pend    <= 1'b0;
-            gap_cnt      <= 32'd0;
-            gap_last     <= 1'b0;
             warm_cnt     <= 16'd0;
             rd_idx       <= 4'd0;
             cnt_packets  <= 32'd0;
@@ -335,11 +345,9 @@ module pktgen #(
                         end
                         if (run_done)
                             state <= S_IDLE;
-                        else if (cfg_gap != 32'd0) begin
-                            state   <= S_GAP;
-                            gap_cnt  <= cfg_gap;
-                            gap_last <= (cfg_gap == 32'd1);
-                        end else
+                        else if (cfg_gap != 32'd0)
+                            state <= S_GAP;
+                        else
                             state <= S_HDR;
                     end
                 end
@@ -348,8 +356,6 @@ module pktgen #(
                         state <= S_IDLE;
                     else if (gap_last)
                         state <= S_HDR;
-                    gap_cnt  <= gap_cnt - 32'd1;
-                    gap_last <= (gap_cnt == 32'd2);
                 end
                 S_WARM: begin
                     if (stop_pend || stop)

@@ -104,7 +104,7 @@ module seq_sink #(
     endfunction
 
     reg         in_pay;        // header taken, payload in progress
-    reg [15:0]  len_q;
+    reg [16:0]  left;          // hdr_len minus the bytes received so far
     reg [16:0]  got;           // payload bytes received so far
     reg [127:0] hdr_sr;        // first 16 payload bytes, big-endian
     reg [31:0]  lfsr;
@@ -162,12 +162,13 @@ module seq_sink #(
     always @(posedge clk) begin
         v_valid <= 1'b0;
         if (s_hdr_valid && s_hdr_ready) begin
-            len_q    <= s_hdr_len;
+            left     <= {1'b0, s_hdr_len};
             got      <= 17'd0;
             fill_err <= 1'b0;
         end
         if (beat) begin
-            got <= got_next;
+            got  <= got_next;
+            left <= left - nbytes;
             if (in_hdr) begin
                 hdr_sr <= hdr_next;
                 if (got == HDR_LAST)  // the beat that completes the header
@@ -180,8 +181,10 @@ module seq_sink #(
             if (s_axis_tlast) begin
                 v_valid <= 1'b1;
                 v_bad   <= s_axis_tuser;
-                v_len   <= (got_next != {1'b0, len_q});
-                v_short <= (got_next < 17'd16);
+                // (got + nbytes != hdr_len) and (got + nbytes < 16), without the adder:
+                // header beats are whole, so only a full beat at HDR_LAST reaches 16
+                v_len   <= (left != nbytes);
+                v_short <= in_hdr && !(got == HDR_LAST && &s_axis_tkeep);
                 v_fill  <= fill_err || mism;
             end
         end
