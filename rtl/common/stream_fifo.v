@@ -2,12 +2,12 @@
 // stream_fifo: synchronous first-word-fall-through FIFO for AXI4-Stream beats.
 //
 // Stores {tdata, tkeep, tlast, tuser} per beat in a memory read in a clocked block
-// (so Yosys infers RAM and Icarus sees writes), followed by a one-beat output register.
+// (so Yosys infers RAM and Icarus sees writes), followed by two register stages.
 //
 // Interfaces: s_axis_* (write side), m_axis_* (read side), both AXI4-Stream.
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
-//   memory; one more beat sits in the output register).
-// Latency: a beat written in cycle t is presented on m_axis in cycle t+2.
+//   memory; two more beats sit in the read and output registers).
+// Latency: a beat written in cycle t is presented on m_axis in cycle t+3.
 // Throughput: one beat per cycle in and out. s_axis_tready is a flip-flop output.
 module stream_fifo #(
     parameter integer DATA_W = 8,
@@ -37,24 +37,27 @@ module stream_fifo #(
     reg  [AW:0]  rd_ptr;
     wire         empty = (wr_ptr == rd_ptr);
     reg          full;  // registered (s_axis_tready comes straight from a flip-flop)
+    wire         wr = s_axis_tvalid && !full;
+    // two read stages: the memory's own read register (a), then an output register in
+    // logic (b), so the memory's slow clock-to-output never feeds the consumer's logic
+    reg  [W-1:0] rd_word;
+    reg          a_valid;
+    wire         a_to_b = a_valid && (!m_axis_tvalid || m_axis_tready);
+    wire         rd = !empty && (!a_valid || a_to_b);
     wire [AW:0]  wr_next = wr_ptr + {{AW{1'b0}}, wr};
     wire [AW:0]  rd_next = rd_ptr + {{AW{1'b0}}, rd};
-    wire         wr = s_axis_tvalid && !full;
-    wire         rd = !empty && (!m_axis_tvalid || m_axis_tready);
-    reg  [W-1:0] rd_word;
 
     assign s_axis_tready = !full;
 
     always @(posedge clk) begin
         if (wr) mem[wr_ptr[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
         if (rd) rd_word <= mem[rd_ptr[AW-1:0]];
-    end
-
-    always @(*) begin
-        m_axis_tdata = rd_word[DATA_W-1:0];
-        m_axis_tkeep = rd_word[DATA_W+KEEP_W-1:DATA_W];
-        m_axis_tlast = rd_word[DATA_W+KEEP_W];
-        m_axis_tuser = rd_word[DATA_W+KEEP_W+1];
+        if (a_to_b) begin
+            m_axis_tdata <= rd_word[DATA_W-1:0];
+            m_axis_tkeep <= rd_word[DATA_W+KEEP_W-1:DATA_W];
+            m_axis_tlast <= rd_word[DATA_W+KEEP_W];
+            m_axis_tuser <= rd_word[DATA_W+KEEP_W+1];
+        end
     end
 
     always @(posedge clk) begin
@@ -62,12 +65,15 @@ module stream_fifo #(
             wr_ptr <= 0;
             rd_ptr <= 0;
             full <= 1'b0;
+            a_valid <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
             wr_ptr <= wr_next;
             rd_ptr <= rd_next;
             full <= (wr_next[AW-1:0] == rd_next[AW-1:0]) && (wr_next[AW] != rd_next[AW]);
-            if (rd) m_axis_tvalid <= 1'b1;
+            if (rd) a_valid <= 1'b1;
+            else if (a_to_b) a_valid <= 1'b0;
+            if (a_to_b) m_axis_tvalid <= 1'b1;
             else if (m_axis_tready) m_axis_tvalid <= 1'b0;
         end
     end
