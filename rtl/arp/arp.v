@@ -42,8 +42,8 @@
 //   GARP_HOLD_MS ms (so a MAC written as two registers announces once); not sent
 //   while cfg_ip is 0.0.0.0.
 // Transmit priority: reply, then gratuitous ARP, then request. One frame of each kind
-//   can wait; a request for us that arrives while a reply is still waiting is held in
-//   the receive slot (further frames meanwhile are dropped and counted in cnt_rx_overrun).
+//   can wait; a request that arrives while a reply is still waiting is held in the
+//   receive slot (further frames meanwhile are dropped and counted in cnt_rx_overrun).
 //
 // Interfaces:
 //   s_axis_*   ARP frames in (tready always 1), tuser on the last beat = bad frame
@@ -61,7 +61,7 @@
 //   decision (EXEC2), and the write (WRITE) if it changes an entry. A reply's first
 //   beat is on m_axis 6 cycles after the request's last beat when the output is free;
 //   a request's, 1 cycle after the miss answer.
-// Parameters: DATA_W (multiple of 8), KEEP_W, ENTRIES and WAYS (powers of two, WAYS <=
+// Parameters: DATA_W (multiple of 8, at most 168), KEEP_W, ENTRIES and WAYS (powers of two, WAYS <=
 //   ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the first request),
 //   RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS (>= 1).
 
