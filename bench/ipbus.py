@@ -13,11 +13,11 @@ the reply path always ready. Figures, per request kind:
 - for a burst of 16 requests sent back to back (as uHAL does), transactions per second
   at 125 MHz from the first request byte to the last reply byte.
 
-Block rates are given at 125 MHz (1 Gbit/s GMII byte clock). As root it also brings up a
-virtual board carrying ipbus_ctrl (rtl/app/ipbus_board.v, or sim/vboard_top.v once that
-has it) and measures from Linux through uHAL and the reliable client: round trips per
-second, batched reads per second, block write and read MB/s (these depend on the
-simulation's speed, not on the RTL's cycle counts). ``--no-board`` skips that part.
+Block rates are given at 125 MHz (1 Gbit/s GMII byte clock). As root it also brings up the
+virtual board (sim/vboard_top.v, ipbus_ctrl on UDP port 50001) and measures from Linux
+through uHAL and the reliable client: round trips per second, batched reads per second,
+block write and read MB/s (these depend on the simulation's speed, not on the RTL's cycle
+counts). ``--no-board`` skips that part.
 
 Run: ``.venv/bin/python bench/ipbus.py`` (prints a table, writes bench/results/ipbus.json).
 The same file is the cocotb test module it runs.
@@ -170,10 +170,9 @@ def board_figures() -> dict:
     import subprocess
 
     from wirecore import netns
-    from wirecore.vboard import SIM, BoardConfig, VirtualBoard
+    from wirecore.vboard import BoardConfig, VirtualBoard
 
-    vb = SIM / "vboard_top.v"
-    top = "vboard_top" if vb.exists() and "ipbus_ctrl" in vb.read_text() else "ipbus_board"
+    top = "vboard_top"
     cfg = BoardConfig(name=f"ipbench{os.getpid() % 10000}", top=top)
     board = VirtualBoard(cfg)
     board.up(quiet=True)

@@ -2,19 +2,44 @@
 // vboard_top: the virtual board, the whole design on one clock with a GMII port.
 //
 // What it does: eth_mac_gmii (GMII MAC) + a receive frame FIFO + udp_stack (ARP, IPv4,
-// ICMP echo, UDP) + udp_echo on one UDP port, everything on clk (125 MHz modelled). The
-// C++ harness (sim/vboard.cpp) bridges the GMII port to a Linux TAP and drives tick_1ms
-// from the wall clock, so Linux tools talk to the board.
+// ICMP echo, UDP) with three UDP application ports, everything on clk (125 MHz
+// modelled). The C++ harness (sim/vboard.cpp) bridges the GMII port to a Linux TAP and
+// drives tick_1ms from the wall clock, so Linux tools talk to the board.
 //
 //   gmii_rx* -> eth_mac_gmii RX -> axis_fifo (frame mode: bad frames dropped, frames that
-//   do not fit dropped) -> udp_stack -> port 0 -> udp_echo -> udp_stack -> eth_mac_gmii
-//   TX -> gmii_tx*
+//   do not fit dropped) -> udp_stack -> { port 0 udp_echo, port 1 ipbus_ctrl } ->
+//   udp_stack (also port 2 pktgen, transmit only) -> eth_mac_gmii TX -> gmii_tx*
 //
-// The MAC's receive stream cannot wait, and the stack may (an ICMP or UDP echo reply
-// waits for the transmitter), so a frame FIFO sits between them: frames reach the stack
-// whole and only if good (the MAC counts bad ones), and a frame that finds the FIFO full
-// is dropped whole and counted (cnt_rx_fifo_drop_full). The raw-EtherType channel is not
-// used (its EtherType is set to 0xFFFF, reserved, so nothing reaches it).
+// UDP ports of the stack:
+//   0  udp_echo at cfg_udp_echo_port (checksum mode ECHO_CSUM_MODE)
+//   1  ipbus_ctrl (IPbus 2.0 target, register file, 64 KiB memory; docs/ipbus.md) at
+//      NET.IPBUS_PORT (50001 after reset), checksum mode 1
+//   2  pktgen (docs/daq.md), transmit only: its receive side is closed (port number 0,
+//      so datagrams to NET.PKTGEN_PORT count as closed-port drops); source port
+//      NET.PKTGEN_PORT (50002 after reset), checksum mode 1
+//
+// Configuration: the top-level ports win for what the harness sets from its command
+// line: cfg_mac, cfg_ip, cfg_netmask, cfg_gateway drive the stack and cfg_udp_echo_port
+// the echo's port; the register file's NET.MAC_HI/MAC_LO/IP/NETMASK/GATEWAY/ECHO_PORT
+// keep their reset values and are not used. The register file drives: MAC.IFG (the
+// MAC's inter-frame gap), NET.TTL and NET.DF (the stack), NET.IPBUS_PORT (port 1),
+// NET.PKTGEN_PORT (the generator's source port) and every PKTGEN register (CTRL bit 0
+// start / bit 1 stop, LENGTH, COUNT, GAP, NUM_DEST, PAYLOAD.MODE/BYTE, TS_EXT,
+// WARMUP_MS, DEST_IPi/DEST_PORTi as the generator's flat table). Not used on this
+// board: MAC.MAX_LEN (the MAC takes the MAX_FRAME parameter, jumbo frames included),
+// NET.RAW_ETHERTYPE (the raw-EtherType channel is unused: its EtherType is 0xFFFF,
+// reserved, so nothing reaches it), NET.ENABLES (the stack has no enable inputs), the
+// user register window (accesses time out) and the generator's ts_in (0).
+// Counters and status in the map: the MAC's (MAC.*, RX_DROPPED_FULL = the RX FIFO's
+// full drops), the stack's and ARP's (STACK.*, ARP.*; the UDP transmit counters are
+// the sums over the three ports), the IPbus target's (internal to ipbus_ctrl),
+// PKTGEN.STATUS (busy), SENT_PACKETS/SENT_BYTES, ROUND_LO/HI (the generator's) and
+// PKTGEN.ARP_MISS (the stack's ARP-miss drops on port 2).
+//
+// The MAC's receive stream cannot wait, and the stack may (an ICMP or UDP reply waits
+// for the transmitter), so a frame FIFO sits between them: frames reach the stack whole
+// and only if good (the MAC counts bad ones), and a frame that finds the FIFO full is
+// dropped whole and counted (cnt_rx_fifo_drop_full).
 //
 // Interfaces:
 //   clk, rst, tick_1ms                 clock, synchronous reset, millisecond strobe
@@ -23,10 +48,12 @@
 //   cfg_udp_echo_port[15:0]            UDP port of the echo (0 = closed)
 //   cnt_*                              32-bit counters: the MAC's (cnt_mac_*), the RX
 //                                      FIFO's drops, every counter of udp_stack under its
-//                                      own name, and cnt_echoed (datagrams echoed)
+//                                      own name (cnt_udp_tx_*: sums over the ports),
+//                                      cnt_echoed (datagrams echoed), and the
+//                                      generator's cnt_pktgen_sent_packets/_bytes
 // Latency: the MAC's receive latency, plus the whole frame (the RX FIFO is a frame
-//   FIFO) and 2 cycles, plus the stack's turnaround (docs/stack.md), plus 1 cycle to the
-//   first preamble byte.
+//   FIFO) and 2 cycles, plus the stack's turnaround (docs/stack.md) and, for IPbus, the
+//   target's (docs/ipbus.md), plus 1 cycle to the first preamble byte.
 // Parameters: RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and
 //   more), MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
 //   echo port's TX checksum mode: 0 none, 1 computed).
@@ -105,10 +132,19 @@ module vboard_top #(
     output wire [31:0] cnt_udp_tx_arp_miss,
     output wire [31:0] cnt_udp_tx_sf_overflow,
     // echo
-    output wire [31:0] cnt_echoed
+    output wire [31:0] cnt_echoed,
+    // generator
+    output wire [31:0] cnt_pktgen_sent_packets,
+    output wire [31:0] cnt_pktgen_sent_bytes
 );
   localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
   localparam [1:0] ECHO_MODE = ECHO_CSUM_MODE[1:0];
+
+  // register-file outputs used ahead of the control plane's instance
+  wire [7:0]  reg_mac_ifg;
+  wire [7:0]  reg_ttl;
+  wire        reg_df;
+  wire [15:0] reg_ipbus_port, reg_pktgen_src_port;
 
   // ---------------- MAC ----------------
   wire [7:0] mac_rx_tdata, mac_tx_tdata;
@@ -124,7 +160,7 @@ module vboard_top #(
       .m_axis_tlast(mac_rx_tlast), .m_axis_tuser(mac_rx_tuser),
       .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
       .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
-      .cfg_ifg(8'd12), .cfg_max_len(MAX_FRAME_W),
+      .cfg_ifg(reg_mac_ifg), .cfg_max_len(MAX_FRAME_W),
       .cnt_tx_frames(cnt_mac_tx_frames), .cnt_tx_bytes(cnt_mac_tx_bytes),
       .cnt_tx_underflow(cnt_mac_tx_underflow), .cnt_tx_abort(cnt_mac_tx_abort),
       .cnt_rx_frames(cnt_mac_rx_frames), .cnt_rx_bytes(cnt_mac_rx_bytes),
@@ -158,22 +194,22 @@ module vboard_top #(
     else if (fifo_drop_full) cnt_rx_fifo_drop_full <= cnt_rx_fifo_drop_full + 1'b1;
   end
 
-  // ---------------- stack ----------------
-  wire [0:0] tx_tkeep;  // 8-bit stream: the MAC takes one byte per beat
-  wire        urx_hdr_valid, urx_hdr_ready;
-  wire [47:0] urx_hdr_src_mac;
-  wire [31:0] urx_hdr_src_ip;
-  wire [15:0] urx_hdr_src_port, urx_hdr_dst_port, urx_hdr_len;
-  wire [7:0]  urx_tdata;
-  wire [0:0]  urx_tkeep;
-  wire        urx_tvalid, urx_tready, urx_tlast, urx_tuser;
-  wire        utx_hdr_valid, utx_hdr_ready, utx_hdr_dst_mac_valid;
-  wire [47:0] utx_hdr_dst_mac;
-  wire [31:0] utx_hdr_dst_ip;
-  wire [15:0] utx_hdr_dst_port, utx_hdr_src_port, utx_hdr_len, utx_hdr_csum;
-  wire [7:0]  utx_tdata;
-  wire [0:0]  utx_tkeep;
-  wire        utx_tvalid, utx_tready, utx_tlast, utx_tuser;
+
+  // ---------------- stack: port 0 echo, port 1 IPbus, port 2 generator ----------------
+  localparam integer NP = 3;
+  wire [0:0]       tx_tkeep;  // 8-bit stream: the MAC takes one byte per beat
+  wire [NP-1:0]    urx_hdr_valid, urx_hdr_ready;
+  wire [NP*48-1:0] urx_hdr_src_mac;
+  wire [NP*32-1:0] urx_hdr_src_ip;
+  wire [NP*16-1:0] urx_hdr_src_port, urx_hdr_dst_port, urx_hdr_len;
+  wire [NP*8-1:0]  urx_tdata;
+  wire [NP-1:0]    urx_tkeep, urx_tvalid, urx_tready, urx_tlast, urx_tuser;
+  wire [NP-1:0]    utx_hdr_valid, utx_hdr_ready, utx_hdr_dst_mac_valid;
+  wire [NP*48-1:0] utx_hdr_dst_mac;
+  wire [NP*32-1:0] utx_hdr_dst_ip;
+  wire [NP*16-1:0] utx_hdr_dst_port, utx_hdr_src_port, utx_hdr_len, utx_hdr_csum;
+  wire [NP*8-1:0]  utx_tdata;
+  wire [NP-1:0]    utx_tkeep, utx_tvalid, utx_tready, utx_tlast, utx_tuser;
   // the raw-EtherType channel is unused
   wire        raw_rx_hdr_valid, raw_rx_tvalid, raw_rx_tlast, raw_rx_tuser;
   wire [47:0] raw_rx_hdr_dst_mac, raw_rx_hdr_src_mac;
@@ -181,15 +217,25 @@ module vboard_top #(
   wire [0:0]  raw_rx_tkeep;
   wire        raw_tx_hdr_ready, raw_tx_tready;
   wire [31:0] cnt_raw_tx_frames, cnt_raw_tx_abort;
+  // udp_tx counters come per port: the top's outputs and the map show their sums
+  wire [NP*32-1:0] ptx_frames, ptx_abort, ptx_long, ptx_arp_miss, ptx_sf_overflow;
+  assign cnt_udp_tx_frames      = ptx_frames[31:0] + ptx_frames[63:32] + ptx_frames[95:64];
+  assign cnt_udp_tx_abort       = ptx_abort[31:0] + ptx_abort[63:32] + ptx_abort[95:64];
+  assign cnt_udp_tx_long        = ptx_long[31:0] + ptx_long[63:32] + ptx_long[95:64];
+  assign cnt_udp_tx_arp_miss    = ptx_arp_miss[31:0] + ptx_arp_miss[63:32] +
+                                  ptx_arp_miss[95:64];
+  assign cnt_udp_tx_sf_overflow = ptx_sf_overflow[31:0] + ptx_sf_overflow[63:32] +
+                                  ptx_sf_overflow[95:64];
 
   udp_stack #(
-      .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048)
+      .DATA_W(8), .KEEP_W(1), .NUM_PORTS(NP), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
       .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
-      .cfg_gateway(cfg_gateway), .cfg_ttl(8'd64), .cfg_df(1'b1),
+      .cfg_gateway(cfg_gateway), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
       .cfg_raw_ethertype(16'hFFFF),
-      .cfg_udp_port(cfg_udp_echo_port), .cfg_udp_csum_mode(ECHO_MODE),
+      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_udp_echo_port}),
+      .cfg_udp_csum_mode({2'd1, 2'd1, ECHO_MODE}),
       .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
       .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
       .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
@@ -240,36 +286,190 @@ module vboard_top #(
       .cnt_arp_conflict(cnt_arp_conflict),
       .cnt_tx_frames(cnt_tx_frames), .cnt_raw_tx_frames(cnt_raw_tx_frames),
       .cnt_raw_tx_abort(cnt_raw_tx_abort),
-      .cnt_udp_tx_frames(cnt_udp_tx_frames), .cnt_udp_tx_abort(cnt_udp_tx_abort),
-      .cnt_udp_tx_long(cnt_udp_tx_long), .cnt_udp_tx_arp_miss(cnt_udp_tx_arp_miss),
-      .cnt_udp_tx_sf_overflow(cnt_udp_tx_sf_overflow)
+      .cnt_udp_tx_frames(ptx_frames), .cnt_udp_tx_abort(ptx_abort),
+      .cnt_udp_tx_long(ptx_long), .cnt_udp_tx_arp_miss(ptx_arp_miss),
+      .cnt_udp_tx_sf_overflow(ptx_sf_overflow)
   );
 
-  // ---------------- UDP echo on port 0 ----------------
+  // ---------------- port 0: UDP echo ----------------
   udp_echo #(.DATA_W(8), .KEEP_W(1)) u_echo (
       .clk(clk), .rst(rst),
-      .s_hdr_valid(urx_hdr_valid), .s_hdr_ready(urx_hdr_ready),
-      .s_hdr_src_mac(urx_hdr_src_mac), .s_hdr_src_ip(urx_hdr_src_ip),
-      .s_hdr_src_port(urx_hdr_src_port), .s_hdr_dst_port(urx_hdr_dst_port),
-      .s_hdr_len(urx_hdr_len),
-      .s_axis_tdata(urx_tdata), .s_axis_tkeep(urx_tkeep), .s_axis_tvalid(urx_tvalid),
-      .s_axis_tready(urx_tready), .s_axis_tlast(urx_tlast), .s_axis_tuser(urx_tuser),
-      .m_hdr_valid(utx_hdr_valid), .m_hdr_ready(utx_hdr_ready),
-      .m_hdr_dst_mac(utx_hdr_dst_mac), .m_hdr_dst_mac_valid(utx_hdr_dst_mac_valid),
-      .m_hdr_dst_ip(utx_hdr_dst_ip), .m_hdr_dst_port(utx_hdr_dst_port),
-      .m_hdr_src_port(utx_hdr_src_port), .m_hdr_len(utx_hdr_len), .m_hdr_csum(utx_hdr_csum),
-      .m_axis_tdata(utx_tdata), .m_axis_tkeep(utx_tkeep), .m_axis_tvalid(utx_tvalid),
-      .m_axis_tready(utx_tready), .m_axis_tlast(utx_tlast), .m_axis_tuser(utx_tuser),
+      .s_hdr_valid(urx_hdr_valid[0]), .s_hdr_ready(urx_hdr_ready[0]),
+      .s_hdr_src_mac(urx_hdr_src_mac[47:0]), .s_hdr_src_ip(urx_hdr_src_ip[31:0]),
+      .s_hdr_src_port(urx_hdr_src_port[15:0]), .s_hdr_dst_port(urx_hdr_dst_port[15:0]),
+      .s_hdr_len(urx_hdr_len[15:0]),
+      .s_axis_tdata(urx_tdata[7:0]), .s_axis_tkeep(urx_tkeep[0]),
+      .s_axis_tvalid(urx_tvalid[0]), .s_axis_tready(urx_tready[0]),
+      .s_axis_tlast(urx_tlast[0]), .s_axis_tuser(urx_tuser[0]),
+      .m_hdr_valid(utx_hdr_valid[0]), .m_hdr_ready(utx_hdr_ready[0]),
+      .m_hdr_dst_mac(utx_hdr_dst_mac[47:0]), .m_hdr_dst_mac_valid(utx_hdr_dst_mac_valid[0]),
+      .m_hdr_dst_ip(utx_hdr_dst_ip[31:0]), .m_hdr_dst_port(utx_hdr_dst_port[15:0]),
+      .m_hdr_src_port(utx_hdr_src_port[15:0]), .m_hdr_len(utx_hdr_len[15:0]),
+      .m_hdr_csum(utx_hdr_csum[15:0]),
+      .m_axis_tdata(utx_tdata[7:0]), .m_axis_tkeep(utx_tkeep[0]),
+      .m_axis_tvalid(utx_tvalid[0]), .m_axis_tready(utx_tready[0]),
+      .m_axis_tlast(utx_tlast[0]), .m_axis_tuser(utx_tuser[0]),
       .cnt_echoed(cnt_echoed)
   );
 
+  // ---------------- port 1: IPbus control plane ----------------
+  wire [1:0]   pg_ctrl;
+  wire         pg_busy;
+  wire [15:0]  pg_len, pg_warmup_ms;
+  wire [31:0]  pg_count, pg_gap;
+  wire [4:0]   pg_ndst;
+  wire [8:0]   pg_payload;
+  wire         pg_ts_ext;
+  wire [63:0]  pg_round;
+  wire [511:0] pg_dst_ip;
+  wire [255:0] pg_dst_port;
+
+  /* verilator lint_off PINCONNECTEMPTY */
+  ipbus_ctrl #(.DATA_W(8)) u_ctrl (
+      .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+      .s_hdr_valid(urx_hdr_valid[1]), .s_hdr_ready(urx_hdr_ready[1]),
+      .s_hdr_src_mac(urx_hdr_src_mac[95:48]), .s_hdr_src_ip(urx_hdr_src_ip[63:32]),
+      .s_hdr_src_port(urx_hdr_src_port[31:16]), .s_hdr_dst_port(urx_hdr_dst_port[31:16]),
+      .s_hdr_len(urx_hdr_len[31:16]),
+      .s_axis_tdata(urx_tdata[15:8]), .s_axis_tkeep(urx_tkeep[1]),
+      .s_axis_tvalid(urx_tvalid[1]), .s_axis_tready(urx_tready[1]),
+      .s_axis_tlast(urx_tlast[1]), .s_axis_tuser(urx_tuser[1]),
+      .m_hdr_valid(utx_hdr_valid[1]), .m_hdr_ready(utx_hdr_ready[1]),
+      .m_hdr_dst_mac(utx_hdr_dst_mac[95:48]), .m_hdr_dst_mac_valid(utx_hdr_dst_mac_valid[1]),
+      .m_hdr_dst_ip(utx_hdr_dst_ip[63:32]), .m_hdr_dst_port(utx_hdr_dst_port[31:16]),
+      .m_hdr_src_port(utx_hdr_src_port[31:16]), .m_hdr_len(utx_hdr_len[31:16]),
+      .m_hdr_csum(utx_hdr_csum[31:16]),
+      .m_axis_tdata(utx_tdata[15:8]), .m_axis_tkeep(utx_tkeep[1]),
+      .m_axis_tvalid(utx_tvalid[1]), .m_axis_tready(utx_tready[1]),
+      .m_axis_tlast(utx_tlast[1]), .m_axis_tuser(utx_tuser[1]),
+      // user window unused (accesses time out)
+      .m_user_reg_req(), .m_user_reg_we(), .m_user_reg_addr(), .m_user_reg_wdata(),
+      .m_user_reg_ack(1'b0), .m_user_reg_err(1'b0), .m_user_reg_rdata(32'd0),
+      .cfg_write_protect(),  // used inside ipbus_ctrl; nothing else to protect here
+      .cfg_sys_scratch(),
+      // MAC
+      .cnt_mac_tx_frames(cnt_mac_tx_frames),
+      .cnt_mac_tx_bytes(cnt_mac_tx_bytes),
+      .cnt_mac_tx_underflow(cnt_mac_tx_underflow),
+      .cnt_mac_tx_abort(cnt_mac_tx_abort),
+      .cnt_mac_rx_frames(cnt_mac_rx_frames),
+      .cnt_mac_rx_bytes(cnt_mac_rx_bytes),
+      .cnt_mac_rx_bad_fcs(cnt_mac_rx_bad_fcs),
+      .cnt_mac_rx_runt(cnt_mac_rx_runt),
+      .cnt_mac_rx_oversize(cnt_mac_rx_oversize),
+      .cnt_mac_rx_er(cnt_mac_rx_er),
+      .cnt_mac_rx_dropped_full(cnt_rx_fifo_drop_full),
+      .cfg_mac_ifg(reg_mac_ifg),
+      .cfg_mac_max_len(),  // the MAC takes MAX_FRAME
+      // NET: the top-level ports win for the addresses and the echo port
+      .cfg_mac(),
+      .cfg_ip(),
+      .cfg_netmask(),
+      .cfg_gateway(),
+      .cfg_raw_ethertype(),  // raw channel unused
+      .cfg_ipbus_port(reg_ipbus_port),
+      .cfg_echo_port(),
+      .cfg_pktgen_src_port(reg_pktgen_src_port),
+      .cfg_enables(),  // the stack has no enable inputs
+      .cfg_ttl(reg_ttl),
+      .cfg_df(reg_df),
+      // STACK
+      .cnt_stack_eth_frames(cnt_eth_rx_frames),
+      .cnt_stack_eth_bad_mac(cnt_eth_bad_mac),
+      .cnt_stack_eth_bad_ethertype(cnt_eth_bad_ethertype),
+      .cnt_stack_eth_runt(cnt_eth_runt),
+      .cnt_stack_ip_packets(cnt_ip_rx_packets),
+      .cnt_stack_ip_runt(cnt_ip_runt),
+      .cnt_stack_ip_bad_hdr(cnt_ip_bad_hdr),
+      .cnt_stack_ip_bad_csum(cnt_ip_bad_csum),
+      .cnt_stack_ip_bad_len(cnt_ip_bad_len),
+      .cnt_stack_ip_not_for_us(cnt_ip_not_for_us),
+      .cnt_stack_ip_fragment(cnt_ip_fragment),
+      .cnt_stack_ip_bad_proto(cnt_ip_bad_proto),
+      .cnt_stack_ip_truncated(cnt_ip_truncated),
+      .cnt_stack_icmp_echo(cnt_icmp_replies),
+      .cnt_stack_udp_datagrams(cnt_udp_rx_datagrams),
+      .cnt_stack_udp_bad_len(cnt_udp_bad_len),
+      .cnt_stack_udp_closed_port(cnt_udp_closed_port),
+      .cnt_stack_udp_bad_csum(cnt_udp_bad_csum),
+      .cnt_stack_udp_err_in(cnt_udp_err_in),
+      .cnt_stack_udp_oversize(cnt_udp_oversize),
+      .cnt_stack_udptx_tx_frames(cnt_udp_tx_frames),
+      .cnt_stack_udptx_tx_abort(cnt_udp_tx_abort),
+      .cnt_stack_udptx_tx_long(cnt_udp_tx_long),
+      .cnt_stack_udptx_arp_miss(cnt_udp_tx_arp_miss),
+      // ARP
+      .cnt_arp_req_rx(cnt_arp_req_rx),
+      .cnt_arp_reply_tx(cnt_arp_reply_tx),
+      .cnt_arp_req_tx(cnt_arp_req_tx),
+      .cnt_arp_garp_tx(cnt_arp_garp_tx),
+      .cnt_arp_reply_rx(cnt_arp_reply_rx),
+      .cnt_arp_malformed(cnt_arp_malformed),
+      .cnt_arp_rx_overrun(cnt_arp_rx_overrun),
+      .cnt_arp_hit(cnt_arp_hit),
+      .cnt_arp_miss(cnt_arp_miss),
+      .cnt_arp_timeout(cnt_arp_timeout),
+      .cnt_arp_expired(cnt_arp_expired),
+      .cnt_arp_evicted(cnt_arp_evicted),
+      .cnt_arp_conflict(cnt_arp_conflict),
+      // IPBUS (allow-list used inside ipbus_ctrl)
+      .cfg_ipb_allow_en(),
+      .cfg_ipb_allow_ip(),
+      // PKTGEN
+      .stb_pktgen_ctrl(pg_ctrl),
+      .sts_pktgen_running(pg_busy),
+      .cfg_pktgen_length(pg_len),
+      .cfg_pktgen_count(pg_count),
+      .cfg_pktgen_gap(pg_gap),
+      .cfg_pktgen_num_dest(pg_ndst),
+      .cfg_pktgen_payload(pg_payload),
+      .cfg_pktgen_ts_ext(pg_ts_ext),
+      .cnt_pktgen_sent_packets(cnt_pktgen_sent_packets),
+      .cnt_pktgen_sent_bytes(cnt_pktgen_sent_bytes),
+      .cnt_pktgen_arp_miss(ptx_arp_miss[95:64]),
+      .cfg_pktgen_warmup_ms(pg_warmup_ms),
+      .sts_pktgen_round(pg_round),
+      .cfg_pktgen_dest_ip(pg_dst_ip),
+      .cfg_pktgen_dest_port(pg_dst_port)
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  // ---------------- port 2: packet generator (transmit only) ----------------
+  pktgen #(.DATA_W(8), .KEEP_W(1), .DST_RAM(0)) u_pktgen (
+      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0),
+      .start(pg_ctrl[0]), .stop(pg_ctrl[1]), .busy(pg_busy),
+      .cfg_len(pg_len), .cfg_count(pg_count), .cfg_gap(pg_gap), .cfg_ndst(pg_ndst),
+      .cfg_lfsr(pg_payload[0]), .cfg_fill(pg_payload[8:1]), .cfg_ts_ext(pg_ts_ext),
+      .cfg_src_port(reg_pktgen_src_port), .cfg_warmup_ms(pg_warmup_ms),
+      .cfg_dst_we(1'b0), .cfg_dst_addr(4'd0), .cfg_dst_ip(32'd0), .cfg_dst_port(16'd0),
+      .cfg_dst_ip_all(pg_dst_ip), .cfg_dst_port_all(pg_dst_port),
+      .cnt_packets(cnt_pktgen_sent_packets), .cnt_bytes(cnt_pktgen_sent_bytes),
+      .status_round(pg_round),
+      .m_hdr_valid(utx_hdr_valid[2]), .m_hdr_ready(utx_hdr_ready[2]),
+      .m_hdr_dst_mac(utx_hdr_dst_mac[143:96]), .m_hdr_dst_mac_valid(utx_hdr_dst_mac_valid[2]),
+      .m_hdr_dst_ip(utx_hdr_dst_ip[95:64]), .m_hdr_dst_port(utx_hdr_dst_port[47:32]),
+      .m_hdr_src_port(utx_hdr_src_port[47:32]), .m_hdr_len(utx_hdr_len[47:32]),
+      .m_hdr_csum(utx_hdr_csum[47:32]),
+      .m_axis_tdata(utx_tdata[23:16]), .m_axis_tkeep(utx_tkeep[2]),
+      .m_axis_tvalid(utx_tvalid[2]), .m_axis_tready(utx_tready[2]),
+      .m_axis_tlast(utx_tlast[2]), .m_axis_tuser(utx_tuser[2])
+  );
+  // the generator's receive side is closed (port number 0): accept anything regardless
+  assign urx_hdr_ready[2] = 1'b1;
+  assign urx_tready[2]    = 1'b1;
+
   // Signals that exist only because the blocks offer them: the raw channel (unused, its
-  // EtherType is reserved), the FIFO's other status strobes, tkeep of an 8-bit stream.
+  // EtherType is reserved), the FIFO's other status strobes, tkeep of an 8-bit stream,
+  // the closed receive side of port 2.
   /* verilator lint_off UNUSEDSIGNAL */
   wire unused = &{1'b0, raw_rx_hdr_valid, raw_rx_tvalid, raw_rx_tlast, raw_rx_tuser,
                   raw_rx_hdr_dst_mac, raw_rx_hdr_src_mac, raw_rx_tdata, raw_rx_tkeep,
                   raw_tx_hdr_ready, raw_tx_tready, cnt_raw_tx_frames, cnt_raw_tx_abort,
-                  fifo_overflow, fifo_drop_bad, fifo_good, tx_tkeep};
+                  fifo_overflow, fifo_drop_bad, fifo_good, tx_tkeep,
+                  urx_hdr_valid[2], urx_hdr_src_mac[143:96], urx_hdr_src_ip[95:64],
+                  urx_hdr_src_port[47:32], urx_hdr_dst_port[47:32], urx_hdr_len[47:32],
+                  urx_tdata[23:16], urx_tkeep[2], urx_tvalid[2], urx_tlast[2],
+                  urx_tuser[2]};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule
 `default_nettype wire

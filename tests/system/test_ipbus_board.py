@@ -1,7 +1,7 @@
 """IPbus on the virtual board: unmodified uHAL and wirecore's tools against the RTL.
 
-Runs the board top with ipbus_ctrl on UDP port 50001 (sim/vboard_top.v once it has it,
-rtl/app/ipbus_board.v until then) in a network namespace; needs root. uHAL runs in its
+Runs the virtual board (sim/vboard_top.v, ipbus_ctrl on UDP port 50001) in a network
+namespace; needs root. uHAL runs in its
 own process inside the board's namespace (`wirecore reg selftest`: single registers,
 masked fields, block transfers of 2048 words, non-incrementing, RMW, bus errors, little-
 and big-endian); the reliable client runs 2000 transactions through 5 % loss and
@@ -20,13 +20,10 @@ from pathlib import Path
 
 from wirecore import ipbus, netns
 from wirecore import regmap as rm
-from wirecore.vboard import SIM, VirtualBoard
+from wirecore.vboard import VirtualBoard
 
 ROOT = Path(__file__).resolve().parents[2]
-# the virtual board's own top once it carries the IPbus target, else rtl/app/ipbus_board.v
-# (MAC + udp_stack + echo + ipbus_ctrl, the same harness ports)
-_VB = SIM / "vboard_top.v"
-TOP = "vboard_top" if _VB.exists() and "ipbus_ctrl" in _VB.read_text() else "ipbus_board"
+TOP = "vboard_top"
 PORT = 50001
 
 

@@ -77,18 +77,11 @@ def _icmp_socket(b: VirtualBoard) -> socket.socket:
     return s
 
 
-# ICMP echo requests whose frame needs Ethernet padding (payload below 18 bytes): the
-# stack's cut-through reply holds its last byte until the request's padding has passed,
-# so the MAC sees a gap mid-frame, aborts the reply (cnt_mac_tx_underflow) and the
-# harness drops it. Known bug in the RTL (icmp_echo), not in the board: marked so that
-# the tests report it (and report XPASS once it is fixed) instead of hiding it.
-PADDED_ICMP_BUG = pytest.mark.xfail(
-    reason="icmp_echo reply underflows the MAC for padded requests (payload < 18 bytes)",
-    strict=False,
-)
+# Payloads below 18 bytes make frames that need Ethernet padding: the reply must still be
+# whole (no transmit underflow, no aborted frame), so they are swept on their own.
 SWEEPS = [
     pytest.param(range(18, 1473), id="18-1472"),
-    pytest.param(range(0, 18), id="0-17-padded", marks=PADDED_ICMP_BUG),
+    pytest.param(range(0, 18), id="0-17-padded"),
 ]
 
 
@@ -128,7 +121,7 @@ def test_ping_every_size_byte_exact(make_board, sizes: range) -> None:
     "sizes",
     [
         pytest.param((18, 56, 100, 1000, 1472), id="unpadded"),
-        pytest.param((0, 1, 8, 17), id="padded", marks=PADDED_ICMP_BUG),
+        pytest.param((0, 1, 8, 17), id="padded"),
     ],
 )
 def test_ping_tool_sizes(make_board, sizes: tuple[int, ...]) -> None:
