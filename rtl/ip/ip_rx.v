@@ -144,8 +144,8 @@ module ip_rx #(
     end
 
     // header length limit for this beat (IHL of the current beat on the first beat)
-    wire [3:0] ihl_cur = first ? s_axis_tdata[3:0] : ihl_r;
-    wire [6:0] lim = (ihl_cur < 4'd5) ? 7'd20 : {1'b0, ihl_cur, 2'b00};
+    // (the first beat holds no byte at or past 20, so the registered IHL is enough)
+    wire [6:0] lim = (ihl_r < 4'd5) ? 7'd20 : {1'b0, ihl_r, 2'b00};
     wire       pos_small = (flen[15:6] == 10'd0);
     // checksum contribution of this beat: 16-bit words of the header, high byte first
     reg [18:0] bsum;
@@ -154,15 +154,27 @@ module ip_rx #(
         bsum = 19'd0;
         for (i = 0; i < KEEP_W; i = i + 1) begin
             lpos = {1'b0, flen[5:0]} + i[6:0];
-            if (pos_small && s_axis_tkeep[i] && lpos < lim) begin
+            if (pos_small && s_axis_tkeep[i] && (lpos < 7'd20 || (!first && lpos < lim))) begin
                 if (lpos[0] == 1'b0) bsum = bsum + {3'd0, s_axis_tdata[8*i+:8], 8'd0};
                 else bsum = bsum + {11'd0, s_axis_tdata[8*i+:8]};
             end
         end
     end
     wire [15:0] flen_next = flen + {{(16-SAW){1'b0}}, nkeep};
-    wire [6:0]  hpos_next = {1'b0, flen[5:0]} + {{(7-SAW){1'b0}}, nkeep};
-    wire        hdr_end = pos_small && (hpos_next >= lim);
+    // the header ends in this beat if its last byte (lim-1) is reached and present
+    // (mid-packet beats are full, so that byte sits in lane (lim-1) mod KEEP_W)
+    localparam [6:0] KW7 = KEEP_W[6:0];
+    wire        reach = !first && pos_small && ({1'b0, flen[5:0]} + KW7 >= lim);
+    wire        lastb;
+    generate
+        if (KEEP_W == 1) begin : g_lb1
+            assign lastb = s_axis_tkeep[0];
+        end else begin : g_lbn
+            wire [SAW-2:0] ln = lim[SAW-2:0] - 1'b1;
+            assign lastb = s_axis_tkeep[ln];
+        end
+    endgenerate
+    wire        hdr_end = reach && lastb;
 
     // header fields
     wire [3:0]  f_ver = win[7:4];
