@@ -46,7 +46,8 @@ module stream_fifo #(
     wire         rd = !empty && (!a_valid || a_to_b);
     wire [AW:0]  wr_next = wr_ptr + {{AW{1'b0}}, wr};
     wire [AW:0]  rd_next = rd_ptr + {{AW{1'b0}}, rd};
-
+    wire [AW:0]  wr_p1 = wr_ptr + 1'b1;
+    wire         almost = (wr_p1[AW-1:0] == rd_ptr[AW-1:0]) && (wr_p1[AW] != rd_ptr[AW]);
     assign s_axis_tready = !full;
 
     always @(posedge clk) begin
@@ -70,7 +71,7 @@ module stream_fifo #(
         end else begin
             wr_ptr <= wr_next;
             rd_ptr <= rd_next;
-            full <= (wr_next[AW-1:0] == rd_next[AW-1:0]) && (wr_next[AW] != rd_next[AW]);
+            full <= full ? !rd : (wr && !rd && almost);
             if (rd) a_valid <= 1'b1;
             else if (a_to_b) a_valid <= 1'b0;
             if (a_to_b) m_axis_tvalid <= 1'b1;
