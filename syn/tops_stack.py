@@ -1,4 +1,8 @@
-"""Synthesizable tops of the receive path and the integrated UDP/IP stack (no MAC)."""
+"""Synthesizable tops of the receive path and the integrated UDP/IP stack (no MAC).
+
+The 64-bit stack top is left out: its synthesis alone would take a large share of the
+test suite's time budget; its receive blocks are listed at 64 bits individually.
+"""
 
 from __future__ import annotations
 
@@ -12,5 +16,4 @@ TOPS = [
     Top("udp_rx_8_p2", "udp_rx", {"DATA_W": 8, "NUM_PORTS": 2}),
     Top("udp_rx_64_p2", "udp_rx", {"DATA_W": 64, "NUM_PORTS": 2}),
     Top("udp_stack_8_p1", "udp_stack", {"DATA_W": 8, "NUM_PORTS": 1}, fmax=True),
-    Top("udp_stack_64_p1", "udp_stack", {"DATA_W": 64, "NUM_PORTS": 1}),
 ]
