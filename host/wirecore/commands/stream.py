@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -197,6 +198,12 @@ def run(args: argparse.Namespace) -> int:
                         Capture.concat([c, r.collect(idle=0.3, first_timeout=0.3)])
                         for c, r in zip(caps, rxs, strict=True)
                     ]
+                # the generator's counters are final only once it is idle (bounded wait)
+                t_idle = time.monotonic() + 2.0
+                while cli.read(regmap.find("PKTGEN.STATUS"))[0] & 1:
+                    if time.monotonic() > t_idle:
+                        break
+                    time.sleep(0.01)
                 sent = cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0]
                 arp_miss = cli.read(regmap.find("PKTGEN.ARP_MISS"))[0]
         except ipbus.IPbusTimeout as e:

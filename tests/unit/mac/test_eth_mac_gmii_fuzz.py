@@ -27,6 +27,7 @@ OBJ = ROOT / "build" / "verilator"
 def build(top: str = "eth_mac_gmii") -> Path:
     """Compile the driver for eth_mac_gmii or (with -DMAC_MII) eth_mac_mii."""
     obj = OBJ / f"{top}_fuzz"
+    obj.mkdir(parents=True, exist_ok=True)  # Verilator creates only the last level
     cmd = [
         "verilator", "--cc", "--exe", "--build", "-O2", "-j", "1",
         "--top-module", top,
