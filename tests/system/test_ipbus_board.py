@@ -4,7 +4,7 @@ Runs the virtual board (sim/vboard_top.v, ipbus_ctrl on UDP port 50001) in a net
 namespace; needs root. uHAL runs in its
 own process inside the board's namespace (`wirecore reg selftest`: single registers,
 masked fields, block transfers of 2048 words, non-incrementing, RMW, bus errors, little-
-and big-endian); the reliable client runs 2000 transactions through 5 % loss and
+and big-endian); the reliable client runs 10,000 transactions through 5 % loss and
 reordering (`tc netem` where the kernel has it, else a relay in the namespace that drops
 and reorders) and must execute each exactly once.
 """
@@ -85,7 +85,7 @@ def test_reliable_client_lossy(make_board) -> None:
         "50%",
     ]
     netem = b.exec(q, capture_output=True, text=True).returncode == 0
-    packets, per = 200, 10
+    packets, per = 200, 50  # 10,000 transactions
     with contextlib.ExitStack() as stack:
         with netns.entered(b.cfg.ns):
             if netem:
