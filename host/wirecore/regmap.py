@@ -326,6 +326,7 @@ STACK = Block(
             ("UDPTX_TX_ABORT", "UDP datagrams aborted by the application"),
             ("UDPTX_TX_LONG", "UDP datagrams refused: too long"),
             ("UDPTX_ARP_MISS", "UDP datagrams dropped: next hop not resolved"),
+            ("ICMP_BAD_CSUM", "ICMP echo requests discarded: bad ICMP checksum"),
         ],
         "stack",
     ),

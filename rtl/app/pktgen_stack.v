@@ -121,6 +121,7 @@ module pktgen_stack #(
     wire [31:0] u_cnt_icmp_replies;
     wire [31:0] u_cnt_icmp_aborted;
     wire [31:0] u_cnt_icmp_dropped;
+    wire [31:0] u_cnt_icmp_bad_csum;
     wire [31:0] u_cnt_arp_req_rx;
     wire [31:0] u_cnt_arp_reply_tx;
     wire [31:0] u_cnt_arp_garp_tx;
@@ -248,6 +249,7 @@ module pktgen_stack #(
         .cnt_icmp_replies(u_cnt_icmp_replies),
         .cnt_icmp_aborted(u_cnt_icmp_aborted),
         .cnt_icmp_dropped(u_cnt_icmp_dropped),
+        .cnt_icmp_bad_csum(u_cnt_icmp_bad_csum),
         .cnt_arp_req_rx(u_cnt_arp_req_rx),
         .cnt_arp_reply_tx(u_cnt_arp_reply_tx),
         .cnt_arp_req_tx(stk_cnt_arp_req_tx),

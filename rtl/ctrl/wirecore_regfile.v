@@ -72,6 +72,7 @@ module wirecore_regfile (
     input  wire [31:0] cnt_stack_udptx_tx_abort,
     input  wire [31:0] cnt_stack_udptx_tx_long,
     input  wire [31:0] cnt_stack_udptx_arp_miss,
+    input  wire [31:0] cnt_stack_icmp_bad_csum,
     input  wire [31:0] cnt_arp_req_rx,
     input  wire [31:0] cnt_arp_reply_tx,
     input  wire [31:0] cnt_arp_req_tx,
@@ -499,6 +500,11 @@ module wirecore_regfile (
             end
             12'h0d7: begin // STACK.UDPTX_ARP_MISS
                 reg_rdata <= cnt_stack_udptx_arp_miss;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0d8: begin // STACK.ICMP_BAD_CSUM
+                reg_rdata <= cnt_stack_icmp_bad_csum;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end

@@ -8,7 +8,16 @@
 // cfg_ttl, protocol 1, source = the request's destination IP, destination = request's source IP, header checksum
 // computed; ICMP type 0, code, identifier, sequence and data copied, checksum updated
 // incrementally for the type change (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), m = 0x0800,
-// m' = 0x0000), so a request with a bad ICMP checksum gets a reply with a bad checksum.
+// m' = 0x0000).
+//
+// ICMP checksum verification (RFC 1122 3.2.2: a message with a bad checksum is silently
+// discarded): the one's-complement sum of the whole message is accumulated as it enters
+// the FIFO (per beat, in three registered stages that end as the message's last beat
+// reaches the FIFO's output, so nothing waits for it) and must be 0xFFFF. A message whose
+// checksum is bad, while its frame was good (no tuser), is discarded: one answered once
+// entirely buffered (under 26 bytes, see below) is dropped before any reply byte leaves;
+// one answered by cut-through has its reply, already under way, end with tuser=1 (the MAC
+// aborts it with a bad FCS, nothing good-looking leaves). Both are counted in cnt_bad_csum.
 //
 // How it is cut through: at KEEP_W >= 4 the first message beat holds type, code and
 // checksum; it is inspected without being taken, the 34-byte Ethernet+IPv4 header is
@@ -18,7 +27,10 @@
 // Not answered (consumed, counted in cnt_dropped): ICMP types other than 8, requests to a
 // broadcast address, messages shorter than 8 bytes, requests that end (tlast) before their
 // first 4 bytes. A request whose last beat carries tuser (bad FCS, truncated) gets a reply
-// that ends with tuser (the MAC aborts it on the wire), counted in cnt_aborted.
+// that ends with tuser (the MAC aborts it on the wire), counted in cnt_aborted (whatever its
+// checksum). Every request's message is counted exactly once: in cnt_dropped (not an
+// answerable echo request), else cnt_aborted (frame bad), else cnt_bad_csum (checksum bad),
+// else cnt_replies.
 //
 // Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8.
 // Interfaces:
@@ -27,13 +39,14 @@
 //   s_hdr_protocol[7:0], s_hdr_len[15:0] (ICMP message bytes), s_hdr_broadcast: ip_rx's
 //   ICMP header bus; s_axis_*: the ICMP message (exactly len bytes, tuser on the last beat
 //   = bad); m_axis_*: reply frames.
-//   cnt_replies, cnt_aborted, cnt_dropped (32-bit).
+//   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (32-bit).
 // The message enters through a 32-byte stream_fifo; a message under 26 bytes (its request
 // frame carried Ethernet padding, whose passing delays the message's last byte) is only
 // answered once it is entirely in the FIFO, so that the reply never waits mid-frame.
-// Latency (measured, bench/tx_latency.py): first reply byte 3 cycles after the header
-// handshake at 64 bits and 7 at 8 bits when the message follows at line rate; message
-// bytes then pass through.
+// Latency (measured, bench/tx_latency.py): first reply byte 4 cycles after the header
+// handshake at 64 bits and 8 at 8 bits when the message follows at line rate; message
+// bytes then pass through. The checksum verdict relies on stream_fifo's latency of 3
+// cycles (a beat written in cycle t is presented at t+3): see the checksum section below.
 module icmp_echo #(
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8
@@ -69,7 +82,8 @@ module icmp_echo #(
 
     output reg  [31:0]       cnt_replies,
     output reg  [31:0]       cnt_aborted,
-    output reg  [31:0]       cnt_dropped
+    output reg  [31:0]       cnt_dropped,
+    output reg  [31:0]       cnt_bad_csum
 );
     localparam CAP  = (KEEP_W < 4) ? 1 : 0;        // first 4 bytes taken into registers
     localparam HDRB = CAP ? 38 : 34;               // bytes emitted before the passed part
@@ -93,17 +107,101 @@ module icmp_echo #(
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
-    // whole messages in the FIFO
-    reg  [5:0] nmsg;
-    wire       in_end  = s_axis_tvalid && s_axis_tready && s_axis_tlast;
-    wire       out_end = f_tvalid && f_tready && f_tlast;
+    wire       out_end = f_tvalid && f_tready && f_tlast;  // a message's last beat leaves
+
+    // ICMP checksum of each message, summed as it enters the FIFO. Stage 1 (cycle t, the
+    // beat's handshake): the beat's 16-bit words summed (bytes without tkeep are zero; the
+    // message starts at byte lane 0, so a word's high byte is at an even offset; at 8 bits a
+    // byte toggles between high and low). Stage 2 (t+1): the 32-bit accumulator (65535
+    // bytes of 0xFF sum to under 2^31: no carry lost). Stage 3 (t+2): the test:
+    // the one's-complement sum folds to 0xFFFF when hi + lo (the accumulator's two halves)
+    // is 0x0FFFF or 0x1FFFE, tested without an adder. The verdict is pushed into a bit queue (one entry
+    // per message, popped as the message's last beat leaves the FIFO) at the end of cycle
+    // t+2, its registered head is valid at t+3, and the FIFO presents the last beat at t+3
+    // at the earliest, so the verdict is always there in time.
+    localparam QW = (FDEPTH >= 16) ? 6 : 3;        // queue index bits (> FDEPTH + 3 entries)
+    localparam QN = 1 << QW;
+    wire       in_fire = s_axis_tvalid && s_axis_tready;
+    reg [17:0] ck_w;                               // stage 1: this beat's word sum
+    reg        ck_v, ck_l, ck_u;
+    reg [31:0] ck_acc, ck_fin;                     // stage 2
+    reg        ck_fv, ck_fu;
+    reg        ck_odd;                             // 8 bits: next byte is a low byte
+    reg [QN-1:0] qbad;                             // per message: checksum bad, frame good
+    reg [QW-1:0] qwp, qrp;
+    reg [QW:0]   qn;                               // verdicts queued
+    // fold(hi + lo) = 0xFFFF  <=>  hi + lo = 0x0FFFF (lo = ~hi) or 0x1FFFE (both 0xFFFF)
+    wire        ck_good = (ck_fin[15:0] == ~ck_fin[31:16]) || (&ck_fin);
+    wire        ck_new  = !ck_good && !ck_fu;      // verdict being queued
+    wire [17:0] beat_sum;
+    generate
+        if (KEEP_W == 1) begin : g_ck8
+            assign beat_sum = ck_odd ? {10'd0, s_axis_tdata[7:0]} : {2'd0, s_axis_tdata[7:0], 8'd0};
+        end else begin : g_ckw
+            reg [17:0] bs;
+            integer i;
+            always @* begin
+                bs = 18'd0;
+                for (i = 0; i < KEEP_W / 2; i = i + 1)
+                    bs = bs + {2'd0,
+                               s_axis_tkeep[2*i]   ? s_axis_tdata[16*i +: 8]     : 8'd0,
+                               s_axis_tkeep[2*i+1] ? s_axis_tdata[16*i + 8 +: 8] : 8'd0};
+            end
+            assign beat_sum = bs;
+        end
+    endgenerate
+    wire q_pop  = out_end;
+    // the verdict of the message at the FIFO output, registered (the queue's read mux and
+    // the forwarding of a verdict being written stay off the engine's control path):
+    // the entries at qrp and qrp+1 as they will be after this cycle's write, and q_pop
+    // picks one of the two
+    reg          q_head;
+    wire [QW-1:0] qrp1  = qrp + 1'b1;
+    wire         h_cur = (ck_fv && qwp == qrp)  ? ck_new : qbad[qrp];
+    wire         h_nxt = (ck_fv && qwp == qrp1) ? ck_new : qbad[qrp1];
     always @(posedge clk) begin
-        if (in_end && !out_end) nmsg <= nmsg + 6'd1;
-        else if (out_end && !in_end) nmsg <= nmsg - 6'd1;
-        if (rst) nmsg <= 6'd0;
+        ck_v <= in_fire;
+        ck_l <= in_fire && s_axis_tlast;
+        ck_u <= s_axis_tuser;
+        if (in_fire) begin
+            ck_w   <= beat_sum;
+            ck_odd <= !ck_odd && !s_axis_tlast;
+        end
+        ck_fv <= ck_v && ck_l;
+        if (ck_v) begin
+            if (ck_l) begin
+                ck_fin <= ck_acc + {14'd0, ck_w};
+                ck_fu  <= ck_u;
+                ck_acc <= 32'd0;
+            end else begin
+                ck_acc <= ck_acc + {14'd0, ck_w};
+            end
+        end
+        if (ck_fv) begin
+            qbad[qwp] <= ck_new;
+            qwp       <= qwp + 1'b1;
+        end
+        if (q_pop) qrp <= qrp1;
+        q_head <= q_pop ? h_nxt : h_cur;
+        if (ck_fv && !q_pop) qn <= qn + 1'b1;
+        else if (q_pop && !ck_fv) qn <= qn - 1'b1;
+        if (rst) begin
+            ck_v   <= 1'b0;
+            ck_l   <= 1'b0;
+            ck_fv  <= 1'b0;
+            ck_odd <= 1'b0;
+            ck_acc <= 32'd0;
+            qwp    <= {QW{1'b0}};
+            qrp    <= {QW{1'b0}};
+            qn     <= {(QW+1){1'b0}};
+            q_head <= 1'b0;
+        end
     end
+
     reg  r_short;  // the request's message is under 26 bytes
-    wire ready_go = !r_short || (nmsg != 6'd0);
+    // a short message goes once it is whole in the FIFO and its checksum verdict is queued
+    // (the queue then holds it at its head: earlier messages have left)
+    wire ready_go = !r_short || (qn != {(QW+1){1'b0}});
 
     localparam [1:0] S_IDLE = 2'd0, S_PEEK = 2'd1, S_CAP = 2'd2, S_RUN = 2'd3;
     reg [1:0] st;
@@ -123,7 +221,7 @@ module icmp_echo #(
 
     // engine
     wire       eng_can;
-    reg        eng_start, eng_drop;
+    reg        eng_start, eng_drop, eng_bad;  // eng_bad: dropped for its checksum
     wire [15:0] eng_len = CAP ? (r_len - 16'd4) : r_len;
 
     assign s_hdr_ready = (st == S_IDLE) && eng_can;
@@ -191,14 +289,17 @@ module icmp_echo #(
     always @* begin
         eng_start     = 1'b0;
         eng_drop      = 1'b0;
+        eng_bad       = 1'b0;
         case (st)
             S_PEEK: if (CAP == 0 && f_tvalid) begin
-                eng_drop  = !(r_ok && is_echo);
-                eng_start = eng_drop || ready_go;
+                eng_bad   = r_ok && is_echo && r_short && q_head;
+                eng_drop  = !(r_ok && is_echo) || eng_bad;
+                eng_start = !(r_ok && is_echo) || ready_go;
             end
             S_CAP: if (CAP != 0 && cc == NCAP[2:0]) begin
-                eng_drop  = !(r_ok && is_echo);
-                eng_start = eng_drop || ready_go;
+                eng_bad   = r_ok && is_echo && r_short && q_head;
+                eng_drop  = !(r_ok && is_echo) || eng_bad;
+                eng_start = !(r_ok && is_echo) || ready_go;
             end
             default: ;
         endcase
@@ -233,15 +334,23 @@ module icmp_echo #(
 
     always @(posedge clk) begin
         if (hdr_fire) r_id <= r_id + 16'd1;
-        if (eng_start && eng_drop) cnt_dropped <= cnt_dropped + 32'd1;
+        if (eng_start && eng_drop && !eng_bad) cnt_dropped <= cnt_dropped + 32'd1;
         if (cap_fire && f_tlast) cnt_dropped <= cnt_dropped + 32'd1;
         if (ev_sent) cnt_replies <= cnt_replies + 32'd1;
-        if (ev_abort) cnt_aborted <= cnt_aborted + 32'd1;
+        if (ev_abort && !ab_csum_now) cnt_aborted <= cnt_aborted + 32'd1;
+        if ((ev_abort && ab_csum_now) || (eng_start && eng_bad))
+            cnt_bad_csum <= cnt_bad_csum + 32'd1;
+        if (eng_start) r_drop <= eng_drop;
+        if (csum_last) ab_csum <= 1'b1;
+        if (ev_sent || ev_abort) ab_csum <= 1'b0;
         if (rst) begin
             r_id        <= 16'hffff;  // the first reply carries 0
             cnt_replies <= 32'd0;
             cnt_aborted <= 32'd0;
             cnt_dropped <= 32'd0;
+            cnt_bad_csum <= 32'd0;
+            ab_csum     <= 1'b0;
+            r_drop      <= 1'b0;
         end
     end
 
@@ -275,6 +384,13 @@ module icmp_echo #(
 
     wire eng_s_tvalid = (st == S_RUN) && f_tvalid;
     wire eng_s_tready;
+    // a cut-through reply whose request had a bad checksum (and a good frame) ends aborted;
+    // ab_csum / ab_csum_now tell the engine's abort event which counter it belongs to
+    wire eng_s_tuser  = f_tuser || (f_tlast && q_head);
+    wire csum_last    = eng_s_tvalid && eng_s_tready && f_tlast && q_head && !r_drop;
+    reg  ab_csum;
+    reg  r_drop;  // the engine is consuming a dropped message (no event will follow)
+    wire ab_csum_now  = ab_csum || csum_last;
     always @* begin
         case (st)
             S_CAP:   f_tready = (cc != NCAP[2:0]);
@@ -298,7 +414,7 @@ module icmp_echo #(
         .hdr_free(eng_free),
         .hdr(hv[HDRB*8-1:0]),
         .s_axis_tdata(mod_beat), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(eng_s_tvalid),
-        .s_axis_tready(eng_s_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
+        .s_axis_tready(eng_s_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(eng_s_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .ev_sent(ev_sent), .ev_abort(ev_abort), .ev_long(ev_long)

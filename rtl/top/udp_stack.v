@@ -134,6 +134,7 @@ module udp_stack #(
     output wire [31:0]                 cnt_icmp_replies,
     output wire [31:0]                 cnt_icmp_aborted,
     output wire [31:0]                 cnt_icmp_dropped,
+    output wire [31:0]                 cnt_icmp_bad_csum,
     // ARP
     output wire [31:0]                 cnt_arp_req_rx,
     output wire [31:0]                 cnt_arp_reply_tx,
@@ -353,7 +354,7 @@ module udp_stack #(
         .m_axis_tvalid(tx_tvalid[1]), .m_axis_tready(tx_tready[1]),
         .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
         .cnt_replies(cnt_icmp_replies), .cnt_aborted(cnt_icmp_aborted),
-        .cnt_dropped(cnt_icmp_dropped)
+        .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum)
     );
 
     raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_raw_tx (

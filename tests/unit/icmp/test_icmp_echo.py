@@ -4,7 +4,9 @@ Requests are built by scapy; every reply is parsed by scapy and checked field by
 (addresses swapped, IPv4 checksum recomputed, ICMP checksum verified over the message,
 identifier/sequence/data copied), for data sizes 0..1472 (sampled) and for request
 checksums that make the incremental update wrap. Bad requests (tuser) give aborted
-replies; other types, broadcasts and too-short messages are dropped; counters exact.
+replies; other types, broadcasts and too-short messages are dropped; requests with a bad
+ICMP checksum are discarded (a short one buffered whole: no reply at all; a cut-through
+one: its reply aborted); counters exact.
 """
 
 from __future__ import annotations
@@ -183,6 +185,53 @@ async def bad_and_other_requests(dut: Any) -> None:
     assert tb.cnt("cnt_replies") == 1
     assert tb.cnt("cnt_aborted") == 1
     assert tb.cnt("cnt_dropped") == 4
+    assert tb.cnt("cnt_bad_csum") == 0
+
+
+def corrupt(msg: bytes, pos: int) -> bytes:
+    """`msg` with byte `pos` changed (its one's-complement sum is then no longer 0xFFFF)."""
+    b = bytearray(msg)
+    b[pos] ^= 0x5A
+    assert checksum(bytes(b)) != 0
+    return bytes(b)
+
+
+@cocotb.test()
+async def bad_checksum(dut: Any) -> None:
+    """Bad ICMP checksum (RFC 1122): short requests dropped whole, cut-through replies
+    aborted, counted in cnt_bad_csum; a bad frame (tuser) stays in cnt_aborted; good
+    requests of every parity around them are answered exactly."""
+    tb = Tb(dut, gap=0.2)
+    await tb.start()
+    rng = random.Random(5)
+    # (message, tuser, expected: "reply", "abort" or None for no frame)
+    cases: list[tuple[bytes, int, str | None]] = []
+    for k, n in enumerate([0, 1, 9, 17, 18, 19, 30, 31, 64, 301]):
+        good = request(7, k, bytes(rng.getrandbits(8) for _ in range(n)))
+        bad = corrupt(good, rng.randrange(1, len(good)))  # type kept
+        cases.append((bad, 0, None if len(bad) < 26 else "abort"))
+        cases.append((good, 0, "reply"))
+    cases.append((corrupt(request(8, 1, bytes(40)), 2), 1, "abort"))  # bad frame too
+    cases.append((corrupt(request(8, 2, bytes(3)), 7), 1, "abort"))  # short, bad frame
+    cases.append((corrupt(request(8, 3, bytes(40)), 0)[:7], 0, None))  # too short: dropped
+    cases.append((corrupt(request(8, 4, bytes(40), itype=13), 9), 0, None))  # not echo
+    cases.append((request(8, 5, bytes(range(50))), 0, "reply"))
+    for m, u, _ in cases:
+        tb.send(m, tuser=u)
+    for k, (m, _, exp) in enumerate(cases):
+        if exp is None:
+            continue
+        raw, tuser = await tb.sink.recv()
+        assert tuser == (exp == "abort"), f"request {k}: tuser {tuser}, expected {exp}"
+        if exp == "reply":
+            check_reply(raw, m, k)
+    await wait_cycles(dut, 60)
+    assert tb.sink.count() == 0, "a frame for a discarded request"
+    n_bad = sum(1 for m, u, e in cases if u == 0 and e != "reply" and len(m) >= 8 and m[0] == 8)
+    assert tb.cnt("cnt_bad_csum") == n_bad == 10
+    assert tb.cnt("cnt_aborted") == 2
+    assert tb.cnt("cnt_dropped") == 2
+    assert tb.cnt("cnt_replies") == 11
 
 
 @cocotb.test()

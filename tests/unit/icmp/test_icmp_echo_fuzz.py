@@ -6,7 +6,10 @@ tuser on the last beat) go through the RTL compiled by Verilator
 (tests/unit/icmp/fuzz/icmp_echo_fuzz.cpp: random idle cycles on the header and message
 inputs, random output stalls). An independent Python model builds every expected reply
 byte for byte (IPv4 checksum from an RFC 1071 sum; ICMP checksum by RFC 1624 eqn. 3, and
-for requests with a good checksum the reply must verify) and the expected counters.
+the reply must verify) and the expected counters. A request with a bad ICMP checksum (and
+no tuser) is discarded (RFC 1122): no frame at all when its message is under 26 bytes
+(answered only once buffered whole), an aborted frame (tuser) otherwise; counted in
+cnt_bad_csum. tuser takes precedence: such a request's reply is aborted, in cnt_aborted.
 """
 
 from __future__ import annotations
@@ -124,7 +127,7 @@ def upd(hc: int) -> int:
 
 
 def model(reqs: list[tuple[int, int, int, int, int, int, bytes]]) -> tuple[list, dict[str, int]]:
-    cnt = {"cnt_replies": 0, "cnt_aborted": 0, "cnt_dropped": 0}
+    cnt = {"cnt_replies": 0, "cnt_aborted": 0, "cnt_dropped": 0, "cnt_bad_csum": 0}
     frames = []
     for ident, (bcast, proto, tuser, mac, sip, dip, msg) in enumerate(reqs):
         if len(msg) < 8 or bcast or proto != 1 or msg[0] != 8:
@@ -132,15 +135,23 @@ def model(reqs: list[tuple[int, int, int, int, int, int, bytes]]) -> tuple[list,
             continue
         hc = int.from_bytes(msg[2:4], "big")
         rep = bytes([0, msg[1]]) + upd(hc).to_bytes(2, "big") + msg[4:]
-        if ones_sum(msg) == 0xFFFF:
+        good = ones_sum(msg) == 0xFFFF
+        if good:
             assert ones_sum(rep) == 0xFFFF
+        elif not tuser:
+            cnt["cnt_bad_csum"] += 1
+            if len(msg) < 26:
+                continue
         iph = struct.pack(
             "!BBHHHBBHII", 0x45, 0, len(msg) + 20, ident & 0xFFFF, 0, 64, 1, 0, dip, sip
         )
         iph = iph[:10] + struct.pack("!H", (~ones_sum(iph)) & 0xFFFF) + iph[12:]
         frame = mac.to_bytes(6, "big") + OUR_MAC.to_bytes(6, "big") + b"\x08\x00" + iph + rep
-        cnt["cnt_aborted" if tuser else "cnt_replies"] += 1
-        frames.append((tuser, frame))
+        if tuser:
+            cnt["cnt_aborted"] += 1
+        elif good:
+            cnt["cnt_replies"] += 1
+        frames.append((int(tuser or not good), frame))
     return frames, cnt
 
 

@@ -162,6 +162,7 @@ int main(int argc, char **argv) {
     fprintf(out, "C cnt_replies %u\n", t->cnt_replies);
     fprintf(out, "C cnt_aborted %u\n", t->cnt_aborted);
     fprintf(out, "C cnt_dropped %u\n", t->cnt_dropped);
+    fprintf(out, "C cnt_bad_csum %u\n", t->cnt_bad_csum);
     fprintf(out, "CYCLES %llu\n", (unsigned long long)cyc);
     fclose(out);
     t->final();
