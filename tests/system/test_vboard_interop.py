@@ -343,6 +343,7 @@ def test_demo_end_to_end(tmp_path) -> None:
     out = r.stdout
     assert "5/5 replies" in out and "20/20 replies" in out and "200/200 replies" in out, out
     assert out.count("0 bad, 0 lost") == 2, out
+    assert "ID 0x77697265 ('wire')" in out and "SCRATCH write/read matches" in out, out
     assert not netns.exists(f"wc-{name}")
     pcap = tmp_path / "vboard-demo.pcap"
     assert str(pcap) in out.replace("\n", "")
