@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
     C(ip_rx_packets); C(ip_runt); C(ip_bad_hdr); C(ip_bad_csum); C(ip_bad_len);
     C(ip_not_for_us); C(ip_fragment); C(ip_bad_proto); C(ip_truncated);
     C(udp_rx_datagrams); C(udp_bad_len); C(udp_closed_port); C(udp_bad_csum); C(udp_err_in);
-    C(udp_oversize); C(icmp_replies); C(icmp_aborted); C(icmp_dropped); C(tx_frames);
+    C(udp_oversize); C(icmp_replies); C(icmp_aborted); C(icmp_dropped); C(icmp_bad_csum); C(tx_frames);
     C(arp_req_rx); C(arp_malformed); C(arp_reply_tx);
 #undef C
     fprintf(fo, "CYCLES %llu\n", (unsigned long long)cycles);
