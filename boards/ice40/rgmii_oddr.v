@@ -30,7 +30,14 @@ module rgmii_oddr #(
                 .CLOCK_ENABLE(1'b1),
                 .D_OUT_0(d1[i]),
                 .D_OUT_1(d2_r[i]),
-                .OUTPUT_ENABLE(1'b1)
+                .OUTPUT_ENABLE(1'b1),
+                // input side of the pad unused (output-only pin)
+                .LATCH_INPUT_VALUE(1'b0),
+                .INPUT_CLK(1'b0),
+                /* verilator lint_off PINCONNECTEMPTY */
+                .D_IN_0(),
+                .D_IN_1()
+                /* verilator lint_on PINCONNECTEMPTY */
             );
         end
     endgenerate
