@@ -23,7 +23,8 @@
 // the echo's port; the register file's NET.MAC_HI/MAC_LO/IP/NETMASK/GATEWAY/ECHO_PORT
 // keep their reset values and are not used. The register file drives: MAC.IFG (the
 // MAC's inter-frame gap), NET.TTL and NET.DF (the stack), NET.IPBUS_PORT (port 1),
-// NET.PKTGEN_PORT (the generator's source port) and every PKTGEN register (CTRL bit 0
+// NET.PKTGEN_PORT (the generator's source port), NET.UNREACH_PER_MS (ICMP port
+// unreachable for closed UDP ports, 10 per ms after reset) and every PKTGEN register (CTRL bit 0
 // start / bit 1 stop, LENGTH, COUNT, GAP, NUM_DEST, PAYLOAD.MODE/BYTE, TS_EXT,
 // WARMUP_MS, DEST_IPi/DEST_PORTi as the generator's flat table). Not used on this
 // board: MAC.MAX_LEN (the MAC takes the MAX_FRAME parameter, jumbo frames included),
@@ -113,6 +114,8 @@ module vboard_top #(
     output wire [31:0] cnt_icmp_aborted,
     output wire [31:0] cnt_icmp_dropped,
     output wire [31:0] cnt_icmp_bad_csum,
+    output wire [31:0] cnt_icmp_unreach_sent,
+    output wire [31:0] cnt_icmp_unreach_dropped,
     output wire [31:0] cnt_arp_req_rx,
     output wire [31:0] cnt_arp_reply_tx,
     output wire [31:0] cnt_arp_req_tx,
@@ -145,6 +148,7 @@ module vboard_top #(
   wire [7:0]  reg_mac_ifg;
   wire [7:0]  reg_ttl;
   wire        reg_df;
+  wire [7:0]  reg_unreach_per_ms;
   wire [15:0] reg_ipbus_port, reg_pktgen_src_port;
 
   // ---------------- MAC ----------------
@@ -237,6 +241,7 @@ module vboard_top #(
       .cfg_raw_ethertype(16'hFFFF),
       .cfg_udp_port({16'd0, reg_ipbus_port, cfg_udp_echo_port}),
       .cfg_udp_csum_mode({2'd1, 2'd1, ECHO_MODE}),
+      .cfg_unreach_per_ms(reg_unreach_per_ms),
       .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
       .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
       .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
@@ -278,6 +283,8 @@ module vboard_top #(
       .cnt_udp_err_in(cnt_udp_err_in), .cnt_udp_oversize(cnt_udp_oversize),
       .cnt_icmp_replies(cnt_icmp_replies), .cnt_icmp_aborted(cnt_icmp_aborted),
       .cnt_icmp_dropped(cnt_icmp_dropped), .cnt_icmp_bad_csum(cnt_icmp_bad_csum),
+      .cnt_icmp_unreach_sent(cnt_icmp_unreach_sent),
+      .cnt_icmp_unreach_dropped(cnt_icmp_unreach_dropped),
       .cnt_arp_req_rx(cnt_arp_req_rx), .cnt_arp_reply_tx(cnt_arp_reply_tx),
       .cnt_arp_req_tx(cnt_arp_req_tx), .cnt_arp_garp_tx(cnt_arp_garp_tx),
       .cnt_arp_reply_rx(cnt_arp_reply_rx), .cnt_arp_malformed(cnt_arp_malformed),
@@ -374,6 +381,7 @@ module vboard_top #(
       .cfg_enables(),  // the stack has no enable inputs
       .cfg_ttl(reg_ttl),
       .cfg_df(reg_df),
+      .cfg_unreach_per_ms(reg_unreach_per_ms),
       // STACK
       .cnt_stack_eth_frames(cnt_eth_rx_frames),
       .cnt_stack_eth_bad_mac(cnt_eth_bad_mac),
@@ -400,6 +408,8 @@ module vboard_top #(
       .cnt_stack_udptx_tx_long(cnt_udp_tx_long),
       .cnt_stack_udptx_arp_miss(cnt_udp_tx_arp_miss),
       .cnt_stack_icmp_bad_csum(cnt_icmp_bad_csum),
+      .cnt_stack_icmp_unreach_sent(cnt_icmp_unreach_sent),
+      .cnt_stack_icmp_unreach_dropped(cnt_icmp_unreach_dropped),
       // ARP
       .cnt_arp_req_rx(cnt_arp_req_rx),
       .cnt_arp_reply_tx(cnt_arp_reply_tx),

@@ -291,6 +291,17 @@ NET = Block(
             port="df",
             protect=True,
         ),
+        Reg(
+            "UNREACH_PER_MS",
+            0xC,
+            CFG,
+            "ICMP port-unreachable messages sent at most per millisecond for UDP datagrams "
+            "to closed ports (0 = none).",
+            width=8,
+            reset=10,
+            port="unreach_per_ms",
+            protect=True,
+        ),
     ),
 )
 
@@ -299,7 +310,7 @@ STACK = Block(
     0x0C0,
     "Drop and traffic counters of the UDP/IP stack (docs/stack-internals.md). Counter "
     "cnt_stack_<module>_<name> is that module's cnt_<name> (eth = eth_rx, ip = ip_rx, "
-    "udp = udp_rx, udptx = udp_ip_tx, icmp = icmp_echo).",
+    "udp = udp_rx, udptx = udp_ip_tx, icmp = icmp_echo; ICMP_UNREACH_* come from icmp_unreach).",
     _counters(
         [
             ("ETH_FRAMES", "frames taken by eth_rx"),
@@ -327,6 +338,11 @@ STACK = Block(
             ("UDPTX_TX_LONG", "UDP datagrams refused: too long"),
             ("UDPTX_ARP_MISS", "UDP datagrams dropped: next hop not resolved"),
             ("ICMP_BAD_CSUM", "ICMP echo requests discarded: bad ICMP checksum"),
+            ("ICMP_UNREACH_SENT", "ICMP port-unreachable messages sent"),
+            (
+                "ICMP_UNREACH_DROPPED",
+                "closed-port datagrams not answered (broadcast, rate limit, or busy)",
+            ),
         ],
         "stack",
     ),

@@ -122,6 +122,8 @@ module pktgen_stack #(
     wire [31:0] u_cnt_icmp_aborted;
     wire [31:0] u_cnt_icmp_dropped;
     wire [31:0] u_cnt_icmp_bad_csum;
+    wire [31:0] u_cnt_icmp_unreach_sent;
+    wire [31:0] u_cnt_icmp_unreach_dropped;
     wire [31:0] u_cnt_arp_req_rx;
     wire [31:0] u_cnt_arp_reply_tx;
     wire [31:0] u_cnt_arp_garp_tx;
@@ -155,7 +157,7 @@ module pktgen_stack #(
         .m_axis_tready(g_tready), .m_axis_tlast(g_tlast), .m_axis_tuser(g_tuser)
     );
 
-    udp_stack #(.DATA_W(DATA_W), .NUM_PORTS(1)) u_stack (
+    udp_stack #(.DATA_W(DATA_W), .NUM_PORTS(1), .ICMP_UNREACH(0)) u_stack (
         .clk(clk),
         .rst(rst),
         .tick_1ms(tick_1ms),
@@ -168,6 +170,7 @@ module pktgen_stack #(
         .cfg_raw_ethertype(16'h88B5),
         .cfg_udp_port(cfg_src_port),
         .cfg_udp_csum_mode(2'd0),
+        .cfg_unreach_per_ms(8'd0),
         .s_axis_tdata(s_axis_tdata),
         .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid),
@@ -250,6 +253,8 @@ module pktgen_stack #(
         .cnt_icmp_aborted(u_cnt_icmp_aborted),
         .cnt_icmp_dropped(u_cnt_icmp_dropped),
         .cnt_icmp_bad_csum(u_cnt_icmp_bad_csum),
+        .cnt_icmp_unreach_sent(u_cnt_icmp_unreach_sent),
+        .cnt_icmp_unreach_dropped(u_cnt_icmp_unreach_dropped),
         .cnt_arp_req_rx(u_cnt_arp_req_rx),
         .cnt_arp_reply_tx(u_cnt_arp_reply_tx),
         .cnt_arp_req_tx(stk_cnt_arp_req_tx),

@@ -48,6 +48,7 @@ module wirecore_regfile (
     output reg  [3:0] cfg_enables,
     output reg  [7:0] cfg_ttl,
     output reg  cfg_df,
+    output reg  [7:0] cfg_unreach_per_ms,
     input  wire [31:0] cnt_stack_eth_frames,
     input  wire [31:0] cnt_stack_eth_bad_mac,
     input  wire [31:0] cnt_stack_eth_bad_ethertype,
@@ -73,6 +74,8 @@ module wirecore_regfile (
     input  wire [31:0] cnt_stack_udptx_tx_long,
     input  wire [31:0] cnt_stack_udptx_arp_miss,
     input  wire [31:0] cnt_stack_icmp_bad_csum,
+    input  wire [31:0] cnt_stack_icmp_unreach_sent,
+    input  wire [31:0] cnt_stack_icmp_unreach_dropped,
     input  wire [31:0] cnt_arp_req_rx,
     input  wire [31:0] cnt_arp_reply_tx,
     input  wire [31:0] cnt_arp_req_tx,
@@ -144,6 +147,7 @@ module wirecore_regfile (
             cfg_enables <= 4'hf;
             cfg_ttl <= 8'h40;
             cfg_df <= 1'h1;
+            cfg_unreach_per_ms <= 8'ha;
             cfg_ipb_allow_en <= 1'h0;
             cfg_ipb_allow_ip <= 128'h0;
             cfg_pktgen_length <= 16'h400;
@@ -383,6 +387,16 @@ module wirecore_regfile (
                     if (reg_we) cfg_df <= reg_wdata[0];
                 end
             end
+            12'h08c: begin // NET.UNREACH_PER_MS
+                reg_rdata <= {24'd0, cfg_unreach_per_ms};
+                if (reg_we && cfg_write_protect) begin
+                    reg_err <= 1'b1;
+                    wp_refused <= wp_refused + 32'd1;
+                end else begin
+                    reg_ack <= 1'b1;
+                    if (reg_we) cfg_unreach_per_ms <= reg_wdata[7:0];
+                end
+            end
             12'h0c0: begin // STACK.ETH_FRAMES
                 reg_rdata <= cnt_stack_eth_frames;
                 reg_ack <= ~reg_we;
@@ -505,6 +519,16 @@ module wirecore_regfile (
             end
             12'h0d8: begin // STACK.ICMP_BAD_CSUM
                 reg_rdata <= cnt_stack_icmp_bad_csum;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0d9: begin // STACK.ICMP_UNREACH_SENT
+                reg_rdata <= cnt_stack_icmp_unreach_sent;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0da: begin // STACK.ICMP_UNREACH_DROPPED
+                reg_rdata <= cnt_stack_icmp_unreach_dropped;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end

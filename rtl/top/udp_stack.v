@@ -22,7 +22,9 @@
 //   cnt_*             32-bit wrapping counters of every block (drop reasons included)
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, RX_STORE_FWD (udp_rx: 0 cut-through
 //   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
-//   TX_BUF_BYTES (per-port buffer for checksum mode 1), ARP_ENTRIES.
+//   TX_BUF_BYTES (per-port buffer for checksum mode 1), ARP_ENTRIES,
+//   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
+//   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -30,7 +32,8 @@ module udp_stack #(
     parameter integer NUM_PORTS    = 2,
     parameter integer RX_STORE_FWD = 0,
     parameter integer TX_BUF_BYTES = 2048,
-    parameter integer ARP_ENTRIES  = 16
+    parameter integer ARP_ENTRIES  = 16,
+    parameter integer ICMP_UNREACH = 1
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -45,6 +48,7 @@ module udp_stack #(
     input  wire [15:0]                 cfg_raw_ethertype,
     input  wire [NUM_PORTS*16-1:0]     cfg_udp_port,
     input  wire [NUM_PORTS*2-1:0]      cfg_udp_csum_mode,
+    input  wire [7:0]                  cfg_unreach_per_ms,  // port-unreachable limit, 0 = off
     // MAC user side
     input  wire [DATA_W-1:0]           s_axis_tdata,
     input  wire [KEEP_W-1:0]           s_axis_tkeep,
@@ -135,6 +139,8 @@ module udp_stack #(
     output wire [31:0]                 cnt_icmp_aborted,
     output wire [31:0]                 cnt_icmp_dropped,
     output wire [31:0]                 cnt_icmp_bad_csum,
+    output wire [31:0]                 cnt_icmp_unreach_sent,
+    output wire [31:0]                 cnt_icmp_unreach_dropped,
     // ARP
     output wire [31:0]                 cnt_arp_req_rx,
     output wire [31:0]                 cnt_arp_reply_tx,
@@ -159,7 +165,7 @@ module udp_stack #(
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_arp_miss,
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_sf_overflow
 );
-    localparam integer NTX = NUM_PORTS + 3;  // arbiter inputs: ARP, ICMP, raw, UDP ports
+    localparam integer NTX = NUM_PORTS + 4;  // arbiter inputs: ARP, ICMP, raw, unreachable, UDP
     localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
 
     // ---------------- Ethernet receive ----------------
@@ -245,12 +251,10 @@ module udp_stack #(
     );
 
     // ---------------- UDP receive ----------------
-    /* verilator lint_off UNUSEDSIGNAL */
     wire              closed_valid, closed_bcast;  // offered for a port-unreachable reply
     wire [47:0]       closed_src_mac;
     wire [31:0]       closed_src_ip, closed_dst_ip;
     wire [15:0]       closed_src_port, closed_dst_port;
-    /* verilator lint_on UNUSEDSIGNAL */
     udp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD)) u_udp_rx (
         .clk(clk), .rst(rst), .cfg_udp_port(cfg_udp_port),
         .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
@@ -372,6 +376,35 @@ module udp_stack #(
 
     genvar g;
     generate
+        if (ICMP_UNREACH != 0) begin : g_unreach
+            icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_unreach (
+                .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+                .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl), .cfg_unreach_per_ms(cfg_unreach_per_ms),
+                .closed_valid(closed_valid), .closed_src_mac(closed_src_mac),
+                .closed_src_ip(closed_src_ip), .closed_dst_ip(closed_dst_ip),
+                .closed_src_port(closed_src_port), .closed_dst_port(closed_dst_port),
+                .closed_broadcast(closed_bcast),
+                .m_axis_tdata(tx_tdata[3*DATA_W+:DATA_W]),
+                .m_axis_tkeep(tx_tkeep[3*KEEP_W+:KEEP_W]),
+                .m_axis_tvalid(tx_tvalid[3]), .m_axis_tready(tx_tready[3]),
+                .m_axis_tlast(tx_tlast[3]), .m_axis_tuser(tx_tuser[3]),
+                .cnt_unreach_sent(cnt_icmp_unreach_sent),
+                .cnt_unreach_dropped(cnt_icmp_unreach_dropped)
+            );
+        end else begin : g_no_unreach
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_closed = &{1'b0, closed_valid, closed_bcast, closed_src_mac,
+                                   closed_src_ip, closed_dst_ip, closed_src_port,
+                                   closed_dst_port, cfg_unreach_per_ms, tx_tready[3]};
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign tx_tdata[3*DATA_W+:DATA_W] = {DATA_W{1'b0}};
+            assign tx_tkeep[3*KEEP_W+:KEEP_W] = {KEEP_W{1'b0}};
+            assign tx_tvalid[3] = 1'b0;
+            assign tx_tlast[3] = 1'b0;
+            assign tx_tuser[3] = 1'b0;
+            assign cnt_icmp_unreach_sent = 32'd0;
+            assign cnt_icmp_unreach_dropped = 32'd0;
+        end
         for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_tx
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] sf_frames;  // datagrams buffered for checksum mode 1 (not exported)
@@ -392,10 +425,10 @@ module udp_stack #(
                 .s_axis_tkeep(s_udp_tx_axis_tkeep[KEEP_W*g+:KEEP_W]),
                 .s_axis_tvalid(s_udp_tx_axis_tvalid[g]), .s_axis_tready(s_udp_tx_axis_tready[g]),
                 .s_axis_tlast(s_udp_tx_axis_tlast[g]), .s_axis_tuser(s_udp_tx_axis_tuser[g]),
-                .m_axis_tdata(tx_tdata[(3+g)*DATA_W+:DATA_W]),
-                .m_axis_tkeep(tx_tkeep[(3+g)*KEEP_W+:KEEP_W]),
-                .m_axis_tvalid(tx_tvalid[3+g]), .m_axis_tready(tx_tready[3+g]),
-                .m_axis_tlast(tx_tlast[3+g]), .m_axis_tuser(tx_tuser[3+g]),
+                .m_axis_tdata(tx_tdata[(4+g)*DATA_W+:DATA_W]),
+                .m_axis_tkeep(tx_tkeep[(4+g)*KEEP_W+:KEEP_W]),
+                .m_axis_tvalid(tx_tvalid[4+g]), .m_axis_tready(tx_tready[4+g]),
+                .m_axis_tlast(tx_tlast[4+g]), .m_axis_tuser(tx_tuser[4+g]),
                 .arp_req_valid(p_arp_req_valid[g]),
                 .arp_req_ready(arp_req_ready && arp_gnt == g),
                 .arp_req_ip(p_arp_req_ip[32*g+:32]),

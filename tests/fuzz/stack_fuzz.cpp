@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
     t->cfg_raw_ethertype = 0x88B5;
     t->cfg_udp_port = (6000U << 16) | 5000U;
     t->cfg_udp_csum_mode = 0;
+    t->cfg_unreach_per_ms = 255;  // no tick: 255 port-unreachable messages, then none
     t->tick_1ms = 0;
     t->s_udp_tx_hdr_valid = 0;
     t->s_udp_tx_axis_tvalid = 0;
@@ -252,6 +253,7 @@ int main(int argc, char** argv) {
     C(ip_not_for_us); C(ip_fragment); C(ip_bad_proto); C(ip_truncated);
     C(udp_rx_datagrams); C(udp_bad_len); C(udp_closed_port); C(udp_bad_csum); C(udp_err_in);
     C(udp_oversize); C(icmp_replies); C(icmp_aborted); C(icmp_dropped); C(icmp_bad_csum); C(tx_frames);
+    C(icmp_unreach_sent); C(icmp_unreach_dropped);
     C(arp_req_rx); C(arp_malformed); C(arp_reply_tx);
 #undef C
     fprintf(fo, "CYCLES %llu\n", (unsigned long long)cycles);

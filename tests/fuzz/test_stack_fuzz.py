@@ -284,6 +284,7 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     got_udp: list[list[tuple[str, int]]] = [[], []]
     got_raw: list[tuple[str, int]] = []
     cnt: dict[str, int] = {}
+    tx_seen = -1
     for line in text.splitlines():
         w = line.split(" ")
         if w[0] == "U":
@@ -292,6 +293,8 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
             got_raw.append((" ".join(w[2:]), int(w[1])))
         elif w[0] == "C":
             cnt[w[1]] = int(w[2])
+        elif w[0] == "T":
+            tx_seen = int(w[1])
     for p in range(2):
         g, e = got_udp[p], exp.udp[p]
         assert len(g) == len(e), f"port {p}: {len(g)} datagrams out, model says {len(e)}"
@@ -314,6 +317,12 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     # every ICMP message reaching icmp_echo lands in exactly one of its four counters
     icmp_out = ("icmp_replies", "icmp_aborted", "icmp_dropped", "icmp_bad_csum")
     assert sum(cnt[k] for k in icmp_out) == exp.icmp_in
+    # every closed-port datagram is answered with a port unreachable or counted as not
+    # answered (broadcast, rate limit of 255 without a millisecond tick, or busy)
+    closed = cnt["udp_closed_port"]
+    assert cnt["icmp_unreach_sent"] + cnt["icmp_unreach_dropped"] == closed
+    assert 0 < cnt["icmp_unreach_sent"] <= 255 or closed == 0
+    assert tx_seen == cnt["tx_frames"], f"{tx_seen} frames left, cnt_tx_frames {cnt['tx_frames']}"
 
 
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")

@@ -202,7 +202,7 @@ def test_other_traffic_ignored_and_counted(make_board) -> None:
         s.send(udp(c.mac, c.ip, 9999))  # another port
         s.send(bytes(Ether(src=host_mac, dst=c.mac, type=0x88B6) / (b"x" * 50)))  # EtherType
         time.sleep(0.01)
-    # nothing came back but (possibly) ICMP port unreachable, which the stack does not send
+    # nothing came back but the ICMP port unreachable for the closed port
     t_end = time.monotonic() + 0.5
     while time.monotonic() < t_end:
         try:
@@ -219,9 +219,51 @@ def test_other_traffic_ignored_and_counted(make_board) -> None:
     assert delta["cnt_eth_bad_ethertype"] == n, delta
     assert delta["cnt_ip_not_for_us"] == n, delta
     assert delta["cnt_udp_closed_port"] == n, delta
+    assert delta["cnt_icmp_unreach_sent"] == n, delta  # 10 ms apart: under the rate limit
     assert delta["cnt_mac_rx_bad_fcs"] == 0, delta
     # and it still echoes
     assert udp_echo(c.ns, c.ip, ECHO_PORT, 32, count=5, window=1).received == 5
+
+
+def test_closed_port_unreachable(make_board) -> None:
+    """Linux turns the board's ICMP port unreachable into ECONNREFUSED on the socket."""
+    b = make_board("pu")
+    c = b.cfg
+    s = netns.socket_in(c.ns, socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(2.0)
+    s.connect((c.ip, 9))  # discard: closed on the board
+    before = counters(b)
+    refused = 0
+    for _ in range(5):
+        s.send(b"anyone there?")
+        try:
+            s.recv(100)
+        except ConnectionRefusedError:
+            refused += 1
+        time.sleep(0.01)
+    s.close()
+    assert refused == 5
+    after = counters(b)
+    assert after["cnt_icmp_unreach_sent"] - before["cnt_icmp_unreach_sent"] == 5
+    assert after["cnt_icmp_unreach_dropped"] == before["cnt_icmp_unreach_dropped"]
+    # the rate limit: a burst of 100 datagrams to a closed port is answered at most
+    # NET.UNREACH_PER_MS (10) times per millisecond, the rest counted as not answered
+    r = netns.socket_in(c.ns, socket.AF_INET, socket.SOCK_DGRAM)
+    for _ in range(100):
+        r.sendto(b"x" * 1000, (c.ip, 9))
+    r.close()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        now = counters(b)
+        done = now["cnt_udp_closed_port"] - after["cnt_udp_closed_port"]
+        if done == 100:
+            break
+        time.sleep(0.05)
+    now = counters(b)
+    sent = now["cnt_icmp_unreach_sent"] - after["cnt_icmp_unreach_sent"]
+    dropped = now["cnt_icmp_unreach_dropped"] - after["cnt_icmp_unreach_dropped"]
+    assert now["cnt_udp_closed_port"] - after["cnt_udp_closed_port"] == 100
+    assert sent + dropped == 100 and sent >= 1
 
 
 def test_capture_passes_tshark(make_board) -> None:

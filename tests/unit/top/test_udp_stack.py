@@ -15,7 +15,7 @@ import cocotb
 import pytest
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamSink
-from scapy.layers.inet import ICMP, IP, UDP
+from scapy.layers.inet import ICMP, IP, UDP, IPerror, UDPerror
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
 from unit.eth.rxtb import PortMon, drain, frame, ip_int, mac_int, start, wait_idle
@@ -40,6 +40,7 @@ def cfg() -> dict[str, int]:
         "cfg_raw_ethertype": RAW_TYPE,
         "cfg_udp_port": PORTS[0] | (PORTS[1] << 16),
         "cfg_udp_csum_mode": 0b0101,  # both ports: computed checksum
+        "cfg_unreach_per_ms": 255,  # port unreachable on (tick_1ms stays 0: 255 at most)
         "tick_1ms": 0,
         "s_udp_tx_hdr_valid": 0,
         "s_udp_tx_axis_tvalid": 0,
@@ -73,6 +74,7 @@ async def receive_mix(dut) -> None:
     exp_udp: list[list[tuple[bytes, int]]] = [[], []]
     exp_raw: list[bytes] = []
     expect_tx = {"arp": 0, "icmp": 0}
+    closed: list[tuple[int, int]] = []  # (source port, destination port) of closed-port datagrams
     want = {
         "eth_bad_mac": 0,
         "eth_bad_ethertype": 0,
@@ -138,7 +140,15 @@ async def receive_mix(dut) -> None:
             exp_udp[p].append((f, 1))  # cut-through: delivered with tuser = 1
             want["udp_bad_csum"] += 1
         else:
-            f = udp_frame(7777, data)
+            sport = rng.randrange(1024, 65536)
+            dport = rng.choice([7777, 1, 65535])
+            f = bytes(
+                Ether(dst=MAC, src=PEER_MAC)
+                / IP(src=PEER_IP, dst=IPA)
+                / UDP(sport=sport, dport=dport)
+                / Raw(data)
+            )
+            closed.append((sport, dport))
             want["udp_closed_port"] += 1
         if len(f) < 60:
             f = f + bytes(60 - len(f))  # as the MAC delivers it
@@ -165,9 +175,15 @@ async def receive_mix(dut) -> None:
     assert [bytes(p.data) for p in raw.pkts] == [f[14:] for f in exp_raw]
     got = {k: int(getattr(dut, f"cnt_{k}").value) for k in want}
     assert got == want
-    # the transmit side: one ARP reply per request and one echo reply per request
-    n_tx = expect_tx["arp"] + expect_tx["icmp"]
-    seen = {"arp": 0, "icmp": 0}
+    # the transmit side: one ARP reply per request, one echo reply per request, and a port
+    # unreachable for each closed-port datagram unless it came while one was going out
+    sent = int(dut.cnt_icmp_unreach_sent.value)
+    dropped = int(dut.cnt_icmp_unreach_dropped.value)
+    assert sent + dropped == len(closed) and (sent > 0 or not closed)
+    expect_tx["unreach"] = sent
+    n_tx = expect_tx["arp"] + expect_tx["icmp"] + sent
+    seen = {"arp": 0, "icmp": 0, "unreach": 0}
+    quoted: list[tuple[int, int]] = []
     for _ in range(n_tx):
         fr = await sink.recv()
         e = Ether(bytes(fr.tdata))
@@ -175,10 +191,24 @@ async def receive_mix(dut) -> None:
         if ARP in e:
             assert e[ARP].op == 2 and e[ARP].psrc == IPA and e[ARP].hwsrc == MAC
             seen["arp"] += 1
+        elif e[ICMP].type == 3:
+            assert e[ICMP].code == 3 and e[IP].src == IPA and e[IP].dst == PEER_IP
+            chk_ip, chk_icmp = e[IP].chksum, e[ICMP].chksum
+            del e[IP].chksum, e[ICMP].chksum
+            e2 = Ether(bytes(e))
+            assert (e2[IP].chksum, e2[ICMP].chksum) == (chk_ip, chk_icmp)
+            q = e2[ICMP].payload  # the quoted IPv4 header and UDP header
+            assert q[IPerror].src == PEER_IP and q[IPerror].dst == IPA
+            assert q[IPerror].proto == 17
+            quoted.append((q[UDPerror].sport, q[UDPerror].dport))
+            seen["unreach"] += 1
         else:
             assert e[ICMP].type == 0 and e[IP].src == IPA and e[IP].dst == PEER_IP
             seen["icmp"] += 1
     assert seen == expect_tx
+    it = iter(closed)  # the messages quote closed-port datagrams, in order
+    assert all(any(q == c for c in it) for q in quoted)
+    assert sink.empty()
 
 
 async def drive_port(dut, prefix: str, index: int, nports: int, kw: int, data: bytes) -> None:
