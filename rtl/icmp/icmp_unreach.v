@@ -18,7 +18,8 @@
 // cfg_unreach_per_ms messages in the current millisecond (tick_1ms period); with
 // cfg_unreach_per_ms = 0 the module sends nothing.
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width 1..32: the
+//   counters wrap at 2^CNT_W, the ports' upper bits are zero).
 // Interfaces:
 //   tick_1ms (one-cycle strobe every millisecond), cfg_mac[47:0], cfg_ttl[7:0],
 //   cfg_unreach_per_ms[7:0]
@@ -29,7 +30,8 @@
 // Latency: the first frame byte leaves 3 cycles after the strobe.
 module icmp_unreach #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -53,9 +55,20 @@ module icmp_unreach #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg  [31:0]       cnt_unreach_sent,
-    output reg  [31:0]       cnt_unreach_dropped
+    output wire [31:0]       cnt_unreach_sent,
+    output wire [31:0]       cnt_unreach_dropped
 );
+    reg [CNT_W-1:0] n_sent, n_dropped;
+    generate
+        if (CNT_W < 32) begin : g_pad
+            assign cnt_unreach_sent    = {{(32-CNT_W){1'b0}}, n_sent};
+            assign cnt_unreach_dropped = {{(32-CNT_W){1'b0}}, n_dropped};
+        end else begin : g_full
+            assign cnt_unreach_sent    = n_sent;
+            assign cnt_unreach_dropped = n_dropped;
+        end
+    endgenerate
+
     localparam [1:0] S_IDLE = 2'd0, S_SUM = 2'd1, S_GO = 2'd2, S_RUN = 2'd3;
     reg [1:0] st;
 
@@ -125,13 +138,13 @@ module icmp_unreach #(
         endcase
         if (tick_1ms) sent_ms <= 8'd0;
         else if (take) sent_ms <= sent_ms + 8'd1;
-        if (closed_valid && !take) cnt_unreach_dropped <= cnt_unreach_dropped + 32'd1;
-        if (ev_sent) cnt_unreach_sent <= cnt_unreach_sent + 32'd1;
+        if (closed_valid && !take) n_dropped <= n_dropped + 1'b1;
+        if (ev_sent) n_sent <= n_sent + 1'b1;
         if (rst) begin
             st                  <= S_IDLE;
             sent_ms             <= 8'd0;
-            cnt_unreach_sent    <= 32'd0;
-            cnt_unreach_dropped <= 32'd0;
+            n_sent              <= {CNT_W{1'b0}};
+            n_dropped           <= {CNT_W{1'b0}};
         end
     end
 

@@ -24,7 +24,9 @@
 //   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
 //   TX_BUF_BYTES (per-port buffer for checksum mode 1), ARP_ENTRIES,
 //   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
-//   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0).
+//   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0),
+//   CNT_W (width of every counter, 1..32: counters wrap at 2^CNT_W, the cnt_* ports stay
+//   32 bits with the upper bits zero; counters left unconnected are removed by synthesis).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -33,7 +35,8 @@ module udp_stack #(
     parameter integer RX_STORE_FWD = 0,
     parameter integer TX_BUF_BYTES = 2048,
     parameter integer ARP_ENTRIES  = 16,
-    parameter integer ICMP_UNREACH = 1
+    parameter integer ICMP_UNREACH = 1,
+    parameter integer CNT_W        = 32
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -377,7 +380,7 @@ module udp_stack #(
     genvar g;
     generate
         if (ICMP_UNREACH != 0) begin : g_unreach
-            icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_unreach (
+            icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_unreach (
                 .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
                 .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl), .cfg_unreach_per_ms(cfg_unreach_per_ms),
                 .closed_valid(closed_valid), .closed_src_mac(closed_src_mac),
