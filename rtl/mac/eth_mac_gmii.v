@@ -1,7 +1,8 @@
 `default_nettype none
 // eth_mac_gmii: 1 Gbit/s Ethernet MAC, GMII PHY side (8 bits at 125 MHz).
 //
-// eth_mac_tx (tx_clk domain) + eth_mac_rx (rx_clk domain) + eth_mac_stats. The user
+// eth_mac_core with both clock enables tied to 1: eth_mac_tx (tx_clk domain) +
+// eth_mac_rx (rx_clk domain) + eth_mac_stats. The user
 // side carries whole frames from the destination MAC onwards, without FCS, in both
 // directions: TX pads to 60 bytes and appends the FCS; RX strips the FCS and marks bad
 // frames with m_axis_tuser on the last beat. See docs/mac.md.
@@ -19,9 +20,14 @@
 //   cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort          (tx_clk)
 //   cnt_rx_frames, cnt_rx_bytes, cnt_rx_bad_fcs, cnt_rx_runt,
 //   cnt_rx_oversize, cnt_rx_er                                          (rx_clk)
+//                            32-bit ports; the counters are CNT_W bits, wrap at
+//                            2^CNT_W, upper port bits zero
+// Parameters: CNT_W (counter width, 1..32; default 32).
 // Latency: s_axis_tvalid to first preamble byte on gmii_txd: 1 cycle; first frame byte
 // on gmii_rxd to m_axis: 7 cycles; last FCS byte on gmii_rxd to the tlast beat: 4.
-module eth_mac_gmii (
+module eth_mac_gmii #(
+    parameter integer CNT_W = 32
+) (
     input  wire        tx_clk,
     input  wire        tx_rst,
     input  wire        rx_clk,
@@ -59,41 +65,17 @@ module eth_mac_gmii (
     output wire [31:0] cnt_rx_oversize,
     output wire [31:0] cnt_rx_er
 );
-    wire        stat_tx_frame, stat_tx_underflow, stat_tx_abort;
-    wire [15:0] stat_tx_bytes;
-    wire        stat_rx_frame, stat_rx_bad_fcs, stat_rx_runt, stat_rx_oversize, stat_rx_er;
-    wire [15:0] stat_rx_bytes;
-
-    eth_mac_tx u_tx (
-        .clk(tx_clk), .rst(tx_rst), .ce(1'b1),
+    eth_mac_core #(.CNT_W(CNT_W)) u_core (
+        .tx_clk(tx_clk), .tx_rst(tx_rst), .tx_ce(1'b1),
+        .rx_clk(rx_clk), .rx_rst(rx_rst), .rx_ce(1'b1),
         .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
         .s_axis_tuser(s_axis_tuser),
-        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
-        .cfg_ifg(cfg_ifg),
-        .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
-        .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort)
-    );
-
-    eth_mac_rx u_rx (
-        .clk(rx_clk), .rst(rx_rst), .ce(1'b1),
-        .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
         .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
-        .cfg_max_len(cfg_max_len),
-        .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
-        .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
-        .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er)
-    );
-
-    eth_mac_stats u_stats (
-        .tx_clk(tx_clk), .tx_rst(tx_rst),
-        .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
-        .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort),
-        .rx_clk(rx_clk), .rx_rst(rx_rst),
-        .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
-        .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
-        .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er),
+        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
+        .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
+        .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
         .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),

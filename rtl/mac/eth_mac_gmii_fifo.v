@@ -34,7 +34,8 @@
 //                            the MAC's counters (docs/mac.md), carried into clk
 //   cnt_rx_fifo_drop         RX frames dropped for lack of room in the RX FIFO
 //   cnt_tx_fifo_drop         TX frames dropped by the TX FIFO (tuser, or oversize)
-// All cnt_* are 32-bit, wrapping, outputs in clk; each is reset by the reset of the
+// All cnt_* are 32-bit outputs in clk, CNT_W-bit counters wrapping at 2^CNT_W (the
+// bits above CNT_W are zero); each is reset by the reset of the
 // domain it counts in (cnt_tx_fifo_drop: rst; cnt_rx_fifo_drop and the RX counters:
 // gmii_rx_rst; the TX counters: gmii_tx_rst) and follows its source a few cycles
 // behind. Configuration reaches the MAC a few cycles after it changes; a reset of the
@@ -45,11 +46,14 @@
 //   end, about 6 clk cycles (the RX FIFO is a frame FIFO).
 // Parameters: TX_DEPTH, RX_DEPTH (FIFO bytes, powers of two; TX_DEPTH is the largest
 //   frame that can be sent; 2048 holds a 1518-byte frame and keeps each FIFO in one
-//   row of iCE40 block RAMs, deeper ones cascade and run slower), RX_DROP_BAD_FRAME (0/1).
+//   row of iCE40 block RAMs, deeper ones cascade and run slower), RX_DROP_BAD_FRAME (0/1),
+//   CNT_W (counter width, 1..32; default 32: narrower counters also narrow the
+//   counter crossings).
 module eth_mac_gmii_fifo #(
     parameter TX_DEPTH          = 2048,
     parameter RX_DEPTH          = 2048,
-    parameter RX_DROP_BAD_FRAME = 1
+    parameter RX_DROP_BAD_FRAME = 1,
+    parameter integer CNT_W     = 32
 ) (
     input wire clk,
     input wire rst,
@@ -104,7 +108,9 @@ module eth_mac_gmii_fifo #(
     wire [31:0] tx_frames, tx_bytes, tx_underflow, tx_abort;
     wire [31:0] rx_frames, rx_bytes, rx_bad_fcs, rx_runt, rx_oversize, rx_er;
 
-    eth_mac_gmii u_mac (
+    eth_mac_gmii #(
+        .CNT_W(CNT_W)
+    ) u_mac (
         .tx_clk          (gmii_tx_clk),
         .tx_rst          (gmii_tx_rst),
         .rx_clk          (gmii_rx_clk),
@@ -194,9 +200,13 @@ module eth_mac_gmii_fifo #(
         .m_axis_tuser (mac_tx_tuser)
     );
 
+    // the FIFO drop counters wrap at 2^CNT_W like the MAC's (bits above CNT_W stay 0)
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hFFFFFFFF : ((32'd1 << CNT_W) - 32'd1);
+
     always @(posedge clk) begin
         if (rst) cnt_tx_fifo_drop <= 32'd0;
-        else if (tx_drop_bad || tx_drop_full) cnt_tx_fifo_drop <= cnt_tx_fifo_drop + 32'd1;
+        else if (tx_drop_bad || tx_drop_full)
+            cnt_tx_fifo_drop <= (cnt_tx_fifo_drop + 32'd1) & CNT_MASK;
     end
 
     // ------------------------------------------------------------------ RX FIFO
@@ -250,7 +260,7 @@ module eth_mac_gmii_fifo #(
 
     always @(posedge gmii_rx_clk) begin
         if (gmii_rx_rst) rx_fifo_drop <= 32'd0;
-        else if (rx_drop_full) rx_fifo_drop <= rx_fifo_drop + 32'd1;
+        else if (rx_drop_full) rx_fifo_drop <= (rx_fifo_drop + 32'd1) & CNT_MASK;
     end
 
     // ------------------------------------------------------------------ crossings

@@ -1,7 +1,7 @@
 `default_nettype none
 // eth_mac_mii: 10/100 Mbit/s Ethernet MAC, MII PHY side (4 bits at 2.5/25 MHz).
 //
-// The GMII cores eth_mac_tx and eth_mac_rx with their clock enable driven by nibble
+// eth_mac_core (the GMII cores and counters) with its clock enables driven by nibble
 // adapters (mii_nibble_tx, mii_nibble_rx): one byte every two MII clock cycles. Same
 // user side, configuration and counters as eth_mac_gmii (docs/mac.md).
 //
@@ -14,10 +14,13 @@
 //   mii_txd[3:0], mii_tx_en, mii_tx_er          to the PHY (registered)
 //   mii_rxd[3:0], mii_rx_dv, mii_rx_er          from the PHY
 //   cfg_ifg[7:0], cfg_max_len[15:0], cnt_* as in eth_mac_gmii
+// Parameters: CNT_W (counter width, 1..32; default 32), as in eth_mac_gmii.
 // Latency: that of eth_mac_gmii counted in bytes (two MII cycles each), plus the
 // nibble adapters' registers (one MII cycle each way) and up to one cycle of waiting
 // for the transmit byte phase.
-module eth_mac_mii (
+module eth_mac_mii #(
+    parameter integer CNT_W = 32
+) (
     input  wire        mii_tx_clk,
     input  wire        tx_rst,
     input  wire        mii_rx_clk,
@@ -58,26 +61,11 @@ module eth_mac_mii (
     wire        tx_ce, rx_ce;
     wire [7:0]  gmii_txd, gmii_rxd;
     wire        gmii_tx_en, gmii_tx_er, gmii_rx_dv, gmii_rx_er;
-    wire        stat_tx_frame, stat_tx_underflow, stat_tx_abort;
-    wire [15:0] stat_tx_bytes;
-    wire        stat_rx_frame, stat_rx_bad_fcs, stat_rx_runt, stat_rx_oversize, stat_rx_er;
-    wire [15:0] stat_rx_bytes;
 
     mii_nibble_tx u_tx_if (
         .clk(mii_tx_clk), .rst(tx_rst), .nce(1'b1), .mac_ce(tx_ce),
         .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .mii_txd(mii_txd), .mii_tx_en(mii_tx_en), .mii_tx_er(mii_tx_er)
-    );
-
-    eth_mac_tx u_tx (
-        .clk(mii_tx_clk), .rst(tx_rst), .ce(tx_ce),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
-        .s_axis_tuser(s_axis_tuser),
-        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
-        .cfg_ifg(cfg_ifg),
-        .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
-        .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort)
     );
 
     mii_nibble_rx u_rx_if (
@@ -86,25 +74,17 @@ module eth_mac_mii (
         .mac_ce(rx_ce), .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er)
     );
 
-    eth_mac_rx u_rx (
-        .clk(mii_rx_clk), .rst(rx_rst), .ce(rx_ce),
-        .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
+    eth_mac_core #(.CNT_W(CNT_W)) u_core (
+        .tx_clk(mii_tx_clk), .tx_rst(tx_rst), .tx_ce(tx_ce),
+        .rx_clk(mii_rx_clk), .rx_rst(rx_rst), .rx_ce(rx_ce),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+        .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
-        .cfg_max_len(cfg_max_len),
-        .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
-        .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
-        .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er)
-    );
-
-    eth_mac_stats u_stats (
-        .tx_clk(mii_tx_clk), .tx_rst(tx_rst),
-        .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
-        .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort),
-        .rx_clk(mii_rx_clk), .rx_rst(rx_rst),
-        .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
-        .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
-        .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er),
+        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
+        .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
+        .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
         .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),

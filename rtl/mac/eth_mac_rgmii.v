@@ -1,7 +1,7 @@
 `default_nettype none
 // eth_mac_rgmii: 10/100/1000 Mbit/s Ethernet MAC, RGMII PHY side.
 //
-// The GMII cores eth_mac_tx and eth_mac_rx behind an RGMII adapter whose DDR I/O is the
+// eth_mac_core (the GMII cores and counters) behind an RGMII adapter whose DDR I/O is the
 // technology module pair rgmii_oddr / rgmii_iddr (generic model in rtl/mac/, vendor
 // versions in boards/<vendor>/). Same user side, configuration and counters as
 // eth_mac_gmii (docs/mac.md).
@@ -29,9 +29,12 @@
 //   s_axis_t{data[7:0],valid,ready,last,user}   frames to send (tx_clk)
 //   m_axis_t{data[7:0],valid,last,user}         frames received, no tready (rgmii_rxc)
 //   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rgmii_rxc), cnt_* as in eth_mac_gmii
+// Parameters: CNT_W (counter width, 1..32; default 32), as in eth_mac_gmii.
 // Latency at 1000: that of eth_mac_gmii plus one cycle on transmit (the output DDR
 // register) and two on receive (the input DDR register and its re-timing).
-module eth_mac_rgmii (
+module eth_mac_rgmii #(
+    parameter integer CNT_W = 32
+) (
     input  wire        tx_clk,
     input  wire        tx_clk90,
     input  wire        tx_rst,
@@ -120,20 +123,6 @@ module eth_mac_rgmii (
         .clk(tx_clk90), .d1(txc_bits[1]), .d2(txc_bits[0]), .q(rgmii_txc)
     );
 
-    wire        stat_tx_frame, stat_tx_underflow, stat_tx_abort;
-    wire [15:0] stat_tx_bytes;
-
-    eth_mac_tx u_tx (
-        .clk(tx_clk), .rst(tx_rst), .ce(mac_tx_ce),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
-        .s_axis_tuser(s_axis_tuser),
-        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
-        .cfg_ifg(cfg_ifg),
-        .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
-        .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort)
-    );
-
     // ----------------------------------------------------------------- receive
     wire [3:0] rxd_r, rxd_f;
     wire       ctl_r, ctl_f;
@@ -157,30 +146,20 @@ module eth_mac_rgmii (
         .gmii_rx_er(nib_rx_er)
     );
 
-    wire        stat_rx_frame, stat_rx_bad_fcs, stat_rx_runt, stat_rx_oversize, stat_rx_er;
-    wire [15:0] stat_rx_bytes;
-
-    eth_mac_rx u_rx (
-        .clk(rgmii_rxc), .rst(rx_rst), .ce(rx_1g ? 1'b1 : nib_rx_ce),
+    // ------------------------------------------------------------------- cores
+    eth_mac_core #(.CNT_W(CNT_W)) u_core (
+        .tx_clk(tx_clk), .tx_rst(tx_rst), .tx_ce(mac_tx_ce),
+        .rx_clk(rgmii_rxc), .rx_rst(rx_rst), .rx_ce(rx_1g ? 1'b1 : nib_rx_ce),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+        .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
+        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .gmii_rxd(rx_1g ? {rxd_f, rxd_r} : nib_rxd),
         .gmii_rx_dv(rx_1g ? ctl_r : nib_rx_dv),
         .gmii_rx_er(rx_1g ? (ctl_r ^ ctl_f) : nib_rx_er),
-        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
-        .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
-        .cfg_max_len(cfg_max_len),
-        .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
-        .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
-        .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er)
-    );
-
-    eth_mac_stats u_stats (
-        .tx_clk(tx_clk), .tx_rst(tx_rst),
-        .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
-        .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort),
-        .rx_clk(rgmii_rxc), .rx_rst(rx_rst),
-        .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
-        .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
-        .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er),
+        .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
         .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),

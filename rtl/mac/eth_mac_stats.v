@@ -1,5 +1,5 @@
 `default_nettype none
-// eth_mac_stats: the MAC's 32-bit wrapping statistics counters.
+// eth_mac_stats: the MAC's wrapping statistics counters.
 //
 // Counts the one-cycle status strobes of eth_mac_tx (in the tx_clk domain) and
 // eth_mac_rx (in the rx_clk domain); each counter lives and is read in its own domain.
@@ -8,8 +8,12 @@
 // cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort (tx_clk domain);
 // cnt_rx_frames, cnt_rx_bytes, cnt_rx_bad_fcs, cnt_rx_runt, cnt_rx_oversize,
 // cnt_rx_er (rx_clk domain). Bytes counters add the frame's length (FCS included).
+// Parameters: CNT_W (1..32): each counter is CNT_W bits wide and wraps at 2^CNT_W; the
+// ports stay 32 bits with the bits above CNT_W zero (synthesis removes them).
 // Latency: a counter shows a strobe 1 cycle after it.
-module eth_mac_stats (
+module eth_mac_stats #(
+    parameter integer CNT_W = 32
+) (
     input  wire        tx_clk,
     input  wire        tx_rst,
     input  wire        stat_tx_frame,
@@ -37,6 +41,16 @@ module eth_mac_stats (
     output reg  [31:0] cnt_rx_oversize,
     output reg  [31:0] cnt_rx_er
 );
+    // the counter bits: those above CNT_W load 0 and are never anything else
+    localparam [31:0] MASK = (CNT_W >= 32) ? 32'hFFFFFFFF : ((32'd1 << CNT_W) - 32'd1);
+
+    // c + a, wrapped at 2^CNT_W
+    function [31:0] add;
+        input [31:0] c;
+        input [15:0] a;
+        add = (c + {16'd0, a}) & MASK;
+    endfunction
+
     always @(posedge tx_clk) begin
         if (tx_rst) begin
             cnt_tx_frames <= 32'd0;
@@ -45,11 +59,11 @@ module eth_mac_stats (
             cnt_tx_abort <= 32'd0;
         end else begin
             if (stat_tx_frame) begin
-                cnt_tx_frames <= cnt_tx_frames + 32'd1;
-                cnt_tx_bytes <= cnt_tx_bytes + {16'd0, stat_tx_bytes};
+                cnt_tx_frames <= add(cnt_tx_frames, 16'd1);
+                cnt_tx_bytes <= add(cnt_tx_bytes, stat_tx_bytes);
             end
-            if (stat_tx_underflow) cnt_tx_underflow <= cnt_tx_underflow + 32'd1;
-            if (stat_tx_abort) cnt_tx_abort <= cnt_tx_abort + 32'd1;
+            if (stat_tx_underflow) cnt_tx_underflow <= add(cnt_tx_underflow, 16'd1);
+            if (stat_tx_abort) cnt_tx_abort <= add(cnt_tx_abort, 16'd1);
         end
     end
 
@@ -63,13 +77,13 @@ module eth_mac_stats (
             cnt_rx_er <= 32'd0;
         end else begin
             if (stat_rx_frame) begin
-                cnt_rx_frames <= cnt_rx_frames + 32'd1;
-                cnt_rx_bytes <= cnt_rx_bytes + {16'd0, stat_rx_bytes};
+                cnt_rx_frames <= add(cnt_rx_frames, 16'd1);
+                cnt_rx_bytes <= add(cnt_rx_bytes, stat_rx_bytes);
             end
-            if (stat_rx_bad_fcs) cnt_rx_bad_fcs <= cnt_rx_bad_fcs + 32'd1;
-            if (stat_rx_runt) cnt_rx_runt <= cnt_rx_runt + 32'd1;
-            if (stat_rx_oversize) cnt_rx_oversize <= cnt_rx_oversize + 32'd1;
-            if (stat_rx_er) cnt_rx_er <= cnt_rx_er + 32'd1;
+            if (stat_rx_bad_fcs) cnt_rx_bad_fcs <= add(cnt_rx_bad_fcs, 16'd1);
+            if (stat_rx_runt) cnt_rx_runt <= add(cnt_rx_runt, 16'd1);
+            if (stat_rx_oversize) cnt_rx_oversize <= add(cnt_rx_oversize, 16'd1);
+            if (stat_rx_er) cnt_rx_er <= add(cnt_rx_er, 16'd1);
         end
     end
 endmodule
