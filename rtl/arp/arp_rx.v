@@ -2,9 +2,10 @@
 // arp_rx: ARP frame parser and validator (width-generic).
 //
 // Takes whole Ethernet frames of EtherType 0x0806 (from the destination MAC onwards,
-// no FCS, any padding) and extracts the fields the ARP engine needs: opcode, sender
-// hardware address (SHA), sender protocol address (SPA) and target protocol address
-// (TPA). The target hardware address is not needed and not stored.
+// no FCS, any padding) and keeps only what the ARP engine needs: the opcode, the sender
+// hardware address (SHA), the sender protocol address (SPA) and one bit saying whether
+// the target protocol address (TPA) equals cfg_ip (compared byte by byte as it
+// arrives; the TPA itself and the target hardware address are not stored).
 //
 // A frame is malformed, dropped and counted in cnt_malformed when any of these holds:
 //   EtherType != 0x0806, htype != 1, ptype != 0x0800, hlen != 6, plen != 4,
@@ -12,26 +13,31 @@
 //   address, the frame ends before byte 42 (truncated), or tuser is set on its last
 //   beat (bad FCS or aborted frame). Bytes beyond 42 (Ethernet padding) are ignored.
 //
-// The fields are collected in a capture register while the frame arrives and copied
-// to the event slot (ev_valid/ev_ready) with the frame's last beat, where they stay
-// until the ARP engine has consumed them. The input never stalls (s_axis_tready is
-// always 1): a well-formed frame that ends while the slot is still full is dropped
-// and counted in cnt_overrun, so no frame's bytes ever mix with another's.
+// Two frame buffers: the capture register, written by byte position while a frame
+// arrives, and the event slot (ev_*), loaded from it the cycle after a well-formed
+// frame's verdict. If the slot is still full then, the capture register keeps the frame
+// (and passes it on as soon as the slot frees); a frame whose field bytes arrive while
+// the capture register is still holding an earlier one is dropped and counted in
+// cnt_overrun (malformed takes precedence). The input never stalls (s_axis_tready = 1),
+// and no frame's bytes ever mix with another's.
 //
 // Interfaces:
 //   s_axis_*  AXI4-Stream input (DATA_W bits, byte lane 0 first on the wire)
+//   cfg_ip    our IPv4 address (for ev_tpa_ours)
 //   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe)
-//   cnt_*     32-bit wrapping counters
+//   cnt_*     wrapping counters, CNT_W bits wide (upper port bits zero)
 // Latency: ev_valid is high 2 cycles after the cycle in which the frame's last beat is
-// accepted (the verdict is registered first).
-// Parameters: DATA_W (multiple of 8, at most 168), KEEP_W = DATA_W/8.
+// accepted (the verdict is registered first) when the slot is free.
+// Parameters: DATA_W (multiple of 8, at most 168), KEEP_W = DATA_W/8, CNT_W (1..32).
 
 module arp_rx #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
+    input  wire [31:0]       cfg_ip,
 
     input  wire [DATA_W-1:0] s_axis_tdata,
     input  wire [KEEP_W-1:0] s_axis_tkeep,
@@ -45,11 +51,14 @@ module arp_rx #(
     output reg               ev_reply,     // 1 = opcode 2 (reply), 0 = opcode 1 (request)
     output reg  [47:0]       ev_sha,
     output reg  [31:0]       ev_spa,
-    output reg  [31:0]       ev_tpa,
+    output reg               ev_tpa_ours,  // TPA == cfg_ip (as it arrived)
 
     output reg  [31:0]       cnt_malformed,
     output reg  [31:0]       cnt_overrun
 );
+
+    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     localparam BEAT_W = 6;  // beat index, saturating; 42 bytes need at most 42 beats
     localparam [BEAT_W-1:0] BEAT_MAX = {BEAT_W{1'b1}};
@@ -57,6 +66,7 @@ module arp_rx #(
     reg  [BEAT_W-1:0] beat;     // index of the current beat within the frame
     reg               bad;      // a checked byte so far was wrong
     reg               got_all;  // byte 41 has been received
+    reg               drop;     // a field byte arrived while the capture register was held
 
     assign s_axis_tready = 1'b1;
 
@@ -105,71 +115,90 @@ module arp_rx #(
     wire [18*8-1:0] unused_bytes = {bv[8*32 +: 8*6], bv[0 +: 8*12]};
     /* verilator lint_on UNUSED */
 
-    // Field capture (datapath, not reset): c_* hold the bytes received so far, c_*_n
-    // include this beat's.
-    reg         c_reply, c_reply_n;
-    reg  [47:0] c_sha, c_sha_n;
-    reg  [31:0] c_spa, c_spa_n;
-    reg  [31:0] c_tpa, c_tpa_n;
+    // Capture register (datapath, not reset). c_hold: it keeps a finished frame that
+    // waits for the event slot; c_busy: ... and will still keep it next cycle.
+    reg         c_reply;
+    reg  [47:0] c_sha;
+    reg  [31:0] c_spa;
+    reg         c_tpa_ok;
+    reg         c_hold;
+    wire        slot_free = !ev_valid || ev_ready;
+    wire        c_busy    = c_hold && !slot_free;
+    wire        field_now = |hit[31:21] || |hit[41:38];
     integer i;
-    always @* begin
-        c_reply_n = hit[21] ? (bv[8*21 +: 8] == 8'h02) : c_reply;
-        c_sha_n = c_sha;
-        c_spa_n = c_spa;
-        c_tpa_n = c_tpa;
-        for (i = 0; i < 6; i = i + 1)
-            if (hit[22+i]) c_sha_n[8*(5-i) +: 8] = bv[8*(22+i) +: 8];
-        for (i = 0; i < 4; i = i + 1)
-            if (hit[28+i]) c_spa_n[8*(3-i) +: 8] = bv[8*(28+i) +: 8];
-        for (i = 0; i < 4; i = i + 1)
-            if (hit[38+i]) c_tpa_n[8*(3-i) +: 8] = bv[8*(38+i) +: 8];
+    always @(posedge clk) begin
+        if (!c_busy) begin
+            if (hit[21]) c_reply <= (bv[8*21 +: 8] == 8'h02);
+            for (i = 0; i < 6; i = i + 1)
+                if (hit[22+i]) c_sha[8*(5-i) +: 8] <= bv[8*(22+i) +: 8];
+            for (i = 0; i < 4; i = i + 1)
+                if (hit[28+i]) c_spa[8*(3-i) +: 8] <= bv[8*(28+i) +: 8];
+            // TPA == cfg_ip, byte by byte (each of the four bytes is seen exactly once
+            // in a frame that reaches byte 41)
+            if (hit[38])
+                c_tpa_ok <= (bv[8*38 +: 8] == cfg_ip[31:24]) &&
+                            (!hit[39] || bv[8*39 +: 8] == cfg_ip[23:16]) &&
+                            (!hit[40] || bv[8*40 +: 8] == cfg_ip[15:8]) &&
+                            (!hit[41] || bv[8*41 +: 8] == cfg_ip[7:0]);
+            else if (hit[39] || hit[40] || hit[41])
+                c_tpa_ok <= c_tpa_ok &&
+                            (!hit[39] || bv[8*39 +: 8] == cfg_ip[23:16]) &&
+                            (!hit[40] || bv[8*40 +: 8] == cfg_ip[15:8]) &&
+                            (!hit[41] || bv[8*41 +: 8] == cfg_ip[7:0]);
+        end
     end
 
     // The frame's verdict is registered with its last beat and acted on the cycle after
-    // (c_* still hold its fields then: the next frame's first field byte, byte 21,
-    // cannot arrive that early for DATA_W <= 168).
+    // (the capture register still holds its fields then: the next frame's first field
+    // byte, byte 21, cannot arrive that early for DATA_W <= 168).
     reg  fin;       // the cycle after a last beat
     reg  fin_good;  // ... of a well-formed frame
-    wire slot_free = !ev_valid || ev_ready;
+    reg  fin_drop;  // ... whose fields could not be captured
+    wire load = slot_free && ((fin && fin_good && !fin_drop) || c_hold);
 
     always @(posedge clk) begin
-        c_reply <= c_reply_n;
-        c_sha <= c_sha_n;
-        c_spa <= c_spa_n;
-        c_tpa <= c_tpa_n;
-        if (fin && fin_good && slot_free) begin
-            ev_reply <= c_reply;
-            ev_sha <= c_sha;
-            ev_spa <= c_spa;
-            ev_tpa <= c_tpa;
+        if (load) begin
+            ev_reply    <= c_reply;
+            ev_sha      <= c_sha;
+            ev_spa      <= c_spa;
+            ev_tpa_ours <= c_tpa_ok;
         end
     end
 
     // Control.
     always @(posedge clk) begin
         if (rst) begin
-            beat          <= {BEAT_W{1'b0}};
-            bad           <= 1'b0;
-            got_all       <= 1'b0;
-            fin           <= 1'b0;
-            fin_good      <= 1'b0;
-            ev_valid      <= 1'b0;
+            beat        <= {BEAT_W{1'b0}};
+            bad         <= 1'b0;
+            got_all     <= 1'b0;
+            drop        <= 1'b0;
+            fin         <= 1'b0;
+            fin_good    <= 1'b0;
+            fin_drop    <= 1'b0;
+            c_hold      <= 1'b0;
+            ev_valid    <= 1'b0;
             cnt_malformed <= 32'd0;
             cnt_overrun   <= 32'd0;
         end else begin
             if (ev_ready) ev_valid <= 1'b0;
             fin <= take && s_axis_tlast;
             fin_good <= !s_axis_tuser && !bad_next && got_next;
+            fin_drop <= (first ? 1'b0 : drop) | (c_busy && field_now);
             if (take) begin
                 bad     <= bad_next;
                 got_all <= got_next;
+                drop    <= (first ? 1'b0 : drop) | (c_busy && field_now);
                 if (beat != BEAT_MAX) beat <= beat + 1'b1;
                 if (s_axis_tlast) beat <= {BEAT_W{1'b0}};
             end
+            if (load) begin
+                ev_valid <= 1'b1;
+                c_hold <= 1'b0;
+            end
             if (fin) begin
-                if (!fin_good) cnt_malformed <= cnt_malformed + 32'd1;
-                else if (!slot_free) cnt_overrun <= cnt_overrun + 32'd1;
-                else ev_valid <= 1'b1;
+                if (!fin_good) cnt_malformed <= (cnt_malformed + 32'd1) & CNT_MASK;
+                else if (fin_drop) cnt_overrun <= (cnt_overrun + 32'd1) & CNT_MASK;
+                else if (!slot_free) c_hold <= 1'b1;
             end
         end
     end

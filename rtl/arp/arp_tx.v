@@ -12,12 +12,14 @@
 //         32..37  THA = dst_mac for a reply, 00:00:00:00:00:00 for a request
 //         38..41  TPA = tpa
 //
-// A broadcast request passes dst_mac = ff:ff:ff:ff:ff:ff; a unicast request (cache
-// re-validation) passes the known MAC. cfg_mac and cfg_ip are read live (they are
-// quasi-static configuration).
+// A broadcast request sets bcast (destination ff:ff:ff:ff:ff:ff, dst_mac unused); a
+// unicast request (cache re-validation) passes the known MAC; a gratuitous ARP sets
+// garp (broadcast, TPA = cfg_ip, dst_mac and tpa unused). cfg_mac and cfg_ip are read
+// live (they are quasi-static configuration).
 //
 // Interfaces:
-//   start, reply, dst_mac, tpa  frame request, taken when start && (!busy || done)
+//   start, reply, bcast, garp,  frame request, taken when start && (!busy || done)
+//   dst_mac, tpa
 //   busy                        1 from the cycle after start until the last beat is taken
 //   done                        one-cycle strobe when the last beat is taken; a start in
 //                               the same cycle makes the next frame follow with no gap
@@ -38,6 +40,8 @@ module arp_tx #(
 
     input  wire              start,
     input  wire              reply,
+    input  wire              bcast,
+    input  wire              garp,
     input  wire [47:0]       dst_mac,
     input  wire [31:0]       tpa,
     output reg               busy,
@@ -61,6 +65,8 @@ module arp_tx #(
 
     reg  [BEAT_W-1:0] beat;
     reg               r_reply;
+    reg               r_bcast;  // request or gratuitous ARP: broadcast destination
+    reg               r_garp;   // gratuitous ARP: TPA = cfg_ip
     reg  [47:0]       r_dst;
     reg  [31:0]       r_tpa;
 
@@ -70,7 +76,7 @@ module arp_tx #(
     always @* begin
         frame = {NB*DATA_W{1'b0}};
         for (i = 0; i < 6; i = i + 1) begin
-            frame[8*i +: 8]      = r_dst[8*(5-i) +: 8];
+            frame[8*i +: 8]      = r_bcast ? 8'hff : r_dst[8*(5-i) +: 8];
             frame[8*(6+i) +: 8]  = cfg_mac[8*(5-i) +: 8];
             frame[8*(22+i) +: 8] = cfg_mac[8*(5-i) +: 8];
             frame[8*(32+i) +: 8] = r_reply ? r_dst[8*(5-i) +: 8] : 8'h00;
@@ -87,7 +93,7 @@ module arp_tx #(
         frame[8*21 +: 8] = r_reply ? 8'h02 : 8'h01;
         for (i = 0; i < 4; i = i + 1) begin
             frame[8*(28+i) +: 8] = cfg_ip[8*(3-i) +: 8];
-            frame[8*(38+i) +: 8] = r_tpa[8*(3-i) +: 8];
+            frame[8*(38+i) +: 8] = r_garp ? cfg_ip[8*(3-i) +: 8] : r_tpa[8*(3-i) +: 8];
         end
     end
 
@@ -105,6 +111,8 @@ module arp_tx #(
     always @(posedge clk) begin
         if (take) begin
             r_reply <= reply;
+            r_bcast <= bcast || garp;
+            r_garp  <= garp;
             r_dst   <= dst_mac;
             r_tpa   <= tpa;
         end

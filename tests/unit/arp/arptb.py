@@ -85,7 +85,11 @@ class ArpTB:
         cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
         self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
-        self.sets = int(dut.ENTRIES.value) // int(dut.WAYS.value)
+        self.ways = int(dut.WAYS.value)
+        self.sets = int(dut.ENTRIES.value) // self.ways
+        # documented lookup latency through the cache (docs/arp.md): the set is read one
+        # way per cycle, then the decision is registered
+        self.lk_cycles = self.ways + 2
         self.retries = int(dut.RETRIES.value)
         self.retry_ms = int(dut.RETRY_MS.value)
         self.expire_ms = int(dut.EXPIRE_MS.value)

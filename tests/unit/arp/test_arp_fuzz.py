@@ -43,7 +43,7 @@ def build(width: int) -> Path:
         f"-GDATA_W={width}",
         *(f"-G{k}={v}" for k, v in PARAMS.items()),
         "-CFLAGS",
-        f"-DDATA_W={width} -O1",
+        f"-DDATA_W={width} -DWAYS={PARAMS['WAYS']} -O1",
         f"-I{ROOT / 'rtl' / 'arp'}",
         "-Mdir",
         str(out),
