@@ -6,7 +6,8 @@
 // to drop the whole packet (cmd_drop) and a route tag (cmd_route) that travels with the
 // output beats. The kept bytes come out realigned to lane 0; bytes after skip+len
 // (Ethernet padding) are consumed and discarded. The output packet's last beat carries
-//   tuser = input tuser | truncated (packet ended before skip+len) | sts_bad (USE_STS).
+//   tuser = input tuser | truncated (packet ended before skip+len) | sts_bad (USE_STS),
+// and m_axis_ttrunc = truncated alone (for a truncation counter).
 // A packet whose kept part is empty comes out as one beat with tkeep = 0, tlast = 1.
 //
 // Interfaces:
@@ -21,17 +22,22 @@
 //   m_hdr_valid/m_hdr_ready: header handshake for kept packets; it completes before the
 //             first payload beat is offered (header fields are read from cmd_*).
 //   m_axis_*: output payload, m_axis_troute = route of the packet the beat belongs to.
-// Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS.
+// Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS,
+//   USE_LEN (0: cmd_len is ignored and every packet is kept to its end, which removes
+//   the length logic).
 // Latency: a payload byte leaves 1 input beat after the beat that completes its output
-//   beat (one beat is held back so the last beat can carry tuser); per packet two
-//   cycle of overhead (end flush; two when the last output beat spills into the flush).
-//   Throughput: one beat per cycle.
+//   beat (one beat is held back so the last beat can carry tuser); per packet one cycle
+//   of overhead (end flush; two when the last output beat spills into the flush).
+//   KEEP_W > 1: a command starts 2 cycles after it became valid at the earliest (its
+//   first-window values are precomputed); KEEP_W = 1 (byte counters instead of window
+//   arithmetic): in the cycle after. Throughput: one beat per cycle.
 module stream_strip #(
     parameter integer DATA_W  = 8,
     parameter integer KEEP_W  = DATA_W / 8,
     parameter integer SKIP_W  = 8,
     parameter integer ROUTE_W = 2,
-    parameter integer USE_STS = 0
+    parameter integer USE_STS = 0,
+    parameter integer USE_LEN = 1
 ) (
     input  wire               clk,
     input  wire               rst,
@@ -58,60 +64,16 @@ module stream_strip #(
     input  wire               m_axis_tready,
     output reg                m_axis_tlast,
     output reg                m_axis_tuser,
+    output reg                m_axis_ttrunc,
     output reg  [ROUTE_W-1:0] m_axis_troute
 );
     localparam integer SAW = $clog2(KEEP_W + 1);
     localparam integer PW = 19;  // signed payload index width
     localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_FLUSH = 2'd2;
-
-    reg  [1:0]        st;
-    reg  [SAW-1:0]    sa;  // window shift in bytes, 1..KEEP_W
-    reg  signed [PW-1:0] wb;  // payload index of window lane 0
-    reg  signed [PW-1:0] rem;  // cmd_len - wb
-    reg               first;
-    reg               unlim;
-    reg  [DATA_W-1:0] prev;
-    reg               held_v;
-    reg  [DATA_W-1:0] held_d;
-    reg  [KEEP_W-1:0] held_k;
-    reg  [DATA_W-1:0] fl_d;
-    reg  [KEEP_W-1:0] fl_k;
-    reg               bad_in;
-    reg               hdr_done;
-    reg               drop_r;
-    reg [ROUTE_W-1:0] route_r;
-
-    // window {cur, prev} >> sa bytes, and the flush window {0, cur} >> sa bytes
-    wire [2*DATA_W-1:0] cat = {s_axis_tdata, prev};
-    // only the low half of each shifted window is used (the shift drops the rest)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [2*DATA_W-1:0] cat_sh = cat >> {sa, 3'b000};
-    wire [2*DATA_W-1:0] catf_sh = {{DATA_W{1'b0}}, s_axis_tdata} >> {sa, 3'b000};
-    wire [2*KEEP_W-1:0] catk = {s_axis_tkeep, first ? {KEEP_W{1'b0}} : {KEEP_W{1'b1}}};
-    wire [2*KEEP_W-1:0] catk_sh = catk >> sa;
-    wire [2*KEEP_W-1:0] catfk_sh = {{KEEP_W{1'b0}}, s_axis_tkeep} >> sa;
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [DATA_W-1:0] win_d = cat_sh[DATA_W-1:0];
-    wire [DATA_W-1:0] flw_d = catf_sh[DATA_W-1:0];
-
-    localparam signed [PW-1:0] KW_S = KEEP_W[PW-1:0];
-    // Per-lane "inside the kept range" flags of the current window and flush window,
-    // kept in registers (computed one beat ahead) so that no wide compare sits on the
-    // path to the output register.
-    reg  [KEEP_W-1:0] win_in;
-    reg  [KEEP_W-1:0] flw_in;
-    wire [KEEP_W-1:0] flw_nb;  // flush-window flags after one more beat
-    wire [KEEP_W-1:0] win_st, flw_st;  // flags for a new command
-    wire signed [PW-1:0] wb_new;
-    wire signed [PW-1:0] rem_new;
-    // A new command's first-window values are computed in two registered stages while
-    // the command waits (it is normally made ready during the previous packet), so the
-    // start of a packet loads registers only. cmd_age counts the cycles the current
-    // command has been valid (saturating at 2 = both stages hold its values).
-    reg  [1:0]        cmd_age;
-    reg  signed [PW-1:0] p1_wb, p1_rem, p2_wb, p2_rem;
-    reg  [SAW-1:0]    p1_sa, p2_sa;
-    reg  [KEEP_W-1:0] p2_win, p2_flw;
+    // wb only matters while negative (lanes before the kept range): it saturates once
+    // lane 0 reaches the kept range, so it needs the skip's width, not the length's
+    localparam integer SBX = $clog2(4 * KEEP_W) + 1;
+    localparam integer WW = ((SKIP_W > SBX) ? SKIP_W : SBX) + 2;
     // Compares against small constants without a carry chain: x > C is "x not negative
     // and (high bits not all zero or low bits > C)"; x >= -C is "x not negative, or high
     // bits all ones and low bits >= 2^SB - C".
@@ -120,164 +82,321 @@ module stream_strip #(
         gt_c = !x[PW-1] && ((|x[PW-2:SB]) || ({1'b0, x[SB-1:0]} > c));
     endfunction
     // t = 2^SB - C
-    function ge_nc(input signed [PW-1:0] x, input [SB:0] t);
-        ge_nc = !x[PW-1] || ((&x[PW-2:SB]) && ({1'b0, x[SB-1:0]} >= t));
+    function ge_nc(input signed [WW-1:0] x, input [SB:0] t);
+        ge_nc = !x[WW-1] || ((&x[WW-2:SB]) && ({1'b0, x[SB-1:0]} >= t));
     endfunction
-    genvar gi;
-    generate
-        for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
-            localparam integer C0 = gi, C1 = KEEP_W + gi, C2 = 2 * KEEP_W + gi;
-            localparam integer T0 = (2 ** SB) - C0, T1 = (2 ** SB) - C1, T2 = (2 ** SB) - C2;
-            assign flw_nb[gi] = ge_nc(wb, T2[SB:0]) && gt_c(rem, C2[SB:0]);
-            assign win_st[gi] = ge_nc(p1_wb, T0[SB:0]) && gt_c(p1_rem, C0[SB:0]);
-            assign flw_st[gi] = ge_nc(p1_wb, T1[SB:0]) && gt_c(p1_rem, C1[SB:0]);
-        end
-    endgenerate
-    reg [SAW-1:0] nkeep;
-    integer i;
-    always @(*) begin
-        nkeep = {SAW{1'b0}};
-        for (i = 0; i < KEEP_W; i = i + 1)
-            if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
-    end
-    wire [KEEP_W-1:0] cand_k = catk_sh[KEEP_W-1:0] & win_in;
-    wire [KEEP_W-1:0] fcand_k = catfk_sh[KEEP_W-1:0] & flw_in;
-    // truncated: rem > nkeep + KEEP_W - sa (a value in 0..2*KEEP_W), compared on the low
-    // bits only (see gt_c)
-    localparam [SB:0] KW_SB = KEEP_W[SB:0];
-    wire [SB:0] trunc_rhs = {{(SB+1-SAW){1'b0}}, nkeep} + KW_SB - {{(SB+1-SAW){1'b0}}, sa};
-    wire              truncated = !unlim && gt_c(rem, trunc_rhs);
-
+    // rem > C, or always when there is no length (USE_LEN = 0)
+    function in_len(input signed [PW-1:0] x, input [SB:0] c);
+        in_len = (USE_LEN == 0) || gt_c(x, c);
+    endfunction
     wire ob_free = !m_axis_tvalid || m_axis_tready;
-    wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
-    wire beat = take && s_axis_tvalid;
     wire sts_ok = (USE_STS == 0) || sts_valid;
-    wire fl_two = (|fl_k) && held_v && !drop_r;
-    wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (ob_free && hdr_done && !fl_two));
 
-    assign s_axis_tready = take;
-    // a new packet starts when the previous one is done (no idle cycle in between)
-    wire start = cmd_valid && (cmd_age == 2'd2) && ((st == S_IDLE) || finish);
-    // the command is released once its header has been taken (or at once if dropped),
-    // so the producer can prepare the next one while this packet's payload flows
-    assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
-    assign sts_ready = finish && (USE_STS != 0);
-
-    // first-window parameters of a new command
-    wire [SAW-1:0] sa_new;
     generate
-        if (KEEP_W == 1) begin : g_sa1
-            assign sa_new = 1'b1;
-        end else begin : g_san
-            wire [SAW-2:0] m = cmd_skip[SAW-2:0];
-            assign sa_new = (m == 0) ? KEEP_W[SAW-1:0] : {1'b0, m};
-        end
-    endgenerate
-    assign wb_new = $signed({{(PW-SAW){1'b0}}, sa_new}) - KW_S -
-                    $signed({{(PW-SKIP_W){1'b0}}, cmd_skip});
-    wire signed [PW-1:0] len_s = $signed({{(PW-16){1'b0}}, cmd_len});
-    assign rem_new = len_s - wb_new;
+    if (KEEP_W == 1) begin : g_byte
+        // One byte per beat: a skip counter and a length counter replace the window
+        // arithmetic, and a command starts as soon as it is valid (nothing to precompute).
+        reg  [1:0]         st;
+        reg  [SKIP_W-1:0]  skip_c;  // bytes still to skip
+        reg  [15:0]        len_c;  // kept bytes still to come
+        reg                unlim;
+        reg                held_v;
+        reg  [7:0]         held_d;
+        reg                bad_in;
+        reg                trunc_in;
+        reg                hdr_done;
+        reg                drop_r;
+        reg  [ROUTE_W-1:0] route_r;
 
-    always @(posedge clk) begin
-        p1_wb <= wb_new;
-        p1_rem <= rem_new;
-        p1_sa <= sa_new;
-        p2_wb <= p1_wb;
-        p2_rem <= p1_rem;
-        p2_sa <= p1_sa;
-        p2_win <= win_st;
-        p2_flw <= flw_st;
-        if (beat) begin
-            prev <= s_axis_tdata;
-            first <= 1'b0;
-            wb <= wb + KW_S;
-            rem <= rem - KW_S;
-            win_in <= flw_in;
-            flw_in <= flw_nb;
-            if (!drop_r && (|cand_k)) begin
-                held_d <= win_d;
-                held_k <= cand_k;
-            end
-            if (s_axis_tlast) begin
-                fl_d <= flw_d;
-                fl_k <= fcand_k;
-                bad_in <= s_axis_tuser || truncated;
-            end
-        end
-        if (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) begin
-            held_d <= fl_d;
-            held_k <= fl_k;
-            fl_k <= {KEEP_W{1'b0}};
-        end
-        if (start) begin
-            drop_r <= cmd_drop;
-            route_r <= cmd_route;
-            sa <= p2_sa;
-            wb <= p2_wb;
-            rem <= p2_rem;
-            win_in <= p2_win;
-            flw_in <= p2_flw;
-            unlim <= &cmd_len;
-            first <= 1'b1;
-        end
-        // output register
-        if (beat && !drop_r && (|cand_k) && held_v) begin
-            m_axis_tdata <= held_d;
-            m_axis_tkeep <= held_k;
-            m_axis_tlast <= 1'b0;
-            m_axis_tuser <= 1'b0;
-            m_axis_troute <= route_r;
-        end else if (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) begin
-            m_axis_tdata <= held_d;
-            m_axis_tkeep <= held_k;
-            m_axis_tlast <= 1'b0;
-            m_axis_tuser <= 1'b0;
-            m_axis_troute <= route_r;
-        end else if (finish && !drop_r) begin
-            m_axis_tdata <= (|fl_k) ? fl_d : held_d;
-            m_axis_tkeep <= (|fl_k) ? fl_k : (held_v ? held_k : {KEEP_W{1'b0}});
-            m_axis_tlast <= 1'b1;
-            m_axis_tuser <= bad_in || ((USE_STS != 0) && sts_bad);
-            m_axis_troute <= route_r;
-        end
-    end
+        wire byte_in = s_axis_tkeep[0];  // a beat with tkeep = 0 holds no byte
+        wire skipping = (skip_c != {SKIP_W{1'b0}});
+        wire no_len = (USE_LEN == 0) || unlim;
+        wire len_left = (len_c != 16'd0);
+        wire kept = byte_in && !skipping && (no_len || len_left);
+        // kept bytes remain after this beat (the packet ends before skip + len)
+        wire more = !byte_in ? (skipping || len_left) :
+                    skipping ? ((skip_c != {{(SKIP_W-1){1'b0}}, 1'b1}) || len_left) :
+                               (len_c > 16'd1);
+        wire truncated = !no_len && more;
 
-    always @(posedge clk) begin
-        if (rst) begin
-            st <= S_IDLE;
-            cmd_age <= 2'd0;
-            held_v <= 1'b0;
-            hdr_done <= 1'b0;
-            m_hdr_valid <= 1'b0;
-            m_axis_tvalid <= 1'b0;
-        end else begin
-            if (!cmd_valid || cmd_ready) cmd_age <= 2'd0;
-            else if (cmd_age != 2'd2) cmd_age <= cmd_age + 2'd1;
-            if ((beat && !drop_r && (|cand_k) && held_v) ||
-                (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) ||
-                (finish && !drop_r))
-                m_axis_tvalid <= 1'b1;
-            else if (m_axis_tready)
-                m_axis_tvalid <= 1'b0;
-            if (m_hdr_valid && m_hdr_ready) begin
-                m_hdr_valid <= 1'b0;
-                hdr_done <= 1'b1;
+        wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
+        wire beat = take && s_axis_tvalid;
+        wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (ob_free && hdr_done));
+        wire start = cmd_valid && ((st == S_IDLE) || finish);
+        wire out_mid = beat && !drop_r && kept && held_v;
+        wire out_last = finish && !drop_r;
+
+        assign s_axis_tready = take;
+        assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
+        assign sts_ready = finish && (USE_STS != 0);
+
+        always @(posedge clk) begin
+            if (beat) begin
+                if (byte_in) begin
+                    if (skipping) skip_c <= skip_c - 1'b1;
+                    else if (len_left) len_c <= len_c - 16'd1;
+                end
+                if (kept) held_d <= s_axis_tdata;
+                if (s_axis_tlast) begin
+                    bad_in <= s_axis_tuser || truncated;
+                    trunc_in <= truncated;
+                end
             end
             if (start) begin
-                held_v <= 1'b0;
-                m_hdr_valid <= !cmd_drop;
-                hdr_done <= cmd_drop;
+                drop_r <= cmd_drop;
+                route_r <= cmd_route;
+                skip_c <= cmd_skip;
+                len_c <= cmd_len;
+                unlim <= &cmd_len;
             end
-            case (st)
-                S_IDLE: if (start) st <= S_RUN;
-                S_RUN: begin
-                    if (beat && !drop_r && (|cand_k)) held_v <= 1'b1;
-                    if (beat && s_axis_tlast) st <= S_FLUSH;
+            if (out_mid || out_last) begin
+                m_axis_tdata <= held_d;
+                m_axis_tkeep <= out_last ? held_v : 1'b1;
+                m_axis_tlast <= out_last;
+                m_axis_tuser <= out_last && (bad_in || ((USE_STS != 0) && sts_bad));
+                m_axis_ttrunc <= out_last && trunc_in;
+                m_axis_troute <= route_r;
+            end
+        end
+
+        always @(posedge clk) begin
+            if (rst) begin
+                st <= S_IDLE;
+                held_v <= 1'b0;
+                hdr_done <= 1'b0;
+                m_hdr_valid <= 1'b0;
+                m_axis_tvalid <= 1'b0;
+            end else begin
+                if (out_mid || out_last) m_axis_tvalid <= 1'b1;
+                else if (m_axis_tready) m_axis_tvalid <= 1'b0;
+                if (m_hdr_valid && m_hdr_ready) begin
+                    m_hdr_valid <= 1'b0;
+                    hdr_done <= 1'b1;
                 end
-                S_FLUSH: if (finish) st <= start ? S_RUN : S_IDLE;
-                default: st <= S_IDLE;
-            endcase
+                if (start) begin
+                    held_v <= 1'b0;
+                    m_hdr_valid <= !cmd_drop;
+                    hdr_done <= cmd_drop;
+                end
+                case (st)
+                    S_IDLE: if (start) st <= S_RUN;
+                    S_RUN: begin
+                        if (beat && !drop_r && kept) held_v <= 1'b1;
+                        if (beat && s_axis_tlast) st <= S_FLUSH;
+                    end
+                    S_FLUSH: if (finish) st <= start ? S_RUN : S_IDLE;
+                    default: st <= S_IDLE;
+                endcase
+            end
+        end
+    end else begin : g_wide
+
+        reg  [1:0]        st;
+        reg  [SAW-1:0]    sa;  // window shift in bytes, 1..KEEP_W
+        reg  signed [WW-1:0] wb;  // payload index of window lane 0 (saturates at >= 0)
+        reg  signed [PW-1:0] rem;  // cmd_len - (payload index of window lane 0)
+        reg               first;
+        reg               unlim;
+        reg  [DATA_W-1:0] prev;
+        reg               held_v;
+        reg  [DATA_W-1:0] held_d;
+        reg  [KEEP_W-1:0] held_k;
+        reg  [DATA_W-1:0] fl_d;
+        reg  [KEEP_W-1:0] fl_k;
+        reg               bad_in;
+        reg               trunc_in;
+        reg               hdr_done;
+        reg               drop_r;
+        reg [ROUTE_W-1:0] route_r;
+
+        // window {cur, prev} >> sa bytes, and the flush window {0, cur} >> sa bytes
+        wire [2*DATA_W-1:0] cat = {s_axis_tdata, prev};
+        // only the low half of each shifted window is used (the shift drops the rest)
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [2*DATA_W-1:0] cat_sh = cat >> {sa, 3'b000};
+        wire [2*DATA_W-1:0] catf_sh = {{DATA_W{1'b0}}, s_axis_tdata} >> {sa, 3'b000};
+        wire [2*KEEP_W-1:0] catk = {s_axis_tkeep, first ? {KEEP_W{1'b0}} : {KEEP_W{1'b1}}};
+        wire [2*KEEP_W-1:0] catk_sh = catk >> sa;
+        wire [2*KEEP_W-1:0] catfk_sh = {{KEEP_W{1'b0}}, s_axis_tkeep} >> sa;
+        /* verilator lint_on UNUSEDSIGNAL */
+        wire [DATA_W-1:0] win_d = cat_sh[DATA_W-1:0];
+        wire [DATA_W-1:0] flw_d = catf_sh[DATA_W-1:0];
+
+        localparam signed [PW-1:0] KW_S = KEEP_W[PW-1:0];
+        // Per-lane "inside the kept range" flags of the current window and flush window,
+        // kept in registers (computed one beat ahead) so that no wide compare sits on the
+        // path to the output register.
+        reg  [KEEP_W-1:0] win_in;
+        reg  [KEEP_W-1:0] flw_in;
+        wire [KEEP_W-1:0] flw_nb;  // flush-window flags after one more beat
+        wire [KEEP_W-1:0] win_st, flw_st;  // flags for a new command
+        wire signed [WW-1:0] wb_new;
+        wire signed [PW-1:0] rem_new;
+        // A new command's first-window values are computed in two registered stages while
+        // the command waits (it is normally made ready during the previous packet), so the
+        // start of a packet loads registers only. cmd_age counts the cycles the current
+        // command has been valid (saturating at 2 = both stages hold its values).
+        reg  [1:0]        cmd_age;
+        reg  signed [PW-1:0] p1_rem, p2_rem;
+        reg  signed [WW-1:0] p1_wb, p2_wb;
+        reg  [SAW-1:0]    p1_sa, p2_sa;
+        reg  [KEEP_W-1:0] p2_win, p2_flw;
+        genvar gi;
+            for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
+                localparam integer C0 = gi, C1 = KEEP_W + gi, C2 = 2 * KEEP_W + gi;
+                localparam integer T0 = (2 ** SB) - C0, T1 = (2 ** SB) - C1, T2 = (2 ** SB) - C2;
+                assign flw_nb[gi] = ge_nc(wb, T2[SB:0]) && in_len(rem, C2[SB:0]);
+                assign win_st[gi] = ge_nc(p1_wb, T0[SB:0]) && in_len(p1_rem, C0[SB:0]);
+                assign flw_st[gi] = ge_nc(p1_wb, T1[SB:0]) && in_len(p1_rem, C1[SB:0]);
+            end
+        reg [SAW-1:0] nkeep;
+        integer i;
+        always @(*) begin
+            nkeep = {SAW{1'b0}};
+            for (i = 0; i < KEEP_W; i = i + 1)
+                if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
+        end
+        wire [KEEP_W-1:0] cand_k = catk_sh[KEEP_W-1:0] & win_in;
+        wire [KEEP_W-1:0] fcand_k = catfk_sh[KEEP_W-1:0] & flw_in;
+        // truncated: rem > nkeep + KEEP_W - sa (a value in 0..2*KEEP_W), compared on the low
+        // bits only (see gt_c)
+        localparam [SB:0] KW_SB = KEEP_W[SB:0];
+        wire [SB:0] trunc_rhs = {{(SB+1-SAW){1'b0}}, nkeep} + KW_SB - {{(SB+1-SAW){1'b0}}, sa};
+        wire              truncated = (USE_LEN != 0) && !unlim && gt_c(rem, trunc_rhs);
+
+        wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
+        wire beat = take && s_axis_tvalid;
+        wire fl_two = (|fl_k) && held_v && !drop_r;
+        wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (ob_free && hdr_done && !fl_two));
+
+        assign s_axis_tready = take;
+        // a new packet starts when the previous one is done (no idle cycle in between)
+        wire start = cmd_valid && (cmd_age == 2'd2) && ((st == S_IDLE) || finish);
+        // the command is released once its header has been taken (or at once if dropped),
+        // so the producer can prepare the next one while this packet's payload flows
+        assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
+        assign sts_ready = finish && (USE_STS != 0);
+
+        // first-window parameters of a new command
+        wire [SAW-1:0] sa_new;
+            if (KEEP_W == 1) begin : g_sa1
+                assign sa_new = 1'b1;
+            end else begin : g_san
+                wire [SAW-2:0] m = cmd_skip[SAW-2:0];
+                assign sa_new = (m == 0) ? KEEP_W[SAW-1:0] : {1'b0, m};
+            end
+        localparam signed [WW-1:0] KW_W = KEEP_W[WW-1:0];
+        assign wb_new = $signed({{(WW-SAW){1'b0}}, sa_new}) - KW_W -
+                        $signed({{(WW-SKIP_W){1'b0}}, cmd_skip});
+        wire signed [PW-1:0] len_s = $signed({{(PW-16){1'b0}}, cmd_len});
+        assign rem_new = len_s - {{(PW-WW){wb_new[WW-1]}}, wb_new};
+
+        always @(posedge clk) begin
+            p1_wb <= wb_new;
+            p1_rem <= rem_new;
+            p1_sa <= sa_new;
+            p2_wb <= p1_wb;
+            p2_rem <= p1_rem;
+            p2_sa <= p1_sa;
+            p2_win <= win_st;
+            p2_flw <= flw_st;
+            if (beat) begin
+                prev <= s_axis_tdata;
+                first <= 1'b0;
+                if (wb[WW-1]) wb <= wb + KW_W;
+                rem <= rem - KW_S;
+                win_in <= flw_in;
+                flw_in <= flw_nb;
+                if (!drop_r && (|cand_k)) begin
+                    held_d <= win_d;
+                    held_k <= cand_k;
+                end
+                if (s_axis_tlast) begin
+                    fl_d <= flw_d;
+                    fl_k <= fcand_k;
+                    bad_in <= s_axis_tuser || truncated;
+                    trunc_in <= truncated;
+                end
+            end
+            if (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) begin
+                held_d <= fl_d;
+                held_k <= fl_k;
+                fl_k <= {KEEP_W{1'b0}};
+            end
+            if (start) begin
+                drop_r <= cmd_drop;
+                route_r <= cmd_route;
+                sa <= p2_sa;
+                wb <= p2_wb;
+                rem <= p2_rem;
+                win_in <= p2_win;
+                flw_in <= p2_flw;
+                unlim <= &cmd_len;
+                first <= 1'b1;
+            end
+            // output register
+            if (beat && !drop_r && (|cand_k) && held_v) begin
+                m_axis_tdata <= held_d;
+                m_axis_tkeep <= held_k;
+                m_axis_tlast <= 1'b0;
+                m_axis_tuser <= 1'b0;
+                m_axis_ttrunc <= 1'b0;
+                m_axis_troute <= route_r;
+            end else if (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) begin
+                m_axis_tdata <= held_d;
+                m_axis_tkeep <= held_k;
+                m_axis_tlast <= 1'b0;
+                m_axis_tuser <= 1'b0;
+                m_axis_ttrunc <= 1'b0;
+                m_axis_troute <= route_r;
+            end else if (finish && !drop_r) begin
+                m_axis_tdata <= (|fl_k) ? fl_d : held_d;
+                m_axis_tkeep <= (|fl_k) ? fl_k : (held_v ? held_k : {KEEP_W{1'b0}});
+                m_axis_tlast <= 1'b1;
+                m_axis_tuser <= bad_in || ((USE_STS != 0) && sts_bad);
+                m_axis_ttrunc <= trunc_in;
+                m_axis_troute <= route_r;
+            end
+        end
+
+        always @(posedge clk) begin
+            if (rst) begin
+                st <= S_IDLE;
+                cmd_age <= 2'd0;
+                held_v <= 1'b0;
+                hdr_done <= 1'b0;
+                m_hdr_valid <= 1'b0;
+                m_axis_tvalid <= 1'b0;
+            end else begin
+                if (!cmd_valid || cmd_ready) cmd_age <= 2'd0;
+                else if (cmd_age != 2'd2) cmd_age <= cmd_age + 2'd1;
+                if ((beat && !drop_r && (|cand_k) && held_v) ||
+                    (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) ||
+                    (finish && !drop_r))
+                    m_axis_tvalid <= 1'b1;
+                else if (m_axis_tready)
+                    m_axis_tvalid <= 1'b0;
+                if (m_hdr_valid && m_hdr_ready) begin
+                    m_hdr_valid <= 1'b0;
+                    hdr_done <= 1'b1;
+                end
+                if (start) begin
+                    held_v <= 1'b0;
+                    m_hdr_valid <= !cmd_drop;
+                    hdr_done <= cmd_drop;
+                end
+                case (st)
+                    S_IDLE: if (start) st <= S_RUN;
+                    S_RUN: begin
+                        if (beat && !drop_r && (|cand_k)) held_v <= 1'b1;
+                        if (beat && s_axis_tlast) st <= S_FLUSH;
+                    end
+                    S_FLUSH: if (finish) st <= start ? S_RUN : S_IDLE;
+                    default: st <= S_IDLE;
+                endcase
+            end
         end
     end
+    endgenerate
 endmodule
 `default_nettype wire

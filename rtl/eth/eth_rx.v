@@ -8,20 +8,23 @@
 //   - ARP frames go out whole and unchanged on m_arp_axis_*.
 //   - IPv4 frames: header on m_ip_hdr_* (dst_mac, src_mac, ethertype) and the bytes after
 //     the 14-byte header (padding included) on m_ip_axis_*, realigned to lane 0.
-//   - Raw frames (EtherType cfg_raw_ethertype): same, on m_raw_hdr_* / m_raw_axis_*.
+//     m_ip_hdr_ethertype is the constant 0x0800.
+//   - Raw frames (EtherType cfg_raw_ethertype): same, on m_raw_hdr_* / m_raw_axis_*;
+//     m_raw_hdr_ethertype is cfg_raw_ethertype (the frame's EtherType by definition).
 // A frame the MAC marked bad keeps tuser = 1 on its last beat (never delivered as good).
 // The header handshake of a frame completes before its first payload beat is offered.
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
-//   parsed; must hold at least the 14 header bytes).
+//   parsed; must hold at least the 14 header bytes), CNT_W (counter width, 1..32).
 // Latency (no backpressure): first payload byte out about 14/KEEP_W + 5 cycles after the
 //   frame's first beat; one beat per cycle sustained.
-// Counters (32-bit, wrapping): cnt_frames (all frames in), cnt_bad_mac (not for us),
+// Counters (32-bit ports, CNT_W-bit wrapping counters, upper bits zero): cnt_frames (all frames in), cnt_bad_mac (not for us),
 //   cnt_bad_ethertype (unknown EtherType), cnt_runt (shorter than the header).
 module eth_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
-    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 32 : 8
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 32 : 8,
+    parameter integer CNT_W      = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -74,29 +77,30 @@ module eth_rx #(
     localparam integer HW = NB * KEEP_W;  // header window bytes
     localparam integer BW = $clog2(NB + 1);
     localparam [1:0] R_ARP = 2'd0, R_IP = 2'd1, R_RAW = 2'd2;
+    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
     reg inc_frames, inc_runt, inc_bad_mac, inc_bad_ethertype;
     reg  [HW*8-1:0] win;
     reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB)
-    reg  [15:0]     flen;  // frame bytes seen
+    reg  [4:0]      flen;  // frame bytes seen, saturating at 16 (only the runt check reads it)
     reg             ended;  // tlast consumed
     reg             pushed;  // decision made for this frame
     reg             cmd_valid;
     wire            cmd_ready;
     reg             cmd_drop;
     reg  [1:0]      cmd_route;
-    reg  [7:0]      cmd_skip;
+    reg  [3:0]      cmd_skip;
     reg  [47:0]     cmd_dst_mac, cmd_src_mac;
-    reg  [15:0]     cmd_ethertype;
     wire            fifo_ready;
 
     wire need = !pushed && (ended || bcnt == NB[BW-1:0]);
     wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
     wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt;
-    wire [15:0] flen_e = restart ? 16'd0 : flen;
+    wire [4:0] flen_e = restart ? 5'd0 : flen;
     assign s_axis_tready = fifo_ready && (!ended || restart);
     wire in_beat = s_axis_tvalid && s_axis_tready;
 
@@ -115,7 +119,7 @@ module eth_rx #(
     wire [47:0] f_dst = be48(win[47:0]);
     wire [47:0] f_src = be48(win[95:48]);
     wire [15:0] f_type = {win[103:96], win[111:104]};
-    wire        is_runt = ended && (flen < 16'd14);
+    wire        is_runt = ended && (flen < 5'd14);
     wire        mac_ok = (f_dst == cfg_mac) || (&f_dst);
     wire        t_arp = (f_type == 16'h0806);
     wire        t_ip = (f_type == 16'h0800);
@@ -128,17 +132,16 @@ module eth_rx #(
         if (push) begin
             cmd_dst_mac <= f_dst;
             cmd_src_mac <= f_src;
-            cmd_ethertype <= f_type;
             cmd_drop <= is_runt || !mac_ok || !(t_arp || t_ip || t_raw);
             cmd_route <= t_arp ? R_ARP : (t_ip ? R_IP : R_RAW);
-            cmd_skip <= t_arp ? 8'd0 : 8'd14;
+            cmd_skip <= t_arp ? 4'd0 : 4'd14;
         end
     end
 
     always @(posedge clk) begin
         if (rst) begin
             bcnt <= 0;
-            flen <= 16'd0;
+            flen <= 5'd0;
             ended <= 1'b0;
             pushed <= 1'b0;
             cmd_valid <= 1'b0;
@@ -155,13 +158,13 @@ module eth_rx #(
             inc_runt <= 1'b0;
             inc_bad_mac <= 1'b0;
             inc_bad_ethertype <= 1'b0;
-            if (inc_frames) cnt_frames <= cnt_frames + 1'b1;
-            if (inc_runt) cnt_runt <= cnt_runt + 1'b1;
-            if (inc_bad_mac) cnt_bad_mac <= cnt_bad_mac + 1'b1;
-            if (inc_bad_ethertype) cnt_bad_ethertype <= cnt_bad_ethertype + 1'b1;
+            if (inc_frames) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
+            if (inc_runt) cnt_runt <= (cnt_runt + 32'd1) & CNT_MASK;
+            if (inc_bad_mac) cnt_bad_mac <= (cnt_bad_mac + 32'd1) & CNT_MASK;
+            if (inc_bad_ethertype) cnt_bad_ethertype <= (cnt_bad_ethertype + 32'd1) & CNT_MASK;
             if (restart) begin
                 bcnt <= 0;
-                flen <= 16'd0;
+                flen <= 5'd0;
                 ended <= 1'b0;
                 pushed <= 1'b0;
             end else if (push) begin
@@ -169,7 +172,7 @@ module eth_rx #(
             end
             if (in_beat) begin
                 if (bcnt_e != NB[BW-1:0]) bcnt <= bcnt_e + 1'b1;
-                flen <= flen_e + {11'd0, nkeep};
+                if (!flen_e[4]) flen <= flen_e + nkeep;
                 if (s_axis_tlast) ended <= 1'b1;
             end
             if (push) begin
@@ -205,7 +208,12 @@ module eth_rx #(
     wire [1:0]        o_route;
     wire              o_tready;
     wire              sts_ready_unused;
-    stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(8), .ROUTE_W(2), .USE_STS(0)) u_strip (
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              o_ttrunc_unused;  // no length: never truncated
+    /* verilator lint_on UNUSEDSIGNAL */
+    stream_strip #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(2), .USE_STS(0), .USE_LEN(0)
+    ) u_strip (
         .clk(clk), .rst(rst),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip), .cmd_len(16'hFFFF),
         .cmd_drop(cmd_drop), .cmd_route(cmd_route),
@@ -215,7 +223,7 @@ module eth_rx #(
         .m_hdr_valid(hv), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
-        .m_axis_troute(o_route)
+        .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route)
     );
 
     assign hr = (cmd_route == R_ARP) ? 1'b1 : (cmd_route == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
@@ -223,10 +231,10 @@ module eth_rx #(
     assign m_raw_hdr_valid = hv && (cmd_route == R_RAW);
     assign m_ip_hdr_dst_mac = cmd_dst_mac;
     assign m_ip_hdr_src_mac = cmd_src_mac;
-    assign m_ip_hdr_ethertype = cmd_ethertype;
+    assign m_ip_hdr_ethertype = 16'h0800;
     assign m_raw_hdr_dst_mac = cmd_dst_mac;
     assign m_raw_hdr_src_mac = cmd_src_mac;
-    assign m_raw_hdr_ethertype = cmd_ethertype;
+    assign m_raw_hdr_ethertype = cfg_raw_ethertype;
 
     assign o_tready = (o_route == R_ARP) ? m_arp_axis_tready :
                       (o_route == R_IP) ? m_ip_axis_tready : m_raw_axis_tready;

@@ -22,14 +22,23 @@
 // carry, 20-bit accumulator, the beat's words registered first) and folded/compared in
 // two more pipelined stages, so no path holds more than one short adder.
 //
+// At DATA_W 8 the fields held for the input packet (src_mac from eth_rx, the IP header
+// window) are the ones presented on the header bus: the next input header is taken only
+// once the current packet's command is gone, so no second copy is kept (at one byte per
+// cycle the next header arrives long after). At DATA_W 64 the header bus has its own
+// registers, so the next packet's header may be parsed while this one waits.
+// Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
+// m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
-//   60 bytes, is checked).
+//   60 bytes, is checked), CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the
+//   counters wrap at 2^CNT_W, upper bits zero).
 // Latency (no backpressure): first payload byte out about 4*IHL/KEEP_W + 6 cycles after
 //   the first header beat; one beat per cycle sustained.
 module ip_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
-    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16,
+    parameter integer CNT_W      = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -90,6 +99,9 @@ module ip_rx #(
     localparam integer HW = NB * KEEP_W;
     localparam integer BW = $clog2(NB + 1);
     localparam integer SAW = $clog2(KEEP_W + 1);
+    localparam HOLD = (KEEP_W == 1);  // header bus read from the parser's own registers
+    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
@@ -100,7 +112,7 @@ module ip_rx #(
     reg  [HW*8-1:0] win;
     /* verilator lint_on UNUSEDSIGNAL */
     reg  [BW-1:0]   bcnt;
-    reg  [15:0]     flen;
+    reg  [6:0]      flen;  // bytes seen, saturating at 64 (bit 6: past any header byte)
     reg  [3:0]      ihl_r;
     reg             active;  // Ethernet header of the current packet taken
     reg             ended;
@@ -110,7 +122,6 @@ module ip_rx #(
     reg  [18:0]     bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
     reg             bs_v, bs_first;
     reg             pushed;
-    reg             acc_ok;  // decision: packet accepted
     reg  [19:0]     acc;
     reg  [16:0]     s1;
     reg             csum_ok;
@@ -120,18 +131,26 @@ module ip_rx #(
     wire            cmd_ready;
     reg             cmd_drop;
     reg             cmd_route;  // 0 ICMP, 1 UDP
-    reg  [7:0]      cmd_skip;
+    reg  [5:0]      cmd_skip;
     reg  [15:0]     cmd_len;
+    // header bus registers (DATA_W 64 only, see HOLD)
     reg  [47:0]     cmd_src_mac;
     reg  [31:0]     cmd_src_ip, cmd_dst_ip;
-    reg  [7:0]      cmd_proto;
     reg             cmd_bcast;
     wire            fifo_ready;
+    // strip output
+    wire [DATA_W-1:0] o_tdata;
+    wire [KEEP_W-1:0] o_tkeep;
+    wire              o_tvalid, o_tlast, o_tuser, o_ttrunc;
+    wire              o_route;
+    wire              o_tready;
 
     wire need = !pushed && (ck2 || (ended && !hdr_have));
     wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
-    assign s_hdr_ready = !active || restart;
+    // the next header waits until this packet's command is gone (its fields are read
+    // from cur_src_mac and the window meanwhile)
+    assign s_hdr_ready = (!active || restart) && (!HOLD || (!cmd_valid && !push));
     assign s_axis_tready = fifo_ready && active && !ended;
     wire in_beat = s_axis_tvalid && s_axis_tready;
 
@@ -146,7 +165,7 @@ module ip_rx #(
     // header length limit for this beat (IHL of the current beat on the first beat)
     // (the first beat holds no byte at or past 20, so the registered IHL is enough)
     wire [6:0] lim = (ihl_r < 4'd5) ? 7'd20 : {1'b0, ihl_r, 2'b00};
-    wire       pos_small = (flen[15:6] == 10'd0);
+    wire       pos_small = !flen[6];
     // checksum contribution of this beat: 16-bit words of the header, high byte first
     reg [18:0] bsum;
     reg [6:0]  lpos;
@@ -160,7 +179,7 @@ module ip_rx #(
             end
         end
     end
-    wire [15:0] flen_next = flen + {{(16-SAW){1'b0}}, nkeep};
+    wire [6:0] flen_next = flen + {{(7-SAW){1'b0}}, nkeep};
     // the header ends in this beat if its last byte (lim-1) is reached and present
     // (mid-packet beats are full, so that byte sits in lane (lim-1) mod KEEP_W)
     localparam [6:0] KW7 = KEEP_W[6:0];
@@ -190,8 +209,6 @@ module ip_rx #(
     wire        r_runt = !hdr_have;
     wire        r_csum = !csum_ok;
     reg         r_hdr, r_len, r_dst, r_frag, r_proto, r_bcast;
-    reg         tr_v;  // truncation check of the packet just finished (one cycle late)
-    reg  [15:0] tr_flen, tr_tlen;
     always @(posedge clk) begin
         r_hdr <= (f_ver != 4'd4) || (f_ihl < 4'd5);
         r_len <= (f_tlen < {8'd0, f_hlen});
@@ -200,8 +217,6 @@ module ip_rx #(
                    (f_dst == (cfg_ip | ~cfg_netmask)));
         r_frag <= f_mf || (f_off != 13'd0);
         r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17));
-        tr_flen <= flen;
-        tr_tlen <= f_tlen;
     end
     wire        drop = r_runt || r_hdr || r_csum || r_len || r_dst || r_frag || r_proto;
 
@@ -218,13 +233,12 @@ module ip_rx #(
         s1 <= {1'b0, acc[15:0]} + {13'd0, acc[19:16]};
         csum_ok <= (s1[15:0] + {15'd0, s1[16]}) == 16'hFFFF;
         if (push) begin
+            cmd_len <= f_tlen - {8'd0, f_hlen};
+            cmd_bcast <= r_bcast;
+            cmd_skip <= f_hlen[5:0];
             cmd_src_mac <= cur_src_mac;
             cmd_src_ip <= f_src;
             cmd_dst_ip <= f_dst;
-            cmd_proto <= f_proto;
-            cmd_len <= f_tlen - {8'd0, f_hlen};
-            cmd_bcast <= r_bcast;
-            cmd_skip <= f_hlen;
             cmd_route <= (f_proto == 8'd17);
             cmd_drop <= drop;
         end
@@ -234,7 +248,7 @@ module ip_rx #(
         if (rst) begin
             active <= 1'b0;
             bcnt <= 0;
-            flen <= 16'd0;
+            flen <= 7'd0;
             ended <= 1'b0;
             hdr_have <= 1'b0;
             ck0 <= 1'b0;
@@ -243,8 +257,6 @@ module ip_rx #(
             first <= 1'b1;
             bs_v <= 1'b0;
             pushed <= 1'b0;
-            acc_ok <= 1'b0;
-            tr_v <= 1'b0;
             cmd_valid <= 1'b0;
             cnt_packets <= 32'd0;
             cnt_runt <= 32'd0;
@@ -274,22 +286,22 @@ module ip_rx #(
             inc_not_for_us <= 1'b0;
             inc_fragment <= 1'b0;
             inc_bad_proto <= 1'b0;
-            if (inc_truncated) cnt_truncated <= cnt_truncated + 1'b1;
-            if (inc_packets) cnt_packets <= cnt_packets + 1'b1;
-            if (inc_runt) cnt_runt <= cnt_runt + 1'b1;
-            if (inc_bad_hdr) cnt_bad_hdr <= cnt_bad_hdr + 1'b1;
-            if (inc_bad_csum) cnt_bad_csum <= cnt_bad_csum + 1'b1;
-            if (inc_bad_len) cnt_bad_len <= cnt_bad_len + 1'b1;
-            if (inc_not_for_us) cnt_not_for_us <= cnt_not_for_us + 1'b1;
-            if (inc_fragment) cnt_fragment <= cnt_fragment + 1'b1;
-            if (inc_bad_proto) cnt_bad_proto <= cnt_bad_proto + 1'b1;
+            if (inc_truncated) cnt_truncated <= (cnt_truncated + 32'd1) & CNT_MASK;
+            if (inc_packets) cnt_packets <= (cnt_packets + 32'd1) & CNT_MASK;
+            if (inc_runt) cnt_runt <= (cnt_runt + 32'd1) & CNT_MASK;
+            if (inc_bad_hdr) cnt_bad_hdr <= (cnt_bad_hdr + 32'd1) & CNT_MASK;
+            if (inc_bad_csum) cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
+            if (inc_bad_len) cnt_bad_len <= (cnt_bad_len + 32'd1) & CNT_MASK;
+            if (inc_not_for_us) cnt_not_for_us <= (cnt_not_for_us + 32'd1) & CNT_MASK;
+            if (inc_fragment) cnt_fragment <= (cnt_fragment + 32'd1) & CNT_MASK;
+            if (inc_bad_proto) cnt_bad_proto <= (cnt_bad_proto + 32'd1) & CNT_MASK;
             bs_v <= in_beat;
             ck0 <= hdr_have && !ck0 && !ck1 && !ck2 && !pushed;
             ck1 <= ck0;
             ck2 <= ck2 ? !push : ck1;
             if (restart) begin
                 bcnt <= 0;
-                flen <= 16'd0;
+                flen <= 7'd0;
                 ended <= 1'b0;
                 hdr_have <= 1'b0;
                 ck0 <= 1'b0;
@@ -297,24 +309,23 @@ module ip_rx #(
                 ck2 <= 1'b0;
                 first <= 1'b1;
                 pushed <= 1'b0;
-                tr_v <= push ? !drop : acc_ok;
             end else begin
-                tr_v <= 1'b0;
                 if (push) pushed <= 1'b1;
                 if (in_beat) begin
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
-                    flen <= flen_next;
+                    if (pos_small) flen <= flen_next;
                     first <= 1'b0;
                     if (hdr_end) hdr_have <= 1'b1;
                     if (s_axis_tlast) ended <= 1'b1;
                 end
             end
-            if (tr_v && tr_flen < tr_tlen) inc_truncated <= 1'b1;
+            // truncation (frame shorter than the total length) of an accepted packet, as
+            // the strip found it at the packet's end
+            if (o_tvalid && o_tready && o_tlast && o_ttrunc) inc_truncated <= 1'b1;
             if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
             else if (restart) active <= 1'b0;
             if (push) begin
                 cmd_valid <= 1'b1;
-                acc_ok <= !drop;
                 inc_packets <= 1'b1;
                 if (r_runt) inc_runt <= 1'b1;
                 else if (r_hdr) inc_bad_hdr <= 1'b1;
@@ -344,13 +355,8 @@ module ip_rx #(
 
     wire              hv;
     wire              hr;
-    wire [DATA_W-1:0] o_tdata;
-    wire [KEEP_W-1:0] o_tkeep;
-    wire              o_tvalid, o_tlast, o_tuser;
-    wire              o_route;
-    wire              o_tready;
     wire              sts_ready_unused;
-    stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(8), .ROUTE_W(1), .USE_STS(0)) u_strip (
+    stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(1), .USE_STS(0)) u_strip (
         .clk(clk), .rst(rst),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip), .cmd_len(cmd_len),
         .cmd_drop(cmd_drop), .cmd_route(cmd_route),
@@ -360,22 +366,25 @@ module ip_rx #(
         .m_hdr_valid(hv), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
-        .m_axis_troute(o_route)
+        .m_axis_ttrunc(o_ttrunc), .m_axis_troute(o_route)
     );
 
     assign hr = cmd_route ? m_udp_hdr_ready : m_icmp_hdr_ready;
     assign m_icmp_hdr_valid = hv && !cmd_route;
     assign m_udp_hdr_valid = hv && cmd_route;
-    assign m_icmp_hdr_src_mac = cmd_src_mac;
-    assign m_icmp_hdr_src_ip = cmd_src_ip;
-    assign m_icmp_hdr_dst_ip = cmd_dst_ip;
-    assign m_icmp_hdr_protocol = cmd_proto;
+    wire [47:0] o_src_mac = HOLD ? cur_src_mac : cmd_src_mac;
+    wire [31:0] o_src_ip = HOLD ? f_src : cmd_src_ip;
+    wire [31:0] o_dst_ip = HOLD ? f_dst : cmd_dst_ip;
+    assign m_icmp_hdr_src_mac = o_src_mac;
+    assign m_icmp_hdr_src_ip = o_src_ip;
+    assign m_icmp_hdr_dst_ip = o_dst_ip;
+    assign m_icmp_hdr_protocol = 8'd1;
     assign m_icmp_hdr_len = cmd_len;
     assign m_icmp_hdr_broadcast = cmd_bcast;
-    assign m_udp_hdr_src_mac = cmd_src_mac;
-    assign m_udp_hdr_src_ip = cmd_src_ip;
-    assign m_udp_hdr_dst_ip = cmd_dst_ip;
-    assign m_udp_hdr_protocol = cmd_proto;
+    assign m_udp_hdr_src_mac = o_src_mac;
+    assign m_udp_hdr_src_ip = o_src_ip;
+    assign m_udp_hdr_dst_ip = o_dst_ip;
+    assign m_udp_hdr_protocol = 8'd17;
     assign m_udp_hdr_len = cmd_len;
     assign m_udp_hdr_broadcast = cmd_bcast;
 

@@ -23,8 +23,15 @@
 // A port whose cfg_udp_port entry is 0 is closed. The header handshake completes before
 // the first payload beat is offered.
 //
+// At DATA_W 8 the header fields held for the input datagram (from ip_rx, and the UDP
+// header window) are the ones presented on m_hdr_* and closed_*: the next input header is
+// taken only once the current datagram's header has left, so no second copy is kept.
+// At DATA_W 64 m_hdr_* have their own registers (the next datagram's header may be
+// parsed while this one waits); closed_* are read from them too.
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
-//   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload).
+//   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload),
+//   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
+//   2^CNT_W, upper bits zero).
 // Latency (no backpressure): cut-through about 8/KEEP_W + 5 cycles from the first UDP
 //   header beat to the first payload beat out, last beat 4 cycles after the input's
 //   last beat; store and forward: first payload beat about 6 cycles after the last input
@@ -34,7 +41,8 @@ module udp_rx #(
     parameter integer KEEP_W     = DATA_W / 8,
     parameter integer NUM_PORTS  = 2,
     parameter integer STORE_FWD  = 0,
-    parameter integer FIFO_DEPTH = (STORE_FWD != 0) ? (2048 / KEEP_W) : ((DATA_W == 8) ? 16 : 8)
+    parameter integer FIFO_DEPTH = (STORE_FWD != 0) ? (2048 / KEEP_W) : ((DATA_W == 8) ? 16 : 8),
+    parameter integer CNT_W      = 32
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -69,12 +77,12 @@ module udp_rx #(
     output wire [NUM_PORTS-1:0]        m_axis_tuser,
     // closed-port strobe
     output reg                       closed_valid,
-    output reg  [47:0]               closed_src_mac,
-    output reg  [31:0]               closed_src_ip,
-    output reg  [31:0]               closed_dst_ip,
-    output reg  [15:0]               closed_src_port,
-    output reg  [15:0]               closed_dst_port,
-    output reg                       closed_broadcast,
+    output wire [47:0]               closed_src_mac,
+    output wire [31:0]               closed_src_ip,
+    output wire [31:0]               closed_dst_ip,
+    output wire [15:0]               closed_src_port,
+    output wire [15:0]               closed_dst_port,
+    output wire                      closed_broadcast,
     // counters
     output reg  [31:0]               cnt_datagrams,
     output reg  [31:0]               cnt_bad_len,
@@ -87,9 +95,12 @@ module udp_rx #(
     localparam integer HW = NB * KEEP_W;
     localparam integer BW = $clog2(NB + 1);
     localparam integer SAW = $clog2(KEEP_W + 1);
+    localparam HOLD = (KEEP_W == 1);  // header bus read from the parser's own registers
     localparam integer RW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
     localparam integer CAPI = FIFO_DEPTH * KEEP_W;
     localparam [16:0] CAP = CAPI[16:0];
+    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
@@ -125,9 +136,11 @@ module udp_rx #(
     reg             cmd_drop;
     reg  [RW-1:0]   cmd_route;
     reg  [15:0]     cmd_len;
+    // header bus registers (DATA_W 64 only, see HOLD)
     reg  [47:0]     cmd_src_mac;
-    reg  [31:0]     cmd_src_ip;
+    reg  [31:0]     cmd_src_ip, cmd_dst_ip;
     reg  [15:0]     cmd_src_port, cmd_dst_port;
+    reg             cmd_bcast;
     wire            fifo_ready;
 
     wire [15:0] f_sport = {win[7:0], win[15:8]};
@@ -164,7 +177,9 @@ module udp_rx #(
                 ({1'b0, sts_n} + {3'd0, ep} + {3'd0, e0} + {3'd0, e1} + {3'd0, e2} +
                  {3'd0, e3} < 4'd4);
     wire restart = ended && (pushed || push);
-    assign s_hdr_ready = (!active || restart) && room;
+    // the next header waits until this datagram's command is gone: the fields held here
+    // (cur_*, the window) are what m_hdr_* and closed_* present meanwhile
+    assign s_hdr_ready = (!active || restart) && room && (!HOLD || (!cmd_valid && !push));
     assign s_axis_tready = fifo_ready && active && !ended;
     wire in_beat = s_axis_tvalid && s_axis_tready;
 
@@ -243,21 +258,15 @@ module udp_rx #(
         if (push) begin
             cmd_src_mac <= cur_src_mac;
             cmd_src_ip <= cur_src_ip;
+            cmd_dst_ip <= cur_dst_ip;
             cmd_src_port <= f_sport;
             cmd_dst_port <= f_dport;
+            cmd_bcast <= cur_bcast;
             cmd_len <= f_len - 16'd8;
             cmd_route <= m_idx;
             cmd_drop <= (STORE_FWD != 0 && e3) ? late_drop : hdr_drop;
         end
         closed_valid <= push && !(STORE_FWD != 0 && e3) && !r_len && r_closed;
-        if (push) begin
-            closed_src_mac <= cur_src_mac;
-            closed_src_ip <= cur_src_ip;
-            closed_dst_ip <= cur_dst_ip;
-            closed_src_port <= f_sport;
-            closed_dst_port <= f_dport;
-            closed_broadcast <= cur_bcast;
-        end
     end
 
     wire e3_done = (STORE_FWD != 0) ? (!e_acc || push) : 1'b1;
@@ -300,12 +309,12 @@ module udp_rx #(
             inc_oversize <= 1'b0;
             inc_err_in <= 1'b0;
             inc_bad_csum <= 1'b0;
-            if (inc_datagrams) cnt_datagrams <= cnt_datagrams + 1'b1;
-            if (inc_bad_len) cnt_bad_len <= cnt_bad_len + 1'b1;
-            if (inc_closed_port) cnt_closed_port <= cnt_closed_port + 1'b1;
-            if (inc_oversize) cnt_oversize <= cnt_oversize + 1'b1;
-            if (inc_err_in) cnt_err_in <= cnt_err_in + 1'b1;
-            if (inc_bad_csum) cnt_bad_csum <= cnt_bad_csum + 1'b1;
+            if (inc_datagrams) cnt_datagrams <= (cnt_datagrams + 32'd1) & CNT_MASK;
+            if (inc_bad_len) cnt_bad_len <= (cnt_bad_len + 32'd1) & CNT_MASK;
+            if (inc_closed_port) cnt_closed_port <= (cnt_closed_port + 32'd1) & CNT_MASK;
+            if (inc_oversize) cnt_oversize <= (cnt_oversize + 32'd1) & CNT_MASK;
+            if (inc_err_in) cnt_err_in <= (cnt_err_in + 32'd1) & CNT_MASK;
+            if (inc_bad_csum) cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
             if (restart) begin
                 ended <= 1'b0;
                 pushed <= 1'b0;
@@ -372,6 +381,9 @@ module udp_rx #(
     wire [KEEP_W-1:0] o_tkeep;
     wire              o_tvalid, o_tlast, o_tuser;
     wire [RW-1:0]     o_route;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              o_ttrunc_unused;  // truncation is flagged in tuser (counted upstream)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire              o_tready;
     stream_strip #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(RW),
@@ -386,19 +398,27 @@ module udp_rx #(
         .m_hdr_valid(hv), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
-        .m_axis_troute(o_route)
+        .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route)
     );
 
     assign hr = m_hdr_ready[cmd_route];
+    // header bus and closed-port strobe fields: held while the command waits (closed_valid
+    // is high in the cycle after it was made), from the parser's registers at DATA_W 8
+    assign closed_src_mac = HOLD ? cur_src_mac : cmd_src_mac;
+    assign closed_src_ip = HOLD ? cur_src_ip : cmd_src_ip;
+    assign closed_dst_ip = HOLD ? cur_dst_ip : cmd_dst_ip;
+    assign closed_src_port = HOLD ? f_sport : cmd_src_port;
+    assign closed_dst_port = HOLD ? f_dport : cmd_dst_port;
+    assign closed_broadcast = HOLD ? cur_bcast : cmd_bcast;
     assign o_tready = m_axis_tready[o_route];
     genvar g;
     generate
         for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_port
             assign m_hdr_valid[g] = hv && (cmd_route == g);
-            assign m_hdr_src_mac[48*g+:48] = cmd_src_mac;
-            assign m_hdr_src_ip[32*g+:32] = cmd_src_ip;
-            assign m_hdr_src_port[16*g+:16] = cmd_src_port;
-            assign m_hdr_dst_port[16*g+:16] = cmd_dst_port;
+            assign m_hdr_src_mac[48*g+:48] = closed_src_mac;
+            assign m_hdr_src_ip[32*g+:32] = closed_src_ip;
+            assign m_hdr_src_port[16*g+:16] = closed_src_port;
+            assign m_hdr_dst_port[16*g+:16] = closed_dst_port;
             assign m_hdr_len[16*g+:16] = cmd_len;
             assign m_axis_tvalid[g] = o_tvalid && (o_route == g);
             assign m_axis_tdata[DATA_W*g+:DATA_W] = o_tdata;

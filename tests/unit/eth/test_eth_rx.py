@@ -36,11 +36,11 @@ def mons(dut, ready_p: float = 1.0, hdr_p: float = 1.0) -> dict[str, PortMon]:
     }
 
 
+COUNTERS = ("frames", "bad_mac", "bad_ethertype", "runt")
+
+
 def counters(dut) -> dict[str, int]:
-    return {
-        k: int(getattr(dut, f"cnt_{k}").value)
-        for k in ("frames", "bad_mac", "bad_ethertype", "runt")
-    }
+    return {k: int(getattr(dut, f"cnt_{k}").value) for k in COUNTERS}
 
 
 def mixed_frames(rng: random.Random, n: int) -> list[tuple[bytes, bool, str]]:
@@ -137,10 +137,59 @@ async def back_to_back_throughput(dut) -> None:
     assert span <= in_beats + 3 * len(frames), f"{span} cycles for {in_beats} input beats"
 
 
+@cocotb.test()
+async def counter_wrap(dut) -> None:
+    """CNT_W = 8: more than 256 frames, runts, foreign MACs and unknown EtherTypes; every
+    counter reads its count modulo 256 (upper port bits zero), IPv4 frames still pass."""
+    wrap = 1 << int(dut.CNT_W.value)
+    rng = random.Random(13)
+    src = await start(dut, cfg())
+    m = mons(dut)
+    frames: list[tuple[bytes, str]] = []
+    for _ in range(270):
+        frames.append((bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 13))), "runt"))
+        pl = Raw(bytes(rng.randint(0, 4)))
+        frames.append((bytes(Ether(dst="02:00:00:00:00:02", src=PEER) / pl), "other_mac"))
+        frames.append((bytes(Ether(dst=MAC, src=PEER, type=0x86DD) / pl), "type"))
+    for _ in range(5):
+        frames.append(
+            (bytes(Ether(dst=MAC, src=PEER) / IP() / Raw(bytes(rng.randint(0, 30)))), "ip")
+        )
+    rng.shuffle(frames)
+    await send_all(src, [frame(f) for f, _ in frames])
+    ips = [f for f, k in frames if k == "ip"]
+    await drain(dut, list(m.values()), len(ips))
+    assert [bytes(p.data) for p in m["ip"].pkts] == [f[14:] for f in ips]
+    want = {
+        "frames": len(frames),
+        "bad_mac": sum(k == "other_mac" for _, k in frames),
+        "bad_ethertype": sum(k == "type" for _, k in frames),
+        "runt": sum(k == "runt" for _, k in frames),
+    }
+    assert all(v >= wrap for v in want.values())
+    assert counters(dut) == {k: v % wrap for k, v in want.items()}
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_eth_rx(data_w: int) -> None:
     import cocotb_run
 
     cocotb_run.run(
-        "eth_rx", "test_eth_rx", parameters={"DATA_W": data_w}, test_dir=Path(__file__).parent
+        "eth_rx",
+        "test_eth_rx",
+        parameters={"DATA_W": data_w},
+        testcase=["mix_full_rate", "mix_backpressure", "back_to_back_throughput"],
+        test_dir=Path(__file__).parent,
+    )
+
+
+def test_eth_rx_cnt_w8() -> None:
+    import cocotb_run
+
+    cocotb_run.run(
+        "eth_rx",
+        "test_eth_rx",
+        parameters={"DATA_W": 8, "CNT_W": 8},
+        testcase="counter_wrap",
+        test_dir=Path(__file__).parent,
     )
