@@ -233,7 +233,8 @@ module vboard_top #(
                                   ptx_sf_overflow[95:64];
 
   udp_stack #(
-      .DATA_W(8), .KEEP_W(1), .NUM_PORTS(NP), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048)
+      .DATA_W(8), .KEEP_W(1), .NUM_PORTS(NP), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048),
+      .ICMP_UNREACH(1)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
       .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),

@@ -35,7 +35,7 @@ module udp_stack #(
     parameter integer RX_STORE_FWD = 0,
     parameter integer TX_BUF_BYTES = 2048,
     parameter integer ARP_ENTRIES  = 16,
-    parameter integer ICMP_UNREACH = 1,
+    parameter integer ICMP_UNREACH = 0,
     parameter integer CNT_W        = 32
 ) (
     input  wire                        clk,
@@ -294,7 +294,7 @@ module udp_stack #(
     wire [NUM_PORTS-1:0] p_arp_req_valid;
     wire [NUM_PORTS*32-1:0] p_arp_req_ip;
 
-    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES)) u_arp (
+    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES), .CNT_W(CNT_W)) u_arp (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask), .cfg_gateway(cfg_gateway),
         .s_axis_tdata(arp_rx_tdata), .s_axis_tkeep(arp_rx_tkeep), .s_axis_tvalid(arp_rx_tvalid),

@@ -251,6 +251,7 @@ def build(width: int) -> Path:
         "udp_stack",
         f"-GDATA_W={width}",
         "-GNUM_PORTS=2",
+        "-GICMP_UNREACH=1",
         "-CFLAGS",
         f"-DDATA_W={width} -O1",
         "-Mdir",

@@ -280,6 +280,6 @@ def test_udp_stack(data_w: int) -> None:
     cocotb_run.run(
         "udp_stack",
         "test_udp_stack",
-        parameters={"DATA_W": data_w, "NUM_PORTS": 2},
+        parameters={"DATA_W": data_w, "NUM_PORTS": 2, "ICMP_UNREACH": 1},
         test_dir=Path(__file__).parent,
     )
