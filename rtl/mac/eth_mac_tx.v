@@ -19,15 +19,18 @@
 //
 // Ports: clk, rst (sync, active high), ce; s_axis_t{data[7:0],valid,ready,last,user};
 // gmii_txd[7:0], gmii_tx_en, gmii_tx_er (registered); cfg_ifg[7:0] (idle bytes between
-// frames, values below 12 mean 12); status strobes (one cycle, decoded from state as
-// the frame ends): stat_tx_frame with stat_tx_bytes[15:0] (frame bytes on the wire, padding and FCS
-// included, preamble excluded), stat_tx_underflow, stat_tx_abort (tuser).
+// frames, values below 12 mean 12); status strobes (one cycle, decoded from registers
+// only): stat_tx_frame with stat_tx_bytes[15:0] (frame bytes on the wire, padding and
+// FCS included, preamble excluded) and stat_tx_abort (tuser) in the cycle the last FCS
+// byte is registered, stat_tx_underflow in the enabled cycle after the error byte is.
 // Reset: a frame on the wire when rst rises is cut with one gmii_tx_er byte, and a full
 // gap follows; hold rst for at least 2 cycles.
 // Parameters: MIN_LEN (frame length before FCS after padding, 60; 0 disables padding).
 // Latency: the first preamble byte is on gmii_txd in the enabled cycle after the first
 // one with s_axis_tvalid = 1 (1 cycle at GMII); the first frame byte is taken when the
 // SFD goes out and appears on gmii_txd one enabled cycle later.
+// Timing: the state is one-hot and no register but the state flags and gmii_txd/tx_er
+// depends on s_axis_tvalid, so a registered source (a FIFO) meets 125 MHz on iCE40 HX.
 module eth_mac_tx #(
     parameter MIN_LEN = 60
 ) (
@@ -52,54 +55,56 @@ module eth_mac_tx #(
     output wire        stat_tx_underflow,
     output wire        stat_tx_abort
 );
-    localparam [2:0] S_IDLE  = 3'd0;
-    localparam [2:0] S_PRE   = 3'd1;
-    localparam [2:0] S_DATA  = 3'd2;
-    localparam [2:0] S_PAD   = 3'd3;
-    localparam [2:0] S_FCS   = 3'd4;
-    localparam [2:0] S_IFG   = 3'd5;
-    localparam [2:0] S_DRAIN = 3'd6;
-
-    reg  [2:0]  state;
-    // one counter serves every phase: preamble bytes sent (S_PRE), FCS byte to send
-    // next (S_FCS, low 2 bits), idle bytes still to send (S_IFG, S_DRAIN)
-    reg  [7:0]  cnt;
+    // One flip-flop per state (one-hot), so every decision is a function of a few flags
+    // and the handshake, never of a state decode: the path from s_axis_tvalid (a FIFO's
+    // register in eth_mac_gmii_fifo) into the CRC and state registers stays short.
+    reg         s_idle;     // line idle, waiting for tvalid
+    reg         s_pre;      // preamble bytes and the SFD go out
+    reg         s_take;     // a frame byte is taken each cycle (the first while the SFD
+                            // is on the wire)
+    reg         s_pad;      // zero padding
+    reg         s_fcs;      // the four FCS bytes
+    reg         s_ifg;      // the gap (cnt counts it down)
+    reg         s_drain;    // after an underflow: the rest of the user frame is dropped
+    reg  [7:0]  cnt;        // preamble bytes to the SFD (s_pre), idle bytes still to send
+                            // (s_ifg, s_drain)
+    reg  [1:0]  fcs_n;      // FCS byte going out (s_fcs)
     reg  [15:0] len;        // frame bytes emitted so far + 4 (the FCS to come)
     reg         min_done;   // len - 4 + 1 >= MIN_LEN: no more padding needed
     reg         bad;        // frame ends with a bad FCS (tuser)
     reg  [31:0] crc;
     wire [31:0] crc_next;
-    wire [7:0]  crc_byte;
     wire [7:0]  ifg_len = (cfg_ifg < 8'd12) ? 8'd12 : cfg_ifg;
 
-    // Take a data byte: in S_DATA, or while the SFD is on the wire.
-    wire take = (state == S_DATA) || (state == S_PRE && cnt[2:0] == 3'd7);
-    assign s_axis_tready = ce && (take || state == S_DRAIN);
+    assign s_axis_tready = ce && (s_take || s_drain);
 
-    wire [7:0] data_in = (state == S_PAD) ? 8'h00 : s_axis_tdata;
+    // CRC input: the frame byte, 0 while padding, and while the FCS goes out its own low
+    // byte, which makes the CRC step a plain shift right by 8 (the byte cancels itself
+    // before the polynomial sees it): so crc[7:0] is always the next FCS byte.
+    wire [7:0] data_in = (s_axis_tdata & {8{s_take}}) | (crc[7:0] & {8{s_fcs}});
 
     crc32 #(.DATA_W(8)) u_crc (
         .crc_in(crc), .data(data_in), .keep(1'b1), .crc_out(crc_next)
     );
 
-    // FCS byte: ~crc when good, crc (the inverse of the right FCS) when aborting.
-    assign crc_byte = (bad ? crc[8*cnt[1:0] +: 8] : ~crc[8*cnt[1:0] +: 8]);
+    wire in_frame = gmii_tx_en && (s_pre || s_take || s_pad || s_fcs);
 
-    wire in_frame = gmii_tx_en && (state == S_PRE || state == S_DATA || state == S_PAD ||
-                                   state == S_FCS);
-
-    // status strobes, decoded from state: in the cycle the last FCS byte (or the
-    // underflow error byte) is registered; len is the frame's length then
-    wire fcs_last = ce && state == S_FCS && cnt[1:0] == 2'd3;
+    // status strobes, decoded from state (never from the handshake inputs): frame and
+    // abort in the cycle the last FCS byte is registered (len is the frame's length
+    // then), underflow in the enabled cycle after its error byte was registered (the
+    // only one in which s_drain and gmii_tx_er are both high)
+    wire fcs_last = ce && s_fcs && fcs_n == 2'd3;
     assign stat_tx_frame = fcs_last && !bad;
     assign stat_tx_abort = fcs_last && bad;
-    assign stat_tx_underflow = ce && take && !s_axis_tvalid;
+    assign stat_tx_underflow = ce && s_drain && gmii_tx_er;
     assign stat_tx_bytes = len;
 
-    // padding: a sticky flag set by an equality, so no comparator sits in the path
+    // padding: a sticky flag set by an equality, so no comparator sits in the path. len
+    // climbs by one from 4 within a frame, so its first visit to MIN_LAST is the first
+    // time its low bits equal MIN_LAST's (the flag is sticky): 6 bits do for MIN_LEN 60.
     wire pad_more = !min_done;
     localparam [15:0] MIN_LAST = (MIN_LEN >= 2) ? MIN_LEN[15:0] + 16'd2 : 16'd0;
-    wire min_hit = (len == MIN_LAST);
+    wire min_hit = (MIN_LAST < 16'd64) ? (len[5:0] == MIN_LAST[5:0]) : (len == MIN_LAST);
 
     always @(posedge clk) begin
         if (rst) begin
@@ -107,79 +112,88 @@ module eth_mac_tx #(
             gmii_tx_en <= in_frame;
             gmii_tx_er <= in_frame;
             gmii_txd <= 8'h00;
-            state <= S_IFG;
+            {s_idle, s_pre, s_take, s_pad, s_fcs, s_drain} <= 6'd0;
+            s_ifg <= 1'b1;
             cnt <= 8'd12;
+            fcs_n <= 2'd0;  // and it wraps back to 0 after each FCS
             bad <= 1'b0;
         end else if (ce) begin
             gmii_tx_er <= 1'b0;
-            case (state)
-                S_IDLE: begin
-                    gmii_tx_en <= 1'b0;
-                    gmii_txd <= 8'h00;
-                    if (s_axis_tvalid) begin
-                        gmii_tx_en <= 1'b1;
-                        gmii_txd <= 8'h55;
-                        cnt <= 8'd0;
-                        state <= S_PRE;
-                    end
+            gmii_txd <= 8'h00;
+            if (s_idle) begin
+                gmii_tx_en <= s_axis_tvalid;
+                gmii_txd <= {1'b0, s_axis_tvalid, 1'b0, s_axis_tvalid,
+                             1'b0, s_axis_tvalid, 1'b0, s_axis_tvalid};  // 0x55
+                cnt <= 8'd6;
+                if (s_axis_tvalid) begin
+                    s_idle <= 1'b0;
+                    s_pre <= 1'b1;
                 end
-                S_PRE, S_DATA: begin
-                    if (!take) begin
-                        gmii_txd <= (cnt[2:0] == 3'd6) ? 8'hD5 : 8'h55;
-                        cnt <= cnt + 8'd1;
-                        crc <= 32'hFFFFFFFF;
-                        len <= 16'd4;
-                        min_done <= (MIN_LEN < 2);
-                        bad <= 1'b0;
-                    end else if (s_axis_tvalid) begin
-                        gmii_txd <= s_axis_tdata;
-                        crc <= crc_next;
-                        len <= len + 16'd1;
-                        if (min_hit) min_done <= 1'b1;
-                        state <= S_DATA;
-                        cnt <= 8'd0;
-                        if (s_axis_tlast) begin
-                            bad <= s_axis_tuser;
-                            state <= pad_more ? S_PAD : S_FCS;
-                        end
-                    end else begin
-                        // underflow: one error byte ends the frame; drop the rest
-                        gmii_txd <= 8'h00;
-                        gmii_tx_er <= 1'b1;
-                        cnt <= ifg_len;
-                        state <= S_DRAIN;
-                    end
+            end
+            if (s_pre) begin
+                // cnt counts the preamble bytes still to come down to the SFD (cnt = 0)
+                gmii_txd <= (cnt[2:0] == 3'd0) ? 8'hD5 : 8'h55;
+                cnt <= cnt - 8'd1;
+                crc <= 32'hFFFFFFFF;
+                len <= 16'd4;
+                min_done <= (MIN_LEN < 2);
+                if (cnt[2:0] == 3'd0) begin
+                    s_pre <= 1'b0;
+                    s_take <= 1'b1;
                 end
-                S_PAD: begin
-                    gmii_txd <= 8'h00;
-                    crc <= crc_next;
-                    len <= len + 16'd1;
-                    if (min_hit) min_done <= 1'b1;
-                    if (!pad_more) state <= S_FCS;
+            end
+            // The CRC, length, padding flag, tuser and gap registers take their values
+            // whether or not a byte came: after an underflow none of them is used before
+            // the next preamble sets them again (the gap is counted from the error byte).
+            if (s_take || s_pad) begin
+                crc <= crc_next;
+                len <= len + 16'd1;
+                if (min_hit) min_done <= 1'b1;
+            end
+            if (s_take) begin
+                bad <= s_axis_tuser;  // that of the last beat stays
+                cnt <= ifg_len;
+                gmii_txd <= s_axis_tdata & {8{s_axis_tvalid}};
+                // underflow: one error byte ends the frame; the rest is dropped
+                gmii_tx_er <= !s_axis_tvalid;
+                s_take <= s_axis_tvalid && !s_axis_tlast;
+                s_pad <= s_axis_tvalid && s_axis_tlast && pad_more;
+                s_fcs <= s_axis_tvalid && s_axis_tlast && !pad_more;
+                s_drain <= !s_axis_tvalid;
+            end
+            if (s_pad && !pad_more) begin
+                s_pad <= 1'b0;
+                s_fcs <= 1'b1;
+            end
+            if (s_fcs) begin
+                // the FCS: ~crc[7:0] when good, crc[7:0] (never the right FCS) for tuser
+                gmii_txd <= crc[7:0] ^ {8{!bad}};
+                gmii_tx_er <= bad;
+                crc <= crc_next;
+                cnt <= ifg_len;
+                fcs_n <= fcs_n + 2'd1;
+                if (fcs_n == 2'd3) begin
+                    s_fcs <= 1'b0;
+                    s_ifg <= 1'b1;
                 end
-                S_FCS: begin
-                    gmii_txd <= crc_byte;
-                    gmii_tx_er <= bad;
-                    cnt <= cnt + 8'd1;
-                    if (cnt[1:0] == 2'd3) begin
-                        cnt <= ifg_len;
-                        state <= S_IFG;
-                    end
+            end
+            if (s_ifg) begin
+                gmii_tx_en <= 1'b0;
+                cnt <= cnt - 8'd1;
+                if (cnt <= 8'd1) begin
+                    s_ifg <= 1'b0;
+                    s_idle <= 1'b1;
                 end
-                S_IFG: begin
-                    gmii_tx_en <= 1'b0;
-                    gmii_txd <= 8'h00;
-                    cnt <= cnt - 8'd1;
-                    if (cnt <= 8'd1) state <= S_IDLE;
+            end
+            if (s_drain) begin
+                gmii_tx_en <= 1'b0;
+                if (cnt != 8'd0) cnt <= cnt - 8'd1;
+                if (s_axis_tvalid && s_axis_tlast) begin
+                    s_drain <= 1'b0;
+                    s_idle <= (cnt <= 8'd1);
+                    s_ifg <= (cnt > 8'd1);
                 end
-                default: begin  // S_DRAIN
-                    gmii_tx_en <= 1'b0;
-                    gmii_txd <= 8'h00;
-                    if (cnt != 8'd0) cnt <= cnt - 8'd1;
-                    if (s_axis_tvalid && s_axis_tlast)
-                        state <= (cnt <= 8'd1) ? S_IDLE : S_IFG;
-                end
-            endcase
+            end
         end
     end
 endmodule
