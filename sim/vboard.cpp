@@ -16,6 +16,12 @@
 // pass (at least 16 cycles apart), while idle in batches every --idle-tick-ms (10 ms),
 // each batch followed by --tick-cycles cycles so that a timer that fires can act.
 //
+// Each simulated cycle is one evaluation of the model at a rising clock edge (see
+// kOneEval below; two evaluations, one per edge, where that does not apply), with the
+// GMII inputs of that cycle; no cycle is skipped. --inject FILE sends the frames of a
+// pcap to the board as if they came from the TAP (benchmarks under load without a TAP,
+// and the training run of the profile-guided build, host/wirecore/vboard.py).
+//
 // Statistics (cycles simulated, cycles/s, frames each way, drops, and every cnt_* output
 // of the top) are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
 // on SIGUSR1; with --stats-file they are also written there as JSON.
@@ -44,9 +50,12 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "Vtop.h"
+#include "Vtop___024root.h"
 #include "verilated.h"
 #include "vboard_counters.h"
 #if VM_TRACE
@@ -60,6 +69,32 @@ constexpr int kIfg = 12;             // idle cycles between frames towards the R
 constexpr int kChunk = 256;          // cycles between checks of the clock and the TAP
 constexpr size_t kQueueMax = 256;    // frames read ahead from the TAP
 constexpr int kTickSpacing = 16;     // fewest cycles between two tick_1ms pulses
+
+// One evaluation per clock cycle. The model keeps the clock's previous sample and runs
+// the clocked logic when it sees 0 -> 1; the falling edge has nothing to run when clk's
+// rising edge is the model's only trigger (Verilator 5.006 names the sample
+// __Vtrigrprev__TOP__clk, and __VactTriggered then holds one trigger). Then the clock
+// stays at 1 and the sample is set to 0 before each eval: every eval is one rising
+// edge of the whole design, with the inputs of that cycle, and the falling-edge eval
+// (which would only recompute the logic fed by the inputs) is saved. For any other
+// model (another Verilator, a negedge process, a traced build) both edges are
+// evaluated as usual.
+template <typename R, typename = void>
+struct OneEvalModel : std::false_type {};
+template <typename R>
+struct OneEvalModel<R, std::void_t<decltype(std::declval<R&>().__Vtrigrprev__TOP__clk),
+                                    decltype(std::declval<R&>().__VactTriggered)>>
+    : std::is_same<decltype(std::declval<R&>().__VactTriggered), VlTriggerVec<1>> {};
+#if VM_TRACE
+constexpr bool kOneEval = false;
+#else
+constexpr bool kOneEval = OneEvalModel<Vtop___024root>::value;
+#endif
+
+template <typename R>
+inline void rising_edge_next(R* root) {
+    if constexpr (OneEvalModel<R>::value) root->__Vtrigrprev__TOP__clk = 0;
+}
 
 volatile sig_atomic_t g_stop = 0;
 volatile sig_atomic_t g_dump = 0;
@@ -121,6 +156,9 @@ struct Options {
     uint64_t idle_tick_ms = 10;    // while idle, owed ticks are delivered in batches this often
     bool spin = false;             // never sleep (benchmarks)
     double run_seconds = 0;        // stop after this many wall-clock seconds (0: never)
+    uint64_t run_cycles = 0;       // stop after this many cycles (0: never)
+    std::string inject;            // pcap whose frames are sent to the board as from the TAP
+    uint64_t inject_repeat = 1;    // times the pcap is sent
 };
 
 uint32_t parse_ip(const char* s, const char* what) {
@@ -172,6 +210,10 @@ void usage(FILE* f) {
             "(default 10; 1: every millisecond)\n"
             "  --spin                never sleep (benchmarks)\n"
             "  --run-seconds S       stop after S seconds of wall-clock time\n"
+            "  --run-cycles N        stop after N cycles (within one chunk of 256)\n"
+            "  --inject FILE         send the frames of a pcap (Ethernet, no FCS) to the board,\n"
+            "                        queued as if read from the TAP (with or without one)\n"
+            "  --inject-repeat N     send the pcap's frames N times over (default 1)\n"
             "  -h, --help            this help\n"
             "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
 }
@@ -180,7 +222,8 @@ Options parse_args(int argc, char** argv) {
     Options o;
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
-        O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK
+        O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
+        O_INJR
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -198,6 +241,9 @@ Options parse_args(int argc, char** argv) {
         {"idle-tick-ms", required_argument, nullptr, O_ITICK},
         {"spin", no_argument, nullptr, O_SPIN},
         {"run-seconds", required_argument, nullptr, O_RUN},
+        {"run-cycles", required_argument, nullptr, O_RUNC},
+        {"inject", required_argument, nullptr, O_INJ},
+        {"inject-repeat", required_argument, nullptr, O_INJR},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
     };
@@ -229,6 +275,9 @@ Options parse_args(int argc, char** argv) {
             }
             case O_SPIN: o.spin = true; break;
             case O_RUN: o.run_seconds = parse_num(optarg, "--run-seconds"); break;
+            case O_RUNC: o.run_cycles = uint64_t(parse_num(optarg, "--run-cycles")); break;
+            case O_INJ: o.inject = optarg; break;
+            case O_INJR: o.inject_repeat = uint64_t(parse_num(optarg, "--inject-repeat")); break;
             case 'h': usage(stdout); exit(0);
             default: usage(stderr); exit(2);
         }
@@ -295,6 +344,9 @@ class Board {
   private:
     void open_tap();
     void read_tap();
+    void load_inject();
+    void feed_inject();
+    bool inject_left() const { return inject_round_ < o_.inject_repeat && !inject_.empty(); }
     void cycle();
     void start_rx_frame();
     void end_tx_frame();
@@ -320,6 +372,9 @@ class Board {
     int rx_gap_ = 0;
     bool tick_now_ = false;
     uint64_t ticks_owed_ = 0;  // wall-clock milliseconds not yet given to the RTL
+    std::vector<std::vector<uint8_t>> inject_;  // --inject frames
+    size_t inject_pos_ = 0;
+    uint64_t inject_round_ = 0;
 
     // RTL -> TAP
     std::vector<uint8_t> tx_buf_;
@@ -365,6 +420,44 @@ void Board::read_tap() {
         queue_.emplace_back(buf, buf + n);
     }
     st_.tap_queue_full++;
+}
+
+void Board::load_inject() {
+    if (o_.inject.empty()) return;
+    FILE* f = fopen(o_.inject.c_str(), "rb");
+    if (!f) die("--inject %s: %s", o_.inject.c_str(), strerror(errno));
+    uint32_t hdr[6];
+    if (fread(hdr, 4, 6, f) != 6) die("--inject %s: not a pcap file", o_.inject.c_str());
+    bool swap;
+    if (hdr[0] == 0xa1b2c3d4u || hdr[0] == 0xa1b23c4du)
+        swap = false;
+    else if (hdr[0] == 0xd4c3b2a1u || hdr[0] == 0x4d3cb2a1u)
+        swap = true;
+    else
+        die("--inject %s: not a pcap file", o_.inject.c_str());
+    auto u32 = [swap](uint32_t v) { return swap ? __builtin_bswap32(v) : v; };
+    if (u32(hdr[5]) != 1) die("--inject %s: not Ethernet (link type %u)", o_.inject.c_str(),
+                              u32(hdr[5]));
+    uint32_t rec[4];
+    while (fread(rec, 4, 4, f) == 4) {
+        uint32_t n = u32(rec[2]);
+        if (n + 12 > kMaxFrame || n < 14) die("--inject %s: frame of %u bytes", o_.inject.c_str(), n);
+        std::vector<uint8_t> fr(n);
+        if (fread(fr.data(), 1, n, f) != n) die("--inject %s: truncated", o_.inject.c_str());
+        inject_.push_back(std::move(fr));
+    }
+    fclose(f);
+    if (inject_.empty()) die("--inject %s: no frames", o_.inject.c_str());
+}
+
+void Board::feed_inject() {
+    while (inject_left() && queue_.size() < kQueueMax) {
+        queue_.push_back(inject_[inject_pos_]);
+        if (++inject_pos_ == inject_.size()) {
+            inject_pos_ = 0;
+            inject_round_++;
+        }
+    }
 }
 
 void Board::start_rx_frame() {
@@ -443,16 +536,22 @@ inline void Board::cycle() {
     }
     t->tick_1ms = tick_now_ ? 1 : 0;
     tick_now_ = false;
-    t->clk = 0;
-    t->eval();
+    if constexpr (kOneEval) {
+        rising_edge_next(t->rootp);
+        t->clk = 1;
+        t->eval();
+    } else {
+        t->clk = 0;
+        t->eval();
 #if VM_TRACE
-    if (vcd_) vcd_->dump(cycles_ * 8);
+        if (vcd_) vcd_->dump(cycles_ * 8);
 #endif
-    t->clk = 1;
-    t->eval();
+        t->clk = 1;
+        t->eval();
 #if VM_TRACE
-    if (vcd_) vcd_->dump(cycles_ * 8 + 4);
+        if (vcd_) vcd_->dump(cycles_ * 8 + 4);
 #endif
+    }
     cycles_++;
     // outputs of this cycle
     if (t->gmii_tx_en) {
@@ -517,6 +616,7 @@ void Board::write_stats_file() {
     double cpu = cpu_seconds();
     fprintf(f, "\"cpu_s\": %.6f, \"cycles_per_cpu_s\": %.1f, ", cpu,
             cpu > 0 ? double(cycles_) / cpu : 0.0);
+    fprintf(f, "\"evals_per_cycle\": %d, ", kOneEval ? 1 : 2);
 #define VBOARD_JSON(field) fprintf(f, "\"" #field "\": %" PRIu64 ", ", st_.field);
     VBOARD_JSON(to_board_frames)
     VBOARD_JSON(to_board_bytes)
@@ -548,6 +648,7 @@ void Board::write_stats_file() {
 void Board::run() {
     crc_init();
     open_tap();
+    load_inject();
     if (!o_.pcap.empty()) pcap_.open(o_.pcap);
     ctx_ = std::make_unique<VerilatedContext>();
     top_ = std::make_unique<Vtop>(ctx_.get());
@@ -581,8 +682,10 @@ void Board::run() {
     uint64_t deadline = o_.run_seconds > 0 ? t_start_ + uint64_t(o_.run_seconds * 1e9) : UINT64_MAX;
     uint64_t quiet_left = o_.idle_cycles;
     uint64_t busy_since = t_start_;
-    fprintf(stderr, "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u\n",
-            o_.tap.c_str(), o_.mac, o_.echo_port);
+    fprintf(stderr,
+            "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u, %d eval%s per "
+            "cycle\n",
+            o_.tap.c_str(), o_.mac, o_.echo_port, kOneEval ? 1 : 2, kOneEval ? "" : "s");
     auto accrue = [&](uint64_t now) {
         if (now >= next_tick) {
             uint64_t n = (now - next_tick) / ms + 1;
@@ -605,8 +708,9 @@ void Board::run() {
             cycle();
         }
         if (ticked && quiet_left < o_.tick_cycles) quiet_left = o_.tick_cycles;
+        if (queue_.size() < kQueueMax / 2) feed_inject();
         bool active = tx_in_frame_ || rx_pos_ < rx_wire_.size() || !rx_wire_.empty() ||
-                      rx_gap_ > 0 || !queue_.empty();
+                      rx_gap_ > 0 || !queue_.empty() || inject_left();
         if (queue_.empty()) {
             size_t before = queue_.size();
             read_tap();
@@ -629,6 +733,7 @@ void Board::run() {
             write_stats_file();
         }
         if (now >= deadline) break;
+        if (o_.run_cycles && cycles_ >= o_.run_cycles) break;
         if (active) {
             quiet_left = o_.idle_cycles;
             continue;
