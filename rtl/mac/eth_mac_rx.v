@@ -69,7 +69,6 @@ module eth_mac_rx (
     reg         got4;         // sr0..sr3 are all bytes of this frame
     reg         ge64;         // cnt >= 64 (not a runt)
     reg         at_max;       // cnt == cfg_max_len: one more byte is oversize
-    reg  [15:0] max_m1;       // cfg_max_len - 1, registered (configuration is static)
     reg  [31:0] crc;
     reg         crc_ok;
     wire [31:0] crc_next;
@@ -82,6 +81,11 @@ module eth_mac_rx (
     crc32 #(.DATA_W(8)) u_crc (.crc_in(crc), .data(d0), .keep(1'b1), .crc_out(crc_next));
 
     wire byte_in = v0 && dv0 && in_frame;
+    // cnt after this byte; it reaching the limit (cfg_max_len, 0 meaning 1518) arms
+    // at_max: one more byte is oversize
+    wire [15:0] cnt_inc = cnt + 16'd1;
+    reg         max_dflt;     // cfg_max_len == 0: the limit is 1518 (registered: static)
+    wire at_limit = (cnt_inc == cfg_max_len) || (max_dflt && cnt_inc == 16'd1518);
     wire over = at_max;
 
     // Status strobes, decoded from state (no registers of their own): the end of a frame
@@ -101,7 +105,7 @@ module eth_mac_rx (
         m_axis_tuser <= 1'b0;
         end_p <= 1'b0;
         crc_ok <= (crc == RESIDUE);
-        max_m1 <= (cfg_max_len == 16'd0) ? 16'd1517 : cfg_max_len - 16'd1;  // 0: 1518
+        max_dflt <= (cfg_max_len == 16'd0);
 
         v0 <= ce;
         if (ce) begin
@@ -139,10 +143,10 @@ module eth_mac_rx (
             sr2 <= sr1;
             sr3 <= sr2;
             crc <= crc_next;
-            cnt <= cnt + 16'd1;
+            cnt <= cnt_inc;
             if (cnt == 16'd3) got4 <= 1'b1;
             if (cnt == 16'd63) ge64 <= 1'b1;
-            if (cnt == max_m1) at_max <= 1'b1;
+            if (at_limit) at_max <= 1'b1;
             er_f <= er_f | er0;
             if (over) begin
                 // one byte more than allowed: cut the frame here, drop the rest
