@@ -185,7 +185,7 @@ module udp_stack #(
     wire [15:0]       ip_hdr_ethertype, raw_hdr_ethertype;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_eth_rx (
+    eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_eth_rx (
         .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
@@ -228,7 +228,7 @@ module udp_stack #(
     wire [KEEP_W-1:0] udp_tkeep;
     wire              udp_tvalid, udp_tready, udp_tlast, udp_tuser;
 
-    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_ip_rx (
+    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_ip_rx (
         .clk(clk), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
         .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready), .s_hdr_src_mac(ip_hdr_src_mac),
         .s_axis_tdata(ip_tdata), .s_axis_tkeep(ip_tkeep), .s_axis_tvalid(ip_tvalid),
@@ -258,7 +258,10 @@ module udp_stack #(
     wire [47:0]       closed_src_mac;
     wire [31:0]       closed_src_ip, closed_dst_ip;
     wire [15:0]       closed_src_port, closed_dst_port;
-    udp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD)) u_udp_rx (
+    udp_rx #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD),
+        .CNT_W(CNT_W)
+    ) u_udp_rx (
         .clk(clk), .rst(rst), .cfg_udp_port(cfg_udp_port),
         .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
         .s_hdr_src_mac(udp_hdr_src_mac), .s_hdr_src_ip(udp_hdr_src_ip),
