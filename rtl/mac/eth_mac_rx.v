@@ -81,11 +81,14 @@ module eth_mac_rx (
     crc32 #(.DATA_W(8)) u_crc (.crc_in(crc), .data(d0), .keep(1'b1), .crc_out(crc_next));
 
     wire byte_in = v0 && dv0 && in_frame;
-    // cnt after this byte; it reaching the limit (cfg_max_len, 0 meaning 1518) arms
-    // at_max: one more byte is oversize
-    wire [15:0] cnt_inc = cnt + 16'd1;
+    // This byte brings cnt to the limit (cfg_max_len, 0 meaning 1518), arming at_max:
+    // one more byte is oversize. cnt + 1 == cfg_max_len is tested without an adder: the
+    // carry each bit of the sum needs (cnt ^ cfg_max_len) must be the carry the bit
+    // below makes (cnt & ~cfg_max_len; the +1 into bit 0), bit by bit, in parallel.
     reg         max_dflt;     // cfg_max_len == 0: the limit is 1518 (registered: static)
-    wire at_limit = (cnt_inc == cfg_max_len) || (max_dflt && cnt_inc == 16'd1518);
+    wire [15:0] carry_need = cnt ^ cfg_max_len;
+    wire [15:0] carry_make = {cnt[14:0] & ~cfg_max_len[14:0], 1'b1};
+    wire at_limit = max_dflt ? (cnt == 16'd1517) : (carry_need == carry_make);
     wire over = at_max;
 
     // Status strobes, decoded from state (no registers of their own): the end of a frame
@@ -143,7 +146,7 @@ module eth_mac_rx (
             sr2 <= sr1;
             sr3 <= sr2;
             crc <= crc_next;
-            cnt <= cnt_inc;
+            cnt <= cnt + 16'd1;
             if (cnt == 16'd3) got4 <= 1'b1;
             if (cnt == 16'd63) ge64 <= 1'b1;
             if (at_limit) at_max <= 1'b1;
