@@ -44,9 +44,9 @@ module stream_fifo #(
     reg          a_valid;
     wire         a_to_b = a_valid && (!m_axis_tvalid || m_axis_tready);
     wire         rd = !empty && (!a_valid || a_to_b);
-    wire [AW:0]  wr_next = wr_ptr + {{AW{1'b0}}, wr};
-    wire [AW:0]  rd_next = rd_ptr + {{AW{1'b0}}, rd};
+    // the increments are computed from the registers alone; wr/rd only enable the load
     wire [AW:0]  wr_p1 = wr_ptr + 1'b1;
+    wire [AW:0]  rd_p1 = rd_ptr + 1'b1;
     wire         almost = (wr_p1[AW-1:0] == rd_ptr[AW-1:0]) && (wr_p1[AW] != rd_ptr[AW]);
     assign s_axis_tready = !full;
 
@@ -69,8 +69,8 @@ module stream_fifo #(
             a_valid <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
-            wr_ptr <= wr_next;
-            rd_ptr <= rd_next;
+            if (wr) wr_ptr <= wr_p1;
+            if (rd) rd_ptr <= rd_p1;
             full <= full ? !rd : (wr && !rd && almost);
             if (rd) a_valid <= 1'b1;
             else if (a_to_b) a_valid <= 1'b0;

@@ -111,12 +111,12 @@ module stream_strip #(
         wire byte_in = s_axis_tkeep[0];  // a beat with tkeep = 0 holds no byte
         wire skipping = (skip_c != {SKIP_W{1'b0}});
         wire no_len = (USE_LEN == 0) || unlim;
-        wire len_left = (len_c != 16'd0);
+        wire len_left = |len_c;
         wire kept = byte_in && !skipping && (no_len || len_left);
         // kept bytes remain after this beat (the packet ends before skip + len)
         wire more = !byte_in ? (skipping || len_left) :
                     skipping ? ((skip_c != {{(SKIP_W-1){1'b0}}, 1'b1}) || len_left) :
-                               (len_c > 16'd1);
+                               (|len_c[15:1]);  // len_c > 1 (an OR, no carry chain)
         wire truncated = !no_len && more;
 
         wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
@@ -142,12 +142,16 @@ module stream_strip #(
                     trunc_in <= truncated;
                 end
             end
-            if (start) begin
-                drop_r <= cmd_drop;
-                route_r <= cmd_route;
+            // the counters matter only while a packet runs: outside S_RUN they follow the
+            // command (so their load does not wait for start, which depends on tready)
+            if (st != S_RUN) begin
                 skip_c <= cmd_skip;
                 len_c <= cmd_len;
                 unlim <= &cmd_len;
+            end
+            if (start) begin
+                drop_r <= cmd_drop;
+                route_r <= cmd_route;
             end
             if (out_mid || out_last) begin
                 m_axis_tdata <= held_d;

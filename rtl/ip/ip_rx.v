@@ -18,9 +18,10 @@
 // is shorter than the total length (cnt_truncated) or the MAC flagged it, the payload's
 // last beat carries tuser = 1. The header handshake completes before the first payload
 // beat is offered.
-// The checksum is summed per beat as the header arrives (one's-complement with deferred
-// carry, 20-bit accumulator, the beat's words registered first) and folded/compared in
-// two more pipelined stages, so no path holds more than one short adder.
+// The checksum is summed per beat as the header arrives (one's-complement with the
+// carries deferred into the next beat's add: 17 bits at DATA_W 8, 20 at 64; the beat's
+// words registered first), then folded and compared in two more pipelined stages, so no
+// path holds more than one short adder.
 //
 // At DATA_W 8 the fields held for the input packet (src_mac from eth_rx, the IP header
 // window) are the ones presented on the header bus: the next input header is taken only
@@ -113,16 +114,22 @@ module ip_rx #(
     /* verilator lint_on UNUSEDSIGNAL */
     reg  [BW-1:0]   bcnt;
     reg  [6:0]      flen;  // bytes seen, saturating at 64 (bit 6: past any header byte)
-    reg  [3:0]      ihl_r;
+    reg  [6:0]      lim;  // header bytes to sum (4*IHL, 20 if IHL < 5), from the first beat
+    reg  [6:0]      lim_kw;  // lim - KEEP_W: the header ends in a beat starting at or past it
     reg             active;  // Ethernet header of the current packet taken
     reg             ended;
     reg             hdr_have;  // whole IP header (IHL*4 bytes) summed
     reg             ck0, ck1, ck2;  // checksum pipeline stages valid
     reg             first;  // the next beat is the packet's first
-    reg  [18:0]     bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
+    // checksum accumulator: 16 bits plus deferred (end-around) carries; the sum is
+    // acc_lo + acc_c modulo 0xFFFF
+    localparam integer BSW = (KEEP_W == 1) ? 16 : 19;  // per-beat sum width
+    localparam integer CW = (KEEP_W == 1) ? 1 : 4;  // deferred carry bits
+    reg  [BSW-1:0]  bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
     reg             bs_v, bs_first;
     reg             pushed;
-    reg  [19:0]     acc;
+    reg  [15:0]     acc_lo;
+    reg  [CW-1:0]   acc_c;
     reg  [16:0]     s1;
     reg             csum_ok;
     reg  [47:0]     cur_src_mac;
@@ -148,9 +155,11 @@ module ip_rx #(
     wire need = !pushed && (ck2 || (ended && !hdr_have));
     wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
-    // the next header waits until this packet's command is gone (its fields are read
-    // from cur_src_mac and the window meanwhile)
-    assign s_hdr_ready = (!active || restart) && (!HOLD || (!cmd_valid && !push));
+    // with HOLD the next header waits until this packet's command is gone (its fields are
+    // read from cur_src_mac and the window meanwhile): restart without push (a command
+    // made in this cycle holds the header; push is never 1 while !active), registers only
+    assign s_hdr_ready = HOLD ? ((!active || (ended && pushed)) && !cmd_valid) :
+                                (!active || restart);
     assign s_axis_tready = fifo_ready && active && !ended;
     wire in_beat = s_axis_tvalid && s_axis_tready;
 
@@ -164,16 +173,22 @@ module ip_rx #(
 
     // header length limit for this beat (IHL of the current beat on the first beat)
     // (the first beat holds no byte at or past 20, so the registered IHL is enough)
-    wire [6:0] lim = (ihl_r < 4'd5) ? 7'd20 : {1'b0, ihl_r, 2'b00};
+    wire [3:0] ihl_in = s_axis_tdata[3:0];
+    wire [6:0] lim_in = (ihl_in < 4'd5) ? 7'd20 : {1'b0, ihl_in, 2'b00};
     wire       pos_small = !flen[6];
     // checksum contribution of this beat: 16-bit words of the header, high byte first
+    // (at DATA_W 8 a beat's sum is one byte in either half of a word: bits 18:16 stay 0)
+    /* verilator lint_off UNUSEDSIGNAL */
     reg [18:0] bsum;
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [6:0]  lpos;
     always @(*) begin
         bsum = 19'd0;
         for (i = 0; i < KEEP_W; i = i + 1) begin
             lpos = {1'b0, flen[5:0]} + i[6:0];
-            if (pos_small && s_axis_tkeep[i] && (lpos < 7'd20 || (!first && lpos < lim))) begin
+            // (one byte per beat: the byte is a header byte until the header has ended)
+            if (s_axis_tkeep[i] && ((KEEP_W == 1) ? !hdr_have :
+                (pos_small && (lpos < 7'd20 || (!first && lpos < lim))))) begin
                 if (lpos[0] == 1'b0) bsum = bsum + {3'd0, s_axis_tdata[8*i+:8], 8'd0};
                 else bsum = bsum + {11'd0, s_axis_tdata[8*i+:8]};
             end
@@ -183,7 +198,7 @@ module ip_rx #(
     // the header ends in this beat if its last byte (lim-1) is reached and present
     // (mid-packet beats are full, so that byte sits in lane (lim-1) mod KEEP_W)
     localparam [6:0] KW7 = KEEP_W[6:0];
-    wire        reach = !first && pos_small && ({1'b0, flen[5:0]} + KW7 >= lim);
+    wire        reach = !first && pos_small && ({1'b0, flen[5:0]} >= lim_kw);
     wire        lastb;
     generate
         if (KEEP_W == 1) begin : g_lb1
@@ -225,13 +240,21 @@ module ip_rx #(
         if (in_beat && bcnt != NB[BW-1:0]) begin
             win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
         end
-        if (in_beat && first) ihl_r <= s_axis_tdata[3:0];
-        // checksum: accumulate, then fold twice and compare
-        bsum_r <= bsum;
+        if (in_beat && first) begin
+            lim <= lim_in;
+            lim_kw <= lim_in - KW7;
+        end
+        // checksum: accumulate, then fold once and compare
+        bsum_r <= bsum[BSW-1:0];
         bs_first <= first;
-        if (bs_v) acc <= (bs_first ? 20'd0 : {4'd0, acc[15:0]} + {16'd0, acc[19:16]}) + {1'b0, bsum_r};
-        s1 <= {1'b0, acc[15:0]} + {13'd0, acc[19:16]};
-        csum_ok <= (s1[15:0] + {15'd0, s1[16]}) == 16'hFFFF;
+        if (bs_v)
+            {acc_c, acc_lo} <= {{CW{1'b0}}, bs_first ? 16'd0 : acc_lo} +
+                               {{(CW+16-BSW){1'b0}}, bsum_r} +
+                               {16'd0, bs_first ? {CW{1'b0}} : acc_c};
+        // s1 <= 0xFFFF + 15 is congruent to the sum modulo 0xFFFF: a good header sums to
+        // 0xFFFF (0 only if every word was 0)
+        s1 <= {1'b0, acc_lo} + {{(17-CW){1'b0}}, acc_c};
+        csum_ok <= (s1 == 17'h0FFFF);
         if (push) begin
             cmd_len <= f_tlen - {8'd0, f_hlen};
             cmd_bcast <= r_bcast;

@@ -109,7 +109,12 @@ module udp_rx #(
     reg  [BW-1:0]   bcnt;
     reg  [15:0]     flen;
     reg             active, ended, pushed;
-    reg  [19:0]     acc;
+    // checksum accumulator: 16 bits plus deferred (end-around) carries; the sum is
+    // acc_lo + acc_c modulo 0xFFFF
+    localparam integer BSW = (KEEP_W == 1) ? 16 : 19;  // per-beat sum width
+    localparam integer CW = (KEEP_W == 1) ? 1 : 4;  // deferred carry bits
+    reg  [15:0]     acc_lo;
+    reg  [CW-1:0]   acc_c;
     reg  [47:0]     cur_src_mac;
     reg  [31:0]     cur_src_ip, cur_dst_ip;
     reg  [15:0]     cur_ip_len;
@@ -118,11 +123,12 @@ module udp_rx #(
     // end-of-datagram checksum pipeline
     reg             ep, e0, e1, e2, e3;
     reg             ez0, eb0, ea0;
-    reg  [15:0]     el0;
-    reg  [17:0]     psum_r;
-    reg  [18:0]     bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
+    reg  [16:0]     ps_a, ps_b;  // pseudo-header: source and destination IP word sums
+    reg  [17:0]     psum_r;  // their sum (protocol 17 is left out: see e_ok)
+    reg  [18:0]     pl0;  // psum + UDP length (captured at ep)
+    reg  [BSW-1:0]  bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
     reg             bs_v, bs_first, first;
-    reg  [17:0]     es1;
+    reg  [20:0]     es1;
     reg  [16:0]     es2;
     reg             e_ok, e_zero, e_bad, e_acc;
     reg             ez1, eb1, ea1, ez2, eb2, ea2;
@@ -179,7 +185,10 @@ module udp_rx #(
     wire restart = ended && (pushed || push);
     // the next header waits until this datagram's command is gone: the fields held here
     // (cur_*, the window) are what m_hdr_* and closed_* present meanwhile
-    assign s_hdr_ready = (!active || restart) && room && (!HOLD || (!cmd_valid && !push));
+    // (with HOLD this is restart without push: a command made in this cycle holds the
+    // header; push is never 1 while !active)
+    assign s_hdr_ready = (HOLD ? ((!active || (ended && pushed)) && !cmd_valid) :
+                                 (!active || restart)) && room;
     assign s_axis_tready = fifo_ready && active && !ended;
     wire in_beat = s_axis_tvalid && s_axis_tready;
 
@@ -198,7 +207,10 @@ module udp_rx #(
         for (i = 0; i < KEEP_W; i = i + 1)
             if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
     end
+    // (at DATA_W 8 a beat's sum is one byte in either half of a word: bits 18:16 stay 0)
+    /* verilator lint_off UNUSEDSIGNAL */
     reg [18:0] bsum;
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [15:0] lpos;
     always @(*) begin
         bsum = 19'd0;
@@ -210,8 +222,11 @@ module udp_rx #(
             end
         end
     end
-    wire [17:0] psum = {2'd0, s_hdr_src_ip[31:16]} + {2'd0, s_hdr_src_ip[15:0]} +
-                       {2'd0, s_hdr_dst_ip[31:16]} + {2'd0, s_hdr_dst_ip[15:0]} + 18'd17;
+    // the checksum sum without the pseudo-header's protocol word (17): the datagram is
+    // good when the rest sums to 0xFFFF - 17 = 0xFFEE (one's complement)
+    wire [CW+15:0] acc_sum = {{CW{1'b0}}, bs_first ? 16'd0 : acc_lo} +
+                             {{(CW+16-BSW){1'b0}}, bsum_r} +
+                             {16'd0, bs_first ? {CW{1'b0}} : acc_c};
 
     always @(posedge clk) begin
         if (s_hdr_valid && s_hdr_ready) begin
@@ -220,14 +235,17 @@ module udp_rx #(
             cur_dst_ip <= s_hdr_dst_ip;
             cur_ip_len <= s_hdr_len;
             cur_bcast <= s_hdr_broadcast;
-            psum_r <= psum;
+            ps_a <= {1'b0, s_hdr_src_ip[31:16]} + {1'b0, s_hdr_src_ip[15:0]};
+            ps_b <= {1'b0, s_hdr_dst_ip[31:16]} + {1'b0, s_hdr_dst_ip[15:0]};
         end
+        // read at ep (at least two cycles after the header was taken; the next header
+        // cannot be taken before this datagram's last beat)
+        psum_r <= {1'b0, ps_a} + {1'b0, ps_b};
         // checksum: the beat's words are registered, then accumulated (the pseudo-header
-        // sum enters with the first beat)
-        bsum_r <= bsum;
+        // sum and the UDP length enter at the end)
+        bsum_r <= bsum[BSW-1:0];
         bs_first <= first;
-        if (bs_v) acc <= (bs_first ? {2'd0, psum_r} : {4'd0, acc[15:0]} + {16'd0, acc[19:16]}) +
-                         {1'b0, bsum_r};
+        if (bs_v) {acc_c, acc_lo} <= acc_sum;
         if (in_beat && s_axis_tlast) last_bad <= s_axis_tuser;
         // end pipeline data: header verdict and fields at ep (before the next datagram's
         // header can replace them), the sum at e0 (once the last beat is in)
@@ -235,22 +253,24 @@ module udp_rx #(
             ez0 <= (f_csum == 16'd0);
             eb0 <= last_bad;
             ea0 <= !hdr_drop;
-            el0 <= f_len;
+            pl0 <= {1'b0, psum_r} + {3'd0, f_len};
         end
         if (e0) begin
-            es1 <= {2'd0, acc[15:0]} + {14'd0, acc[19:16]} + {2'd0, el0};
+            es1 <= {{(5-CW){1'b0}}, acc_c, acc_lo} + {2'd0, pl0};
             ez1 <= ez0;
             eb1 <= eb0;
             ea1 <= ea0;
         end
         if (e1) begin
-            es2 <= {1'b0, es1[15:0]} + {15'd0, es1[17:16]};
+            es2 <= {1'b0, es1[15:0]} + {12'd0, es1[20:16]};
             ez2 <= ez1;
             eb2 <= eb1;
             ea2 <= ea1;
         end
         if (e2) begin
-            e_ok <= (es2[15:0] + {15'd0, es2[16]}) == 16'hFFFF;
+            // es2 <= 0xFFFF + 31 and congruent to the sum modulo 0xFFFF: 0xFFEE is the
+            // only value in that range of the class of -17
+            e_ok <= (es2 == 17'h0FFEE);
             e_zero <= ez2;
             e_bad <= eb2;
             e_acc <= ea2;
