@@ -31,25 +31,25 @@
 //   * an entry lives EXPIRE_MS ms after it was last refreshed (cnt_expired). A hit on
 //     an entry older than REVALIDATE_MS sends one unicast request to the known MAC, so
 //     a live peer's reply refreshes it before it expires and traffic never stops.
-// Cache: ENTRIES entries in SETS = ENTRIES/WAYS sets of WAYS ways, in one RAM of
-//   ENTRIES words {state, retries, stamp, ip, mac} (address = set * WAYS + way), read
-//   in a clocked block (Yosys maps it to block RAM). No per-entry state outside it.
+// Cache: ENTRIES entries in SETS = ENTRIES/WAYS sets of WAYS ways, in RAM words
+//   {state, retries, stamp}, {ip} and {mac} at address set * WAYS + way, read in
+//   clocked blocks (Yosys maps them to block RAM). No per-entry state outside the RAM.
 //   Set index = the low log2(SETS) bits of the XOR of the IP's four bytes. A lookup or
 //   a received frame scans the ways of its set one per cycle, keeping the matching
 //   way, the first free way and the least recently refreshed way (oldest stamp);
 //   replacement takes a free way first, else the least recently refreshed one.
-//   Entry states: free, INCOMPLETE (request sent, waiting), VALID, VALID-PROBED
-//   (re-validation request sent). A background pass reads every entry once per
-//   tick_1ms to expire and retry entries.
+//   Entry states: free, INCOMPLETE (request due or sent, waiting), VALID, VALID-PROBED
+//   (re-validation request due or sent). A background pass reads every entry once per
+//   tick_1ms to expire entries and send due requests; it restarts at an entry just
+//   given a request to send.
 // Gratuitous ARP: one broadcast request with SPA = TPA = cfg_ip is sent after reset
 //   and after any change of cfg_ip or cfg_mac, once they have been stable for
 //   GARP_HOLD_MS ms (so a MAC written as two registers announces once); not sent
 //   while cfg_ip is 0.0.0.0.
 // Transmit priority: reply, then gratuitous ARP, then request. A reply is sent from
 //   the receive event slot (which stays full until the transmitter has taken it); a
-//   request is started by the engine only when the transmitter can take it at once,
-//   otherwise the entry is left due and the background pass sends it when the
-//   transmitter is free.
+//   request is started by the background pass only when the transmitter is idle,
+//   otherwise the entry stays due and the pass runs again once it is.
 //
 // Interfaces:
 //   s_axis_*   ARP frames in (tready always 1), tuser on the last beat = bad frame
@@ -60,14 +60,14 @@
 //   tick_1ms: one-cycle strobe every millisecond
 //   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
-//   the last hit and nothing has changed since (same millisecond, no cache write);
-//   otherwise WAYS + 2 cycles on an idle cache (set read issued with the handshake,
-//   one way per cycle, decision registered), up to 2 * WAYS + 5 if the cache had just
-//   started a receive or background operation (an operation takes WAYS + 2 cycles,
-//   one more when it re-validates; a background step 2); more only right after reset
-//   while the cache is cleared (ENTRIES cycles). A reply's first beat is on m_axis 3
-//   cycles after the request's last beat when the output is free; a request's, in the
-//   same cycle as the miss answer.
+//   the last hit and nothing has changed since (same millisecond, no entry learnt);
+//   otherwise WAYS + 3 cycles on an idle cache (the set's first read issued with the
+//   handshake, one way per cycle through a two-stage pipeline, decision registered), at
+//   most 2 * WAYS + 5 if the cache had just started another operation (a received
+//   frame: WAYS + 3 cycles; a background step: 4); more only right after reset while the
+//   cache is cleared (ENTRIES cycles). A reply's first beat is on m_axis 3 cycles after
+//   the request's last beat when the output is free; a request's, 4 cycles after the
+//   miss answer (background step at the new entry) when the cache and output are idle.
 // Parameters: DATA_W (multiple of 8, at most 168), KEEP_W, ENTRIES and WAYS (powers of
 //   two, WAYS <= ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the
 //   first request), RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS
@@ -141,7 +141,7 @@ module arp #(
     // within about a millisecond of their last deadline).
     localparam TS_W  = $clog2(MAXT + 1) + 2;
     localparam RW    = $clog2(RETRIES + 2);
-    localparam EW    = 2 + RW + TS_W + 32 + 48;
+    localparam MW    = 2 + RW + TS_W;  // state word
     localparam HOLD_W = $clog2(GARP_HOLD_MS + 1);
     localparam SWL_W  = $clog2(ENTRIES + 1);
 
@@ -149,7 +149,6 @@ module arp #(
     localparam [TS_W-1:0] EXPIRE_T  = EXPIRE_MS[TS_W-1:0];
     localparam [TS_W-1:0] REVAL_T   = REVALIDATE_MS[TS_W-1:0];
     localparam integer    RETRIES1  = RETRIES + 1;
-    localparam [RW-1:0]   RETRY_N   = RETRIES[RW-1:0];
     localparam [RW-1:0]   RETRY_N1  = RETRIES1[RW-1:0];  // first request not sent yet
     localparam [HOLD_W-1:0] HOLD_N  = GARP_HOLD_MS[HOLD_W-1:0];
     localparam integer    WAYS_M1   = WAYS - 1;
@@ -158,13 +157,12 @@ module arp #(
     localparam [31:0]     CNT_MASK  = (CNT_W >= 32) ? 32'hffffffff :
                                       ((32'd1 << CNT_W) - 32'd1);
 
-    // entry layout: {state, retries, stamp, ip, mac}
+    // entry layout: {state, retries, stamp} and {ip, mac}
     localparam ST_FREE = 2'd0, ST_INC = 2'd1, ST_VAL = 2'd2, ST_PRB = 2'd3;
-    localparam [47:0] BCAST = 48'hffffffffffff;
 
     // engine states and operations
-    localparam S_INIT = 3'd0, S_IDLE = 3'd1, S_SCAN = 3'd2, S_DEC = 3'd3, S_SWD = 3'd4,
-               S_RR = 3'd5;
+    localparam S_INIT = 3'd0, S_IDLE = 3'd1, S_SCAN = 3'd2, S_LAST = 3'd3, S_DEC = 3'd4,
+               S_SWA = 3'd5, S_SWB = 3'd6, S_SWD = 3'd7;
     localparam OP_LK = 2'd0, OP_RX = 2'd1, OP_SW = 2'd2;
 
     reg  [2:0]       state;
@@ -173,19 +171,21 @@ module arp #(
     reg  [SET_W-1:0] cur_set;
     reg  [AW-1:0]    init_addr;
 
-    wire cfg_ip_set = (cfg_ip != 32'd0);
+    reg  cfg_ip_set;  // cfg_ip is not 0.0.0.0 (registered)
 
     // ------------------------------------------------------------------ receive
     wire        ev_valid;
     wire        ev_reply;
     wire [47:0] ev_sha;
     wire [31:0] ev_spa;
+    wire        ev_spa_ours;
     wire        ev_tpa_ours;
+    wire        ev_ask_us;
     reg         ev_done;  // the engine has processed the event
     reg         ev_sent;  // its reply has been handed to the transmitter
     wire        ev_for_us  = ev_tpa_ours && cfg_ip_set;
-    wire        ev_confl   = cfg_ip_set && (ev_spa == cfg_ip);
-    wire        ev_answer  = !ev_reply && ev_for_us && !ev_confl;
+    wire        ev_confl   = cfg_ip_set && ev_spa_ours;
+    wire        ev_answer  = ev_ask_us && cfg_ip_set;  // = !ev_reply && ev_for_us && !ev_confl
     wire        reply_want = ev_valid && ev_answer && !ev_sent;
     wire        ev_ready   = ev_valid && ev_done && (ev_sent || !ev_answer);
 
@@ -195,7 +195,8 @@ module arp #(
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .ev_valid(ev_valid), .ev_ready(ev_ready), .ev_reply(ev_reply),
-        .ev_sha(ev_sha), .ev_spa(ev_spa), .ev_tpa_ours(ev_tpa_ours),
+        .ev_sha(ev_sha), .ev_spa(ev_spa), .ev_spa_ours(ev_spa_ours),
+        .ev_tpa_ours(ev_tpa_ours), .ev_ask_us(ev_ask_us),
         .cnt_malformed(cnt_malformed), .cnt_overrun(cnt_rx_overrun)
     );
 
@@ -206,8 +207,8 @@ module arp #(
 
     // Last hit, answered again in one cycle without the cache: while memo_valid, lk_ip
     // is the IP of the last answer and arp_resp_mac still holds its MAC. Forgotten on a
-    // miss, on every cache write, every tick_1ms (ages move: expiry and re-validation
-    // need the cache) and every change of cfg_ip or cfg_mac.
+    // miss, on every entry learnt or allocated, every tick_1ms (ages move: expiry and
+    // re-validation need the cache) and every change of cfg_ip or cfg_mac.
     reg         memo_valid;
     wire        lk_take  = arp_req_valid && arp_req_ready;
     wire        memo_hit = lk_take && memo_valid && (arp_req_ip == lk_ip);
@@ -219,17 +220,10 @@ module arp #(
     wire        q_bcast    = (arp_req_ip == 32'hffffffff) ||
                              (q_local && ((arp_req_ip & host_mask) == host_mask) &&
                               host_mask[1]);
-    // no next hop: no gateway, our own address, or no address of ours yet (a request
-    // with sender IP 0.0.0.0 would be taken for an address probe)
-    // (gw_bad: the gateway is 0.0.0.0 or our own address, registered from cfg_*)
-    reg         gw_bad;
-    wire        q_noroute  = !cfg_ip_set ||
-                             (q_local ? (arp_req_ip == 32'd0 || arp_req_ip == cfg_ip) : gw_bad);
 
     reg              lk_local;
     reg              lk_bcast;
     reg              lk_mcast;
-    reg              lk_noroute;
     reg  [SET_W-1:0] lk_set;
     wire [31:0]      lk_nh = lk_local ? lk_ip : cfg_gateway;
     wire [47:0]      lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
@@ -257,38 +251,76 @@ module arp #(
     wire [SET_W-1:0] q_set = q_local ? set_of(arp_req_ip) : set_of(cfg_gateway);
 
     // ------------------------------------------------------------------ cache RAM
-    // One write port, one registered read port; a cycle that writes does not read
-    // (the engine never needs both), which lets Yosys use block RAM as it is.
-    reg              we;
+    // Three memories at the same addresses: the entry's state word {state, retries,
+    // stamp}, whose {state, retries} and stamp parts are written separately (a write
+    // mask), its IP and its MAC. Each has one write port and one registered read port; a
+    // cycle that writes a memory does not read it (the engine never needs both), which
+    // lets Yosys use block RAM as it is. The MAC memory is read one cycle later than the
+    // others (registered address), so that its data is there when the registered key
+    // match is.
+    reg  [TS_W-1:0]  now;     // milliseconds, wrapping
+    reg              we;      // write {state, retries}
+    reg              we_t;    // ... the stamp (= now)
+    reg              we_d;    // ... the IP (= key) and the MAC (= ev_sha)
     reg  [AW-1:0]    wa;
-    reg  [EW-1:0]    wd;
+    reg  [1:0]       x_st;
+    reg  [RW-1:0]    x_rt;
     reg  [AW-1:0]    ra;
-    (* ram_style = "block" *) reg [EW-1:0] mem [0:ENTRIES-1];
-    reg  [EW-1:0]    rd;
+    (* ram_style = "block" *) reg [MW-1:0] mem_m [0:ENTRIES-1];
+    (* ram_style = "block" *) reg [31:0]   mem_ip [0:ENTRIES-1];
+    (* ram_style = "block" *) reg [47:0]   mem_mac [0:ENTRIES-1];
+    reg  [MW-1:0]    rd;
+    reg  [31:0]      rd_ip;
+    reg  [47:0]      rd_mac;
+    reg  [AW-1:0]    ra_q;
     always @(posedge clk) begin
-        if (we) mem[wa] <= wd;
-        else rd <= mem[ra];
+        if (we) mem_m[wa][MW-1:TS_W] <= {x_st, x_rt};
+        if (we_t) mem_m[wa][TS_W-1:0] <= now;
+        if (!we && !we_t) rd <= mem_m[ra];
+    end
+    always @(posedge clk) begin
+        if (we_d) mem_ip[wa] <= key;
+        else rd_ip <= mem_ip[ra];
+    end
+    always @(posedge clk) begin
+        ra_q <= ra;
+        if (we_d) mem_mac[wa] <= ev_sha;
+        else rd_mac <= mem_mac[ra_q];
     end
 
-    wire [47:0]     rd_mac = rd[47:0];
-    wire [31:0]     rd_ip  = rd[79:48];
-    wire [TS_W-1:0] rd_ts  = rd[80 +: TS_W];
-    wire [RW-1:0]   rd_rt  = rd[80+TS_W +: RW];
-    wire [1:0]      rd_st  = rd[EW-2 +: 2];
+    wire [TS_W-1:0] rd_ts  = rd[0 +: TS_W];
+    wire [RW-1:0]   rd_rt  = rd[TS_W +: RW];
+    wire [1:0]      rd_st  = rd[MW-2 +: 2];
 
     // ------------------------------------------------------------------ time
-    reg  [TS_W-1:0] now;  // milliseconds, wrapping
-    wire [TS_W-1:0] age       = now - rd_ts;
-    wire            old_exp   = (age >= EXPIRE_T);
-    wire            old_reval = (age >= REVAL_T);
-    wire            old_retry = (age >= RETRY_T);
-    wire            rd_live   = rd_st[1];  // ST_VAL or ST_PRB
+
+    // First pipeline stage behind the RAM (every cycle, for the scan and the background
+    // pass): the entry's age, state and key match, registered.
+    reg  [TS_W-1:0]  a_age;
+    reg  [1:0]       a_st;
+    reg              a_match;  // not free, and its IP is the key
+    reg              a_rt0;    // no retry left
+    reg              a_rtn1;   // first request not sent yet
+    reg  [WAY_W-1:0] a_k;      // its way (scan)
+    reg              a_scan;   // the scan is in its second stage for way a_k
+    reg              a_bad;    // the key is 0.0.0.0 or cfg_ip (see key_bad)
+    reg              a_lk;     // the scan is a lookup's
+    wire             old_exp   = (a_age >= EXPIRE_T);
+    wire             old_reval = (a_age >= REVAL_T);
+    wire             old_retry = (a_age >= RETRY_T);
+    // second stage (background pass): the entry's flags, registered
+    reg              b_exp;    // VALID/PROBED, expired
+    reg              b_due;    // INCOMPLETE, a request due
+    reg              b_rt0;    // ... and no retry left
+    reg              b_prb;    // PROBED, its unicast request due
+    reg              b_send;   // a request is to be sent (if the transmitter can take it)
+    wire             a_live    = a_st[1];  // ST_VAL or ST_PRB
+    wire             a_free    = (a_st == ST_FREE);
+    wire             a_first   = (a_k == {WAY_W{1'b0}});
 
     // ------------------------------------------------------------------ scan
     wire [31:0] key      = (op == OP_RX) ? ev_spa : lk_nh;
     wire        w_match  = (rd_st != ST_FREE) && (rd_ip == key);
-    wire        w_free   = (rd_st == ST_FREE);
-    wire        w_first  = (k == {WAY_W{1'b0}});
 
     reg              m_any;    // a way holds the key
     reg  [WAY_W-1:0] m_way;
@@ -315,10 +347,12 @@ module arp #(
     wire tx_done;
     wire tx_free  = !tx_busy || tx_done;
     wire garp_due = garp_pend && (garp_hold == {HOLD_W{1'b0}}) && cfg_ip_set;
-    wire req_ok   = tx_free && !reply_want && !garp_due;  // a request may start now
-    reg  x_req;   // the engine starts a request (only when req_ok)
-    reg  x_uni;   // ... unicast to arp_resp_mac (re-validation)
-    wire tx_go    = tx_free && (reply_want || garp_due || x_req);
+    // a request may start now (the transmitter idle, not just finishing: shallower)
+    wire req_ok   = !tx_busy && !reply_want && !garp_due;
+    reg  x_uni;   // the request is unicast to the entry's MAC (re-validation)
+    // a request starts from S_SWD when b_send && req_ok: written out so that the start
+    // stays shallow
+    wire tx_go    = (tx_free && (reply_want || garp_due)) || (state == S_SWD && b_send && req_ok);
     wire tx_garp  = !reply_want && garp_due;
 
     arp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx (
@@ -328,8 +362,8 @@ module arp #(
         .reply(reply_want),
         .bcast(!reply_want && !x_uni),
         .garp(tx_garp),
-        .dst_mac(reply_want ? ev_sha : arp_resp_mac),
-        .tpa(reply_want ? ev_spa : (op == OP_SW) ? rd_ip : lk_nh),
+        .dst_mac(reply_want ? ev_sha : rd_mac),
+        .tpa(reply_want ? ev_spa : rd_ip),
         .busy(tx_busy), .done(tx_done),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
@@ -344,19 +378,37 @@ module arp #(
     wire sw_can = (sw_left != {SWL_W{1'b0}});
 
     // ------------------------------------------------------------------ decisions
-    reg         x_resp, x_hit, x_again, x_rr;
-    reg  [1:0]  x_st;
-    reg  [RW-1:0]   x_rt;
-    reg  [TS_W-1:0] x_ts;
-    reg         x_mod;  // the write rewrites the entry just read (ip and mac from rd)
+    reg         x_resp, x_hit, x_again;
+    reg         x_kick;  // the background pass restarts at the entry written (wa)
     reg         i_hit, i_miss, i_exp, i_tmo, i_evict, i_reqrx, i_reprx, i_confl;
-    wire        rx_learn = (ev_spa != 32'd0) && (ev_spa != cfg_ip);
+    // the key is 0.0.0.0 or our address: for a lookup, no next hop (no gateway, our own
+    // address); for a received frame, a sender that is not learnt (an address probe,
+    // or another station using our address)
+    wire        key_bad  = (key == 32'd0) || (key == cfg_ip);
+    always @(posedge clk) begin
+        a_age   <= now - rd_ts;
+        a_st    <= rd_st;
+        a_match <= w_match;
+        a_rt0   <= (rd_rt == {RW{1'b0}});
+        a_rtn1  <= (rd_rt == RETRY_N1);
+        a_k     <= k;
+        a_scan  <= (state == S_SCAN);
+        a_bad   <= key_bad;
+        a_lk    <= (op == OP_LK);
+        b_exp   <= a_live && old_exp;
+        b_due   <= (a_st == ST_INC) && (old_retry || a_rtn1);
+        b_rt0   <= a_rt0;
+        b_prb   <= (a_st == ST_PRB) && a_rtn1;
+        b_send  <= !(a_live && old_exp) &&
+                   (((a_st == ST_INC) && (old_retry || a_rtn1) && !a_rt0) ||
+                    ((a_st == ST_PRB) && a_rtn1));
+    end
 
     always @* begin
-        we = 1'b0; wa = addr_of(cur_set, t_way);
-        x_st = ST_FREE; x_rt = {RW{1'b0}}; x_ts = now; x_mod = 1'b0;
-        x_resp = 1'b0; x_hit = 1'b0; x_req = 1'b0; x_uni = 1'b0; x_again = 1'b0;
-        x_rr = 1'b0;
+        we = 1'b0; we_t = 1'b0; we_d = 1'b0; wa = addr_of(cur_set, t_way);
+        x_st = ST_FREE; x_rt = {RW{1'b0}};
+        x_resp = 1'b0; x_hit = 1'b0; x_uni = 1'b0; x_again = 1'b0;
+        x_kick = 1'b0;
         i_hit = 1'b0; i_miss = 1'b0; i_exp = 1'b0; i_tmo = 1'b0; i_evict = 1'b0;
         i_reqrx = 1'b0; i_reprx = 1'b0; i_confl = 1'b0;
         case (state)
@@ -368,32 +420,33 @@ module arp #(
                     x_resp = 1'b1;
                     if (lk_bcast || lk_mcast) begin
                         x_hit = 1'b1;
-                    end else if (lk_noroute) begin
+                    end else if (!cfg_ip_set || a_bad) begin
+                        // no next hop, or no address of ours yet (a request with sender
+                        // IP 0.0.0.0 would be taken for an address probe)
                         x_hit = 1'b0;
                     end else if (m_fresh) begin
                         x_hit = 1'b1;
-                        if (m_reval && req_ok) begin
-                            // re-validate: one unicast request to the known MAC; the
-                            // entry is read again and marked VALID-PROBED (S_RR)
-                            x_req = 1'b1; x_uni = 1'b1; x_rr = 1'b1;
+                        if (m_reval) begin
+                            // re-validate: VALID-PROBED with a unicast request to the
+                            // known MAC due (retries = RETRIES + 1), sent by the
+                            // background pass, which restarts at this entry
+                            we = 1'b1; x_st = ST_PRB; x_rt = RETRY_N1; x_kick = 1'b1;
                         end
                     end else if (m_inc) begin
                         x_hit = 1'b0;  // already being resolved
                     end else begin
-                        // not cached (or expired): new INCOMPLETE entry and a request
-                        we = 1'b1; x_st = ST_INC;
+                        // not cached (or expired): new INCOMPLETE entry with its first
+                        // request due (retries = RETRIES + 1), sent by the background
+                        // pass, which restarts at this entry
+                        we = 1'b1; we_t = 1'b1; we_d = 1'b1; x_st = ST_INC; x_rt = RETRY_N1;
+                        x_kick = 1'b1;
                         if (m_any) i_exp = 1'b1;
                         else if (!f_any) i_evict = 1'b1;
-                        if (req_ok) begin
-                            x_req = 1'b1; x_rt = RETRY_N;
-                        end else begin
-                            x_rt = RETRY_N1; x_again = 1'b1;  // the background pass sends it
-                        end
                     end
                     i_hit = x_hit; i_miss = !x_hit;
                 end else begin  // OP_RX
-                    if (rx_learn && (m_any || ev_for_us)) begin
-                        we = 1'b1; x_st = ST_VAL;
+                    if (!a_bad && (m_any || ev_for_us)) begin
+                        we = 1'b1; we_t = 1'b1; we_d = 1'b1; x_st = ST_VAL;
                         if (!m_any && !f_any) i_evict = 1'b1;
                     end
                     i_confl = ev_confl;
@@ -401,20 +454,23 @@ module arp #(
                     i_reprx = ev_reply;
                 end
             end
-            S_RR: begin
-                we = 1'b1; wa = addr_of(cur_set, m_way); x_mod = 1'b1;
-                x_st = ST_PRB; x_rt = rd_rt; x_ts = rd_ts;
-            end
             S_SWD: begin  // background pass, one entry
-                wa = sw_addr; x_mod = 1'b1;
-                if (rd_live && old_exp) begin
+                wa = sw_addr;
+                if (b_exp) begin
                     we = 1'b1; i_exp = 1'b1;  // freed
-                end else if (rd_st == ST_INC && (old_retry || rd_rt == RETRY_N1)) begin
-                    if (rd_rt == {RW{1'b0}}) begin
+                end else if (b_due) begin
+                    if (b_rt0) begin
                         we = 1'b1; i_tmo = 1'b1;  // freed
                     end else if (req_ok) begin
-                        x_req = 1'b1;
-                        we = 1'b1; x_st = ST_INC; x_rt = rd_rt - 1'b1;
+                        // broadcast request (the first, RETRIES + 1 -> RETRIES, or a retry)
+                        we = 1'b1; we_t = 1'b1; x_st = ST_INC; x_rt = rd_rt - 1'b1;
+                    end else begin
+                        x_again = 1'b1;
+                    end
+                end else if (b_prb) begin
+                    x_uni = 1'b1;
+                    if (req_ok) begin  // re-validation: unicast request, stamp kept
+                        we = 1'b1; x_st = ST_PRB;
                     end else begin
                         x_again = 1'b1;
                     end
@@ -422,23 +478,26 @@ module arp #(
             end
             default: ;
         endcase
-        wd = {x_st, x_rt, x_ts, x_mod ? rd_ip : key, x_mod ? rd_mac : ev_sha};
     end
 
     // read address
     always @* begin
         case (state)
-            S_IDLE:  ra = lk_new  ? addr_of(q_set, {WAY_W{1'b0}}) :
+            S_IDLE:  ra = lk_take ? addr_of(q_set, {WAY_W{1'b0}}) :
                           lk_pend ? addr_of(lk_set, {WAY_W{1'b0}}) :
                           rx_can  ? addr_of(set_of(ev_spa), {WAY_W{1'b0}}) : sw_addr;
             S_SCAN:  ra = addr_of(cur_set, k + 1'b1);
-            default: ra = addr_of(cur_set, m_way);  // S_DEC: re-read for S_RR
+            S_SWA, S_SWB: ra = sw_addr;  // read again: rd still holds the entry in S_SWD
+            default: ra = sw_addr;
         endcase
     end
 
-    // answer MAC on a decision
-    wire [47:0] x_mac = !x_hit ? 48'd0 : lk_bcast ? BCAST : lk_mcast ? lk_mcast_mac :
-                        arp_resp_mac;
+    // answer MAC loads: the matching way's during a lookup's scan (exclusive with the
+    // decision), and on the decision 0 for a miss, broadcast or multicast
+    // (an IP is in at most one way of its set; rd_mac is the MAC of way a_k)
+    wire        rm_scan = a_scan && a_lk && a_match;
+    wire        rm_spec = x_resp && (!x_hit || lk_bcast || lk_mcast);
+    wire [47:0] rm_spec_val = {48{lk_bcast}} | ({48{lk_mcast}} & lk_mcast_mac);
 
     // counter strobes, registered
     reg         k_hit, k_miss, k_exp, k_tmo, k_evict, k_reqrx, k_reprx, k_confl;
@@ -449,21 +508,21 @@ module arp #(
 
     // per-way scan results (datapath, not reset)
     always @(posedge clk) begin
-        if (state == S_SCAN) begin
-            if (w_first || !m_any) begin  // the first matching way counts
-                if (w_match) m_way <= k;
-                m_fresh <= w_match && rd_live && !old_exp;
-                m_inc   <= w_match && (rd_st == ST_INC);
-                m_reval <= w_match && (rd_st == ST_VAL) && old_reval;
+        if (a_scan) begin
+            if (a_first || !m_any) begin  // the first matching way counts
+                if (a_match) m_way <= a_k;
+                m_fresh <= a_match && a_live && !old_exp;
+                m_inc   <= a_match && (a_st == ST_INC);
+                m_reval <= a_match && (a_st == ST_VAL) && old_reval;
             end
-            if (w_first) m_any <= w_match;
-            else if (w_match) m_any <= 1'b1;
-            if (w_free && (w_first || !f_any)) f_way <= k;
-            if (w_first) f_any <= w_free;
-            else if (w_free) f_any <= 1'b1;
-            if (w_first || age > o_age) begin
-                o_way <= k;
-                o_age <= age;
+            if (a_first) m_any <= a_match;
+            else if (a_match) m_any <= 1'b1;
+            if (a_free && (a_first || !f_any)) f_way <= a_k;
+            if (a_first) f_any <= a_free;
+            else if (a_free) f_any <= 1'b1;
+            if (a_first || a_age > o_age) begin
+                o_way <= a_k;
+                o_age <= a_age;
             end
         end
     end
@@ -481,7 +540,7 @@ module arp #(
             ev_done <= 1'b0; ev_sent <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N;
             prev_mac <= cfg_mac; prev_ip <= cfg_ip; cfg_chg <= 1'b0;
-            gw_bad <= 1'b1;
+            cfg_ip_set <= 1'b0;
             tx_kind <= 2'd0;
             cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
             cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
@@ -492,14 +551,13 @@ module arp #(
 
             if (tick_1ms) now <= now + 1'b1;
 
-            // lookup request
-            if (lk_new) begin
-                lk_pend <= 1'b1;
+            // lookup request (a repeated one loads the same values again)
+            if (lk_new) lk_pend <= 1'b1;
+            if (lk_take) begin
                 lk_ip <= arp_req_ip;
                 lk_local <= q_local;
                 lk_bcast <= q_bcast;
                 lk_mcast <= arp_req_ip[31:28] == 4'he;
-                lk_noroute <= q_noroute;
                 lk_set <= q_set;
             end
 
@@ -522,18 +580,24 @@ module arp #(
                         op <= OP_LK; cur_set <= q_set; state <= S_SCAN;
                     end else if (lk_pend) begin
                         op <= OP_LK; cur_set <= lk_set; state <= S_SCAN;
+                    end else if (lk_take) begin
+                        // a repeated lookup (one-cycle answer): the read issued for it
+                        // is not used, nothing starts this cycle
                     end else if (rx_can) begin
                         op <= OP_RX; cur_set <= set_of(ev_spa); state <= S_SCAN;
                     end else if (sw_can) begin
-                        op <= OP_SW; state <= S_SWD;
+                        op <= OP_SW; state <= S_SWA;
                     end
                 end
                 S_SCAN: begin
                     k <= k + 1'b1;
-                    if (k == WAYS_M1[WAY_W-1:0]) state <= S_DEC;
+                    if (k == WAYS_M1[WAY_W-1:0]) state <= S_LAST;
                 end
+                S_LAST: state <= S_DEC;
+                S_SWA: state <= S_SWB;
+                S_SWB: state <= S_SWD;
                 S_DEC: begin
-                    state <= x_rr ? S_RR : S_IDLE;
+                    state <= S_IDLE;
                     if (op == OP_LK) lk_pend <= 1'b0;
                     else ev_done <= 1'b1;
                 end
@@ -542,26 +606,32 @@ module arp #(
                     if (sw_left != {SWL_W{1'b0}} && !tick_1ms) sw_left <= sw_left - 1'b1;
                     sw_addr <= sw_addr + 1'b1;
                 end
-                default: state <= S_IDLE;  // S_RR
+                default: state <= S_IDLE;
             endcase
             if (x_again) sw_again <= 1'b1;
+            if (x_kick) begin
+                sw_addr <= wa;
+                sw_left <= ENTRIES_I[SWL_W-1:0];
+            end
 
             // lookup response
             if (x_resp) begin
                 arp_resp_valid <= 1'b1;
                 arp_resp_hit <= x_hit;
-                arp_resp_mac <= x_mac;
             end
             if (memo_hit) begin
                 arp_resp_valid <= 1'b1;  // arp_resp_hit and arp_resp_mac are unchanged
             end
             if (x_resp) memo_valid <= x_hit;
-            if (lk_new || we || tick_1ms || cfg_chg)
+            // (writes that cannot change a hit's answer do not count: the background
+            // pass's, which expire entries a full lookup already sees as expired, and a
+            // re-validation's, which keeps the MAC)
+            if (lk_new || we_d || state == S_INIT || tick_1ms || cfg_chg)
                 memo_valid <= 1'b0;
 
-            // the hit way's MAC, collected while its set is scanned
-            if (state == S_SCAN && op == OP_LK && w_match && (w_first || !m_any))
-                arp_resp_mac <= rd_mac;
+            // answer MAC: the hit way's, collected while its set is scanned, replaced
+            // on the decision for a miss (0), broadcast or multicast
+            if (rm_scan || rm_spec) arp_resp_mac <= rm_scan ? rd_mac : rm_spec_val;
 
             // receive slot: reply handed over, event processed; both cleared on release
             if (tx_go && reply_want) ev_sent <= 1'b1;
@@ -590,8 +660,8 @@ module arp #(
             // gratuitous ARP after reset and on address change, once stable
             prev_mac <= cfg_mac;
             prev_ip <= cfg_ip;
+            cfg_ip_set <= (cfg_ip != 32'd0);
             cfg_chg <= (cfg_mac != prev_mac) || (cfg_ip != prev_ip);
-            gw_bad <= (cfg_gateway == 32'd0) || (cfg_gateway == cfg_ip);
             if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;
             end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin

@@ -3,9 +3,9 @@
 //
 // Takes whole Ethernet frames of EtherType 0x0806 (from the destination MAC onwards,
 // no FCS, any padding) and keeps only what the ARP engine needs: the opcode, the sender
-// hardware address (SHA), the sender protocol address (SPA) and one bit saying whether
-// the target protocol address (TPA) equals cfg_ip (compared byte by byte as it
-// arrives; the TPA itself and the target hardware address are not stored).
+// hardware address (SHA), the sender protocol address (SPA) and two bits saying whether
+// the SPA and the target protocol address (TPA) equal cfg_ip (compared byte by byte as
+// they arrive; the TPA itself and the target hardware address are not stored).
 //
 // A frame is malformed, dropped and counted in cnt_malformed when any of these holds:
 //   EtherType != 0x0806, htype != 1, ptype != 0x0800, hlen != 6, plen != 4,
@@ -23,7 +23,7 @@
 //
 // Interfaces:
 //   s_axis_*  AXI4-Stream input (DATA_W bits, byte lane 0 first on the wire)
-//   cfg_ip    our IPv4 address (for ev_tpa_ours)
+//   cfg_ip    our IPv4 address (for ev_spa_ours, ev_tpa_ours)
 //   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe)
 //   cnt_*     wrapping counters, CNT_W bits wide (upper port bits zero)
 // Latency: ev_valid is high 2 cycles after the cycle in which the frame's last beat is
@@ -51,7 +51,10 @@ module arp_rx #(
     output reg               ev_reply,     // 1 = opcode 2 (reply), 0 = opcode 1 (request)
     output reg  [47:0]       ev_sha,
     output reg  [31:0]       ev_spa,
+    output reg               ev_spa_ours,  // SPA == cfg_ip (as it arrived)
     output reg               ev_tpa_ours,  // TPA == cfg_ip (as it arrived)
+    output reg               ev_ask_us,    // a request for cfg_ip from another station:
+                                           // !ev_reply && ev_tpa_ours && !ev_spa_ours
 
     output reg  [31:0]       cnt_malformed,
     output reg  [31:0]       cnt_overrun
@@ -120,6 +123,7 @@ module arp_rx #(
     reg         c_reply;
     reg  [47:0] c_sha;
     reg  [31:0] c_spa;
+    reg         c_spa_ok;
     reg         c_tpa_ok;
     reg         c_hold;
     wire        slot_free = !ev_valid || ev_ready;
@@ -133,8 +137,18 @@ module arp_rx #(
                 if (hit[22+i]) c_sha[8*(5-i) +: 8] <= bv[8*(22+i) +: 8];
             for (i = 0; i < 4; i = i + 1)
                 if (hit[28+i]) c_spa[8*(3-i) +: 8] <= bv[8*(28+i) +: 8];
-            // TPA == cfg_ip, byte by byte (each of the four bytes is seen exactly once
-            // in a frame that reaches byte 41)
+            // SPA and TPA == cfg_ip, byte by byte (each of the four bytes is seen
+            // exactly once in a frame that reaches byte 41)
+            if (hit[28])
+                c_spa_ok <= (bv[8*28 +: 8] == cfg_ip[31:24]) &&
+                            (!hit[29] || bv[8*29 +: 8] == cfg_ip[23:16]) &&
+                            (!hit[30] || bv[8*30 +: 8] == cfg_ip[15:8]) &&
+                            (!hit[31] || bv[8*31 +: 8] == cfg_ip[7:0]);
+            else if (hit[29] || hit[30] || hit[31])
+                c_spa_ok <= c_spa_ok &&
+                            (!hit[29] || bv[8*29 +: 8] == cfg_ip[23:16]) &&
+                            (!hit[30] || bv[8*30 +: 8] == cfg_ip[15:8]) &&
+                            (!hit[31] || bv[8*31 +: 8] == cfg_ip[7:0]);
             if (hit[38])
                 c_tpa_ok <= (bv[8*38 +: 8] == cfg_ip[31:24]) &&
                             (!hit[39] || bv[8*39 +: 8] == cfg_ip[23:16]) &&
@@ -161,7 +175,9 @@ module arp_rx #(
             ev_reply    <= c_reply;
             ev_sha      <= c_sha;
             ev_spa      <= c_spa;
+            ev_spa_ours <= c_spa_ok;
             ev_tpa_ours <= c_tpa_ok;
+            ev_ask_us   <= !c_reply && c_tpa_ok && !c_spa_ok;
         end
     end
 

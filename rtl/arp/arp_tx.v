@@ -18,7 +18,7 @@
 // live (they are quasi-static configuration).
 //
 // Interfaces:
-//   start, reply, bcast, garp,  frame request, taken when start && (!busy || done)
+//   start, reply, bcast, garp,  frame request, taken when start (only when !busy || done)
 //   dst_mac, tpa
 //   busy                        1 from the cycle after start until the last beat is taken
 //   done                        one-cycle strobe when the last beat is taken; a start in
@@ -59,8 +59,6 @@ module arp_tx #(
     localparam NB          = (FRAME_BYTES + KEEP_W - 1) / KEEP_W;  // beats per frame
     localparam LAST_BYTES  = FRAME_BYTES - (NB - 1) * KEEP_W;
     localparam BEAT_W      = 6;
-    localparam integer LAST_I = NB - 1;
-    localparam [BEAT_W-1:0] LAST_BEAT = LAST_I[BEAT_W-1:0];
     localparam [KEEP_W-1:0] LAST_KEEP = {KEEP_W{1'b1}} >> (KEEP_W - LAST_BYTES);
 
     reg  [BEAT_W-1:0] beat;
@@ -70,51 +68,116 @@ module arp_tx #(
     reg  [47:0]       r_dst;
     reg  [31:0]       r_tpa;
 
-    // The frame, byte p at bits [8p +: 8].
-    reg  [NB*DATA_W-1:0] frame;
-    integer i;
-    always @* begin
-        frame = {NB*DATA_W{1'b0}};
-        for (i = 0; i < 6; i = i + 1) begin
-            frame[8*i +: 8]      = r_bcast ? 8'hff : r_dst[8*(5-i) +: 8];
-            frame[8*(6+i) +: 8]  = cfg_mac[8*(5-i) +: 8];
-            frame[8*(22+i) +: 8] = cfg_mac[8*(5-i) +: 8];
-            frame[8*(32+i) +: 8] = r_reply ? r_dst[8*(5-i) +: 8] : 8'h00;
+    // The frame's bytes. At 8 bits one byte per beat: the byte-wide fields share one
+    // byte multiplexer each (the destination at 0..5 and 32..37, our MAC at 6..11 and
+    // 22..27, whose byte index is a function of the low beat bits alone).
+    wire [DATA_W-1:0] beat_data;
+    generate
+        if (KEEP_W == 1) begin : g_byte
+            reg [7:0] dstb, macb, ipb, tpab, b;
+            always @* begin
+                case (beat[2:0])
+                    3'd0: dstb = r_dst[47:40];
+                    3'd1: dstb = r_dst[39:32];
+                    3'd2: dstb = r_dst[31:24];
+                    3'd3: dstb = r_dst[23:16];
+                    3'd4: dstb = r_dst[15:8];
+                    default: dstb = r_dst[7:0];
+                endcase
+                if (r_bcast) dstb = 8'hff;
+                case (beat[3:0])
+                    4'd6: macb = cfg_mac[47:40];
+                    4'd7: macb = cfg_mac[39:32];
+                    4'd8: macb = cfg_mac[31:24];
+                    4'd9: macb = cfg_mac[23:16];
+                    4'd10: macb = cfg_mac[15:8];
+                    default: macb = cfg_mac[7:0];
+                endcase
+                case (beat[1:0])  // 28..31 and, for a gratuitous ARP, 38..41
+                    2'd0: ipb = (beat[5] && r_garp) ? cfg_ip[15:8] : cfg_ip[31:24];
+                    2'd1: ipb = (beat[5] && r_garp) ? cfg_ip[7:0] : cfg_ip[23:16];
+                    2'd2: ipb = (beat[5] && r_garp) ? cfg_ip[31:24] : cfg_ip[15:8];
+                    default: ipb = (beat[5] && r_garp) ? cfg_ip[23:16] : cfg_ip[7:0];
+                endcase
+                case (beat[1:0])  // 38..41
+                    2'd2: tpab = r_tpa[31:24];
+                    2'd3: tpab = r_tpa[23:16];
+                    2'd0: tpab = r_tpa[15:8];
+                    default: tpab = r_tpa[7:0];
+                endcase
+                case (beat)
+                    6'd0, 6'd1, 6'd2, 6'd3, 6'd4, 6'd5: b = dstb;
+                    6'd6, 6'd7, 6'd8, 6'd9, 6'd10, 6'd11,
+                    6'd22, 6'd23, 6'd24, 6'd25, 6'd26, 6'd27: b = macb;
+                    6'd12: b = 8'h08;
+                    6'd13: b = 8'h06;
+                    6'd15: b = 8'h01;
+                    6'd16: b = 8'h08;
+                    6'd18: b = 8'h06;
+                    6'd19: b = 8'h04;
+                    6'd21: b = r_reply ? 8'h02 : 8'h01;
+                    6'd28, 6'd29, 6'd30, 6'd31: b = ipb;
+                    6'd32, 6'd33, 6'd34, 6'd35, 6'd36, 6'd37: b = r_reply ? dstb : 8'h00;
+                    6'd38, 6'd39, 6'd40, 6'd41: b = r_garp ? ipb : tpab;
+                    default: b = 8'h00;
+                endcase
+            end
+            assign beat_data = b;
+        end else begin : g_wide
+            // the frame, byte p at bits [8p +: 8]
+            reg [NB*DATA_W-1:0] frame;
+            integer i;
+            always @* begin
+                frame = {NB*DATA_W{1'b0}};
+                for (i = 0; i < 6; i = i + 1) begin
+                    frame[8*i +: 8]      = r_bcast ? 8'hff : r_dst[8*(5-i) +: 8];
+                    frame[8*(6+i) +: 8]  = cfg_mac[8*(5-i) +: 8];
+                    frame[8*(22+i) +: 8] = cfg_mac[8*(5-i) +: 8];
+                    frame[8*(32+i) +: 8] = r_reply ? r_dst[8*(5-i) +: 8] : 8'h00;
+                end
+                frame[8*12 +: 8] = 8'h08;
+                frame[8*13 +: 8] = 8'h06;
+                frame[8*14 +: 8] = 8'h00;
+                frame[8*15 +: 8] = 8'h01;
+                frame[8*16 +: 8] = 8'h08;
+                frame[8*17 +: 8] = 8'h00;
+                frame[8*18 +: 8] = 8'h06;
+                frame[8*19 +: 8] = 8'h04;
+                frame[8*20 +: 8] = 8'h00;
+                frame[8*21 +: 8] = r_reply ? 8'h02 : 8'h01;
+                for (i = 0; i < 4; i = i + 1) begin
+                    frame[8*(28+i) +: 8] = cfg_ip[8*(3-i) +: 8];
+                    frame[8*(38+i) +: 8] = r_garp ? cfg_ip[8*(3-i) +: 8] : r_tpa[8*(3-i) +: 8];
+                end
+            end
+            assign beat_data = frame[beat*DATA_W +: DATA_W];
         end
-        frame[8*12 +: 8] = 8'h08;
-        frame[8*13 +: 8] = 8'h06;
-        frame[8*14 +: 8] = 8'h00;
-        frame[8*15 +: 8] = 8'h01;
-        frame[8*16 +: 8] = 8'h08;
-        frame[8*17 +: 8] = 8'h00;
-        frame[8*18 +: 8] = 8'h06;
-        frame[8*19 +: 8] = 8'h04;
-        frame[8*20 +: 8] = 8'h00;
-        frame[8*21 +: 8] = r_reply ? 8'h02 : 8'h01;
-        for (i = 0; i < 4; i = i + 1) begin
-            frame[8*(28+i) +: 8] = cfg_ip[8*(3-i) +: 8];
-            frame[8*(38+i) +: 8] = r_garp ? cfg_ip[8*(3-i) +: 8] : r_tpa[8*(3-i) +: 8];
-        end
-    end
+    endgenerate
 
-    wire last = (beat == LAST_BEAT);
+    localparam integer LAST_M1 = NB - 2;
+    localparam [BEAT_W-1:0] LAST_BEAT_M1 = LAST_M1[BEAT_W-1:0];
+    reg  last;  // beat == LAST_BEAT (registered)
 
-    assign m_axis_tdata  = frame[beat*DATA_W +: DATA_W];
+    assign m_axis_tdata  = beat_data;
     assign m_axis_tkeep  = last ? LAST_KEEP : {KEEP_W{1'b1}};
     assign m_axis_tvalid = busy;
     assign m_axis_tlast  = last;
     assign m_axis_tuser  = 1'b0;
     assign done          = busy && m_axis_tready && last;
 
-    wire take = start && (!busy || done);
+    wire take = start;  // the caller starts only when !busy || done
 
+    // The wide fields are loaded in every cycle a frame could start (start then only
+    // decides whether the frame goes out), which keeps start off their enable.
     always @(posedge clk) begin
+        if (!busy || done) begin
+            r_dst   <= dst_mac;
+            r_tpa   <= tpa;
+        end
         if (take) begin
             r_reply <= reply;
             r_bcast <= bcast || garp;
             r_garp  <= garp;
-            r_dst   <= dst_mac;
-            r_tpa   <= tpa;
         end
     end
 
@@ -122,15 +185,19 @@ module arp_tx #(
         if (rst) begin
             busy <= 1'b0;
             beat <= {BEAT_W{1'b0}};
+            last <= 1'b0;
         end else if (take) begin
             busy <= 1'b1;
             beat <= {BEAT_W{1'b0}};
+            last <= 1'b0;  // a frame has at least 2 beats (DATA_W <= 168)
         end else if (busy && m_axis_tready) begin
             if (last) begin
                 busy <= 1'b0;
                 beat <= {BEAT_W{1'b0}};
+                last <= 1'b0;
             end else begin
                 beat <= beat + 1'b1;
+                last <= (beat == LAST_BEAT_M1);
             end
         end
     end

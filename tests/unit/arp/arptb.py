@@ -88,8 +88,10 @@ class ArpTB:
         self.ways = int(dut.WAYS.value)
         self.sets = int(dut.ENTRIES.value) // self.ways
         # documented lookup latency through the cache (docs/arp.md): the set is read one
-        # way per cycle, then the decision is registered
-        self.lk_cycles = self.ways + 2
+        # way per cycle through a two-stage pipeline, then the decision is registered
+        self.lk_cycles = self.ways + 3
+        # ... and at most this when an operation (WAYS + 3 cycles) had just started
+        self.lk_cycles_max = 2 * self.ways + 5
         self.retries = int(dut.RETRIES.value)
         self.retry_ms = int(dut.RETRY_MS.value)
         self.expire_ms = int(dut.EXPIRE_MS.value)
