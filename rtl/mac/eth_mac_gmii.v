@@ -2,10 +2,10 @@
 // eth_mac_gmii: 1 Gbit/s Ethernet MAC, GMII PHY side (8 bits at 125 MHz).
 //
 // eth_mac_core with both clock enables tied to 1: eth_mac_tx (tx_clk domain) +
-// eth_mac_rx (rx_clk domain) + eth_mac_stats. The user
-// side carries whole frames from the destination MAC onwards, without FCS, in both
-// directions: TX pads to 60 bytes and appends the FCS; RX strips the FCS and marks bad
-// frames with m_axis_tuser on the last beat. See docs/mac.md.
+// eth_mac_rx (rx_clk domain) + eth_mac_stats. The user side carries whole frames from
+// the destination MAC onwards, without FCS, in both directions: TX pads to 60 bytes and
+// appends the FCS; RX strips the FCS and marks bad frames with m_axis_tuser on the last
+// beat. See docs/mac.md.
 //
 // Ports:
 //   tx_clk, tx_rst           GMII transmit clock (125 MHz) and its sync reset
