@@ -32,6 +32,9 @@ module stream_fifo #(
     localparam integer AW = (DEPTH <= 2) ? 1 : $clog2(DEPTH);
     localparam integer W = DATA_W + KEEP_W + 2;
 
+    // no read/write collision check: a read needs !empty and a write !full, so the two
+    // never address the same entry in one cycle (saves the bypass logic synthesis adds)
+    (* no_rw_check *)
     reg  [W-1:0] mem [0:(1<<AW)-1];
     reg  [AW:0]  wr_ptr;
     reg  [AW:0]  rd_ptr;

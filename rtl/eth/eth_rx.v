@@ -13,13 +13,18 @@
 //     m_raw_hdr_ethertype is cfg_raw_ethertype (the frame's EtherType by definition).
 // A frame the MAC marked bad keeps tuser = 1 on its last beat (never delivered as good).
 // The header handshake of a frame completes before its first payload beat is offered.
+// At DATA_W 8 the header bus is read from the parser's header window, so a frame's first
+// beat is taken only once the previous frame's header has gone (no stall at line rate);
+// at DATA_W 64 the header bus has its own registers.
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
 //   parsed; must hold at least the 14 header bytes), CNT_W (counter width, 1..32).
 // Latency (no backpressure): first payload byte out about 14/KEEP_W + 5 cycles after the
-//   frame's first beat; one beat per cycle sustained.
-// Counters (32-bit ports, CNT_W-bit wrapping counters, upper bits zero): cnt_frames (all frames in), cnt_bad_mac (not for us),
-//   cnt_bad_ethertype (unknown EtherType), cnt_runt (shorter than the header).
+//   frame's first beat (at DATA_W 64; 2 cycles fewer at DATA_W 8, where the strip starts a
+//   packet in the cycle after its command); one beat per cycle sustained.
+// Counters (32-bit ports, CNT_W-bit wrapping counters, upper bits zero): cnt_frames (all
+//   frames in), cnt_bad_mac (not for us), cnt_bad_ethertype (unknown EtherType), cnt_runt
+//   (shorter than the header).
 module eth_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
@@ -93,7 +98,11 @@ module eth_rx #(
     reg             cmd_drop;
     reg  [1:0]      cmd_route;
     reg  [3:0]      cmd_skip;
-    reg  [47:0]     cmd_dst_mac, cmd_src_mac;
+    reg  [47:0]     cmd_dst_mac, cmd_src_mac;  // header bus registers (DATA_W 64 only)
+    // HOLD (one byte per beat): the header bus is read from the window itself, which a
+    // new frame may enter only once the previous command is gone (at one byte per cycle
+    // that is long before the next frame arrives: no stall at line rate)
+    localparam HOLD = (KEEP_W == 1);
     wire            fifo_ready;
 
     wire need = !pushed && (ended || bcnt == NB[BW-1:0]);
@@ -101,7 +110,11 @@ module eth_rx #(
     wire restart = ended && (pushed || push);
     wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt;
     wire [4:0] flen_e = restart ? 5'd0 : flen;
-    assign s_axis_tready = fifo_ready && (!ended || restart);
+    // (with HOLD: restart only once the command is gone, and a frame's first beat waits
+    // for it too; from registers only)
+    assign s_axis_tready = fifo_ready &&
+        (HOLD ? (ended ? (pushed && !cmd_valid) : !(cmd_valid && bcnt == {BW{1'b0}})) :
+                (!ended || restart));
     wire in_beat = s_axis_tvalid && s_axis_tready;
 
     reg [4:0] nkeep;
@@ -229,11 +242,13 @@ module eth_rx #(
     assign hr = (cmd_route == R_ARP) ? 1'b1 : (cmd_route == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
     assign m_ip_hdr_valid = hv && (cmd_route == R_IP);
     assign m_raw_hdr_valid = hv && (cmd_route == R_RAW);
-    assign m_ip_hdr_dst_mac = cmd_dst_mac;
-    assign m_ip_hdr_src_mac = cmd_src_mac;
+    wire [47:0] o_dst_mac = HOLD ? f_dst : cmd_dst_mac;
+    wire [47:0] o_src_mac = HOLD ? f_src : cmd_src_mac;
+    assign m_ip_hdr_dst_mac = o_dst_mac;
+    assign m_ip_hdr_src_mac = o_src_mac;
     assign m_ip_hdr_ethertype = 16'h0800;
-    assign m_raw_hdr_dst_mac = cmd_dst_mac;
-    assign m_raw_hdr_src_mac = cmd_src_mac;
+    assign m_raw_hdr_dst_mac = o_dst_mac;
+    assign m_raw_hdr_src_mac = o_src_mac;
     assign m_raw_hdr_ethertype = cfg_raw_ethertype;
 
     assign o_tready = (o_route == R_ARP) ? m_arp_axis_tready :

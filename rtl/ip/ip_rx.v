@@ -34,7 +34,8 @@
 //   60 bytes, is checked), CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the
 //   counters wrap at 2^CNT_W, upper bits zero).
 // Latency (no backpressure): first payload byte out about 4*IHL/KEEP_W + 6 cycles after
-//   the first header beat; one beat per cycle sustained.
+//   the first header beat (at DATA_W 64; 2 cycles fewer at DATA_W 8, where the strip starts
+//   a packet in the cycle after its command); one beat per cycle sustained.
 module ip_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
@@ -219,14 +220,17 @@ module ip_rx #(
     wire [7:0]  f_proto = win[79:72];
     wire [31:0] f_src = {win[103:96], win[111:104], win[119:112], win[127:120]};
     wire [31:0] f_dst = {win[135:128], win[143:136], win[151:144], win[159:152]};
-    wire [7:0]  f_hlen = {2'b00, f_ihl, 2'b00};
+    wire [5:0]  f_hlen = {f_ihl, 2'b00};
+    // (total length - 4*IHL) in units of 4 bytes, one subtractor for both the payload
+    // length and the "total length < header length" check (its borrow, bit 14)
+    wire [14:0] tl_d = {1'b0, f_tlen[15:2]} - {11'd0, f_ihl};
     // field checks, registered: the window is complete two cycles before the decision
     wire        r_runt = !hdr_have;
     wire        r_csum = !csum_ok;
     reg         r_hdr, r_len, r_dst, r_frag, r_proto, r_bcast;
     always @(posedge clk) begin
         r_hdr <= (f_ver != 4'd4) || (f_ihl < 4'd5);
-        r_len <= (f_tlen < {8'd0, f_hlen});
+        r_len <= tl_d[14];
         r_bcast <= (f_dst != cfg_ip);
         r_dst <= !((f_dst == cfg_ip) || (f_dst == 32'hFFFFFFFF) ||
                    (f_dst == (cfg_ip | ~cfg_netmask)));
@@ -256,9 +260,9 @@ module ip_rx #(
         s1 <= {1'b0, acc_lo} + {{(17-CW){1'b0}}, acc_c};
         csum_ok <= (s1 == 17'h0FFFF);
         if (push) begin
-            cmd_len <= f_tlen - {8'd0, f_hlen};
+            cmd_len <= {tl_d[13:0], f_tlen[1:0]};
             cmd_bcast <= r_bcast;
-            cmd_skip <= f_hlen[5:0];
+            cmd_skip <= f_hlen;
             cmd_src_mac <= cur_src_mac;
             cmd_src_ip <= f_src;
             cmd_dst_ip <= f_dst;
