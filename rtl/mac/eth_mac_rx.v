@@ -82,13 +82,14 @@ module eth_mac_rx (
 
     wire byte_in = v0 && dv0 && in_frame;
     // This byte brings cnt to the limit (cfg_max_len, 0 meaning 1518), arming at_max:
-    // one more byte is oversize. cnt + 1 == cfg_max_len is tested without an adder: the
-    // carry each bit of the sum needs (cnt ^ cfg_max_len) must be the carry the bit
-    // below makes (cnt & ~cfg_max_len; the +1 into bit 0), bit by bit, in parallel.
+    // one more byte is oversize. cnt + 1 == limit is tested without an adder: the carry
+    // each bit of the sum needs (cnt ^ limit) must be the carry the bit below makes
+    // (cnt & ~limit; the +1 into bit 0), bit by bit, in parallel.
     reg         max_dflt;     // cfg_max_len == 0: the limit is 1518 (registered: static)
-    wire [15:0] carry_need = cnt ^ cfg_max_len;
-    wire [15:0] carry_make = {cnt[14:0] & ~cfg_max_len[14:0], 1'b1};
-    wire at_limit = max_dflt ? (cnt == 16'd1517) : (carry_need == carry_make);
+    wire [15:0] limit = cfg_max_len | (16'd1518 & {16{max_dflt}});
+    wire [15:0] carry_need = cnt ^ limit;
+    wire [15:0] carry_make = {cnt[14:0] & ~limit[14:0], 1'b1};
+    wire at_limit = (carry_need == carry_make);
     wire over = at_max;
 
     // Status strobes, decoded from state (no registers of their own): the end of a frame

@@ -10,7 +10,8 @@
 // cnt_rx_er (rx_clk domain). Bytes counters add the frame's length (FCS included).
 // Parameters: CNT_W (1..32): each counter is CNT_W bits wide and wraps at 2^CNT_W; the
 // ports stay 32 bits with the bits above CNT_W zero (synthesis removes them).
-// Latency: a counter shows a strobe 1 cycle after it.
+// Latency: a counter shows a strobe 1 cycle after it; the receive error counters
+// (bad_fcs, runt, oversize, er) 2 cycles after (their strobes are registered first).
 module eth_mac_stats #(
     parameter integer CNT_W = 32
 ) (
@@ -67,6 +68,18 @@ module eth_mac_stats #(
         end
     end
 
+    // The receive error strobes are decoded from several registers of eth_mac_rx (up to
+    // seven inputs): one register stage here keeps that decode apart from the counters'
+    // enables and carry chains. Their counters show them 2 cycles after the strobe.
+    reg  bad_fcs_q, runt_q, oversize_q, er_q;
+
+    always @(posedge rx_clk) begin
+        bad_fcs_q <= stat_rx_bad_fcs && !rx_rst;
+        runt_q <= stat_rx_runt && !rx_rst;
+        oversize_q <= stat_rx_oversize && !rx_rst;
+        er_q <= stat_rx_er && !rx_rst;
+    end
+
     always @(posedge rx_clk) begin
         if (rx_rst) begin
             cnt_rx_frames <= 32'd0;
@@ -80,10 +93,10 @@ module eth_mac_stats #(
                 cnt_rx_frames <= add(cnt_rx_frames, 16'd1);
                 cnt_rx_bytes <= add(cnt_rx_bytes, stat_rx_bytes);
             end
-            if (stat_rx_bad_fcs) cnt_rx_bad_fcs <= add(cnt_rx_bad_fcs, 16'd1);
-            if (stat_rx_runt) cnt_rx_runt <= add(cnt_rx_runt, 16'd1);
-            if (stat_rx_oversize) cnt_rx_oversize <= add(cnt_rx_oversize, 16'd1);
-            if (stat_rx_er) cnt_rx_er <= add(cnt_rx_er, 16'd1);
+            if (bad_fcs_q) cnt_rx_bad_fcs <= add(cnt_rx_bad_fcs, 16'd1);
+            if (runt_q) cnt_rx_runt <= add(cnt_rx_runt, 16'd1);
+            if (oversize_q) cnt_rx_oversize <= add(cnt_rx_oversize, 16'd1);
+            if (er_q) cnt_rx_er <= add(cnt_rx_er, 16'd1);
         end
     end
 endmodule
