@@ -8,7 +8,7 @@
 //
 // Parameters
 //   DATA_W     datapath width (8, 16, 32, 64, ...); KEEP_W = DATA_W/8
-//   HDR_BYTES  header length in bytes (>= KEEP_W)
+//   HDR_BYTES  header length in bytes (>= KEEP_W; >= 2 at 8 bits)
 //   CHECK_LEN  1: the payload must carry exactly `start_len` bytes (see below);
 //              0: the payload ends at its tlast (start_len ignored)
 //
@@ -87,7 +87,8 @@ module tx_prepend #(
     localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_PAY = 3'd2, S_FLUSH = 3'd3, S_DROP = 3'd4;
 
     reg  [2:0]        st;
-    reg  [7:0]        bc;        // header beat index
+    reg  [7:0]        bc;        // header beat index (wide paths; one-hot `oh` at 8 bits)
+    wire              pre_last;  // the header beat on the output is the last but one
     reg  [15:0]       rem;       // payload bytes still expected
     reg               rem_le;    // rem <= KEEP_W (registered, off the handshake paths)
     reg  [CW-1:0]     rem8;      // min(rem, KEEP_W)
@@ -97,7 +98,9 @@ module tx_prepend #(
     reg               abort_r;   // flush beat ends an aborted frame
     reg               drop_r;    // consume the rest of the payload after the frame
 
-    wire [HPW-1:0]      hpad   = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [HPW-1:0]      hpad   = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};  // 8 bits: tail only
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [DATA_W-1:0]   hbeat;
     wire [DATA_W-1:0]   htail  = hpad[HB*DATA_W+:DATA_W];
     // double-width windows: only the DATA_W bits at offset SH of each are used
@@ -107,26 +110,34 @@ module tx_prepend #(
     wire [2*DATA_W-1:0] tailsh = {{DATA_W{1'b0}}, htail} << SH;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // Header beat selection. At 8 bits a flat HDR_BYTES:1 byte multiplexer would be the
-    // slowest path, so it is split: the first 8 bytes come straight from `hdr` (8:1), and
-    // each later group of 8 is copied into a register (`hw`) while the group before it is
-    // being sent, then read through an 8:1 multiplexer.
+    // Header beat selection. At 8 bits the header byte index is one-hot (`oh`, one
+    // flip-flop per header byte, shifted as bytes are taken) and the byte is an AND-OR of
+    // the header bytes: about two header bits per LUT4 and a shallow OR tree, smaller and
+    // faster than a binary HDR_BYTES:1 multiplexer. The last header byte is latched
+    // (`hlast`) as the byte before it is taken, so that `hdr` may be released for the
+    // next frame while that byte is still on the output (a zero-length payload ends the
+    // frame on it; see `hold` below). Wider paths select whole beats by index.
     generate
-        if (KEEP_W == 1) begin : g_hw
-            localparam NW = (HB + 1 + 7) / 8 + 1;  // one spare word past the header
-            wire [NW*64-1:0] hwpad = {{(NW * 64 - HPW) {1'b0}}, hpad};
-            wire [4:0]       wsel  = bc[7:3];
-            wire [4:0]       wnext = wsel + 5'd1;
-            wire [2:0]       bsel  = bc[2:0];
-            wire [63:0]      word0 = hwpad[63:0];
-            reg  [63:0]      hw;
+        if (KEEP_W == 1) begin : g_oh
+            reg  [HB-1:0] oh;
+            reg  [7:0]    hlast;
+            reg  [7:0]    hsel;
+            wire          adv = (st == S_HDR) && m_axis_tvalid && m_axis_tready;
+            integer j;
             always @(posedge clk) begin
-                if (st == S_HDR && (wsel == 5'd0 || (m_axis_tvalid && m_axis_tready && bsel == 3'd7)))
-                    hw <= hwpad[wnext*64+:64];
+                if (adv) oh <= {oh[HB-2:0], 1'b0};
+                if (adv && oh[HB-2]) hlast <= hdr[(HB-1)*8+:8];
+                if (start) oh <= {{(HB - 1) {1'b0}}, 1'b1};
             end
-            assign hbeat = (wsel == 5'd0) ? word0[bsel*8+:8] : hw[bsel*8+:8];
+            always @* begin
+                hsel = hlast & {8{oh[HB-1]}};
+                for (j = 0; j < HB - 1; j = j + 1) hsel = hsel | (hdr[j*8+:8] & {8{oh[j]}});
+            end
+            assign hbeat    = hsel;
+            assign pre_last = oh[HB-2];
         end else begin : g_flat
-            assign hbeat = hpad[bc*DATA_W+:DATA_W];
+            assign hbeat    = hpad[bc*DATA_W+:DATA_W];
+            assign pre_last = (bc + 8'd1 == HBL);
         end
     endgenerate
 
@@ -276,8 +287,8 @@ module tx_prepend #(
                     hold <= 1'b0;
                 end else if (m_axis_tvalid && m_axis_tready) begin
                     bc      <= bc + 8'd1;
-                    last_hb <= (bc + 8'd1 == HBL);
-                    if (bc + 8'd1 == HBL && ALLOWZ && (CHECK_LEN == 0 || rem_zero))
+                    last_hb <= pre_last;
+                    if (pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero))
                         hold <= 1'b0;
                     if (last_hb) begin
                         hold  <= 1'b0;

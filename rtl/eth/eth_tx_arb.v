@@ -8,7 +8,8 @@
 // (the zero-wait transmitter's first byte still leaves the cycle after its request), and
 // frames follow back to back with no idle cycle.
 //
-// Parameters: N (inputs, >= 1), DATA_W, KEEP_W = DATA_W/8.
+// Parameters: N (inputs, >= 1), DATA_W, KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
+//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
 // Interfaces: s_axis_* flattened, input i in bits [i*DATA_W +: DATA_W] (tkeep
 //   [i*KEEP_W +: KEEP_W], tvalid/tready/tlast/tuser bit i); m_axis_* the merged stream.
 //   cnt_frames: frames passed.
@@ -16,7 +17,8 @@
 module eth_tx_arb #(
     parameter N      = 2,
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -37,6 +39,8 @@ module eth_tx_arb #(
 
     output reg  [31:0]           cnt_frames
 );
+    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     localparam SW = (N > 1) ? $clog2(N) : 1;
 
     reg          locked;   // inside a frame from input `cur`
@@ -79,7 +83,7 @@ module eth_tx_arb #(
             if (m_axis_tlast) begin
                 locked     <= 1'b0;
                 last       <= sel;
-                cnt_frames <= cnt_frames + 32'd1;
+                cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
             end else begin
                 locked <= 1'b1;
                 cur    <= sel;

@@ -5,7 +5,8 @@
 // first frame byte leaves the cycle after the header handshake, the payload passes
 // through (realigned when 14 bytes is not a whole number of beats).
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
+//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
 // Interfaces:
 //   cfg_mac[47:0], cfg_raw_ethertype[15:0] (both taken at each header handshake)
 //   s_hdr_valid, s_hdr_ready, s_hdr_dst_mac[47:0]
@@ -16,7 +17,8 @@
 // Latency: 1 cycle from the header handshake to the first byte; payload combinational.
 module raw_tx #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -44,6 +46,8 @@ module raw_tx #(
     output reg  [31:0]       cnt_frames,
     output reg  [31:0]       cnt_abort
 );
+    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     reg [47:0] r_dmac, r_smac;
     reg [15:0] r_type;
     wire       can, free;
@@ -85,8 +89,8 @@ module raw_tx #(
     );
 
     always @(posedge clk) begin
-        if (ev_sent) cnt_frames <= cnt_frames + 32'd1;
-        if (ev_abort) cnt_abort <= cnt_abort + 32'd1;
+        if (ev_sent) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
+        if (ev_abort) cnt_abort <= (cnt_abort + 32'd1) & CNT_MASK;
         if (rst) begin
             cnt_frames <= 32'd0;
             cnt_abort  <= 32'd0;

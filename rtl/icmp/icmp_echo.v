@@ -32,14 +32,18 @@
 // answerable echo request), else cnt_aborted (frame bad), else cnt_bad_csum (checksum bad),
 // else cnt_replies.
 //
-// Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8, CNT_W (counter
+//   width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
 // Interfaces:
 //   cfg_mac[47:0], cfg_ttl[7:0] (the reply's source IP is the request's destination)
 //   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0], s_hdr_dst_ip[31:0],
 //   s_hdr_protocol[7:0], s_hdr_len[15:0] (ICMP message bytes), s_hdr_broadcast: ip_rx's
 //   ICMP header bus; s_axis_*: the ICMP message (exactly len bytes, tuser on the last beat
 //   = bad); m_axis_*: reply frames.
-//   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (32-bit).
+//   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (CNT_W bits in 32-bit ports).
+//   The message must follow its header (docs/conventions.md: the header is transferred
+//   before or with the first beat); a producer that offers the next message early is
+//   held (s_axis_tready = 0) while a whole message waits in the FIFO (see below).
 // The message enters through a 32-byte stream_fifo; a message under 26 bytes (its request
 // frame carried Ethernet padding, whose passing delays the message's last byte) is only
 // answered once it is entirely in the FIFO, so that the reply never waits mid-frame.
@@ -49,7 +53,8 @@
 // cycles (a beat written in cycle t is presented at t+3): see the checksum section below.
 module icmp_echo #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -85,6 +90,8 @@ module icmp_echo #(
     output reg  [31:0]       cnt_dropped,
     output reg  [31:0]       cnt_bad_csum
 );
+    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     localparam CAP  = (KEEP_W < 4) ? 1 : 0;        // first 4 bytes taken into registers
     localparam HDRB = CAP ? 38 : 34;               // bytes emitted before the passed part
     localparam NCAP = CAP ? (4 / KEEP_W) : 1;      // beats captured
@@ -100,10 +107,14 @@ module icmp_echo #(
     wire [KEEP_W-1:0] f_tkeep;
     wire              f_tvalid, f_tlast, f_tuser;
     reg               f_tready;
+    wire              q_tready;
+    reg               c_in;  // a message's last beat is in the FIFO (input closed, see below)
+    assign s_axis_tready = q_tready && !c_in;
     stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FDEPTH)) q (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid && !c_in), .s_axis_tready(q_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
@@ -112,27 +123,36 @@ module icmp_echo #(
     // ICMP checksum of each message, summed as it enters the FIFO. Stage 1 (cycle t, the
     // beat's handshake): the beat's 16-bit words summed (bytes without tkeep are zero; the
     // message starts at byte lane 0, so a word's high byte is at an even offset; at 8 bits a
-    // byte toggles between high and low). Stage 2 (t+1): the 32-bit accumulator (65535
-    // bytes of 0xFF sum to under 2^31: no carry lost). Stage 3 (t+2): the test:
-    // the one's-complement sum folds to 0xFFFF when hi + lo (the accumulator's two halves)
-    // is 0x0FFFF or 0x1FFFE, tested without an adder. The verdict is pushed into a bit queue (one entry
-    // per message, popped as the message's last beat leaves the FIFO) at the end of cycle
-    // t+2, its registered head is valid at t+3, and the FIFO presents the last beat at t+3
-    // at the earliest, so the verdict is always there in time.
-    localparam QW = (FDEPTH >= 16) ? 6 : 3;        // queue index bits (> FDEPTH + 3 entries)
-    localparam QN = 1 << QW;
+    // byte toggles between high and low). Stage 2 (t+1): the accumulator, kept with its
+    // end-around carries deferred (acc[15:0] + acc[CKW-1:16] + the beat's sum cannot
+    // overflow CKW bits, so no carry is ever lost). Stage 3 (t+2): the test: the one's-
+    // complement sum folds to 0xFFFF exactly when hi + lo = 0xFFFF (hi = the few deferred
+    // carry bits, so hi + lo < 0x1FFFE), i.e. lo = ~hi, tested without an adder. The verdict
+    // is written at the end of cycle t+2 into a one-entry register, valid at t+3; the FIFO
+    // presents the last beat at t+3 at the earliest, so the verdict is always there in time.
+    //
+    // One entry is enough because the header bus convention (docs/conventions.md: a
+    // message's header is transferred before or with its first beat) and this module's
+    // header handshake (taken only once the previous reply has left the engine) leave at
+    // most one whole message in the FIFO: the next message's beats enter only after its
+    // header, which is taken after the previous message's last beat has left the FIFO.
+    // A producer that breaks the convention (offers the next message before its header
+    // was taken) is held: the FIFO's input is closed (s_axis_tready = 0) while a message's
+    // last beat is in the FIFO, so a verdict is never overwritten before it was used
+    // (never corrupt) and the held message enters once the one before it has left (never
+    // a hang: the FIFO empties whatever the next header does).
+    localparam CKW = (KEEP_W == 1) ? 17 : 19;     // accumulator bits (16 + deferred carries)
     wire       in_fire = s_axis_tvalid && s_axis_tready;
     reg [17:0] ck_w;                               // stage 1: this beat's word sum
     reg        ck_v, ck_l, ck_u;
-    reg [31:0] ck_acc, ck_fin;                     // stage 2
+    reg [CKW-1:0] ck_acc, ck_fin;                  // stage 2
     reg        ck_fv, ck_fu;
     reg        ck_odd;                             // 8 bits: next byte is a low byte
-    reg [QN-1:0] qbad;                             // per message: checksum bad, frame good
-    reg [QW-1:0] qwp, qrp;
-    reg [QW:0]   qn;                               // verdicts queued
-    // fold(hi + lo) = 0xFFFF  <=>  hi + lo = 0x0FFFF (lo = ~hi) or 0x1FFFE (both 0xFFFF)
-    wire        ck_good = (ck_fin[15:0] == ~ck_fin[31:16]) || (&ck_fin);
-    wire        ck_new  = !ck_good && !ck_fu;      // verdict being queued
+    reg        q_head;                             // verdict: checksum bad, frame good
+    reg        q_have;                             // the verdict is written, not yet used
+    // fold(hi + lo) = 0xFFFF  <=>  hi + lo = 0xFFFF (hi < 8)  <=>  lo = ~hi
+    wire        ck_good = (ck_fin[15:0] == ~{{(32 - CKW) {1'b0}}, ck_fin[CKW-1:16]});
+    wire        ck_new  = !ck_good && !ck_fu;      // verdict being written
     wire [17:0] beat_sum;
     generate
         if (KEEP_W == 1) begin : g_ck8
@@ -150,15 +170,10 @@ module icmp_echo #(
             assign beat_sum = bs;
         end
     endgenerate
-    wire q_pop  = out_end;
-    // the verdict of the message at the FIFO output, registered (the queue's read mux and
-    // the forwarding of a verdict being written stay off the engine's control path):
-    // the entries at qrp and qrp+1 as they will be after this cycle's write, and q_pop
-    // picks one of the two
-    reg          q_head;
-    wire [QW-1:0] qrp1  = qrp + 1'b1;
-    wire         h_cur = (ck_fv && qwp == qrp)  ? ck_new : qbad[qrp];
-    wire         h_nxt = (ck_fv && qwp == qrp1) ? ck_new : qbad[qrp1];
+    wire q_pop = out_end;
+    /* verilator lint_off WIDTH */
+    wire [CKW-1:0] ck_sum = {{(CKW - 16) {1'b0}}, ck_acc[15:0]} + ck_acc[CKW-1:16] + ck_w;
+    /* verilator lint_on WIDTH */
     always @(posedge clk) begin
         ck_v <= in_fire;
         ck_l <= in_fire && s_axis_tlast;
@@ -170,38 +185,33 @@ module icmp_echo #(
         ck_fv <= ck_v && ck_l;
         if (ck_v) begin
             if (ck_l) begin
-                ck_fin <= ck_acc + {14'd0, ck_w};
+                ck_fin <= ck_sum;
                 ck_fu  <= ck_u;
-                ck_acc <= 32'd0;
+                ck_acc <= {CKW{1'b0}};
             end else begin
-                ck_acc <= ck_acc + {14'd0, ck_w};
+                ck_acc <= ck_sum;
             end
         end
-        if (ck_fv) begin
-            qbad[qwp] <= ck_new;
-            qwp       <= qwp + 1'b1;
-        end
-        if (q_pop) qrp <= qrp1;
-        q_head <= q_pop ? h_nxt : h_cur;
-        if (ck_fv && !q_pop) qn <= qn + 1'b1;
-        else if (q_pop && !ck_fv) qn <= qn - 1'b1;
+        if (ck_fv) q_head <= ck_new;
+        if (q_pop) q_have <= 1'b0;
+        if (ck_fv) q_have <= 1'b1;
+        if (q_pop) c_in <= 1'b0;
+        if (in_fire && s_axis_tlast) c_in <= 1'b1;
         if (rst) begin
             ck_v   <= 1'b0;
             ck_l   <= 1'b0;
             ck_fv  <= 1'b0;
             ck_odd <= 1'b0;
-            ck_acc <= 32'd0;
-            qwp    <= {QW{1'b0}};
-            qrp    <= {QW{1'b0}};
-            qn     <= {(QW+1){1'b0}};
+            ck_acc <= {CKW{1'b0}};
             q_head <= 1'b0;
+            q_have <= 1'b0;
+            c_in   <= 1'b0;
         end
     end
 
     reg  r_short;  // the request's message is under 26 bytes
-    // a short message goes once it is whole in the FIFO and its checksum verdict is queued
-    // (the queue then holds it at its head: earlier messages have left)
-    wire ready_go = !r_short || (qn != {(QW+1){1'b0}});
+    // a short message goes once it is whole in the FIFO and its checksum verdict written
+    wire ready_go = !r_short || q_have;
 
     localparam [1:0] S_IDLE = 2'd0, S_PEEK = 2'd1, S_CAP = 2'd2, S_RUN = 2'd3;
     reg [1:0] st;
@@ -334,12 +344,12 @@ module icmp_echo #(
 
     always @(posedge clk) begin
         if (hdr_fire) r_id <= r_id + 16'd1;
-        if (eng_start && eng_drop && !eng_bad) cnt_dropped <= cnt_dropped + 32'd1;
-        if (cap_fire && f_tlast) cnt_dropped <= cnt_dropped + 32'd1;
-        if (ev_sent) cnt_replies <= cnt_replies + 32'd1;
-        if (ev_abort && !ab_csum_now) cnt_aborted <= cnt_aborted + 32'd1;
+        if (eng_start && eng_drop && !eng_bad) cnt_dropped <= (cnt_dropped + 32'd1) & CNT_MASK;
+        if (cap_fire && f_tlast) cnt_dropped <= (cnt_dropped + 32'd1) & CNT_MASK;
+        if (ev_sent) cnt_replies <= (cnt_replies + 32'd1) & CNT_MASK;
+        if (ev_abort && !ab_csum_now) cnt_aborted <= (cnt_aborted + 32'd1) & CNT_MASK;
         if ((ev_abort && ab_csum_now) || (eng_start && eng_bad))
-            cnt_bad_csum <= cnt_bad_csum + 32'd1;
+            cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
         if (eng_start) r_drop <= eng_drop;
         if (csum_last) ab_csum <= 1'b1;
         if (ev_sent || ev_abort) ab_csum <= 1'b0;

@@ -8,7 +8,8 @@
 // starts while the request is still arriving (cut-through); a request whose last beat
 // carries tuser gives a reply ending with tuser (aborted on the wire).
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
+//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
 // Interfaces (s_ = from the stack's receive port, m_ = to its transmit port):
 //   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0],
 //   s_hdr_src_port[15:0], s_hdr_dst_port[15:0], s_hdr_len[15:0]; s_axis_*
@@ -18,7 +19,8 @@
 // Latency: 0 cycles (header and payload combinational).
 module udp_echo #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -55,6 +57,8 @@ module udp_echo #(
 
     output reg  [31:0]       cnt_echoed
 );
+    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     assign m_hdr_valid         = s_hdr_valid;
     assign s_hdr_ready         = m_hdr_ready;
     assign m_hdr_dst_mac       = s_hdr_src_mac;
@@ -73,7 +77,7 @@ module udp_echo #(
     assign m_axis_tuser  = s_axis_tuser;
 
     always @(posedge clk) begin
-        if (s_hdr_valid && m_hdr_ready) cnt_echoed <= cnt_echoed + 32'd1;
+        if (s_hdr_valid && m_hdr_ready) cnt_echoed <= (cnt_echoed + 32'd1) & CNT_MASK;
         if (rst) cnt_echoed <= 32'd0;
     end
 endmodule

@@ -4,7 +4,9 @@
 // 1 = computed by store and forward). With mode 0 the reply is cut through: its first
 // byte leaves 1 cycle after the request's header, long before the request has ended.
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CSUM_MODE (0 or 1).
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CSUM_MODE (0 or 1), BUF_BYTES (udp_tx's
+//   mode-1 buffer; 0 = none, mode 1 then sends checksum 0), CNT_W (counter width, 1..32:
+//   counters wrap at 2^CNT_W, the cnt_* ports stay 32 bits with the upper bits zero).
 // Interfaces: cfg_mac, cfg_ip, cfg_ttl, cfg_df (as udp_ip_tx); s_hdr_* and s_axis_*: the
 //   receive application port (hdr_src_mac, hdr_src_ip, hdr_src_port, hdr_dst_port,
 //   hdr_len); m_axis_*: reply frames. cnt_echoed, cnt_tx_frames, cnt_tx_abort.
@@ -12,7 +14,9 @@
 module udp_echo_tx #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
-    parameter CSUM_MODE = 0
+    parameter CSUM_MODE = 0,
+    parameter BUF_BYTES = 2048,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -54,7 +58,7 @@ module udp_echo_tx #(
     wire [KEEP_W-1:0] p_tkeep;
     wire              p_tvalid, p_tready, p_tlast, p_tuser;
 
-    udp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) echo (
+    udp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) echo (
         .clk(clk), .rst(rst),
         .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_src_mac(s_hdr_src_mac),
         .s_hdr_src_ip(s_hdr_src_ip), .s_hdr_src_port(s_hdr_src_port),
@@ -76,7 +80,7 @@ module udp_echo_tx #(
     /* verilator lint_on UNUSEDSIGNAL */
     localparam [1:0] MODE = CSUM_MODE[1:0];
 
-    udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) tx (
+    udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES), .CNT_W(CNT_W)) tx (
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
         .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),

@@ -13,7 +13,9 @@
 // beat at 64 bits, the 25th byte at 8 bits), so it is always in time. The two length
 // fields are registered at the request (hdr_len + 28, hdr_len + 8).
 //
-// Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8,
+//   CNT_W (counter width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits,
+//   upper bits zero).
 //
 // Interfaces
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_ttl[7:0], cfg_df   source addresses, TTL, DF flag;
@@ -40,7 +42,8 @@
 // (the next header is taken in the cycle the previous frame's last beat is).
 module udp_ip_tx #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8
+    parameter KEEP_W = DATA_W / 8,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -87,6 +90,8 @@ module udp_ip_tx #(
     output reg  [31:0]       cnt_tx_long,
     output reg  [31:0]       cnt_arp_miss
 );
+    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     localparam [1:0] W_IDLE = 2'd0, W_ARP_REQ = 2'd1, W_ARP_WAIT = 2'd2;
     reg [1:0] ws;
 
@@ -226,11 +231,11 @@ module udp_ip_tx #(
     );
 
     always @(posedge clk) begin
-        if (ev_sent) cnt_tx_frames <= cnt_tx_frames + 32'd1;
-        if (ev_abort) cnt_tx_abort <= cnt_tx_abort + 32'd1;
-        if (ev_long) cnt_tx_long <= cnt_tx_long + 32'd1;
+        if (ev_sent) cnt_tx_frames <= (cnt_tx_frames + 32'd1) & CNT_MASK;
+        if (ev_abort) cnt_tx_abort <= (cnt_tx_abort + 32'd1) & CNT_MASK;
+        if (ev_long) cnt_tx_long <= (cnt_tx_long + 32'd1) & CNT_MASK;
         if (ws == W_ARP_WAIT && arp_resp_valid && !arp_resp_hit)
-            cnt_arp_miss <= cnt_arp_miss + 32'd1;
+            cnt_arp_miss <= (cnt_arp_miss + 32'd1) & CNT_MASK;
         if (rst) begin
             cnt_tx_frames <= 32'd0;
             cnt_tx_abort  <= 32'd0;

@@ -1,15 +1,21 @@
 `default_nettype none
 // udp_tx: the UDP/IPv4 transmitter of an application port with all three checksum modes:
 // udp_tx_csum (mode 1, store and forward; modes 0 and 2 straight through) followed by the
-// zero-wait udp_ip_tx. Ports are those of udp_ip_tx (see its header) plus BUF_BYTES and the
+// zero-wait udp_ip_tx. Ports are those of udp_ip_tx (see its header) plus the
 // store-and-forward counters cnt_sf_frames and cnt_sf_overflow.
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8; BUF_BYTES: udp_tx_csum's mode-1 buffer
+//   (power of two, >= the largest datagram), or 0 for no buffer at all: every datagram then
+//   passes straight through, mode 1 is sent with UDP checksum 0 (legal in IPv4, RFC 768)
+//   and cnt_sf_frames / cnt_sf_overflow stay 0; CNT_W (counter width, 1..32: counters wrap
+//   at 2^CNT_W, the cnt_* ports stay 32 bits with the upper bits zero).
 // s_hdr_csum_mode: 0 = checksum 0, 1 = computed here, 2 = s_hdr_csum as given.
 // Latency: modes 0 and 2: first frame byte 1 cycle after the header handshake; mode 1:
 // 3 cycles after the payload's last beat was taken (see udp_tx_csum).
 module udp_tx #(
     parameter DATA_W = 8,
     parameter KEEP_W    = DATA_W / 8,
-    parameter BUF_BYTES = 2048
+    parameter BUF_BYTES = 2048,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -68,23 +74,48 @@ module udp_tx #(
     wire [KEEP_W-1:0] p_tkeep;
     wire              p_tvalid, p_tready, p_tlast, p_tuser;
 
-    udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) sf (
-        .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
-        .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_dst_mac(s_hdr_dst_mac),
-        .s_hdr_dst_mac_valid(s_hdr_dst_mac_valid), .s_hdr_dst_ip(s_hdr_dst_ip),
-        .s_hdr_dst_port(s_hdr_dst_port), .s_hdr_src_port(s_hdr_src_port), .s_hdr_len(s_hdr_len),
-        .s_hdr_csum(s_hdr_csum), .s_hdr_csum_mode(s_hdr_csum_mode),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-        .m_hdr_valid(h_valid), .m_hdr_ready(h_ready), .m_hdr_dst_mac(h_dmac),
-        .m_hdr_dst_mac_valid(h_dmac_v), .m_hdr_dst_ip(h_dip), .m_hdr_dst_port(h_dport),
-        .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum), .m_hdr_csum_mode(h_mode),
-        .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
-        .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-        .cnt_sf_frames(cnt_sf_frames), .cnt_sf_overflow(cnt_sf_overflow)
-    );
+    generate
+        if (BUF_BYTES == 0) begin : g_nobuf
+            // no store-and-forward buffer: every datagram passes straight through; mode 1
+            // ("computed") is sent with UDP checksum 0 (legal in IPv4: RFC 768, no checksum)
+            assign h_valid         = s_hdr_valid;
+            assign s_hdr_ready     = h_ready;
+            assign h_dmac          = s_hdr_dst_mac;
+            assign h_dmac_v        = s_hdr_dst_mac_valid;
+            assign h_dip           = s_hdr_dst_ip;
+            assign h_dport         = s_hdr_dst_port;
+            assign h_sport         = s_hdr_src_port;
+            assign h_len           = s_hdr_len;
+            assign h_csum          = s_hdr_csum;
+            assign h_mode          = (s_hdr_csum_mode == 2'd1) ? 2'd0 : s_hdr_csum_mode;
+            assign p_tdata         = s_axis_tdata;
+            assign p_tkeep         = s_axis_tkeep;
+            assign p_tvalid        = s_axis_tvalid;
+            assign s_axis_tready   = p_tready;
+            assign p_tlast         = s_axis_tlast;
+            assign p_tuser         = s_axis_tuser;
+            assign cnt_sf_frames   = 32'd0;
+            assign cnt_sf_overflow = 32'd0;
+        end else begin : g_sf
+        udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES), .CNT_W(CNT_W)) sf (
+            .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
+            .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_dst_mac(s_hdr_dst_mac),
+            .s_hdr_dst_mac_valid(s_hdr_dst_mac_valid), .s_hdr_dst_ip(s_hdr_dst_ip),
+            .s_hdr_dst_port(s_hdr_dst_port), .s_hdr_src_port(s_hdr_src_port), .s_hdr_len(s_hdr_len),
+            .s_hdr_csum(s_hdr_csum), .s_hdr_csum_mode(s_hdr_csum_mode),
+            .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+            .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+            .m_hdr_valid(h_valid), .m_hdr_ready(h_ready), .m_hdr_dst_mac(h_dmac),
+            .m_hdr_dst_mac_valid(h_dmac_v), .m_hdr_dst_ip(h_dip), .m_hdr_dst_port(h_dport),
+            .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum), .m_hdr_csum_mode(h_mode),
+            .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
+            .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
+            .cnt_sf_frames(cnt_sf_frames), .cnt_sf_overflow(cnt_sf_overflow)
+        );
+        end
+    endgenerate
 
-    udp_ip_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) tx (
+    udp_ip_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) tx (
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
         .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),

@@ -10,10 +10,13 @@
 //
 // Parameters: DATA_W, KEEP_W = DATA_W/8, BUF_BYTES (power of two, >= the largest
 //   datagram, 2048 for a 1500-byte MTU).
-// Interfaces: cfg_ip (source address of the pseudo-header); s_hdr_* / m_hdr_* the UDP
-//   application transmit header (dst_mac, dst_mac_valid, dst_ip, dst_port, src_port, len,
-//   csum, csum_mode); s_axis_* / m_axis_* payload. A payload longer than the buffer is
-//   consumed whole; what fits is forwarded and its last beat flagged bad (tuser).
+//   CNT_W (counter width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits).
+//   A buffer of 0 bytes is built by udp_tx without this module (see udp_tx).
+// Interfaces: cfg_ip (source address of the pseudo-header, taken at the request);
+//   s_hdr_* / m_hdr_* the UDP application transmit header (dst_mac, dst_mac_valid,
+//   dst_ip, dst_port, src_port, len, csum, csum_mode); s_axis_* / m_axis_* payload.
+//   A payload longer than the buffer is consumed whole; what fits is forwarded and its
+//   last beat flagged bad (tuser).
 //   cnt_sf_frames: datagrams checksummed; cnt_sf_overflow: payloads larger than the buffer.
 // Latency: modes 0/2: 0 cycles. Mode 1: store and forward: the header is forwarded
 //   2 cycles after the payload's last beat was taken, so the first frame byte leaves 3
@@ -22,7 +25,8 @@
 module udp_tx_csum #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
-    parameter BUF_BYTES = 2048
+    parameter BUF_BYTES = 2048,
+    parameter integer CNT_W = 32
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -67,6 +71,8 @@ module udp_tx_csum #(
     output reg  [31:0]       cnt_sf_frames,
     output reg  [31:0]       cnt_sf_overflow
 );
+    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
+    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     localparam DEPTH = BUF_BYTES / KEEP_W;
     localparam AW    = $clog2(DEPTH);
     /* verilator lint_off WIDTH */
@@ -149,11 +155,15 @@ module udp_tx_csum #(
         end
     end
 
-    // final checksum: payload sum + pseudo-header + UDP header
-    wire [15:0] ulen = r_len + 16'd8;
-    wire [31:0] tot  = acc + {16'd0, cfg_ip[31:16]} + {16'd0, cfg_ip[15:0]}
-                     + {16'd0, r_dip[31:16]} + {16'd0, r_dip[15:0]} + 32'd17
-                     + {16'd0, ulen} + {16'd0, ulen} + {16'd0, r_sport} + {16'd0, r_dport};
+    // pseudo-header (source and destination IP, protocol 17, UDP length) and UDP header
+    // (ports, length; checksum field 0) words, summed at the request: the payload sum
+    // starts from this value, so only a fold is left at the end. The UDP length is
+    // counted twice (pseudo-header and header): 2 * (len + 8) = 2 * len + 16.
+    wire [19:0] ph  = {4'd0, cfg_ip[31:16]} + {4'd0, cfg_ip[15:0]}
+                    + {4'd0, s_hdr_dst_ip[31:16]} + {4'd0, s_hdr_dst_ip[15:0]}
+                    + {4'd0, s_hdr_src_port} + {4'd0, s_hdr_dst_port}
+                    + {3'd0, s_hdr_len, 1'b0} + 20'd33;
+    wire [31:0] tot = acc;
     wire [16:0] f1   = {1'b0, tot[15:0]} + {1'b0, tot[31:16]};
     wire [15:0] f2   = f1[15:0] + {15'd0, f1[16]};
     wire [15:0] fin  = ~f2;
@@ -210,7 +220,7 @@ module udp_tx_csum #(
                 r_len    <= s_hdr_len;
                 rem      <= s_hdr_len;
                 wr_ptr   <= {(AW + 1) {1'b0}};
-                acc      <= 32'd0;
+                acc      <= {12'd0, ph};
                 odd_beat <= 1'b0;
                 ovf      <= 1'b0;
             end
@@ -238,8 +248,8 @@ module udp_tx_csum #(
                 rd_ptr   <= {AW{1'b0}};
                 rd_left  <= 1'b1;
                 ov       <= 1'b0;
-                if (ovf) cnt_sf_overflow <= cnt_sf_overflow + 32'd1;
-                cnt_sf_frames <= cnt_sf_frames + 32'd1;
+                if (ovf) cnt_sf_overflow <= (cnt_sf_overflow + 32'd1) & CNT_MASK;
+                cnt_sf_frames <= (cnt_sf_frames + 32'd1) & CNT_MASK;
             end
             S_FWD: begin
                 if (m_hdr_valid && m_hdr_ready) hdr_sent <= 1'b1;

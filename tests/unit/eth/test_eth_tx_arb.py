@@ -213,6 +213,38 @@ async def idle_zero_latency(dut: Any) -> None:
         dut.s_axis_tvalid.value = 0
 
 
+@cocotb.test()
+async def counter_wrap(dut: Any) -> None:
+    """258 frames from all inputs: cnt_frames exact modulo 2^CNT_W (32 by default; with
+    CNT_W = 8 it wraps to 2)."""
+    w = len(dut.m_axis_tdata)
+    cyc = Cycles(dut)
+    src = MultiSource(dut, N, w)
+    sink = FrameSink(dut, "m_axis", cyc)
+    await start_clock(dut)
+    await reset(dut)
+    n = 258
+    for s in range(n):
+        src.send(s % N, tagged(s % N, s // N, 1))
+    frames = await collect(sink, n)
+    for f, tu in frames:
+        assert tu == 0 and f == tagged(f[0], f[1], 1)
+    await wait_cycles(dut, 2)
+    assert int(dut.cnt_frames.value) == n % (1 << int(dut.CNT_W.value))
+
+
+def test_eth_tx_arb_cnt8() -> None:
+    """CNT_W = 8: the frame counter wraps."""
+    from cocotb_run import run
+
+    run(
+        "eth_tx_arb",
+        "test_eth_tx_arb",
+        parameters={"DATA_W": 8, "N": N, "CNT_W": 8},
+        testcase="counter_wrap",
+    )
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_eth_tx_arb(data_w: int) -> None:
     from cocotb_run import run

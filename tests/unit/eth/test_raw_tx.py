@@ -76,6 +76,46 @@ async def raw_frames(dut: Any) -> None:
     assert p.dst == "ff:ff:ff:ff:ff:ff" and raw[14:] == b"hello"
 
 
+@cocotb.test()
+async def counter_wrap(dut: Any) -> None:
+    """258 frames and 2 aborted ones: the counters are exact modulo 2^CNT_W (32 by default;
+    with CNT_W = 8 the frame counter wraps to 2)."""
+    w = len(dut.s_axis_tdata)
+    cyc = Cycles(dut)
+    dut.cfg_mac.value = DEFAULT_MAC
+    dut.cfg_raw_ethertype.value = ETYPE
+    hdr = HeaderSource(dut, "s", cyc)
+    pay = PayloadSource(dut, "s_axis", w, hdr=hdr)
+    sink = FrameSink(dut, "m_axis", cyc)
+    await start_clock(dut)
+    await reset(dut)
+    mod = 1 << int(dut.CNT_W.value)
+    n = 260
+    for k in range(n):
+        hdr.send(dst_mac=0x020000000100 + k)
+        pay.send(bytes([k & 0xFF]), tuser=int(k in (5, 200)))
+    for k in range(n):
+        raw, tuser = await sink.recv()
+        assert tuser == int(k in (5, 200))
+        if not tuser:
+            assert raw[14:] == bytes([k & 0xFF]) and Ether(raw).dst == mac_str(0x020000000100 + k)
+    await wait_cycles(dut, 5)
+    assert int(dut.cnt_frames.value) == (n - 2) % mod
+    assert int(dut.cnt_abort.value) == 2 % mod
+
+
+def test_raw_tx_cnt8() -> None:
+    """CNT_W = 8: the frame counter wraps."""
+    from cocotb_run import run
+
+    run(
+        "raw_tx",
+        "test_raw_tx",
+        parameters={"DATA_W": 64, "CNT_W": 8},
+        testcase="counter_wrap",
+    )
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_raw_tx(data_w: int) -> None:
     from cocotb_run import run

@@ -58,14 +58,17 @@ def request(ident: int, seq: int, data: bytes, itype: int = 8, target: int | Non
 
 
 class Tb:
-    def __init__(self, dut: Any, pause: float = 0.0, gap: float = 0.0) -> None:
+    def __init__(
+        self, dut: Any, pause: float = 0.0, gap: float = 0.0, convention: bool = True
+    ) -> None:
         self.dut = dut
         self.w = len(dut.s_axis_tdata)
         self.cyc = Cycles(dut)
         dut.cfg_mac.value = DEFAULT_MAC
         dut.cfg_ttl.value = 64
         self.hdr = HeaderSource(dut, "s", self.cyc)
-        self.pay = PayloadSource(dut, "s_axis", self.w)
+        # the message follows its header (docs/conventions.md), unless a test breaks it
+        self.pay = PayloadSource(dut, "s_axis", self.w, hdr=self.hdr if convention else None)
         self.gap = gap
         self.sink = FrameSink(dut, "m_axis", self.cyc, random_pause(3, pause) if pause else None)
         self.in_last: list[int] = []
@@ -277,6 +280,79 @@ async def short_request_late_end(dut: Any) -> None:
     for k, cycles in enumerate(frames):
         gaps = [y - x for x, y in zip(cycles, cycles[1:], strict=False) if y - x != 1]
         assert not gaps, f"reply {k} has idle cycles inside the frame: {gaps}"
+
+
+@cocotb.test(timeout_time=400, timeout_unit="us")
+async def early_messages_held(dut: Any) -> None:
+    """A producer that breaks the header bus convention (offers the next messages before
+    their headers were taken): the input is held while a whole message waits in the FIFO,
+    so every verdict stays with its message: replies, drops and aborts all exact."""
+    tb = Tb(dut, pause=0.2, convention=False)
+    await tb.start()
+    rng = random.Random(11)
+    cases: list[tuple[bytes, str | None]] = []
+    for k, n in enumerate([0, 3, 18, 40, 1, 100, 2, 9]):
+        good = request(4, k, bytes(rng.getrandbits(8) for _ in range(n)))
+        if k % 3 == 1:
+            bad = corrupt(good, rng.randrange(1, len(good)))
+            cases.append((bad, None if len(bad) < 26 else "abort"))
+        cases.append((good, "reply"))
+    for m, _ in cases:
+        tb.send(m)
+    for k, (m, exp) in enumerate(cases):
+        if exp is None:
+            continue
+        raw, tuser = await tb.sink.recv()
+        assert tuser == (exp == "abort"), f"request {k}: tuser {tuser}, expected {exp}"
+        if exp == "reply":
+            check_reply(raw, m, k)
+    await wait_cycles(dut, 60)
+    assert tb.sink.count() == 0
+    n_bad = sum(1 for _, e in cases if e != "reply")
+    assert tb.cnt("cnt_bad_csum") == n_bad
+    assert tb.cnt("cnt_replies") == len(cases) - n_bad
+    assert tb.cnt("cnt_aborted") == 0 and tb.cnt("cnt_dropped") == 0
+
+
+@cocotb.test()
+async def counter_wrap(dut: Any) -> None:
+    """258 replies, 258 dropped (broadcast), 2 aborted, 2 bad checksums: every counter
+    exact modulo 2^CNT_W (with CNT_W = 8 replies and drops wrap to 2)."""
+    tb = Tb(dut)
+    await tb.start()
+    mod = 1 << int(dut.CNT_W.value)
+    n = 258
+    good = request(6, 1, b"")
+    for _ in range(n):
+        tb.send(good)
+        tb.send(good, bcast=1)
+    for m, u in ((good, 1), (good, 1), (corrupt(good, 5), 0), (corrupt(good, 6), 0)):
+        tb.send(m, tuser=u)
+    for k in range(n):
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        check_reply(raw, good, 2 * k)
+    for _ in range(2):
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 1
+    await wait_cycles(dut, 60)
+    assert tb.sink.count() == 0
+    assert tb.cnt("cnt_replies") == n % mod
+    assert tb.cnt("cnt_dropped") == n % mod
+    assert tb.cnt("cnt_aborted") == 2 % mod
+    assert tb.cnt("cnt_bad_csum") == 2 % mod
+
+
+def test_icmp_echo_cnt8() -> None:
+    """CNT_W = 8: the counters wrap."""
+    from cocotb_run import run
+
+    run(
+        "icmp_echo",
+        "test_icmp_echo",
+        parameters={"DATA_W": 64, "CNT_W": 8},
+        testcase="counter_wrap",
+    )
 
 
 @pytest.mark.parametrize("data_w", [8, 64])

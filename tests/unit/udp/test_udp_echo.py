@@ -128,6 +128,47 @@ async def padded_request_late_end(dut: Any) -> None:
         assert cycles == list(range(cycles[0], cycles[0] + len(cycles))), f"gap in reply {k}"
 
 
+@cocotb.test()
+async def counter_wrap(dut: Any) -> None:
+    """258 echoed datagrams: cnt_echoed and cnt_tx_frames exact modulo 2^CNT_W (with
+    CNT_W = 8 both wrap to 2)."""
+    w = len(dut.s_axis_tdata)
+    cyc = Cycles(dut)
+    dut.cfg_mac.value = DEFAULT_MAC
+    dut.cfg_ip.value = DEFAULT_IP
+    dut.cfg_ttl.value = 64
+    dut.cfg_df.value = 1
+    hdr = HeaderSource(dut, "s", cyc)
+    pay = PayloadSource(dut, "s_axis", w, hdr=hdr)
+    sink = FrameSink(dut, "m_axis", cyc)
+    await start_clock(dut)
+    await reset(dut)
+    mod = 1 << int(dut.CNT_W.value)
+    n = 258
+    for k in range(n):
+        hdr.send(src_mac=PEER_MAC, src_ip=PEER_IP, src_port=k, dst_port=7, len=1)
+        pay.send(bytes([k & 0xFF]))
+    for k in range(n):
+        raw, tuser = await sink.recv()
+        assert tuser == 0 and raw[42:] == bytes([k & 0xFF])
+    await wait_cycles(dut, 10)
+    assert int(dut.cnt_echoed.value) == n % mod
+    assert int(dut.cnt_tx_frames.value) == n % mod
+    assert int(dut.cnt_tx_abort.value) == 0
+
+
+def test_udp_echo_cnt8() -> None:
+    """CNT_W = 8: the counters wrap."""
+    from cocotb_run import run
+
+    run(
+        "udp_echo_tx",
+        "test_udp_echo",
+        parameters={"DATA_W": 64, "CSUM_MODE": 0, "CNT_W": 8},
+        testcase="counter_wrap",
+    )
+
+
 @pytest.mark.parametrize("data_w,mode", [(8, 0), (64, 0), (8, 1), (64, 1)])
 def test_udp_echo(data_w: int, mode: int) -> None:
     from cocotb_run import run

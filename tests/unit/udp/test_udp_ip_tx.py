@@ -376,6 +376,55 @@ async def config_change(dut: Any) -> None:
     assert tb.cnt("cnt_tx_frames") == 3
 
 
+@cocotb.test()
+async def counter_wrap(dut: Any) -> None:
+    """258 good frames, 2 short, 2 long: counters exact modulo 2^CNT_W (with CNT_W = 8
+    the frame counter wraps to 2)."""
+    tb = Tb(dut)
+    await tb.start()
+    mod = 1 << int(dut.CNT_W.value)
+    n = 262
+    for k in range(n):
+        if k in (7, 100):
+            tb.send(bytes(3), length=5, dport=k)  # short: aborted
+        elif k in (50, 150):
+            tb.send(bytes(6), length=2, dport=k)  # long: cut
+        else:
+            tb.send(bytes([k & 0xFF]), dport=k)
+    for k in range(n):
+        raw, tuser = await tb.sink.recv()
+        assert tuser == int(k in (7, 100))
+        if k in (0, n - 1):
+            check_frame(
+                raw,
+                dst_mac=DST_MAC,
+                src_mac=DEFAULT_MAC,
+                src_ip=DEFAULT_IP,
+                dst_ip=DST_IP,
+                sport=5000,
+                dport=k,
+                payload=bytes([k & 0xFF]),
+                ident=k,
+            )
+    await tb.drain()
+    assert tb.cnt("cnt_tx_frames") == (n - 2) % mod
+    assert tb.cnt("cnt_tx_abort") == 2 % mod
+    assert tb.cnt("cnt_tx_long") == 2 % mod
+    assert tb.cnt("cnt_arp_miss") == 0
+
+
+def test_udp_ip_tx_cnt8() -> None:
+    """CNT_W = 8: the frame counter wraps."""
+    from cocotb_run import run
+
+    run(
+        "udp_ip_tx",
+        "test_udp_ip_tx",
+        parameters={"DATA_W": 64, "CNT_W": 8},
+        testcase="counter_wrap",
+    )
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_udp_ip_tx(data_w: int) -> None:
     from cocotb_run import run

@@ -2,7 +2,9 @@
 
 Mode 1 checksums are checked against scapy's; modes 0/2 keep the one-cycle start through
 the store-and-forward stage; order is kept across modes; short, long, bad and oversized
-mode-1 payloads are checked with exact counters.
+mode-1 payloads are checked with exact counters. Without a buffer (BUF_BYTES = 0) every
+mode passes straight through with the one-cycle start and mode 1 sends checksum 0.
+Counters wrap at 2^CNT_W (run with CNT_W = 8).
 """
 
 from __future__ import annotations
@@ -152,8 +154,106 @@ async def mode1_start_latency(dut: Any) -> None:
     assert [f - t for f, t in zip(firsts, last_in, strict=True)] == [3, 3, 3]
 
 
+@cocotb.test()
+async def no_buffer_modes(dut: Any) -> None:
+    """BUF_BYTES = 0: no store and forward; mode 1 goes straight through with checksum 0
+    (legal in IPv4), modes 0 and 2 as usual; every frame starts 1 cycle after its
+    request, back to back; length errors still abort or cut; no store-and-forward count."""
+    tb = Tb(dut)
+    await tb.start()
+    rng = random.Random(4)
+    sizes = [0, 1, 2, 9, 17, 64, 300]
+    sent = []
+    for i, n in enumerate(sizes * 2):
+        payload = bytes(rng.randrange(256) for _ in range(n))
+        mode = [1, 0, 2][i % 3]
+        ref = udp_csum(DEFAULT_IP, DST_IP, 5000, 400 + i, payload)
+        tb.send(payload, mode=mode, csum=ref if mode == 2 else 0x1234, dport=400 + i)
+        sent.append((payload, ref if mode == 2 else 0, i))
+    for payload, cs, i in sent:
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        expect(tb, raw, payload, i, 400 + i, cs)
+    await tb.drain()
+    firsts = [b.cycle for b in tb.sink.beats if b.first]
+    lasts = [b.cycle for b in tb.sink.beats if b.last]
+    for h, f in zip(tb.hdr.fired, firsts, strict=True):
+        assert f - h == 1
+    for k in range(1, len(firsts)):
+        assert firsts[k] == lasts[k - 1] + 1, f"gap before frame {k}"
+    assert tb.cnt("cnt_tx_frames") == len(sent)
+    # mode 1 length errors: short aborts, long is cut at hdr_len (checksum still 0)
+    tb.send(bytes(10), length=20, mode=1, dport=1)
+    tb.send(bytes(range(40)), length=25, mode=1, dport=2)
+    raw, tuser = await tb.sink.recv()
+    assert tuser == 1
+    raw, tuser = await tb.sink.recv()
+    assert tuser == 0
+    expect(tb, raw, bytes(range(25)), len(sent) + 1, 2, 0)
+    await tb.drain()
+    assert tb.cnt("cnt_tx_frames") == len(sent) + 1
+    assert tb.cnt("cnt_tx_abort") == 1 and tb.cnt("cnt_tx_long") == 1
+    assert tb.cnt("cnt_sf_frames") == 0 and tb.cnt("cnt_sf_overflow") == 0
+
+
+@cocotb.test()
+async def counter_wrap(dut: Any) -> None:
+    """CNT_W = 8: 258 mode-1 datagrams: the frame counter (and, with a buffer, the
+    store-and-forward counter) wraps to 2; the ports' upper bits stay zero."""
+    tb = Tb(dut)
+    await tb.start()
+    buffered = int(dut.BUF_BYTES.value) != 0
+    n = 258
+    for i in range(n):
+        tb.send(b"", mode=1, dport=i & 0xFF)
+    for i in range(n):
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        if i in (0, n - 1):
+            cs = udp_csum(DEFAULT_IP, DST_IP, 5000, i & 0xFF, b"") if buffered else 0
+            expect(tb, raw, b"", i & 0xFFFF, i & 0xFF, cs)
+    await tb.drain()
+    assert tb.cnt("cnt_tx_frames") == n % 256
+    assert tb.cnt("cnt_sf_frames") == (n % 256 if buffered else 0)
+    assert tb.cnt("cnt_tx_abort") == 0 and tb.cnt("cnt_sf_overflow") == 0
+
+
+BUFFERED = [
+    "all_modes_in_order",
+    "zero_checksum_sent_as_ffff",
+    "straight_modes_keep_zero_wait",
+    "mode1_length_errors",
+    "mode1_start_latency",
+]
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_udp_tx(data_w: int) -> None:
     from cocotb_run import run
 
-    run("udp_tx", "test_udp_tx", parameters={"DATA_W": data_w})
+    run("udp_tx", "test_udp_tx", parameters={"DATA_W": data_w}, testcase=BUFFERED)
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_tx_no_buffer(data_w: int) -> None:
+    """BUF_BYTES = 0 and CNT_W = 8."""
+    from cocotb_run import run
+
+    run(
+        "udp_tx",
+        "test_udp_tx",
+        parameters={"DATA_W": data_w, "BUF_BYTES": 0, "CNT_W": 8},
+        testcase=["no_buffer_modes", "counter_wrap"],
+    )
+
+
+def test_udp_tx_counter_wrap() -> None:
+    """With the mode-1 buffer and CNT_W = 8 (8 bits)."""
+    from cocotb_run import run
+
+    run(
+        "udp_tx",
+        "test_udp_tx",
+        parameters={"DATA_W": 8, "CNT_W": 8},
+        testcase=["counter_wrap"],
+    )

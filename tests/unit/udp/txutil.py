@@ -75,10 +75,21 @@ class PayloadSource:
 
     `send` queues one packet: `data` bytes (empty = one beat with tkeep 0), `tuser` on the
     last beat, optional idle cycles between beats (`gap_prob`).
+
+    With `hdr` (the packets' HeaderSource), the header bus convention of
+    docs/conventions.md is kept: packet n's first beat is offered only once header n has
+    been transferred. Without it the payload runs independently of the headers (a
+    producer that breaks the convention, for tests that check a module survives one).
     """
 
     def __init__(
-        self, dut: Any, prefix: str, data_w: int, seed: int = 1, period_ns: int = 8
+        self,
+        dut: Any,
+        prefix: str,
+        data_w: int,
+        seed: int = 1,
+        period_ns: int = 8,
+        hdr: HeaderSource | None = None,
     ) -> None:
         self.dut = dut
         self.period = period_ns
@@ -87,6 +98,8 @@ class PayloadSource:
         self.rng = random.Random(seed)
         self.queue: list[tuple[bytes, int, float, int, int]] = []
         self.busy = False
+        self.hdr = hdr
+        self.started = 0  # packets begun
         self._sig("tvalid").value = 0
         self._sig("tlast").value = 0
         self._sig("tkeep").value = 0
@@ -123,6 +136,9 @@ class PayloadSource:
                 continue
             self.busy = True
             data, tuser, gap, last_delay, last_after = self.queue.pop(0)
+            while self.hdr is not None and len(self.hdr.fired) <= self.started:
+                await RisingEdge(clk)
+            self.started += 1
             t_first = get_sim_time(unit="ns")
             beats = [data[i : i + self.kw] for i in range(0, len(data), self.kw)] or [b""]
             for n, chunk in enumerate(beats):

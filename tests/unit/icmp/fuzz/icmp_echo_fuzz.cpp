@@ -97,7 +97,8 @@ int main(int argc, char **argv) {
             t->s_hdr_len = (uint16_t)r.msg.size();
             t->s_hdr_broadcast = r.bcast;
         }
-        if (!p_on && pi < rqs.size() && U(rng) >= p_idle) p_on = true;
+        // a message is offered only once its header was taken (docs/conventions.md)
+        if (!p_on && pi < rqs.size() && pi < hi && U(rng) >= p_idle) p_on = true;
         t->s_axis_tvalid = p_on;
         if (pi < rqs.size()) {
             const Rq &r = rqs[pi];
