@@ -132,6 +132,7 @@ module ip_rx #(
     reg  [15:0]     acc_lo;
     reg  [CW-1:0]   acc_c;
     reg  [16:0]     s1;
+    reg             s1_ok;  // DATA_W 8: acc_lo + acc_c == 0xFFFF without an adder
     reg             csum_ok;
     reg  [47:0]     cur_src_mac;
 
@@ -258,7 +259,9 @@ module ip_rx #(
         // s1 <= 0xFFFF + 15 is congruent to the sum modulo 0xFFFF: a good header sums to
         // 0xFFFF (0 only if every word was 0)
         s1 <= {1'b0, acc_lo} + {{(17-CW){1'b0}}, acc_c};
-        csum_ok <= (s1 == 17'h0FFFF);
+        // (one carry bit: lo + c = 0xFFFF is lo = 0xFFFF, c = 0 or lo = 0xFFFE, c = 1)
+        s1_ok <= (&acc_lo[15:1]) && (acc_lo[0] ^ acc_c[0]);
+        csum_ok <= (KEEP_W == 1) ? s1_ok : (s1 == 17'h0FFFF);
         if (push) begin
             cmd_len <= {tl_d[13:0], f_tlen[1:0]};
             cmd_bcast <= r_bcast;
