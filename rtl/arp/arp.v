@@ -376,6 +376,10 @@ module arp #(
     reg              sw_again;   // an entry was due while the transmitter was busy
     wire rx_can = ev_valid && !ev_done;
     wire sw_can = (sw_left != {SWL_W{1'b0}});
+    // A lookup accepted while a received frame or the background pass waits lets that
+    // operation go first (it waits as lk_pend, which then goes before anything else):
+    // lookups every cycle cannot starve the receive path.
+    wire other  = rx_can || sw_can;
 
     // ------------------------------------------------------------------ decisions
     reg         x_resp, x_hit, x_again;
@@ -483,8 +487,8 @@ module arp #(
     // read address
     always @* begin
         case (state)
-            S_IDLE:  ra = lk_take ? addr_of(q_set, {WAY_W{1'b0}}) :
-                          lk_pend ? addr_of(lk_set, {WAY_W{1'b0}}) :
+            S_IDLE:  ra = lk_pend ? addr_of(lk_set, {WAY_W{1'b0}}) :
+                          (lk_take && !other) ? addr_of(q_set, {WAY_W{1'b0}}) :
                           rx_can  ? addr_of(set_of(ev_spa), {WAY_W{1'b0}}) : sw_addr;
             S_SCAN:  ra = addr_of(cur_set, k + 1'b1);
             S_SWA, S_SWB: ra = sw_addr;  // read again: rd still holds the entry in S_SWD
@@ -576,13 +580,14 @@ module arp #(
                 end
                 S_IDLE: begin
                     k <= {WAY_W{1'b0}};
-                    if (lk_new) begin
-                        op <= OP_LK; cur_set <= q_set; state <= S_SCAN;
-                    end else if (lk_pend) begin
+                    if (lk_pend) begin
                         op <= OP_LK; cur_set <= lk_set; state <= S_SCAN;
-                    end else if (lk_take) begin
-                        // a repeated lookup (one-cycle answer): the read issued for it
-                        // is not used, nothing starts this cycle
+                    end else if (lk_take && !other) begin
+                        // a lookup starts at once when nothing else waits (a repeated
+                        // one, answered in one cycle, does not use the read issued)
+                        if (!memo_hit) begin
+                            op <= OP_LK; cur_set <= q_set; state <= S_SCAN;
+                        end
                     end else if (rx_can) begin
                         op <= OP_RX; cur_set <= set_of(ev_spa); state <= S_SCAN;
                     end else if (sw_can) begin

@@ -90,8 +90,8 @@ class ArpTB:
         # documented lookup latency through the cache (docs/arp.md): the set is read one
         # way per cycle through a two-stage pipeline, then the decision is registered
         self.lk_cycles = self.ways + 3
-        # ... and at most this when an operation (WAYS + 3 cycles) had just started
-        self.lk_cycles_max = 2 * self.ways + 5
+        # ... and at most this when a received frame's operation (WAYS + 3 cycles) goes first
+        self.lk_cycles_max = 2 * self.ways + 6
         self.retries = int(dut.RETRIES.value)
         self.retry_ms = int(dut.RETRY_MS.value)
         self.expire_ms = int(dut.EXPIRE_MS.value)
