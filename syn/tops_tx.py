@@ -10,7 +10,7 @@ TOPS = [
     Top("udp_ip_tx_8b", "udp_ip_tx", {"DATA_W": 8}, fmax=True),
     Top("udp_ip_tx_64b", "udp_ip_tx", {"DATA_W": 64}),
     Top("udp_tx_8b", "udp_tx", {"DATA_W": 8}),
-    Top("icmp_echo_8b", "icmp_echo", {"DATA_W": 8}),
+    Top("icmp_echo_8b", "icmp_echo", {"DATA_W": 8}, fmax=True),
     Top("icmp_echo_64b", "icmp_echo", {"DATA_W": 64}),
     Top("eth_tx_arb_3x8b", "eth_tx_arb", {"N": 3, "DATA_W": 8}),
 ]

@@ -300,7 +300,7 @@ module tx_prepend #(
             S_PAY: begin
                 if (s_axis_tvalid && m_axis_tready) begin
                     carry <= s_axis_tdata;
-                    rem    <= rem_le ? 16'd0 : rem - KW16;
+                    rem    <= rem - KW16;  // only read while !rem_le (may wrap after)
                     rem_le <= rem_le || (rem <= KW2);
                     rem8   <= rem_le ? {CW{1'b0}} : (rem <= KW2) ? rem_m[CW-1:0] : KWC;
                     if (p_end) begin

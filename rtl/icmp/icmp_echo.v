@@ -240,17 +240,19 @@ module icmp_echo #(
     // IPv4 header checksum in three registered steps (ready 3 cycles after the header,
     // first needed in the 4th reply beat at 64 bits, which is 5 cycles after it at least)
     reg  [15:0] tot;
-    reg  [16:0] sa, sb, sc;
+    reg  [16:0] sa, sc;
+    reg  [17:0] sb;
     reg  [15:0] sd;
     reg  [18:0] ssum;
     wire [16:0] sf1 = {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
     wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
     always @(posedge clk) begin
-        sa   <= {1'b0, 16'h4500} + {1'b0, tot} + {1'b0, r_id};
-        sb   <= {1'b0, t_ttl, 8'd1} + {1'b0, t_ip[31:16]};
+        sa   <= {1'b0, tot} + {1'b0, r_id};
+        // 0x4500 + (TTL << 8 | protocol 1) = (TTL + 0x45) << 8 | 1: one 8-bit adder
+        sb   <= {({1'b0, t_ttl} + 9'h045), 8'd1} + {2'b0, t_ip[31:16]};
         sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
         sd   <= r_ip[15:0];
-        ssum <= {2'b0, sa} + {2'b0, sb} + {2'b0, sc} + {3'b0, sd};
+        ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
     end
 
     // ICMP checksum update for type 8 -> 0
@@ -279,6 +281,12 @@ module icmp_echo #(
     wire        is_echo = (head4[7:0] == 8'd8);
     wire [15:0] hc_new  = upd({head4[23:16], head4[31:24]});
     wire [31:0] head4_n = {hc_new[7:0], hc_new[15:8], head4[15:8], 8'd0};
+    // at 8 bits the changed bytes go out as header bytes 34..37, read through the header
+    // byte select: registered here (the capture ends more than 30 cycles before they are
+    // sent), which keeps the checksum update's adders off the output path
+    reg  [31:0] head4_r;
+    always @(posedge clk) head4_r <= head4_n;
+    wire [31:0] head4_h = CAP ? head4_r : head4_n;
 
     always @(posedge clk) begin
         ip_csum <= ~sf2;
@@ -367,7 +375,7 @@ module icmp_echo #(
     // the reply header (38 bytes, of which HDRB are used), byte 0 in [7:0]
     /* verilator lint_off UNUSEDSIGNAL */
     wire [38*8-1:0] hv = {
-        head4_n,
+        head4_h,
         r_ip[7:0], r_ip[15:8], r_ip[23:16], r_ip[31:24],
         t_ip[7:0], t_ip[15:8], t_ip[23:16], t_ip[31:24],
         ip_csum[7:0], ip_csum[15:8], 8'd1, t_ttl,

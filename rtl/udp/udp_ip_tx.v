@@ -100,7 +100,7 @@ module udp_ip_tx #(
     reg  [31:0] t_ip;
     reg  [7:0]  t_ttl;
     reg         t_df;
-    reg  [15:0] t_sum;  // folded one's-complement sum of the static IPv4 header words
+    reg  [17:0] t_sum;  // one's-complement sum of the static IPv4 header words (unfolded)
 
     // per-request fields
     reg  [47:0] r_dmac;
@@ -116,33 +116,36 @@ module udp_ip_tx #(
     // the request's values, and they stay frozen while its header goes out
     wire        idle_load = (ws == W_IDLE) && eng_free;
 
-    // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP
-    wire [17:0] st_sum = 18'h04500 + {2'b0, 1'b0, cfg_df, 14'd0} + {2'b0, cfg_ttl, 8'd17}
-                       + {2'b0, cfg_ip[31:16]} + {2'b0, cfg_ip[15:0]};
-    wire [15:0] st_fold = st_sum[15:0] + {14'd0, st_sum[17:16]};  // cannot carry again
+    // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP. The constant and
+    // DF words share the TTL byte's adder: 0x4500 + DF * 0x4000 + (TTL << 8 | 17) =
+    // ((TTL + 0x45 + DF * 0x40) << 8) | 0x11. Kept unfolded (18 bits): the request-time
+    // steps below fold it with the rest.
+    wire [8:0]  st_hi  = {1'b0, cfg_ttl} + (cfg_df ? 9'h085 : 9'h045);
+    wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {2'b0, cfg_ip[31:16]} + {2'b0, cfg_ip[15:0]};
 
     // variable part: total length, identification, destination IP, added to the static
     // sum in three registered steps (ready 3 cycles after the request, first needed in
     // the 4th cycle at 64 bits and the 25th at 8 bits)
     reg  [15:0] tot_len, udp_len;
-    reg  [16:0] v_a, v_b;
+    reg  [18:0] v_a;
+    reg  [16:0] v_b;
     reg  [15:0] v_c;
-    reg  [18:0] v_s;
-    wire [16:0] v_f1 = {1'b0, v_s[15:0]} + {14'd0, v_s[18:16]};
+    reg  [19:0] v_s;
+    wire [16:0] v_f1 = {1'b0, v_s[15:0]} + {13'd0, v_s[19:16]};
     wire [15:0] v_f2 = v_f1[15:0] + {15'd0, v_f1[16]};
 
     always @(posedge clk) begin
-        v_a     <= {1'b0, t_sum} + {1'b0, tot_len};
+        v_a     <= {1'b0, t_sum} + {3'b0, tot_len};
         v_b     <= {1'b0, r_id} + {1'b0, r_dip[31:16]};
         v_c     <= r_dip[15:0];
-        v_s     <= {2'b0, v_a} + {2'b0, v_b} + {3'b0, v_c};
+        v_s     <= {1'b0, v_a} + {3'b0, v_b} + {4'b0, v_c};
         ip_csum <= ~v_f2;
         if (idle_load) begin
             t_mac <= cfg_mac;
             t_ip  <= cfg_ip;
             t_ttl <= cfg_ttl;
             t_df  <= cfg_df;
-            t_sum <= st_fold;
+            t_sum <= st_sum;
         end
     end
 
