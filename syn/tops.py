@@ -21,6 +21,7 @@ class Top:
     params: dict[str, int] = field(default_factory=dict)
     fmax: bool = False  # also place and route on iCE40 HX8K for Fmax
     clocks: tuple[str, ...] = ("clk",)  # clock ports to report in the Fmax benchmark
+    in_tests: bool = True  # synthesized by tests/test_synth.py (False: benchmarks only)
 
 
 def _gather() -> list[Top]:

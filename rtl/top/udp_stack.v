@@ -22,7 +22,8 @@
 //   cnt_*             32-bit wrapping counters of every block (drop reasons included)
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, RX_STORE_FWD (udp_rx: 0 cut-through
 //   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
-//   TX_BUF_BYTES (per-port buffer for checksum mode 1), ARP_ENTRIES,
+//   TX_BUF_BYTES (per-port buffer for checksum mode 1; 0 = none: mode 1 then sends
+//   checksum 0), ARP_ENTRIES,
 //   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
 //   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0),
 //   CNT_W (width of every counter, 1..32: counters wrap at 2^CNT_W, the cnt_* ports stay
@@ -352,7 +353,7 @@ module udp_stack #(
         end
     end
 
-    icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_icmp (
+    icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_icmp (
         .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
         .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
         .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
@@ -367,7 +368,7 @@ module udp_stack #(
         .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum)
     );
 
-    raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_raw_tx (
+    raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_raw_tx (
         .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .s_hdr_valid(s_raw_tx_hdr_valid), .s_hdr_ready(s_raw_tx_hdr_ready),
         .s_hdr_dst_mac(s_raw_tx_hdr_dst_mac),
@@ -415,7 +416,9 @@ module udp_stack #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] sf_frames;  // datagrams buffered for checksum mode 1 (not exported)
             /* verilator lint_on UNUSEDSIGNAL */
-            udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES)) u_udp_tx (
+            udp_tx #(
+                .DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES), .CNT_W(CNT_W)
+            ) u_udp_tx (
                 .clk(clk), .rst(rst),
                 .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
                 .s_hdr_valid(s_udp_tx_hdr_valid[g]), .s_hdr_ready(s_udp_tx_hdr_ready[g]),
@@ -450,7 +453,7 @@ module udp_stack #(
         end
     endgenerate
 
-    eth_tx_arb #(.N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx_arb (
+    eth_tx_arb #(.N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_tx_arb (
         .clk(clk), .rst(rst),
         .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
         .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),

@@ -1,0 +1,241 @@
+`default_nettype none
+// udp_echo_node: a complete 8-bit network node on one GMII port: MAC, receive frame
+// FIFO, ARP, IPv4, ICMP echo and a UDP echo application on one port. It is the smallest
+// useful wirecore design and the one the area and Fmax benchmarks measure against other
+// open stacks (MAC + ARP + IP + ICMP + UDP echo, 8 bits, one clock).
+//
+//   gmii_rx* -> eth_mac_gmii RX -> axis_fifo (frame mode: bad frames and frames that do
+//   not fit dropped whole) -> udp_stack (1 port) -> udp_echo -> udp_stack -> eth_mac_gmii
+//   TX -> gmii_tx*
+//
+// The frame FIFO is needed because the MAC's receive stream cannot wait while the stack
+// may (a reply waits for the transmitter); it maps to block RAM.
+//
+// Interfaces:
+//   clk, rst, tick_1ms         clock (GMII TX and RX share it), synchronous reset,
+//                              millisecond strobe (ARP timers, ICMP rate limit)
+//   cfg_mac[47:0], cfg_ip[31:0], cfg_netmask[31:0], cfg_gateway[31:0]   addresses
+//   cfg_echo_port[15:0]        UDP port of the echo (0 = closed)
+//   cfg_unreach_per_ms[7:0]    ICMP port-unreachable limit (only with ICMP_UNREACH = 1)
+//   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
+//   cnt_all[NCNT*32-1:0]       every counter, 32 bits each, in this order (index: name):
+//     0-9   MAC: tx_frames tx_bytes tx_underflow tx_abort rx_frames rx_bytes rx_bad_fcs
+//           rx_runt rx_oversize rx_er
+//     10    RX FIFO: frames dropped because the FIFO was full
+//     11-14 eth_rx: frames bad_mac bad_ethertype runt
+//     15-23 ip_rx: packets runt bad_hdr bad_csum bad_len not_for_us fragment bad_proto
+//           truncated
+//     24-29 udp_rx: datagrams bad_len closed_port bad_csum err_in oversize
+//     30-35 ICMP: replies aborted dropped bad_csum unreach_sent unreach_dropped
+//     36-48 ARP: req_rx reply_tx req_tx garp_tx reply_rx malformed rx_overrun hit miss
+//           timeout expired evicted conflict
+//     49-56 transmit: tx_frames raw_tx_frames raw_tx_abort udp_tx_frames udp_tx_abort
+//           udp_tx_long udp_tx_arp_miss udp_tx_sf_overflow
+//     57    echo: datagrams echoed
+//   Counters are CNT_W bits wide (upper bits zero). With COUNTERS = 0, cnt_all is zero
+//   and synthesis removes every counter (as it does when cnt_all is left unconnected).
+// Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
+//   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
+//   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
+//   buffer), ICMP_UNREACH (1: port unreachable for closed ports), CNT_W (1..32),
+//   COUNTERS (1: cnt_all driven; 0: no counters).
+// Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
+//   stack's turnaround (docs/stack.md), 1 cycle to the first preamble byte.
+module udp_echo_node #(
+    parameter integer ARP_ENTRIES    = 4,
+    parameter integer RX_FIFO_BYTES  = 2048,
+    parameter integer MAX_FRAME      = 1518,
+    parameter integer ECHO_CSUM_MODE = 0,
+    parameter integer TX_BUF_BYTES   = 0,
+    parameter integer ICMP_UNREACH   = 0,
+    parameter integer CNT_W          = 32,
+    parameter integer COUNTERS       = 1,
+    parameter integer NCNT           = 58
+) (
+    input  wire             clk,
+    input  wire             rst,
+    input  wire             tick_1ms,
+    input  wire [47:0]      cfg_mac,
+    input  wire [31:0]      cfg_ip,
+    input  wire [31:0]      cfg_netmask,
+    input  wire [31:0]      cfg_gateway,
+    input  wire [15:0]      cfg_echo_port,
+    input  wire [7:0]       cfg_unreach_per_ms,
+    input  wire [7:0]       gmii_rxd,
+    input  wire             gmii_rx_dv,
+    input  wire             gmii_rx_er,
+    output wire [7:0]       gmii_txd,
+    output wire             gmii_tx_en,
+    output wire             gmii_tx_er,
+    output wire [NCNT*32-1:0] cnt_all
+);
+    localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
+    localparam [1:0]  ECHO_MODE   = ECHO_CSUM_MODE[1:0];
+
+    wire [NCNT*32-1:0] cnt;  // every counter; cnt_all shows them when COUNTERS = 1
+    assign cnt_all = (COUNTERS != 0) ? cnt : {(NCNT*32){1'b0}};
+
+    // ---------------- MAC ----------------
+    wire [7:0] mac_rx_tdata, mac_tx_tdata;
+    wire       mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
+    wire       mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
+
+    eth_mac_gmii #(.CNT_W(CNT_W)) u_mac (
+        .tx_clk(clk), .tx_rst(rst), .rx_clk(clk), .rx_rst(rst),
+        .s_axis_tdata(mac_tx_tdata), .s_axis_tvalid(mac_tx_tvalid),
+        .s_axis_tready(mac_tx_tready), .s_axis_tlast(mac_tx_tlast),
+        .s_axis_tuser(mac_tx_tuser),
+        .m_axis_tdata(mac_rx_tdata), .m_axis_tvalid(mac_rx_tvalid),
+        .m_axis_tlast(mac_rx_tlast), .m_axis_tuser(mac_rx_tuser),
+        .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
+        .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
+        .cfg_ifg(8'd12), .cfg_max_len(MAX_FRAME_W),
+        .cnt_tx_frames(cnt[0*32+:32]), .cnt_tx_bytes(cnt[1*32+:32]),
+        .cnt_tx_underflow(cnt[2*32+:32]), .cnt_tx_abort(cnt[3*32+:32]),
+        .cnt_rx_frames(cnt[4*32+:32]), .cnt_rx_bytes(cnt[5*32+:32]),
+        .cnt_rx_bad_fcs(cnt[6*32+:32]), .cnt_rx_runt(cnt[7*32+:32]),
+        .cnt_rx_oversize(cnt[8*32+:32]), .cnt_rx_er(cnt[9*32+:32])
+    );
+
+    // ---------------- RX frame FIFO ----------------
+    wire [7:0] st_rx_tdata;
+    wire [0:0] st_rx_tkeep;
+    wire       st_rx_tvalid, st_rx_tready, st_rx_tlast, st_rx_tuser;
+    wire       fifo_drop_full;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire       fifo_overflow, fifo_drop_bad, fifo_good;  // the MAC counts bad frames
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    /* verilator lint_off PINCONNECTEMPTY */
+    axis_fifo #(
+        .DATA_W(8), .KEEP_W(1), .DEPTH(RX_FIFO_BYTES), .FRAME_FIFO(1), .DROP_BAD_FRAME(1),
+        .DROP_WHEN_FULL(1)
+    ) u_rx_fifo (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(mac_rx_tdata), .s_axis_tkeep(1'b1), .s_axis_tvalid(mac_rx_tvalid),
+        .s_axis_tready(), .s_axis_tlast(mac_rx_tlast), .s_axis_tuser(mac_rx_tuser),
+        .m_axis_tdata(st_rx_tdata), .m_axis_tkeep(st_rx_tkeep), .m_axis_tvalid(st_rx_tvalid),
+        .m_axis_tready(st_rx_tready), .m_axis_tlast(st_rx_tlast), .m_axis_tuser(st_rx_tuser),
+        .status_overflow(fifo_overflow), .status_drop_bad(fifo_drop_bad),
+        .status_drop_full(fifo_drop_full), .status_good_frame(fifo_good)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    reg [CNT_W-1:0] cnt_fifo_full;
+    always @(posedge clk) begin
+        if (rst) cnt_fifo_full <= {CNT_W{1'b0}};
+        else if (fifo_drop_full) cnt_fifo_full <= cnt_fifo_full + 1'b1;
+    end
+    assign cnt[10*32+:32] = {{(32-CNT_W){1'b0}}, cnt_fifo_full};
+
+    // ---------------- stack with the echo on port 0 ----------------
+    wire        urx_hdr_valid, urx_hdr_ready;
+    wire [47:0] urx_hdr_src_mac;
+    wire [31:0] urx_hdr_src_ip;
+    wire [15:0] urx_hdr_src_port, urx_hdr_dst_port, urx_hdr_len;
+    wire [7:0]  urx_tdata;
+    wire        urx_tkeep, urx_tvalid, urx_tready, urx_tlast, urx_tuser;
+    wire        utx_hdr_valid, utx_hdr_ready, utx_hdr_dst_mac_valid;
+    wire [47:0] utx_hdr_dst_mac;
+    wire [31:0] utx_hdr_dst_ip;
+    wire [15:0] utx_hdr_dst_port, utx_hdr_src_port, utx_hdr_len, utx_hdr_csum;
+    wire [7:0]  utx_tdata;
+    wire        utx_tkeep, utx_tvalid, utx_tready, utx_tlast, utx_tuser;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [0:0]  tx_tkeep;  // one byte per beat: the MAC takes it as set
+    wire        raw_rx_hdr_valid, raw_rx_tvalid, raw_rx_tlast, raw_rx_tuser;
+    wire [47:0] raw_rx_hdr_dst_mac, raw_rx_hdr_src_mac;
+    wire [7:0]  raw_rx_tdata;
+    wire [0:0]  raw_rx_tkeep;
+    wire        raw_tx_hdr_ready, raw_tx_tready;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    udp_stack #(
+        .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
+        .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_UNREACH(ICMP_UNREACH),
+        .CNT_W(CNT_W)
+    ) u_stack (
+        .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
+        .cfg_gateway(cfg_gateway), .cfg_ttl(8'd64), .cfg_df(1'b1),
+        .cfg_raw_ethertype(16'hFFFF),  // reserved: the raw channel is unused
+        .cfg_udp_port(cfg_echo_port), .cfg_udp_csum_mode(ECHO_MODE),
+        .cfg_unreach_per_ms(cfg_unreach_per_ms),
+        .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
+        .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
+        .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
+        .m_axis_tready(mac_tx_tready), .m_axis_tlast(mac_tx_tlast), .m_axis_tuser(mac_tx_tuser),
+        .m_udp_rx_hdr_valid(urx_hdr_valid), .m_udp_rx_hdr_ready(urx_hdr_ready),
+        .m_udp_rx_hdr_src_mac(urx_hdr_src_mac), .m_udp_rx_hdr_src_ip(urx_hdr_src_ip),
+        .m_udp_rx_hdr_src_port(urx_hdr_src_port), .m_udp_rx_hdr_dst_port(urx_hdr_dst_port),
+        .m_udp_rx_hdr_len(urx_hdr_len),
+        .m_udp_rx_axis_tdata(urx_tdata), .m_udp_rx_axis_tkeep(urx_tkeep),
+        .m_udp_rx_axis_tvalid(urx_tvalid), .m_udp_rx_axis_tready(urx_tready),
+        .m_udp_rx_axis_tlast(urx_tlast), .m_udp_rx_axis_tuser(urx_tuser),
+        .s_udp_tx_hdr_valid(utx_hdr_valid), .s_udp_tx_hdr_ready(utx_hdr_ready),
+        .s_udp_tx_hdr_dst_mac(utx_hdr_dst_mac), .s_udp_tx_hdr_dst_mac_valid(utx_hdr_dst_mac_valid),
+        .s_udp_tx_hdr_dst_ip(utx_hdr_dst_ip), .s_udp_tx_hdr_dst_port(utx_hdr_dst_port),
+        .s_udp_tx_hdr_src_port(utx_hdr_src_port), .s_udp_tx_hdr_len(utx_hdr_len),
+        .s_udp_tx_hdr_csum(utx_hdr_csum),
+        .s_udp_tx_axis_tdata(utx_tdata), .s_udp_tx_axis_tkeep(utx_tkeep),
+        .s_udp_tx_axis_tvalid(utx_tvalid), .s_udp_tx_axis_tready(utx_tready),
+        .s_udp_tx_axis_tlast(utx_tlast), .s_udp_tx_axis_tuser(utx_tuser),
+        .m_raw_rx_hdr_valid(raw_rx_hdr_valid), .m_raw_rx_hdr_ready(1'b1),
+        .m_raw_rx_hdr_dst_mac(raw_rx_hdr_dst_mac), .m_raw_rx_hdr_src_mac(raw_rx_hdr_src_mac),
+        .m_raw_rx_axis_tdata(raw_rx_tdata), .m_raw_rx_axis_tkeep(raw_rx_tkeep),
+        .m_raw_rx_axis_tvalid(raw_rx_tvalid), .m_raw_rx_axis_tready(1'b1),
+        .m_raw_rx_axis_tlast(raw_rx_tlast), .m_raw_rx_axis_tuser(raw_rx_tuser),
+        .s_raw_tx_hdr_valid(1'b0), .s_raw_tx_hdr_ready(raw_tx_hdr_ready),
+        .s_raw_tx_hdr_dst_mac(48'd0),
+        .s_raw_tx_axis_tdata(8'd0), .s_raw_tx_axis_tkeep(1'b0), .s_raw_tx_axis_tvalid(1'b0),
+        .s_raw_tx_axis_tready(raw_tx_tready), .s_raw_tx_axis_tlast(1'b0),
+        .s_raw_tx_axis_tuser(1'b0),
+        .cnt_eth_rx_frames(cnt[11*32+:32]), .cnt_eth_bad_mac(cnt[12*32+:32]),
+        .cnt_eth_bad_ethertype(cnt[13*32+:32]), .cnt_eth_runt(cnt[14*32+:32]),
+        .cnt_ip_rx_packets(cnt[15*32+:32]), .cnt_ip_runt(cnt[16*32+:32]),
+        .cnt_ip_bad_hdr(cnt[17*32+:32]), .cnt_ip_bad_csum(cnt[18*32+:32]),
+        .cnt_ip_bad_len(cnt[19*32+:32]), .cnt_ip_not_for_us(cnt[20*32+:32]),
+        .cnt_ip_fragment(cnt[21*32+:32]), .cnt_ip_bad_proto(cnt[22*32+:32]),
+        .cnt_ip_truncated(cnt[23*32+:32]),
+        .cnt_udp_rx_datagrams(cnt[24*32+:32]), .cnt_udp_bad_len(cnt[25*32+:32]),
+        .cnt_udp_closed_port(cnt[26*32+:32]), .cnt_udp_bad_csum(cnt[27*32+:32]),
+        .cnt_udp_err_in(cnt[28*32+:32]), .cnt_udp_oversize(cnt[29*32+:32]),
+        .cnt_icmp_replies(cnt[30*32+:32]), .cnt_icmp_aborted(cnt[31*32+:32]),
+        .cnt_icmp_dropped(cnt[32*32+:32]), .cnt_icmp_bad_csum(cnt[33*32+:32]),
+        .cnt_icmp_unreach_sent(cnt[34*32+:32]),
+        .cnt_icmp_unreach_dropped(cnt[35*32+:32]),
+        .cnt_arp_req_rx(cnt[36*32+:32]), .cnt_arp_reply_tx(cnt[37*32+:32]),
+        .cnt_arp_req_tx(cnt[38*32+:32]), .cnt_arp_garp_tx(cnt[39*32+:32]),
+        .cnt_arp_reply_rx(cnt[40*32+:32]), .cnt_arp_malformed(cnt[41*32+:32]),
+        .cnt_arp_rx_overrun(cnt[42*32+:32]), .cnt_arp_hit(cnt[43*32+:32]),
+        .cnt_arp_miss(cnt[44*32+:32]), .cnt_arp_timeout(cnt[45*32+:32]),
+        .cnt_arp_expired(cnt[46*32+:32]), .cnt_arp_evicted(cnt[47*32+:32]),
+        .cnt_arp_conflict(cnt[48*32+:32]),
+        .cnt_tx_frames(cnt[49*32+:32]), .cnt_raw_tx_frames(cnt[50*32+:32]),
+        .cnt_raw_tx_abort(cnt[51*32+:32]),
+        .cnt_udp_tx_frames(cnt[52*32+:32]), .cnt_udp_tx_abort(cnt[53*32+:32]),
+        .cnt_udp_tx_long(cnt[54*32+:32]), .cnt_udp_tx_arp_miss(cnt[55*32+:32]),
+        .cnt_udp_tx_sf_overflow(cnt[56*32+:32])
+    );
+
+    udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(CNT_W)) u_echo (
+        .clk(clk), .rst(rst),
+        .s_hdr_valid(urx_hdr_valid), .s_hdr_ready(urx_hdr_ready),
+        .s_hdr_src_mac(urx_hdr_src_mac), .s_hdr_src_ip(urx_hdr_src_ip),
+        .s_hdr_src_port(urx_hdr_src_port), .s_hdr_dst_port(urx_hdr_dst_port),
+        .s_hdr_len(urx_hdr_len),
+        .s_axis_tdata(urx_tdata), .s_axis_tkeep(urx_tkeep),
+        .s_axis_tvalid(urx_tvalid), .s_axis_tready(urx_tready),
+        .s_axis_tlast(urx_tlast), .s_axis_tuser(urx_tuser),
+        .m_hdr_valid(utx_hdr_valid), .m_hdr_ready(utx_hdr_ready),
+        .m_hdr_dst_mac(utx_hdr_dst_mac), .m_hdr_dst_mac_valid(utx_hdr_dst_mac_valid),
+        .m_hdr_dst_ip(utx_hdr_dst_ip), .m_hdr_dst_port(utx_hdr_dst_port),
+        .m_hdr_src_port(utx_hdr_src_port), .m_hdr_len(utx_hdr_len),
+        .m_hdr_csum(utx_hdr_csum),
+        .m_axis_tdata(utx_tdata), .m_axis_tkeep(utx_tkeep),
+        .m_axis_tvalid(utx_tvalid), .m_axis_tready(utx_tready),
+        .m_axis_tlast(utx_tlast), .m_axis_tuser(utx_tuser),
+        .cnt_echoed(cnt[57*32+:32])
+    );
+endmodule
+`default_nettype wire
