@@ -41,58 +41,51 @@ module eth_tx_arb #(
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
-    localparam SW = (N > 1) ? $clog2(N) : 1;
+    // one-hot grant: the data path is an AND-OR of the inputs, and the round-robin pick is
+    // "the lowest requester above the one served last, else the lowest requester"
+    reg  [N-1:0] locked_oh;  // the input holding the output inside a frame (0: between)
+    reg  [N-1:0] last_oh;    // input served last (round-robin pointer), one-hot
 
-    reg          locked;   // inside a frame from input `cur`
-    reg [SW-1:0] cur;      // input holding the output while locked
-    reg [SW-1:0] last;     // input served last (round-robin pointer)
-    reg [SW-1:0] pick;     // input chosen between frames
-    reg          any;
-    reg [SW-1:0] sel;
+    wire [N-1:0] req    = s_axis_tvalid;
+    wire [N-1:0] above  = ~((last_oh << 1) - {{(N - 1) {1'b0}}, 1'b1});  // strictly above last
+    wire [N-1:0] req_hi = req & above;
+    wire [N-1:0] pick   = (req_hi != {N{1'b0}}) ? (req_hi & (~req_hi + 1'b1)) : (req & (~req + 1'b1));
+    wire         locked = (locked_oh != {N{1'b0}});
+    wire [N-1:0] grant  = locked ? locked_oh : pick;
 
+    reg [DATA_W-1:0] o_data;
+    reg [KEEP_W-1:0] o_keep;
     integer i;
-    reg [SW:0] idx;
     always @* begin
-        pick = last;
-        any  = 1'b0;
-        for (i = N; i >= 1; i = i - 1) begin
-            idx = {1'b0, last} + i[SW:0];
-            if (idx >= N[SW:0]) idx = idx - N[SW:0];
-            if (s_axis_tvalid[idx[SW-1:0]]) begin
-                pick = idx[SW-1:0];
-                any  = 1'b1;
-            end
+        o_data = {DATA_W{1'b0}};
+        o_keep = {KEEP_W{1'b0}};
+        for (i = 0; i < N; i = i + 1) begin
+            o_data = o_data | (s_axis_tdata[i*DATA_W+:DATA_W] & {DATA_W{grant[i]}});
+            o_keep = o_keep | (s_axis_tkeep[i*KEEP_W+:KEEP_W] & {KEEP_W{grant[i]}});
         end
-        sel = locked ? cur : pick;
+        s_axis_tready = grant & {N{m_axis_tready}};
     end
 
-    assign m_axis_tdata  = s_axis_tdata[sel*DATA_W+:DATA_W];
-    assign m_axis_tkeep  = s_axis_tkeep[sel*KEEP_W+:KEEP_W];
-    assign m_axis_tvalid = (locked || any) && s_axis_tvalid[sel];
-    assign m_axis_tlast  = s_axis_tlast[sel];
-    assign m_axis_tuser  = s_axis_tuser[sel];
-
-    always @* begin
-        s_axis_tready      = {N{1'b0}};
-        s_axis_tready[sel] = m_axis_tready && (locked || any);
-    end
+    assign m_axis_tdata  = o_data;
+    assign m_axis_tkeep  = o_keep;
+    assign m_axis_tvalid = |(req & grant);
+    assign m_axis_tlast  = |(s_axis_tlast & grant);
+    assign m_axis_tuser  = |(s_axis_tuser & grant);
 
     wire fire = m_axis_tvalid && m_axis_tready;
     always @(posedge clk) begin
         if (fire) begin
             if (m_axis_tlast) begin
-                locked     <= 1'b0;
-                last       <= sel;
+                locked_oh  <= {N{1'b0}};
+                last_oh    <= grant;
                 cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
             end else begin
-                locked <= 1'b1;
-                cur    <= sel;
+                locked_oh <= grant;
             end
         end
         if (rst) begin
-            locked     <= 1'b0;
-            cur        <= {SW{1'b0}};
-            last       <= {SW{1'b0}};
+            locked_oh  <= {N{1'b0}};
+            last_oh    <= {{(N - 1) {1'b0}}, 1'b1};
             cnt_frames <= 32'd0;
         end
     end
