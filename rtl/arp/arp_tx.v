@@ -1,8 +1,9 @@
 `default_nettype none
 // arp_tx: ARP frame builder (width-generic).
 //
-// On a start strobe it latches the frame's variable fields and emits one whole
-// Ethernet frame of 42 bytes (no FCS, no padding: the MAC pads to 60):
+// On a start strobe it latches the frame's variable fields (the values present in the
+// cycle of start) and emits one whole Ethernet frame of 42 bytes (no FCS, no padding:
+// the MAC pads to 60):
 //
 //   bytes  0..5   Ethernet destination = dst_mac
 //          6..11  Ethernet source      = cfg_mac
@@ -26,7 +27,10 @@
 //   m_axis_*                    AXI4-Stream output, tuser always 0
 // Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
 // frames can follow back to back.
-// Parameters: DATA_W (multiple of 8), KEEP_W = DATA_W/8.
+// At 8 bits each field has its own byte multiplexer (indexed by the low beat bits) and
+// one multiplexer picks the field; wider, a beat is a slice of the whole frame.
+// Parameters: DATA_W (multiple of 8, at most 168: a frame has at least two beats),
+// KEEP_W = DATA_W/8.
 
 module arp_tx #(
     parameter DATA_W = 8,
