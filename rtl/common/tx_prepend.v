@@ -224,7 +224,9 @@ module tx_prepend #(
                 end
             end
             S_PAY: begin
-                m_axis_tdata  = cat[SH+:DATA_W];
+                // at 8 bits the one-hot header select is all zero here (its bit has
+                // shifted out with the last header byte): an OR instead of a multiplexer
+                m_axis_tdata  = (KEEP_W == 1) ? (hbeat | s_axis_tdata) : cat[SH+:DATA_W];
                 m_axis_tvalid = s_axis_tvalid;
                 s_axis_tready = m_axis_tready;
                 if (p_end && !p_flush) begin
