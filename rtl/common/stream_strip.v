@@ -108,15 +108,17 @@ module stream_strip #(
         reg                drop_r;
         reg  [ROUTE_W-1:0] route_r;
 
+        // len_c != 0, kept in a register: the 16-bit OR stays off the tready paths
+        reg  len_left;
         wire byte_in = s_axis_tkeep[0];  // a beat with tkeep = 0 holds no byte
         wire skipping = (skip_c != {SKIP_W{1'b0}});
+        wire len_gt1 = |len_c[15:1];  // len_c > 1 (an OR, no carry chain)
         wire no_len = (USE_LEN == 0) || unlim;
-        wire len_left = |len_c;
         wire kept = byte_in && !skipping && (no_len || len_left);
         // kept bytes remain after this beat (the packet ends before skip + len)
         wire more = !byte_in ? (skipping || len_left) :
                     skipping ? ((skip_c != {{(SKIP_W-1){1'b0}}, 1'b1}) || len_left) :
-                               (|len_c[15:1]);  // len_c > 1 (an OR, no carry chain)
+                               len_gt1;
         wire truncated = !no_len && more;
 
         wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
@@ -133,8 +135,12 @@ module stream_strip #(
         always @(posedge clk) begin
             if (beat) begin
                 if (byte_in) begin
-                    if (skipping) skip_c <= skip_c - 1'b1;
-                    else if (len_left) len_c <= len_c - 16'd1;
+                    if (skipping) begin
+                        skip_c <= skip_c - 1'b1;
+                    end else if (len_left) begin
+                        len_c <= len_c - 16'd1;
+                        len_left <= len_gt1;
+                    end
                 end
                 if (kept) held_d <= s_axis_tdata;
                 if (s_axis_tlast) begin
@@ -147,6 +153,7 @@ module stream_strip #(
             if (st != S_RUN) begin
                 skip_c <= cmd_skip;
                 len_c <= cmd_len;
+                len_left <= |cmd_len;
                 unlim <= &cmd_len;
             end
             if (start) begin
