@@ -6,7 +6,9 @@ payloads shorter or longer than hdr_len, tuser on the last beat) go through the 
 compiled by Verilator (tests/unit/udp/fuzz/udp_tx_fuzz.cpp: random idle cycles on the
 header and payload inputs, random output stalls, random ARP delays). An independent
 Python model builds the expected frames byte for byte (IPv4 and UDP checksums from
-RFC 1071 sums) and the expected counters; both must match exactly.
+RFC 1071 sums) and the expected counters; both must match exactly. Also built without
+the mode-1 buffer (BUF_BYTES = 0, 8 bits): mode 1 then goes straight through with UDP
+checksum 0 and the store-and-forward counters stay 0.
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def build(dw: int) -> Path:
+def build(dw: int, buf: int = BUF) -> Path:
     srcs = [HERE / "fuzz" / "udp_tx_fuzz.cpp"] + sorted(
         [ROOT / "rtl" / "common" / "tx_prepend.v"] + list((ROOT / "rtl" / "udp").glob("udp_*tx*.v"))
     )
-    key = hashlib.sha1(b"".join(p.read_bytes() for p in srcs) + str(dw).encode()).hexdigest()[:12]
-    out = BUILD / f"udp_tx_fuzz_{dw}_{key}"
+    tag = f"{dw}_{buf}".encode()
+    key = hashlib.sha1(b"".join(p.read_bytes() for p in srcs) + tag).hexdigest()[:12]
+    out = BUILD / f"udp_tx_fuzz_{dw}_{buf}_{key}"
     exe = out / "Vudp_tx"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".lock", "w") as lock:
@@ -62,6 +65,7 @@ def build(dw: int) -> Path:
                 "-CFLAGS",
                 f"-O1 -DDW={dw}",
                 f"-GDATA_W={dw}",
+                f"-GBUF_BYTES={buf}",
                 f"-I{ROOT / 'rtl' / 'common'}",
                 f"-I{ROOT / 'rtl' / 'udp'}",
                 str(ROOT / "rtl" / "udp" / "udp_tx.v"),
@@ -139,8 +143,11 @@ def beats(n: int, kw: int) -> int:
     return max(1, -(-n // kw))
 
 
-def model(dgs: list[Dg], kw: int) -> tuple[list[tuple[int, bytes | None, bytes]], dict[str, int]]:
-    """Expected frames (tuser, full bytes when good / None, header prefix) and counters."""
+def model(
+    dgs: list[Dg], kw: int, buf: int = BUF
+) -> tuple[list[tuple[int, bytes | None, bytes]], dict[str, int]]:
+    """Expected frames (tuser, full bytes when good / None, header prefix) and counters.
+    Without a buffer (buf = 0) mode 1 is sent with checksum 0 and nothing is stored."""
     cnt = dict.fromkeys(
         [
             "cnt_tx_frames",
@@ -155,11 +162,11 @@ def model(dgs: list[Dg], kw: int) -> tuple[list[tuple[int, bytes | None, bytes]]
     frames: list[tuple[int, bytes | None, bytes]] = []
     for ident, d in enumerate(dgs):
         pay, tuser = d.pay, d.tuser
-        if d.mode == 1:
+        if d.mode == 1 and buf:
             cnt["cnt_sf_frames"] += 1
-            if len(pay) > BUF:
+            if len(pay) > buf:
                 cnt["cnt_sf_overflow"] += 1
-                pay, tuser = pay[:BUF], 1
+                pay, tuser = pay[:buf], 1
         if not d.mv and not d.hit:
             cnt["cnt_arp_miss"] += 1
             continue
@@ -176,7 +183,7 @@ def model(dgs: list[Dg], kw: int) -> tuple[list[tuple[int, bytes | None, bytes]]
         body = pay[:ln]
         dmac = d.mac if d.mv else d.amac
         ulen = ln + 8
-        if d.mode == 0:
+        if d.mode == 0 or (d.mode == 1 and not buf):
             uc = 0
         elif d.mode == 2:
             uc = d.csum
@@ -201,11 +208,13 @@ def model(dgs: list[Dg], kw: int) -> tuple[list[tuple[int, bytes | None, bytes]]
     return frames, cnt
 
 
-@pytest.mark.parametrize("dw", [8, 64])
-def test_udp_tx_fuzz(dw: int, tmp_path: Path) -> None:
-    exe = build(dw)
-    rng = random.Random(77 + dw)
-    dgs = gen(rng, 1500 if dw == 8 else 4000)
+@pytest.mark.parametrize(
+    ("dw", "buf", "n"), [(8, BUF, 1500), (64, BUF, 4000), (8, 0, 800)], ids=["8", "64", "8-nobuf"]
+)
+def test_udp_tx_fuzz(dw: int, buf: int, n: int, tmp_path: Path) -> None:
+    exe = build(dw, buf)
+    rng = random.Random(77 + dw + buf)
+    dgs = gen(rng, n)
     rq, fr = tmp_path / "req.txt", tmp_path / "frames.txt"
     rq.write_text("".join(d.line() for d in dgs))
     r = subprocess.run(
@@ -215,7 +224,7 @@ def test_udp_tx_fuzz(dw: int, tmp_path: Path) -> None:
     assert r.returncode == 0, f"exit {r.returncode}: {r.stderr} {lines[-1:] if lines else ''}"
     got = [(int(ln.split()[1]), bytes.fromhex(ln.split()[2])) for ln in lines if ln[0] == "F"]
     counters = {ln.split()[1]: int(ln.split()[2]) for ln in lines if ln.startswith("C ")}
-    exp, cnt = model(dgs, dw // 8)
+    exp, cnt = model(dgs, dw // 8, buf)
     for i, ((gu, gb), (eu, eb, prefix)) in enumerate(zip(got, exp, strict=False)):
         assert gu == eu, f"frame {i}: tuser {gu}, expected {eu}"
         if eb is not None:
