@@ -14,6 +14,8 @@
 //   cnt_err_in      the datagram arrived flagged bad (MAC error, IP truncation)
 //                   (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
 //   cnt_oversize    STORE_FWD=1 only: the datagram does not fit the buffer
+//   cnt_busy_drop   BUSY_WAIT >= 0 only: the datagram's port did not take its header
+//                   in time (below)
 // Datagrams to port k come out on slice k of the flattened m_hdr_* / m_axis_* ports
 // (docs/conventions.md, "UDP application port"): hdr_len = UDP length - 8 payload bytes,
 // exactly that many on the stream (bytes beyond the UDP length are discarded).
@@ -23,6 +25,22 @@
 // A port whose cfg_udp_port entry is 0 is closed. The header handshake completes before
 // the first payload beat is offered.
 //
+// Busy ports (BUSY_WAIT): one application that does not take its datagrams must not stall
+// the receive path (and with it ARP, ICMP and every other port).
+//   BUSY_WAIT < 0  (default -1): wait forever: a port that never raises m_hdr_ready holds
+//                  the whole input (backpressure to ip_rx and upstream).
+//   BUSY_WAIT >= 0: a datagram's header is offered on m_hdr_valid[k] for at most
+//                  BUSY_WAIT + 1 cycles; if m_hdr_ready[k] is not high in any of them the
+//                  datagram is dropped whole: m_hdr_valid[k] falls without a handshake
+//                  (the one exception to "valid holds until ready"), its payload is
+//                  consumed at full rate and nothing of it comes out, and cnt_busy_drop
+//                  counts it (whatever its late checksum verdict in cut-through mode, which
+//                  is counted as usual as well). The drop happens once the output holds no
+//                  beat of the previous datagram (a port that stalls its payload delays it).
+//   Once a port has taken a datagram's header, payload backpressure (m_axis_tready) is
+//   honoured as usual: the application must then take the whole payload; if it cannot
+//   do so at line rate it must buffer (a port that stalls mid-payload stalls the input).
+//
 // At DATA_W 8 the header fields held for the input datagram (from ip_rx, and the UDP
 // header window) are the ones presented on m_hdr_* and closed_*: the next input header is
 // taken only once the current datagram's header has left, so no second copy is kept.
@@ -31,7 +49,8 @@
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
 //   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload),
 //   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
-//   2^CNT_W, upper bits zero).
+//   2^CNT_W, upper bits zero), BUSY_WAIT (cycles a port may take to accept a header
+//   before its datagram is dropped; < 0 = wait forever, see above).
 // Latency (no backpressure, DATA_W 64): cut-through about 8/KEEP_W + 5 cycles from the
 //   first UDP header beat to the first payload beat out, last beat about 4 cycles after
 //   the input's last beat; store and forward: first payload beat about 6 cycles after the
@@ -43,7 +62,8 @@ module udp_rx #(
     parameter integer NUM_PORTS  = 2,
     parameter integer STORE_FWD  = 0,
     parameter integer FIFO_DEPTH = (STORE_FWD != 0) ? (2048 / KEEP_W) : ((DATA_W == 8) ? 16 : 8),
-    parameter integer CNT_W      = 32
+    parameter integer CNT_W      = 32,
+    parameter integer BUSY_WAIT  = -1
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -90,7 +110,8 @@ module udp_rx #(
     output reg  [31:0]               cnt_closed_port,
     output reg  [31:0]               cnt_bad_csum,
     output reg  [31:0]               cnt_err_in,
-    output reg  [31:0]               cnt_oversize
+    output reg  [31:0]               cnt_oversize,
+    output wire [31:0]               cnt_busy_drop
 );
     localparam integer NB = (8 + KEEP_W - 1) / KEEP_W;
     localparam integer HW = NB * KEEP_W;
@@ -422,7 +443,10 @@ module udp_rx #(
         .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route)
     );
 
-    assign hr = m_hdr_ready[cmd_route];
+    // busy-port drop: bw_force takes the header in the port's place, bw_disc then
+    // swallows that datagram's payload
+    wire bw_force, bw_disc;
+    assign hr = m_hdr_ready[cmd_route] || bw_force;
     // header bus and closed-port strobe fields: held while the command waits (closed_valid
     // is high in the cycle after it was made), from the parser's registers at DATA_W 8
     assign closed_src_mac = HOLD ? cur_src_mac : cmd_src_mac;
@@ -431,7 +455,41 @@ module udp_rx #(
     assign closed_src_port = HOLD ? f_sport : cmd_src_port;
     assign closed_dst_port = HOLD ? f_dport : cmd_dst_port;
     assign closed_broadcast = HOLD ? cur_bcast : cmd_bcast;
-    assign o_tready = m_axis_tready[o_route];
+    assign o_tready = m_axis_tready[o_route] || bw_disc;
+    generate
+        if (BUSY_WAIT < 0) begin : g_wait
+            assign bw_force = 1'b0;
+            assign bw_disc = 1'b0;
+            assign cnt_busy_drop = 32'd0;
+        end else begin : g_busy
+            localparam integer TW = (BUSY_WAIT > 0) ? $clog2(BUSY_WAIT + 1) : 1;
+            localparam [31:0] BWV = BUSY_WAIT;
+            reg [TW-1:0] bw_t;  // cycles the header has waited
+            reg          disc_r, inc_busy;
+            reg [31:0]   cnt_r;
+            wire bw_exp = (BUSY_WAIT == 0) ? 1'b1 : (bw_t == BWV[TW-1:0]);
+            // the output register holds no beat of the previous datagram, so every beat
+            // after this handshake belongs to the dropped datagram
+            assign bw_force = hv && !m_hdr_ready[cmd_route] && bw_exp && !o_tvalid;
+            assign bw_disc = disc_r;
+            assign cnt_busy_drop = cnt_r;
+            always @(posedge clk) begin
+                if (rst) begin
+                    bw_t <= {TW{1'b0}};
+                    disc_r <= 1'b0;
+                    inc_busy <= 1'b0;
+                    cnt_r <= 32'd0;
+                end else begin
+                    if (!hv || m_hdr_ready[cmd_route]) bw_t <= {TW{1'b0}};
+                    else if (!bw_exp) bw_t <= bw_t + 1'b1;
+                    if (bw_force) disc_r <= 1'b1;
+                    else if (o_tvalid && o_tlast) disc_r <= 1'b0;
+                    inc_busy <= bw_force;
+                    if (inc_busy) cnt_r <= (cnt_r + 32'd1) & CNT_MASK;
+                end
+            end
+        end
+    endgenerate
     genvar g;
     generate
         for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_port
@@ -441,7 +499,7 @@ module udp_rx #(
             assign m_hdr_src_port[16*g+:16] = closed_src_port;
             assign m_hdr_dst_port[16*g+:16] = closed_dst_port;
             assign m_hdr_len[16*g+:16] = cmd_len;
-            assign m_axis_tvalid[g] = o_tvalid && (o_route == g);
+            assign m_axis_tvalid[g] = o_tvalid && (o_route == g) && !bw_disc;
             assign m_axis_tdata[DATA_W*g+:DATA_W] = o_tdata;
             assign m_axis_tkeep[KEEP_W*g+:KEEP_W] = o_tkeep;
             assign m_axis_tlast[g] = o_tlast;

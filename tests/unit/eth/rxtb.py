@@ -35,6 +35,9 @@ class PortMon:
     """Consumer for one output port: ``<prefix>_axis_*`` plus optional ``<prefix>_hdr_*``.
 
     ``index``/``nports`` select one slice of flattened multi-port signals.
+    ``hdr_delay`` (instead of the random ``hdr_ready_p``): a slow application that raises
+    ``hdr_ready`` only once a header has been offered for ``hdr_delay`` cycles, so the
+    handshake completes in the header's cycle ``hdr_delay`` (counting from 0).
     """
 
     def __init__(
@@ -47,6 +50,7 @@ class PortMon:
         index: int = 0,
         nports: int = 1,
         seed: int = 1,
+        hdr_delay: int | None = None,
     ) -> None:
         self.dut = dut
         self.prefix = prefix
@@ -56,6 +60,8 @@ class PortMon:
         self.index = index
         self.nports = nports
         self.rng = random.Random(seed)
+        self.hdr_delay = hdr_delay
+        self.hdr_wait = 0  # cycles the current header has been offered without handshake
         self.pkts: list[Pkt] = []
         self.hdrs: list[tuple[int, dict[str, int]]] = []
         self.cur: Pkt | None = None
@@ -104,6 +110,7 @@ class PortMon:
             if self.fields is not None:
                 hv = self._bits("hdr_valid", 1)
                 hr = self._bits("hdr_ready", 1)
+                self.hdr_wait = self.hdr_wait + 1 if (hv and not hr) else 0
                 if hv and hr:
                     h = {}
                     for f in self.fields:
@@ -143,7 +150,10 @@ class PortMon:
                     self.cur = None
             self._set("axis_tready", int(self.rng.random() < self.ready_p))
             if self.fields is not None:
-                self._set("hdr_ready", int(self.rng.random() < self.hdr_ready_p))
+                if self.hdr_delay is None:
+                    self._set("hdr_ready", int(self.rng.random() < self.hdr_ready_p))
+                else:
+                    self._set("hdr_ready", int(self.hdr_wait >= self.hdr_delay))
 
 
 async def start(dut, cfg: dict[str, int]) -> AxiStreamSource:

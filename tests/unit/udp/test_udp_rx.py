@@ -1,6 +1,8 @@
 """udp_rx: port demultiplexing, checksum (pseudo-header, zero = none), lengths, closed
 ports (counter and strobe), flagged input, backpressure; cut-through (tuser on bad
-datagrams) and store-and-forward (bad datagrams dropped) at DATA_W 8 and 64.
+datagrams) and store-and-forward (bad datagrams dropped) at DATA_W 8 and 64; busy ports
+(BUSY_WAIT): a port that does not take a header in time loses that datagram (counted)
+while the other ports keep receiving.
 
 scapy builds every datagram; checksums come from scapy's in4_chksum over the
 pseudo-header, so the expected verdicts do not come from the code under test.
@@ -32,10 +34,10 @@ def datagram(src: str, dst: str, sport: int, dport: int, data: bytes, zero: bool
     return bytes(u)
 
 
-def make(rng: random.Random, kind: str, sf: bool) -> dict:
+def make(rng: random.Random, kind: str, sf: bool, dports: list[int] | None = None) -> dict:
     src = f"198.51.100.{rng.randint(1, 254)}"
     dst = rng.choice([MY_IP, "255.255.255.255"])
-    open_ports = [p for p in PORTS if p]
+    open_ports = dports if dports is not None else [p for p in PORTS if p]
     dport = rng.choice(open_ports)
     n = rng.choice([0, 1, 7, 8, 9, 15, 16, 17, 64, rng.randint(0, 240)])
     if kind == "oversize":
@@ -105,20 +107,37 @@ KINDS = [
 ]
 
 
+# per-port application behaviour: (tready probability, hdr_ready probability, hdr_delay)
+PortCfg = tuple[float, float, int | None]
+
+
 async def run_mix(
-    dut, n: int, ready_p: float, hdr_p: float, seed: int, kinds: list[str] = KINDS
+    dut,
+    n: int,
+    ready_p: float,
+    hdr_p: float,
+    seed: int,
+    kinds: list[str] = KINDS,
+    ports: list[PortCfg] | None = None,
+    busy: frozenset[int] = frozenset(),
+    dports: list[int] | None = None,
 ) -> dict[str, int]:
     """Send ``n`` datagrams of ``kinds``, check every output, the closed-port strobes and
-    every counter (modulo 2^CNT_W); return the true counts."""
+    every counter (modulo 2^CNT_W); return the true counts.
+
+    ``ports`` overrides ``ready_p``/``hdr_p`` per port (PortMon's hdr_delay included);
+    the datagrams for the ports in ``busy`` must all be dropped as busy (cnt_busy_drop),
+    everything else delivered as usual."""
     wrap = 1 << int(dut.CNT_W.value)
     sf = int(dut.STORE_FWD.value) == 1
     rng = random.Random(seed)
     cfg_ports = sum(p << (16 * i) for i, p in enumerate(PORTS))
     src = await start(dut, {"cfg_udp_port": cfg_ports})
     hsrc = HdrSource(dut, "s", ["src_mac", "src_ip", "dst_ip", "len", "broadcast"])
+    cfgs = ports if ports is not None else [(ready_p, hdr_p, None)] * len(PORTS)
     mons = [
-        PortMon(dut, "m", FIELDS, ready_p, hdr_p, index=i, nports=len(PORTS), seed=seed + i)
-        for i in range(len(PORTS))
+        PortMon(dut, "m", FIELDS, rp, hp, index=i, nports=len(PORTS), seed=seed + i, hdr_delay=hd)
+        for i, (rp, hp, hd) in enumerate(cfgs)
     ]
     closed: list[tuple[int, int, int, int, int, int]] = []
 
@@ -141,7 +160,7 @@ async def run_mix(
                 )
 
     cocotb.start_soon(watch_closed())
-    dgs = [make(rng, rng.choice(kinds), sf) for _ in range(n)]
+    dgs = [make(rng, rng.choice(kinds), sf, dports) for _ in range(n)]
     for d in dgs:
         hsrc.send(
             {
@@ -161,6 +180,9 @@ async def run_mix(
         if delivered:
             dport = int.from_bytes(d["bytes"][2:4], "big")
             exp[PORTS.index(dport)].append((d, int(e != "good")))
+    busy_drops = sum(len(exp[k]) for k in busy)
+    for k in busy:
+        exp[k] = []
     await drain(dut, mons, sum(len(x) for x in exp))
     for i, mon in enumerate(mons):
         assert len(mon.pkts) == len(exp[i]), f"port {i}: {len(mon.pkts)} out, {len(exp[i])} exp"
@@ -184,6 +206,7 @@ async def run_mix(
         "bad_csum": sum(d["exp"] == "bad_csum" for d in dgs),
         "err_in": sum(d["exp"] == "err_in" for d in dgs),
         "oversize": sum(d["exp"] == "oversize" for d in dgs),
+        "busy_drop": busy_drops,
     }
     got = {k: int(getattr(dut, f"cnt_{k}").value) for k in want}
     assert got == {k: v % wrap for k, v in want.items()}
@@ -223,6 +246,48 @@ async def counter_wrap(dut) -> None:
     assert got["datagrams"] >= 256 and got["bad_len"] >= 256 and got["closed_port"] >= 256
 
 
+@cocotb.test()
+async def busy_never(dut) -> None:
+    """BUSY_WAIT >= 0: port 0 never takes a header (its tready is high, so a leaked
+    payload beat would show up as a beat without header): every datagram for it is
+    dropped and counted; port 1 is slow within BUSY_WAIT, port 3 always takes headers;
+    both with random payload backpressure, and both get everything byte-exact."""
+    bw = int(dut.BUSY_WAIT.value)
+    ports: list[PortCfg] = [(1.0, 0.0, None), (0.5, 0.0, bw), (1.0, 0.0, None), (0.6, 1.0, None)]
+    got = await run_mix(dut, 70, 1.0, 1.0, seed=34, ports=ports, busy=frozenset({0}))
+    assert got["busy_drop"] >= 3
+
+
+@cocotb.test()
+async def busy_boundary(dut) -> None:
+    """BUSY_WAIT >= 1, payload always taken: a port that takes the header in the
+    header's cycle BUSY_WAIT gets every datagram, one a cycle later (port 0) none."""
+    bw = int(dut.BUSY_WAIT.value)
+    assert bw >= 1
+    ports: list[PortCfg] = [(1.0, 0.0, bw + 1), (1.0, 0.0, bw), (1.0, 0.0, None), (1.0, 0.0, 0)]
+    got = await run_mix(dut, 70, 1.0, 1.0, seed=35, ports=ports, busy=frozenset({0}))
+    assert got["busy_drop"] >= 3
+
+
+@cocotb.test()
+async def busy_wrap(dut) -> None:
+    """CNT_W = 8: more than 256 datagrams dropped for a port that never takes a header,
+    so cnt_busy_drop wraps; port 1 keeps receiving."""
+    ports: list[PortCfg] = [(1.0, 0.0, None), (0.8, 1.0, None), (1.0, 0.0, None), (1.0, 0.0, None)]
+    got = await run_mix(
+        dut,
+        400,
+        1.0,
+        1.0,
+        seed=36,
+        ports=ports,
+        busy=frozenset({0}),
+        kinds=["good"],
+        dports=[7, 7, 7, 7, 5000],
+    )
+    assert got["busy_drop"] >= 256
+
+
 @pytest.mark.parametrize("store_fwd", [0, 1])
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_udp_rx(data_w: int, store_fwd: int) -> None:
@@ -249,5 +314,35 @@ def test_udp_rx_cnt_w8() -> None:
         "test_udp_rx",
         parameters=params,
         testcase="counter_wrap",
+        test_dir=Path(__file__).parent,
+    )
+
+
+@pytest.mark.parametrize("store_fwd", [0, 1])
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_rx_busy(data_w: int, store_fwd: int) -> None:
+    import cocotb_run
+
+    params = {"DATA_W": data_w, "NUM_PORTS": len(PORTS), "STORE_FWD": store_fwd, "BUSY_WAIT": 3}
+    if store_fwd:
+        params["FIFO_DEPTH"] = CAP_BYTES // (data_w // 8)
+    cocotb_run.run(
+        "udp_rx",
+        "test_udp_rx",
+        parameters=params,
+        testcase=["busy_never", "busy_boundary"],
+        test_dir=Path(__file__).parent,
+    )
+
+
+def test_udp_rx_busy_wrap() -> None:
+    import cocotb_run
+
+    params = {"DATA_W": 8, "NUM_PORTS": len(PORTS), "STORE_FWD": 0, "CNT_W": 8, "BUSY_WAIT": 0}
+    cocotb_run.run(
+        "udp_rx",
+        "test_udp_rx",
+        parameters=params,
+        testcase=["busy_wrap", "busy_never"],
         test_dir=Path(__file__).parent,
     )
