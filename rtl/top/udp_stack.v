@@ -169,7 +169,10 @@ module udp_stack #(
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_arp_miss,
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_sf_overflow
 );
-    localparam integer NTX = NUM_PORTS + 4;  // arbiter inputs: ARP, ICMP, raw, unreachable, UDP
+    // arbiter inputs: ARP, ICMP, raw, the UDP ports, then the port-unreachable sender if built
+    localparam integer UN  = (ICMP_UNREACH != 0) ? 1 : 0;
+    localparam integer NTX = NUM_PORTS + 3 + UN;
+    localparam integer UI  = NUM_PORTS + 3;  // the port-unreachable sender's input (UN = 1)
     localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
 
     // ---------------- Ethernet receive ----------------
@@ -391,10 +394,10 @@ module udp_stack #(
                 .closed_src_ip(closed_src_ip), .closed_dst_ip(closed_dst_ip),
                 .closed_src_port(closed_src_port), .closed_dst_port(closed_dst_port),
                 .closed_broadcast(closed_bcast),
-                .m_axis_tdata(tx_tdata[3*DATA_W+:DATA_W]),
-                .m_axis_tkeep(tx_tkeep[3*KEEP_W+:KEEP_W]),
-                .m_axis_tvalid(tx_tvalid[3]), .m_axis_tready(tx_tready[3]),
-                .m_axis_tlast(tx_tlast[3]), .m_axis_tuser(tx_tuser[3]),
+                .m_axis_tdata(tx_tdata[UI*DATA_W+:DATA_W]),
+                .m_axis_tkeep(tx_tkeep[UI*KEEP_W+:KEEP_W]),
+                .m_axis_tvalid(tx_tvalid[UI]), .m_axis_tready(tx_tready[UI]),
+                .m_axis_tlast(tx_tlast[UI]), .m_axis_tuser(tx_tuser[UI]),
                 .cnt_unreach_sent(cnt_icmp_unreach_sent),
                 .cnt_unreach_dropped(cnt_icmp_unreach_dropped)
             );
@@ -402,13 +405,8 @@ module udp_stack #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_closed = &{1'b0, closed_valid, closed_bcast, closed_src_mac,
                                    closed_src_ip, closed_dst_ip, closed_src_port,
-                                   closed_dst_port, cfg_unreach_per_ms, tx_tready[3]};
+                                   closed_dst_port, cfg_unreach_per_ms};
             /* verilator lint_on UNUSEDSIGNAL */
-            assign tx_tdata[3*DATA_W+:DATA_W] = {DATA_W{1'b0}};
-            assign tx_tkeep[3*KEEP_W+:KEEP_W] = {KEEP_W{1'b0}};
-            assign tx_tvalid[3] = 1'b0;
-            assign tx_tlast[3] = 1'b0;
-            assign tx_tuser[3] = 1'b0;
             assign cnt_icmp_unreach_sent = 32'd0;
             assign cnt_icmp_unreach_dropped = 32'd0;
         end
@@ -434,10 +432,10 @@ module udp_stack #(
                 .s_axis_tkeep(s_udp_tx_axis_tkeep[KEEP_W*g+:KEEP_W]),
                 .s_axis_tvalid(s_udp_tx_axis_tvalid[g]), .s_axis_tready(s_udp_tx_axis_tready[g]),
                 .s_axis_tlast(s_udp_tx_axis_tlast[g]), .s_axis_tuser(s_udp_tx_axis_tuser[g]),
-                .m_axis_tdata(tx_tdata[(4+g)*DATA_W+:DATA_W]),
-                .m_axis_tkeep(tx_tkeep[(4+g)*KEEP_W+:KEEP_W]),
-                .m_axis_tvalid(tx_tvalid[4+g]), .m_axis_tready(tx_tready[4+g]),
-                .m_axis_tlast(tx_tlast[4+g]), .m_axis_tuser(tx_tuser[4+g]),
+                .m_axis_tdata(tx_tdata[(3+g)*DATA_W+:DATA_W]),
+                .m_axis_tkeep(tx_tkeep[(3+g)*KEEP_W+:KEEP_W]),
+                .m_axis_tvalid(tx_tvalid[3+g]), .m_axis_tready(tx_tready[3+g]),
+                .m_axis_tlast(tx_tlast[3+g]), .m_axis_tuser(tx_tuser[3+g]),
                 .arp_req_valid(p_arp_req_valid[g]),
                 .arp_req_ready(arp_req_ready && arp_gnt == g),
                 .arp_req_ip(p_arp_req_ip[32*g+:32]),
