@@ -247,6 +247,16 @@ async def counter_wrap(dut) -> None:
 
 
 @cocotb.test()
+async def wait_forever(dut) -> None:
+    """BUSY_WAIT < 0 (the default): a port that takes each header only after 300 cycles
+    still gets every datagram (nothing dropped, cnt_busy_drop 0); the others wait."""
+    assert dut.BUSY_WAIT.value.to_signed() < 0
+    ports: list[PortCfg] = [(0.7, 0.0, 300), (1.0, 1.0, None), (1.0, 1.0, None), (0.5, 0.5, None)]
+    got = await run_mix(dut, 40, 1.0, 1.0, seed=37, ports=ports)
+    assert got["busy_drop"] == 0
+
+
+@cocotb.test()
 async def busy_never(dut) -> None:
     """BUSY_WAIT >= 0: port 0 never takes a header (its tready is high, so a leaked
     payload beat would show up as a beat without header): every datagram for it is
@@ -300,7 +310,7 @@ def test_udp_rx(data_w: int, store_fwd: int) -> None:
         "udp_rx",
         "test_udp_rx",
         parameters=params,
-        testcase=["mix_full_rate", "mix_backpressure"],
+        testcase=["mix_full_rate", "mix_backpressure", "wait_forever"],
         test_dir=Path(__file__).parent,
     )
 
