@@ -57,11 +57,14 @@
 //   target's (docs/ipbus.md), plus 1 cycle to the first preamble byte.
 // Parameters: RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and
 //   more), MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
-//   echo port's TX checksum mode: 0 none, 1 computed).
+//   echo port's TX checksum mode: 0 none, 1 computed), RX_BUSY_WAIT (cycles an application
+//   port may take to accept a datagram before it is dropped and counted: 125000 = 1 ms,
+//   far longer than any of the board's applications needs).
 module vboard_top #(
     parameter integer RX_FIFO_BYTES  = 16384,
     parameter integer MAX_FRAME      = 9018,
-    parameter integer ECHO_CSUM_MODE = 1
+    parameter integer ECHO_CSUM_MODE = 1,
+    parameter integer RX_BUSY_WAIT   = 125000
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -110,6 +113,7 @@ module vboard_top #(
     output wire [31:0] cnt_udp_bad_csum,
     output wire [31:0] cnt_udp_err_in,
     output wire [31:0] cnt_udp_oversize,
+    output wire [31:0] cnt_udp_busy_drop,
     output wire [31:0] cnt_icmp_replies,
     output wire [31:0] cnt_icmp_aborted,
     output wire [31:0] cnt_icmp_dropped,
@@ -234,7 +238,7 @@ module vboard_top #(
 
   udp_stack #(
       .DATA_W(8), .KEEP_W(1), .NUM_PORTS(NP), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048),
-      .ICMP_UNREACH(1)
+      .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
       .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
@@ -282,6 +286,7 @@ module vboard_top #(
       .cnt_udp_rx_datagrams(cnt_udp_rx_datagrams), .cnt_udp_bad_len(cnt_udp_bad_len),
       .cnt_udp_closed_port(cnt_udp_closed_port), .cnt_udp_bad_csum(cnt_udp_bad_csum),
       .cnt_udp_err_in(cnt_udp_err_in), .cnt_udp_oversize(cnt_udp_oversize),
+      .cnt_udp_busy_drop(cnt_udp_busy_drop),
       .cnt_icmp_replies(cnt_icmp_replies), .cnt_icmp_aborted(cnt_icmp_aborted),
       .cnt_icmp_dropped(cnt_icmp_dropped), .cnt_icmp_bad_csum(cnt_icmp_bad_csum),
       .cnt_icmp_unreach_sent(cnt_icmp_unreach_sent),
@@ -404,6 +409,7 @@ module vboard_top #(
       .cnt_stack_udp_bad_csum(cnt_udp_bad_csum),
       .cnt_stack_udp_err_in(cnt_udp_err_in),
       .cnt_stack_udp_oversize(cnt_udp_oversize),
+      .cnt_stack_udp_busy_drop(cnt_udp_busy_drop),
       .cnt_stack_udptx_tx_frames(cnt_udp_tx_frames),
       .cnt_stack_udptx_tx_abort(cnt_udp_tx_abort),
       .cnt_stack_udptx_tx_long(cnt_udp_tx_long),

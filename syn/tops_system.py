@@ -3,7 +3,9 @@ UDP echo, 8 bits, 4-entry ARP cache), the design the area and Fmax goals compare
 
 ``udp_echo_node_8`` keeps every counter (32 bits); ``udp_echo_node_8_nocnt`` is the same
 design built without counters (COUNTERS = 0), as a design that never reads them would be
-(benchmarks only: the synthesis test covers the design once).
+(benchmarks only: the synthesis test covers the design once). Fmax is measured on the
+latter: the place-and-route wrapper's boundary registers for 58 x 32 counter bits would
+not fit an HX8K next to the design.
 """
 
 from __future__ import annotations
@@ -11,6 +13,6 @@ from __future__ import annotations
 from syn.tops import Top
 
 TOPS = [
-    Top("udp_echo_node_8", "udp_echo_node", {"CNT_W": 32}, fmax=True),
+    Top("udp_echo_node_8", "udp_echo_node", {"CNT_W": 32}),
     Top("udp_echo_node_8_nocnt", "udp_echo_node", {"COUNTERS": 0}, fmax=True, in_tests=False),
 ]

@@ -343,6 +343,7 @@ STACK = Block(
                 "ICMP_UNREACH_DROPPED",
                 "closed-port datagrams not answered (broadcast, rate limit, or busy)",
             ),
+            ("UDP_BUSY_DROP", "UDP datagrams dropped: their application did not take them"),
         ],
         "stack",
     ),

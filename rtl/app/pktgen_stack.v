@@ -118,6 +118,7 @@ module pktgen_stack #(
     wire [31:0] u_cnt_udp_bad_csum;
     wire [31:0] u_cnt_udp_err_in;
     wire [31:0] u_cnt_udp_oversize;
+    wire [31:0] u_cnt_udp_busy_drop;
     wire [31:0] u_cnt_icmp_replies;
     wire [31:0] u_cnt_icmp_aborted;
     wire [31:0] u_cnt_icmp_dropped;
@@ -249,6 +250,7 @@ module pktgen_stack #(
         .cnt_udp_bad_csum(u_cnt_udp_bad_csum),
         .cnt_udp_err_in(u_cnt_udp_err_in),
         .cnt_udp_oversize(u_cnt_udp_oversize),
+        .cnt_udp_busy_drop(u_cnt_udp_busy_drop),
         .cnt_icmp_replies(u_cnt_icmp_replies),
         .cnt_icmp_aborted(u_cnt_icmp_aborted),
         .cnt_icmp_dropped(u_cnt_icmp_dropped),

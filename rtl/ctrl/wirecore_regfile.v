@@ -76,6 +76,7 @@ module wirecore_regfile (
     input  wire [31:0] cnt_stack_icmp_bad_csum,
     input  wire [31:0] cnt_stack_icmp_unreach_sent,
     input  wire [31:0] cnt_stack_icmp_unreach_dropped,
+    input  wire [31:0] cnt_stack_udp_busy_drop,
     input  wire [31:0] cnt_arp_req_rx,
     input  wire [31:0] cnt_arp_reply_tx,
     input  wire [31:0] cnt_arp_req_tx,
@@ -529,6 +530,11 @@ module wirecore_regfile (
             end
             12'h0da: begin // STACK.ICMP_UNREACH_DROPPED
                 reg_rdata <= cnt_stack_icmp_unreach_dropped;
+                reg_ack <= ~reg_we;
+                reg_err <= reg_we;
+            end
+            12'h0db: begin // STACK.UDP_BUSY_DROP
+                reg_rdata <= cnt_stack_udp_busy_drop;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end

@@ -18,7 +18,7 @@
 //   cfg_echo_port[15:0]        UDP port of the echo (0 = closed)
 //   cfg_unreach_per_ms[7:0]    ICMP port-unreachable limit (only with ICMP_UNREACH = 1)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
-//   cnt_all[NCNT*32-1:0]       every counter, 32 bits each, in this order (index: name):
+//   cnt_all[59*32-1:0]         every counter, 32 bits each, in this order (index: name):
 //     0-9   MAC: tx_frames tx_bytes tx_underflow tx_abort rx_frames rx_bytes rx_bad_fcs
 //           rx_runt rx_oversize rx_er
 //     10    RX FIFO: frames dropped because the FIFO was full
@@ -32,13 +32,16 @@
 //     49-56 transmit: tx_frames raw_tx_frames raw_tx_abort udp_tx_frames udp_tx_abort
 //           udp_tx_long udp_tx_arp_miss udp_tx_sf_overflow
 //     57    echo: datagrams echoed
-//   Counters are CNT_W bits wide (upper bits zero). With COUNTERS = 0, cnt_all is zero
-//   and synthesis removes every counter (as it does when cnt_all is left unconnected).
+//     58    udp_rx: datagrams dropped because the echo did not take them in time (only
+//           with RX_BUSY_WAIT >= 0)
+//   Counters are CNT_W bits wide (upper bits zero). With COUNTERS = 0, cnt_all is one
+//   constant-zero bit and synthesis removes every counter (as it does when cnt_all is
+//   left unconnected).
 // Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
 //   buffer), ICMP_UNREACH (1: port unreachable for closed ports), CNT_W (1..32),
-//   COUNTERS (1: cnt_all driven; 0: no counters).
+//   COUNTERS (1: cnt_all driven; 0: no counters), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
 //   stack's turnaround (docs/stack.md), 1 cycle to the first preamble byte.
 module udp_echo_node #(
@@ -50,7 +53,7 @@ module udp_echo_node #(
     parameter integer ICMP_UNREACH   = 0,
     parameter integer CNT_W          = 32,
     parameter integer COUNTERS       = 1,
-    parameter integer NCNT           = 58
+    parameter integer RX_BUSY_WAIT   = -1
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -67,13 +70,23 @@ module udp_echo_node #(
     output wire [7:0]       gmii_txd,
     output wire             gmii_tx_en,
     output wire             gmii_tx_er,
-    output wire [NCNT*32-1:0] cnt_all
+    output wire [((COUNTERS != 0) ? 59*32 : 1)-1:0] cnt_all
 );
+    localparam integer NCNT = 59;  // counters on cnt_all
     localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
     localparam [1:0]  ECHO_MODE   = ECHO_CSUM_MODE[1:0];
 
     wire [NCNT*32-1:0] cnt;  // every counter; cnt_all shows them when COUNTERS = 1
-    assign cnt_all = (COUNTERS != 0) ? cnt : {(NCNT*32){1'b0}};
+    generate
+        if (COUNTERS != 0) begin : g_cnt
+            assign cnt_all = cnt;
+        end else begin : g_no_cnt
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_cnt = &{1'b0, cnt};
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign cnt_all = 1'b0;
+        end
+    endgenerate
 
     // ---------------- MAC ----------------
     wire [7:0] mac_rx_tdata, mac_tx_tdata;
@@ -153,7 +166,7 @@ module udp_echo_node #(
     udp_stack #(
         .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
         .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_UNREACH(ICMP_UNREACH),
-        .CNT_W(CNT_W)
+        .CNT_W(CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT)
     ) u_stack (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
@@ -200,6 +213,7 @@ module udp_echo_node #(
         .cnt_udp_rx_datagrams(cnt[24*32+:32]), .cnt_udp_bad_len(cnt[25*32+:32]),
         .cnt_udp_closed_port(cnt[26*32+:32]), .cnt_udp_bad_csum(cnt[27*32+:32]),
         .cnt_udp_err_in(cnt[28*32+:32]), .cnt_udp_oversize(cnt[29*32+:32]),
+        .cnt_udp_busy_drop(cnt[58*32+:32]),
         .cnt_icmp_replies(cnt[30*32+:32]), .cnt_icmp_aborted(cnt[31*32+:32]),
         .cnt_icmp_dropped(cnt[32*32+:32]), .cnt_icmp_bad_csum(cnt[33*32+:32]),
         .cnt_icmp_unreach_sent(cnt[34*32+:32]),

@@ -27,7 +27,10 @@
 //   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
 //   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0),
 //   CNT_W (width of every counter, 1..32: counters wrap at 2^CNT_W, the cnt_* ports stay
-//   32 bits with the upper bits zero; counters left unconnected are removed by synthesis).
+//   32 bits with the upper bits zero; counters left unconnected are removed by synthesis),
+//   RX_BUSY_WAIT (udp_rx: cycles an application port may take to accept a datagram's
+//   header before the datagram is dropped whole and counted in cnt_udp_busy_drop, so one
+//   stalled application cannot stall ARP, ICMP and the other ports; -1 = wait forever).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -37,7 +40,8 @@ module udp_stack #(
     parameter integer TX_BUF_BYTES = 2048,
     parameter integer ARP_ENTRIES  = 16,
     parameter integer ICMP_UNREACH = 0,
-    parameter integer CNT_W        = 32
+    parameter integer CNT_W        = 32,
+    parameter integer RX_BUSY_WAIT = -1
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -138,6 +142,7 @@ module udp_stack #(
     output wire [31:0]                 cnt_udp_bad_csum,
     output wire [31:0]                 cnt_udp_err_in,
     output wire [31:0]                 cnt_udp_oversize,
+    output wire [31:0]                 cnt_udp_busy_drop,
     // ICMP
     output wire [31:0]                 cnt_icmp_replies,
     output wire [31:0]                 cnt_icmp_aborted,
@@ -264,7 +269,7 @@ module udp_stack #(
     wire [15:0]       closed_src_port, closed_dst_port;
     udp_rx #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD),
-        .CNT_W(CNT_W)
+        .CNT_W(CNT_W), .BUSY_WAIT(RX_BUSY_WAIT)
     ) u_udp_rx (
         .clk(clk), .rst(rst), .cfg_udp_port(cfg_udp_port),
         .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
@@ -286,7 +291,8 @@ module udp_stack #(
         .closed_broadcast(closed_bcast),
         .cnt_datagrams(cnt_udp_rx_datagrams), .cnt_bad_len(cnt_udp_bad_len),
         .cnt_closed_port(cnt_udp_closed_port), .cnt_bad_csum(cnt_udp_bad_csum),
-        .cnt_err_in(cnt_udp_err_in), .cnt_oversize(cnt_udp_oversize)
+        .cnt_err_in(cnt_udp_err_in), .cnt_oversize(cnt_udp_oversize),
+        .cnt_busy_drop(cnt_udp_busy_drop)
     );
 
     // ---------------- transmit sources ----------------
