@@ -211,7 +211,7 @@ module arp #(
     // re-validation need the cache) and every change of cfg_ip or cfg_mac.
     reg         memo_valid;
     wire        lk_take  = arp_req_valid && arp_req_ready;
-    wire        memo_hit = lk_take && memo_valid && (arp_req_ip == lk_ip);
+    wire        memo_hit = lk_take && memo_valid && !cfg_chg && (arp_req_ip == lk_ip);
     wire        lk_new   = lk_take && !memo_hit;
 
     // Next hop of the requested IP, worked out as the request is taken.
@@ -341,6 +341,21 @@ module arp #(
     reg  [47:0]       prev_mac;
     reg  [31:0]       prev_ip;
     reg               cfg_chg;  // cfg_mac or cfg_ip changed (registered, 2 cycles after)
+    // The change detector compares two bits per LUT into a register (one bit per pair
+    // of cfg bits), then ORs the pairs into cfg_chg: exact, and cheaper than one 80-bit
+    // compare. The one-cycle lookup path sees cfg_chg 2 cycles after a change (below).
+    reg  [39:0]       chg_pair;
+    integer           gi;
+    always @(posedge clk) begin
+        if (rst) begin
+            chg_pair <= 40'd0;
+        end else begin
+            for (gi = 0; gi < 24; gi = gi + 1)
+                chg_pair[gi] <= (cfg_mac[2*gi +: 2] != prev_mac[2*gi +: 2]);
+            for (gi = 0; gi < 16; gi = gi + 1)
+                chg_pair[24+gi] <= (cfg_ip[2*gi +: 2] != prev_ip[2*gi +: 2]);
+        end
+    end
     reg  [1:0]        tx_kind;  // 0 reply, 1 gratuitous, 2 request (of the frame being sent)
 
     wire tx_busy;
@@ -500,8 +515,6 @@ module arp #(
     // decision), and on the decision 0 for a miss, broadcast or multicast
     // (an IP is in at most one way of its set; rd_mac is the MAC of way a_k)
     wire        rm_scan = a_scan && a_lk && a_match;
-    wire        rm_spec = x_resp && (!x_hit || lk_bcast || lk_mcast);
-    wire [47:0] rm_spec_val = {48{lk_bcast}} | ({48{lk_mcast}} & lk_mcast_mac);
 
     // counter strobes, registered
     reg         k_hit, k_miss, k_exp, k_tmo, k_evict, k_reqrx, k_reprx, k_confl;
@@ -635,8 +648,12 @@ module arp #(
                 memo_valid <= 1'b0;
 
             // answer MAC: the hit way's, collected while its set is scanned, replaced
-            // on the decision for a miss (0), broadcast or multicast
-            if (rm_scan || rm_spec) arp_resp_mac <= rm_scan ? rd_mac : rm_spec_val;
+            // on the decision for a miss (0: the register's synchronous reset),
+            // broadcast or multicast (rm_scan and x_resp are never high together)
+            if (x_resp && !x_hit) arp_resp_mac <= 48'd0;
+            else if (rm_scan) arp_resp_mac <= rd_mac;
+            else if (x_resp && lk_bcast) arp_resp_mac <= {48{1'b1}};
+            else if (x_resp && lk_mcast) arp_resp_mac <= lk_mcast_mac;
 
             // receive slot: reply handed over, event processed; both cleared on release
             if (tx_go && reply_want) ev_sent <= 1'b1;
@@ -666,7 +683,7 @@ module arp #(
             prev_mac <= cfg_mac;
             prev_ip <= cfg_ip;
             cfg_ip_set <= (cfg_ip != 32'd0);
-            cfg_chg <= (cfg_mac != prev_mac) || (cfg_ip != prev_ip);
+            cfg_chg <= |chg_pair;
             if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;
             end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin
