@@ -15,8 +15,8 @@
 // Interfaces
 //   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
 //                                  and emit nothing). Assert only when can_start = 1.
-//   can_start                      1 when idle, or in the cycle the current frame's last
-//                                  beat is taken (so frames go back to back with no gap)
+//   can_start                      1 when idle (a register: the cycle after a frame's last
+//                                  beat is taken at the earliest)
 //   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0]; read
 //                                  while the header beats are emitted: the user holds it
 //                                  from the cycle after `start` while hdr_free = 0
@@ -35,7 +35,8 @@
 //
 // Latency: first header beat one cycle after `start`; payload beats combinational
 // (0 cycles) except the last output beat, which comes one cycle after the last payload
-// beat when the realignment leaves a remainder.
+// beat when the realignment leaves a remainder. Back to back, a frame's first beat comes
+// two cycles after the previous frame's last (one idle cycle: can_start is registered).
 module tx_prepend #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
@@ -80,7 +81,12 @@ module tx_prepend #(
     localparam [CW-1:0] KWC  = KEEP_W;
     localparam [CW-1:0] OFFC = OFF;
     localparam [15:0]   KW16 = KEEP_W;
-    localparam [15:0]   KW2  = 2 * KEEP_W;
+    // length compares against the small constants KEEP_W, 2*KEEP_W, 3*KEEP_W: a zero
+    // test of the high bits and an LB-bit compare (no 16-bit carry chain)
+    localparam LB = $clog2(3 * KEEP_W + 2);  // 3*KEEP_W < 2^LB - 1: no constant compare
+    localparam [LB-1:0] K1L = KEEP_W;
+    localparam [LB-1:0] K2L = 2 * KEEP_W;
+    localparam [LB-1:0] K3L = 3 * KEEP_W;
     localparam [7:0]    HBL  = HB - 1;
     /* verilator lint_on WIDTH */
 
@@ -91,6 +97,8 @@ module tx_prepend #(
     wire              pre_last;  // the header beat on the output is the last but one
     reg  [15:0]       rem;       // payload bytes still expected
     reg               rem_le;    // rem <= KEEP_W (registered, off the handshake paths)
+    reg               rem_le2;   // rem <= 2*KEEP_W (registered: keeps the subtractor and
+                                 // the compare off each other's paths)
     reg  [CW-1:0]     rem8;      // min(rem, KEEP_W)
     reg               rem_zero;  // the payload is empty (set at start)
     reg  [DATA_W-1:0] carry;     // previous payload beat (or the header's tail)
@@ -122,12 +130,18 @@ module tx_prepend #(
             reg  [HB-1:0] oh;
             reg  [7:0]    hlast;
             reg  [7:0]    hsel;
-            wire          adv = (st == S_HDR) && m_axis_tvalid && m_axis_tready;
+            // a header byte is taken. Before the last one the output is always valid (the
+            // zero-length cases only wait on the last), so the shift of all but the last
+            // bit is enabled without the payload handshake (a short enable path)
+            wire          adv  = (st == S_HDR) && m_axis_tvalid && m_axis_tready;
+            wire          adv0 = (st == S_HDR) && m_axis_tready && !last_hb;
+            wire [HB-1:0] oh_sh = {oh[HB-2:0], 1'b0};
             integer j;
             always @(posedge clk) begin
-                if (adv) oh <= {oh[HB-2:0], 1'b0};
-                if (adv && oh[HB-2]) hlast <= hdr[(HB-1)*8+:8];
-                if (start) oh <= {{(HB - 1) {1'b0}}, 1'b1};
+                if (adv0) oh[HB-2:0] <= oh_sh[HB-2:0];
+                if (adv) oh[HB-1] <= oh_sh[HB-1];
+                if (adv0 && oh[HB-2]) hlast <= hdr[(HB-1)*8+:8];
+                if (st == S_IDLE) oh <= {{(HB - 1) {1'b0}}, 1'b1};  // ready for a start
             end
             always @* begin
                 hsel = hlast & {8{oh[HB-1]}};
@@ -175,9 +189,8 @@ module tx_prepend #(
     wire       zr      = (OFF == 0) && (CHECK_LEN == 0) && last_hb;
     wire       zr_end  = s_axis_tlast && (in_bytes == {CW{1'b0}});
 
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [15:0] rem_m = rem - KW16;  // low bits used when rem <= 2*KEEP_W
-    /* verilator lint_on UNUSEDSIGNAL */
+    // low bits of rem - KEEP_W (all that rem8 needs when rem <= 2*KEEP_W): a CW-bit adder
+    wire [CW-1:0] rem_m = rem[CW-1:0] - KWC;
 
     reg fin;  // the frame's last beat is taken this cycle
     reg to_drop;
@@ -266,20 +279,19 @@ module tx_prepend #(
         endcase
     end
 
-    // = (st == S_IDLE) || (fin && !to_drop), written out so that it does not depend on
-    // the length bookkeeping (a payload's tlast always ends or aborts the frame)
-    wire in_fire = s_axis_tvalid && m_axis_tready;
-    assign can_start = (st == S_IDLE)
-                    || (st == S_PAY && in_fire && s_axis_tlast && !p_flush)
-                    || (st == S_FLUSH && m_axis_tready && !drop_r)
-                    || (st == S_HDR && zl && in_fire && s_axis_tlast)
-                    || (st == S_HDR && zr && zr_end && in_fire);
+    // a register only: a frame starts when the previous one has ended (one idle cycle
+    // between back-to-back frames, hidden on the wire by the MAC's inter-frame gap), and
+    // no handshake input reaches the start logic of the user
+    assign can_start = (st == S_IDLE);
     // `hdr` is needed while header beats go out, except that at 8 bits the last header
     // byte of a frame that may end on it (zero-length payload) comes from `hw`; kept as a
     // register (hold) so that users can take it as a load enable
     localparam ALLOWZ = (OFF == 0) && (KEEP_W == 1) && (HB > 8);
     reg hold;
     assign hdr_free  = !hold;
+    wire sl_hi0 = ~|start_len[15:LB];
+    wire sl_le1 = sl_hi0 && (start_len[LB-1:0] <= K1L);
+    wire sl_le2 = sl_hi0 && (start_len[LB-1:0] <= K2L);
 
     always @(posedge clk) begin
         case (st)
@@ -303,8 +315,9 @@ module tx_prepend #(
                 if (s_axis_tvalid && m_axis_tready) begin
                     carry <= s_axis_tdata;
                     rem    <= rem - KW16;  // only read while !rem_le (may wrap after)
-                    rem_le <= rem_le || (rem <= KW2);
-                    rem8   <= rem_le ? {CW{1'b0}} : (rem <= KW2) ? rem_m[CW-1:0] : KWC;
+                    rem_le  <= rem_le || rem_le2;
+                    rem_le2 <= rem_le2 || (~|rem[15:LB] && rem[LB-1:0] <= K3L);
+                    rem8    <= rem_le ? {CW{1'b0}} : rem_le2 ? rem_m : KWC;
                     if (p_end) begin
                         if (p_flush) begin
                             st      <= S_FLUSH;
@@ -325,15 +338,20 @@ module tx_prepend #(
             end
             default: ;
         endcase
-        if (start) begin  // users start only when can_start (see above)
-            st  <= start_drop ? S_DROP : S_HDR;
+        // the frame's bookkeeping is loaded in every idle cycle (an enable from registers
+        // only, not from `start`): the last load is the one at the start
+        if (st == S_IDLE) begin
             bc       <= 8'd0;
             last_hb  <= (HBL == 8'd0);
-            hold     <= !start_drop;
             rem      <= start_len;
-            rem_le   <= (start_len <= KW16);
-            rem8     <= (start_len <= KW16) ? start_len[CW-1:0] : KWC;
+            rem_le   <= sl_le1;
+            rem_le2  <= sl_le2;
+            rem8     <= sl_le1 ? start_len[CW-1:0] : KWC;
             rem_zero <= (start_len == 16'd0);
+        end
+        if (start) begin  // users start only when can_start (see above)
+            st   <= start_drop ? S_DROP : S_HDR;
+            hold <= !start_drop;
         end
         if (rst) begin
             st   <= S_IDLE;

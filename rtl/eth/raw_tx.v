@@ -15,6 +15,8 @@
 //   m_axis_*  frames for the arbiter / MAC (the MAC pads to 60 bytes)
 //   cnt_frames, cnt_abort  frames sent good / aborted
 // Latency: 1 cycle from the header handshake to the first byte; payload combinational.
+// Back to back, one idle cycle between frames (the next header is taken the cycle after
+// a frame's last beat; the MAC's inter-frame gap hides it).
 module raw_tx #(
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,

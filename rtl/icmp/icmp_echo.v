@@ -40,7 +40,8 @@
 //   s_hdr_protocol[7:0], s_hdr_len[15:0] (ICMP message bytes), s_hdr_broadcast: ip_rx's
 //   ICMP header bus; s_axis_*: the ICMP message (exactly len bytes, tuser on the last beat
 //   = bad); m_axis_*: reply frames.
-//   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (CNT_W bits in 32-bit ports).
+//   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (CNT_W bits in 32-bit ports;
+//   each updated one cycle after its event: the events are registered).
 //   The message must follow its header (docs/conventions.md: the header is transferred
 //   before or with the first beat); a producer that offers the next message early is
 //   held (s_axis_tready = 0) while a whole message waits in the FIFO (see below).
@@ -232,19 +233,19 @@ module icmp_echo #(
     // engine
     wire       eng_can;
     reg        eng_start, eng_drop, eng_bad;  // eng_bad: dropped for its checksum
-    wire [15:0] eng_len = CAP ? (r_len - 16'd4) : r_len;
+    wire [15:0] eng_len = r_len;  // the bytes passed through (less the captured 4 at 8 bits)
 
     assign s_hdr_ready = (st == S_IDLE) && eng_can;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
-    // IPv4 header checksum in three registered steps (ready 3 cycles after the header,
+    // IPv4 header checksum in four registered steps (ready 4 cycles after the header,
     // first needed in the 4th reply beat at 64 bits, which is 5 cycles after it at least)
     reg  [15:0] tot;
     reg  [16:0] sa, sc;
     reg  [17:0] sb;
     reg  [15:0] sd;
     reg  [18:0] ssum;
-    wire [16:0] sf1 = {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
+    reg  [16:0] sf1;  // first fold, registered (one carry chain per stage)
     wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
     always @(posedge clk) begin
         sa   <= {1'b0, tot} + {1'b0, r_id};
@@ -253,18 +254,8 @@ module icmp_echo #(
         sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
         sd   <= r_ip[15:0];
         ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
+        sf1  <= {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
     end
-
-    // ICMP checksum update for type 8 -> 0
-    function [15:0] upd(input [15:0] hc);
-        reg [16:0] s;
-        reg [15:0] f;
-        begin
-            s   = {1'b0, ~hc} + 17'h0f7ff;
-            f   = s[15:0] + {15'd0, s[16]};
-            upd = ~f;
-        end
-    endfunction
 
     // type/code/checksum seen: in the first beat (KEEP_W >= 4) or captured (8 bits)
     wire [31:0] head4;
@@ -279,7 +270,15 @@ module icmp_echo #(
         end
     endgenerate
     wire        is_echo = (head4[7:0] == 8'd8);
-    wire [15:0] hc_new  = upd({head4[23:16], head4[31:24]});
+    // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry. At
+    // 8 bits the sum is registered before its fold (the capture ends more than 30 cycles
+    // before the changed bytes are sent), so each stage has one 16-bit carry chain
+    wire [16:0] hs_n    = {1'b0, ~{head4[23:16], head4[31:24]}} + 17'h0f7ff;
+    reg  [16:0] hs_r;
+    always @(posedge clk) hs_r <= hs_n;
+    wire [16:0] hs      = CAP ? hs_r : hs_n;
+    wire [15:0] hs_f    = hs[15:0] + {15'd0, hs[16]};
+    wire [15:0] hc_new  = ~hs_f;
     wire [31:0] head4_n = {hc_new[7:0], hc_new[15:8], head4[15:8], 8'd0};
     // at 8 bits the changed bytes go out as header bytes 34..37, read through the header
     // byte select: registered here (the capture ends more than 30 cycles before they are
@@ -293,10 +292,11 @@ module icmp_echo #(
         if (hdr_fire) begin
             r_mac <= s_hdr_src_mac;
             r_ip  <= s_hdr_src_ip;
-            r_len <= s_hdr_len;
+            r_len <= CAP ? (s_hdr_len - 16'd4) : s_hdr_len;
             tot   <= s_hdr_len + 16'd20;
-            r_short <= (s_hdr_len < 16'd26);
-            r_ok  <= !s_hdr_broadcast && (s_hdr_len >= 16'd8) && (s_hdr_protocol == 8'd1);
+            // < 26 and >= 8 written as bit tests (no 16-bit carry chains)
+            r_short <= ~|s_hdr_len[15:5] && (s_hdr_len[4:0] < 5'd26);
+            r_ok  <= !s_hdr_broadcast && (|s_hdr_len[15:3]) && (s_hdr_protocol == 8'd1);
             t_mac <= cfg_mac;
             t_ip  <= s_hdr_dst_ip;
             t_ttl <= cfg_ttl;
@@ -350,13 +350,21 @@ module icmp_echo #(
         if (rst) st <= S_IDLE;
     end
 
+    reg ev_sent_r, ev_ab_r, ev_abc_r, ev_drop_r, ev_bad_r;
     always @(posedge clk) begin
         if (hdr_fire) r_id <= r_id + 16'd1;
-        if (eng_start && eng_drop && !eng_bad) cnt_dropped <= (cnt_dropped + 32'd1) & CNT_MASK;
-        if (cap_fire && f_tlast) cnt_dropped <= (cnt_dropped + 32'd1) & CNT_MASK;
-        if (ev_sent) cnt_replies <= (cnt_replies + 32'd1) & CNT_MASK;
-        if (ev_abort && !ab_csum_now) cnt_aborted <= (cnt_aborted + 32'd1) & CNT_MASK;
-        if ((ev_abort && ab_csum_now) || (eng_start && eng_bad))
+        // (the two drop events are exclusive: a start needs all 4 bytes captured)
+        ev_drop_r <= (eng_start && eng_drop && !eng_bad) || (cap_fire && f_tlast);
+        ev_bad_r  <= eng_start && eng_bad;
+        if (ev_drop_r) cnt_dropped <= (cnt_dropped + 32'd1) & CNT_MASK;
+        // the events are registered before they count (one cycle late): keeps the
+        // handshakes off the counters' enable paths
+        ev_sent_r <= ev_sent;
+        ev_ab_r   <= ev_abort && !ab_csum_now;
+        ev_abc_r  <= ev_abort && ab_csum_now;
+        if (ev_sent_r) cnt_replies <= (cnt_replies + 32'd1) & CNT_MASK;
+        if (ev_ab_r) cnt_aborted <= (cnt_aborted + 32'd1) & CNT_MASK;
+        if (ev_abc_r || ev_bad_r)
             cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
         if (eng_start) r_drop <= eng_drop;
         if (csum_last) ab_csum <= 1'b1;
@@ -369,6 +377,11 @@ module icmp_echo #(
             cnt_bad_csum <= 32'd0;
             ab_csum     <= 1'b0;
             r_drop      <= 1'b0;
+            ev_sent_r   <= 1'b0;
+            ev_ab_r     <= 1'b0;
+            ev_abc_r    <= 1'b0;
+            ev_drop_r   <= 1'b0;
+            ev_bad_r    <= 1'b0;
         end
     end
 

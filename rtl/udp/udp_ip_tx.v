@@ -8,9 +8,10 @@
 // held in a table of registers loaded from the cfg_* inputs whenever no frame is in flight,
 // together with the one's-complement sum of the static IPv4 header words. At request time
 // the variable words (total length = len+28, identification, destination IP) are added to
-// that sum (RFC 1624 style incremental update) in three registered steps: the IP header
-// checksum is ready 3 cycles after the request and first needed at frame byte 24 (the 4th
-// beat at 64 bits, the 25th byte at 8 bits), so it is always in time. The two length
+// that sum (RFC 1624 style incremental update) in three registered steps (four below 4
+// bytes a beat): the IP header checksum is ready 3 (4) cycles after the request and first
+// needed at frame byte 24 (the 4th beat at 64 bits, the 25th byte at 8 bits), so it is
+// always in time. Counters follow their frame's end by one cycle (registered events). The two length
 // fields are registered at the request (hdr_len + 28, hdr_len + 8).
 //
 // Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8,
@@ -38,8 +39,10 @@
 //   cnt_arp_miss    datagrams dropped because ARP had no entry
 //
 // Latency: first byte 1 cycle after the header handshake (plus the ARP lookup when the
-// MAC is not given); payload combinational; frames back to back with no idle cycle
-// (the next header is taken in the cycle the previous frame's last beat is).
+// MAC is not given); payload combinational. Back to back, one idle cycle between frames:
+// s_hdr_ready is a function of registers only, so the next header is taken the cycle
+// after the previous frame's last beat (the MAC cannot take data during its inter-frame
+// gap and preamble, so the wire loses nothing).
 module udp_ip_tx #(
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,
@@ -131,7 +134,11 @@ module udp_ip_tx #(
     reg  [16:0] v_b;
     reg  [15:0] v_c;
     reg  [19:0] v_s;
-    wire [16:0] v_f1 = {1'b0, v_s[15:0]} + {13'd0, v_s[19:16]};
+    wire [16:0] v_f1c = {1'b0, v_s[15:0]} + {13'd0, v_s[19:16]};
+    // below 4 bytes a beat the first fold is registered too (one carry chain per stage;
+    // ready 4 cycles after the request, the checksum's byte 24 leaves at cycle 13 or later)
+    reg  [16:0] v_f1r;
+    wire [16:0] v_f1 = (KEEP_W < 4) ? v_f1r : v_f1c;
     wire [15:0] v_f2 = v_f1[15:0] + {15'd0, v_f1[16]};
 
     always @(posedge clk) begin
@@ -139,6 +146,7 @@ module udp_ip_tx #(
         v_b     <= {1'b0, r_id} + {1'b0, r_dip[31:16]};
         v_c     <= r_dip[15:0];
         v_s     <= {1'b0, v_a} + {3'b0, v_b} + {4'b0, v_c};
+        v_f1r   <= v_f1c;
         ip_csum <= ~v_f2;
         if (idle_load) begin
             t_mac <= cfg_mac;
@@ -173,10 +181,10 @@ module udp_ip_tx #(
         eng_drop  = 1'b0;
         eng_len   = s_hdr_len;
         if (hdr_fire && s_hdr_dst_mac_valid) eng_start = 1'b1;
+        if (ws == W_ARP_WAIT) eng_len = r_len;  // selected by a register only
         if (ws == W_ARP_WAIT && arp_resp_valid) begin
             eng_start = 1'b1;
             eng_drop  = !arp_resp_hit;
-            eng_len   = r_len;
         end
     end
 
@@ -219,6 +227,7 @@ module udp_ip_tx #(
     };
 
     wire ev_sent, ev_abort, ev_long;
+    reg  ev_sent_r, ev_abort_r, ev_long_r;
     tx_prepend #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(42), .CHECK_LEN(1)
     ) eng (
@@ -234,9 +243,14 @@ module udp_ip_tx #(
     );
 
     always @(posedge clk) begin
-        if (ev_sent) cnt_tx_frames <= (cnt_tx_frames + 32'd1) & CNT_MASK;
-        if (ev_abort) cnt_tx_abort <= (cnt_tx_abort + 32'd1) & CNT_MASK;
-        if (ev_long) cnt_tx_long <= (cnt_tx_long + 32'd1) & CNT_MASK;
+        // the engine's events are registered before they count (one cycle late): keeps
+        // the stream handshakes off the counters' enable paths
+        ev_sent_r  <= ev_sent;
+        ev_abort_r <= ev_abort;
+        ev_long_r  <= ev_long;
+        if (ev_sent_r) cnt_tx_frames <= (cnt_tx_frames + 32'd1) & CNT_MASK;
+        if (ev_abort_r) cnt_tx_abort <= (cnt_tx_abort + 32'd1) & CNT_MASK;
+        if (ev_long_r) cnt_tx_long <= (cnt_tx_long + 32'd1) & CNT_MASK;
         if (ws == W_ARP_WAIT && arp_resp_valid && !arp_resp_hit)
             cnt_arp_miss <= (cnt_arp_miss + 32'd1) & CNT_MASK;
         if (rst) begin
@@ -244,6 +258,9 @@ module udp_ip_tx #(
             cnt_tx_abort  <= 32'd0;
             cnt_tx_long   <= 32'd0;
             cnt_arp_miss  <= 32'd0;
+            ev_sent_r     <= 1'b0;
+            ev_abort_r    <= 1'b0;
+            ev_long_r     <= 1'b0;
         end
     end
 endmodule

@@ -1,7 +1,8 @@
 """raw_tx: raw-EtherType transmit channel, at DATA_W 8 and 64.
 
 scapy parses every frame (destination, source, EtherType, payload byte-exact); the first
-byte leaves one cycle after the header handshake, frames go back to back; tuser on the
+byte leaves one cycle after the header handshake, back to back, frames
+are separated by exactly one idle cycle; tuser on the
 payload's last beat aborts the frame; a configuration change applies to the next frame.
 """
 
@@ -62,7 +63,8 @@ async def raw_frames(dut: Any) -> None:
     for h, f in zip(hdr.fired, firsts, strict=True):
         assert f - h == 1
     for k in range(1, len(firsts)):
-        assert firsts[k] == lasts[k - 1] + 1, f"gap before frame {k}"
+        # one idle cycle between frames (the engine starts the cycle after it ends)
+        assert firsts[k] == lasts[k - 1] + 2, f"gap before frame {k}"
     assert int(dut.cnt_frames.value) == len(sizes) - 1
     assert int(dut.cnt_abort.value) == 1
     # configuration change: next frame uses the new source MAC and EtherType

