@@ -62,7 +62,8 @@
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
 //   the last hit and nothing has changed since (same millisecond, no entry learnt);
 //   otherwise WAYS + 3 cycles on an idle cache (the set's first read issued with the
-//   handshake, one way per cycle through a two-stage pipeline, decision registered), at
+//   handshake, one way per cycle through a two-stage pipeline, decision registered;
+//   WAYS + 4 right after a repeat, whose abandoned scan takes the engine one cycle), at
 //   most 2 * WAYS + 5 if the cache had just started another operation (a received
 //   frame: WAYS + 3 cycles; a background step: 4); more only right after reset while the
 //   cache is cleared (ENTRIES cycles). A reply's first beat is on m_axis 3 cycles after
@@ -210,6 +211,7 @@ module arp #(
     // miss, on every entry learnt or allocated, every tick_1ms (ages move: expiry and
     // re-validation need the cache) and every change of cfg_ip or cfg_mac.
     reg         memo_valid;
+    reg         memo_r;  // the lookup the engine has just started was answered by memo_hit
     wire        lk_take  = arp_req_valid && arp_req_ready;
     wire        memo_hit = lk_take && memo_valid && !cfg_chg && (arp_req_ip == lk_ip);
     wire        lk_new   = lk_take && !memo_hit;
@@ -411,7 +413,7 @@ module arp #(
         a_rt0   <= (rd_rt == {RW{1'b0}});
         a_rtn1  <= (rd_rt == RETRY_N1);
         a_k     <= k;
-        a_scan  <= (state == S_SCAN);
+        a_scan  <= (state == S_SCAN) && !memo_r;
         a_bad   <= key_bad;
         a_lk    <= (op == OP_LK);
         b_exp   <= a_live && old_exp;
@@ -552,7 +554,7 @@ module arp #(
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
             now <= {TS_W{1'b0}};
             lk_pend <= 1'b0;
-            memo_valid <= 1'b0;
+            memo_valid <= 1'b0; memo_r <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
             ev_done <= 1'b0; ev_sent <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N;
@@ -565,6 +567,7 @@ module arp #(
             cnt_evicted <= 32'd0; cnt_conflict <= 32'd0;
         end else begin
             arp_resp_valid <= 1'b0;
+            memo_r <= memo_hit;
 
             if (tick_1ms) now <= now + 1'b1;
 
@@ -596,11 +599,11 @@ module arp #(
                     if (lk_pend) begin
                         op <= OP_LK; cur_set <= lk_set; state <= S_SCAN;
                     end else if (lk_take && !other) begin
-                        // a lookup starts at once when nothing else waits (a repeated
-                        // one, answered in one cycle, does not use the read issued)
-                        if (!memo_hit) begin
-                            op <= OP_LK; cur_set <= q_set; state <= S_SCAN;
-                        end
+                        // a lookup starts at once when nothing else waits; a repeated
+                        // one, answered in one cycle, is abandoned after its first
+                        // cycle (memo_r), which keeps the 32-bit repeat compare off
+                        // the engine's start
+                        op <= OP_LK; cur_set <= q_set; state <= S_SCAN;
                     end else if (rx_can) begin
                         op <= OP_RX; cur_set <= set_of(ev_spa); state <= S_SCAN;
                     end else if (sw_can) begin
@@ -609,7 +612,8 @@ module arp #(
                 end
                 S_SCAN: begin
                     k <= k + 1'b1;
-                    if (k == WAYS_M1[WAY_W-1:0]) state <= S_LAST;
+                    if (memo_r) state <= S_IDLE;  // answered in one cycle: abandoned
+                    else if (k == WAYS_M1[WAY_W-1:0]) state <= S_LAST;
                 end
                 S_LAST: state <= S_DEC;
                 S_SWA: state <= S_SWB;
