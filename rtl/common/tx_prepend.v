@@ -182,7 +182,8 @@ module tx_prepend #(
     wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
     // zero-length payload when the header fills whole beats: the last header beat ends it
     reg        last_hb;  // bc == HB-1, kept as a register
-    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && rem_zero && last_hb;
+    reg        zl_r;     // rem_zero && last_hb, kept as a register (short handshake paths)
+    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && zl_r;
     wire       z_long  = !s_axis_tlast || (in_bytes != {CW{1'b0}});
     // no length given (CHECK_LEN=0) and the header fills whole beats: the last header
     // beat waits for the first payload beat, and ends the frame if that beat is empty
@@ -302,6 +303,7 @@ module tx_prepend #(
                 end else if (m_axis_tvalid && m_axis_tready) begin
                     bc      <= bc + 8'd1;
                     last_hb <= pre_last;
+                    zl_r    <= pre_last && rem_zero;
                     if (pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero))
                         hold <= 1'b0;
                     if (last_hb) begin
@@ -343,6 +345,7 @@ module tx_prepend #(
         if (st == S_IDLE) begin
             bc       <= 8'd0;
             last_hb  <= (HBL == 8'd0);
+            zl_r     <= (HBL == 8'd0) && (start_len == 16'd0);
             rem      <= start_len;
             rem_le   <= sl_le1;
             rem_le2  <= sl_le2;

@@ -124,7 +124,9 @@ module udp_ip_tx #(
     // ((TTL + 0x45 + DF * 0x40) << 8) | 0x11. Kept unfolded (18 bits): the request-time
     // steps below fold it with the rest.
     wire [8:0]  st_hi  = {1'b0, cfg_ttl} + (cfg_df ? 9'h085 : 9'h045);
-    wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {2'b0, cfg_ip[31:16]} + {2'b0, cfg_ip[15:0]};
+    // (the two source-IP words are added in parallel with the TTL byte: two adder levels)
+    wire [16:0] st_ip  = {1'b0, cfg_ip[31:16]} + {1'b0, cfg_ip[15:0]};
+    wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {1'b0, st_ip};
 
     // variable part: total length, identification, destination IP, added to the static
     // sum in three registered steps (ready 3 cycles after the request, first needed in
