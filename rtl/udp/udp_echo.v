@@ -9,18 +9,22 @@
 // carries tuser gives a reply ending with tuser (aborted on the wire).
 //
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
-//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
+//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero), PIPE (1:
+//   payload through a register slice, see Latency).
 // Interfaces (s_ = from the stack's receive port, m_ = to its transmit port):
 //   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0],
 //   s_hdr_src_port[15:0], s_hdr_dst_port[15:0], s_hdr_len[15:0]; s_axis_*
 //   m_hdr_valid, m_hdr_ready, m_hdr_dst_mac[47:0], m_hdr_dst_mac_valid, m_hdr_dst_ip[31:0],
 //   m_hdr_dst_port[15:0], m_hdr_src_port[15:0], m_hdr_len[15:0], m_hdr_csum[15:0]; m_axis_*
 //   cnt_echoed: datagrams turned around
-// Latency: 0 cycles (header and payload combinational).
+// Latency: header 0 cycles (combinational); payload 1 cycle with PIPE = 1 (a register
+//   slice, full throughput: it keeps the stack's transmit ready out of its receive path,
+//   which matters for Fmax), 0 cycles with PIPE = 0.
 module udp_echo #(
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter integer CNT_W = 32,
+    parameter integer PIPE  = 1
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -69,12 +73,28 @@ module udp_echo #(
     assign m_hdr_len           = s_hdr_len;
     assign m_hdr_csum          = 16'd0;
 
-    assign m_axis_tdata  = s_axis_tdata;
-    assign m_axis_tkeep  = s_axis_tkeep;
-    assign m_axis_tvalid = s_axis_tvalid;
-    assign s_axis_tready = m_axis_tready;
-    assign m_axis_tlast  = s_axis_tlast;
-    assign m_axis_tuser  = s_axis_tuser;
+    generate
+        if (PIPE != 0) begin : g_pipe
+            // a register slice: the stack's transmit ready does not reach back into its
+            // receive path combinationally (the echo would otherwise join them in one path)
+            axis_pipe #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_pipe (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+                .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+                .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+                .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+                .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+                .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
+            );
+        end else begin : g_wire
+            assign m_axis_tdata  = s_axis_tdata;
+            assign m_axis_tkeep  = s_axis_tkeep;
+            assign m_axis_tvalid = s_axis_tvalid;
+            assign s_axis_tready = m_axis_tready;
+            assign m_axis_tlast  = s_axis_tlast;
+            assign m_axis_tuser  = s_axis_tuser;
+        end
+    endgenerate
 
     always @(posedge clk) begin
         if (s_hdr_valid && m_hdr_ready) cnt_echoed <= (cnt_echoed + 32'd1) & CNT_MASK;
