@@ -8,9 +8,9 @@
 // held in a table of registers loaded from the cfg_* inputs whenever no frame is in flight,
 // together with the one's-complement sum of the static IPv4 header words. At request time
 // the variable words (total length = len+28, identification, destination IP) are added to
-// that sum (RFC 1624 style incremental update) in three registered steps (four below 4
-// bytes a beat): the IP header checksum is ready 3 (4) cycles after the request and first
-// needed at frame byte 24 (the 4th beat at 64 bits, the 25th byte at 8 bits), so it is
+// that sum (RFC 1624 style incremental update) in three registered steps (six below 4
+// bytes a beat, where the static sum too is formed after the request): the IP header
+// checksum is ready 3 (6) cycles after the request and first needed at frame byte 24 (the 4th beat at 64 bits, the 25th byte at 8 bits), so it is
 // always in time. Counters follow their frame's end by one cycle (registered events). The two length
 // fields are registered at the request (hdr_len + 28, hdr_len + 8).
 //
@@ -121,16 +121,32 @@ module udp_ip_tx #(
 
     // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP. The constant and
     // DF words share the TTL byte's adder: 0x4500 + DF * 0x4000 + (TTL << 8 | 17) =
-    // ((TTL + 0x45 + DF * 0x40) << 8) | 0x11. Kept unfolded (18 bits): the request-time
-    // steps below fold it with the rest.
-    wire [8:0]  st_hi  = {1'b0, cfg_ttl} + (cfg_df ? 9'h085 : 9'h045);
-    // (the two source-IP words are added in parallel with the TTL byte: two adder levels)
-    wire [16:0] st_ip  = {1'b0, cfg_ip[31:16]} + {1'b0, cfg_ip[15:0]};
-    wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {1'b0, st_ip};
+    // ((TTL + 0x45 + DF * 0x40) << 8) | 0x11; the two source-IP words are added in
+    // parallel with it. Kept unfolded (18 bits): the request-time steps below fold it
+    // with the rest. Below 4 bytes a beat it is computed from the table registers (frozen
+    // from the request on) in two registered steps, off the configuration inputs' paths
+    // (ready 2 cycles after the request, the checksum 6: its byte 24 leaves at cycle 13
+    // or later); wider, it is loaded with the table.
+    generate
+        if (KEEP_W < 4) begin : g_sum_tab
+            reg [8:0]  th_r;
+            reg [16:0] ti_r;
+            always @(posedge clk) begin
+                th_r  <= {1'b0, t_ttl} + (t_df ? 9'h085 : 9'h045);
+                ti_r  <= {1'b0, t_ip[31:16]} + {1'b0, t_ip[15:0]};
+                t_sum <= {1'b0, th_r, 8'h11} + {1'b0, ti_r};
+            end
+        end else begin : g_sum_cfg
+            wire [8:0]  st_hi  = {1'b0, cfg_ttl} + (cfg_df ? 9'h085 : 9'h045);
+            wire [16:0] st_ip  = {1'b0, cfg_ip[31:16]} + {1'b0, cfg_ip[15:0]};
+            wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {1'b0, st_ip};
+            always @(posedge clk) if (idle_load) t_sum <= st_sum;
+        end
+    endgenerate
 
     // variable part: total length, identification, destination IP, added to the static
     // sum in three registered steps (ready 3 cycles after the request, first needed in
-    // the 4th cycle at 64 bits and the 25th at 8 bits)
+    // the 4th cycle at 64 bits; at 8 bits 4 more, needed in the 25th)
     reg  [15:0] tot_len, udp_len;
     reg  [18:0] v_a;
     reg  [16:0] v_b;
@@ -155,7 +171,6 @@ module udp_ip_tx #(
             t_ip  <= cfg_ip;
             t_ttl <= cfg_ttl;
             t_df  <= cfg_df;
-            t_sum <= st_sum;
         end
     end
 
