@@ -285,7 +285,7 @@ module tx_prepend #(
     // no handshake input reaches the start logic of the user
     assign can_start = (st == S_IDLE);
     // `hdr` is needed while header beats go out, except that at 8 bits the last header
-    // byte of a frame that may end on it (zero-length payload) comes from `hw`; kept as a
+    // byte of a frame that may end on it (zero-length payload) comes from `hlast`; kept as a
     // register (hold) so that users can take it as a load enable
     localparam ALLOWZ = (OFF == 0) && (KEEP_W == 1) && (HB > 8);
     reg hold;
@@ -299,15 +299,11 @@ module tx_prepend #(
             S_HDR: begin
                 if (fin) begin
                     st   <= to_drop ? S_DROP : S_IDLE;
-                    hold <= 1'b0;
                 end else if (m_axis_tvalid && m_axis_tready) begin
                     bc      <= bc + 8'd1;
                     last_hb <= pre_last;
                     zl_r    <= pre_last && rem_zero;
-                    if (pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero))
-                        hold <= 1'b0;
                     if (last_hb) begin
-                        hold  <= 1'b0;
                         st    <= S_PAY;
                         carry <= tailsh[DATA_W-1:0];
                     end
@@ -340,6 +336,14 @@ module tx_prepend #(
             end
             default: ;
         endcase
+        // `hdr` is released with the last header beat, or (ALLOWZ) with the last but one
+        // when the frame may end on the latched last byte. Before the last header beat the
+        // output is always valid, and with ALLOWZ a frame whose last beat waits for the
+        // payload has released `hdr` already: so the enable needs no valid at 8 bits
+        if (st == S_HDR && m_axis_tready) begin
+            if (pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero)) hold <= 1'b0;
+            if (last_hb && (ALLOWZ || m_axis_tvalid)) hold <= 1'b0;
+        end
         // the frame's bookkeeping is loaded in every idle cycle (an enable from registers
         // only, not from `start`): the last load is the one at the start
         if (st == S_IDLE) begin
