@@ -155,8 +155,8 @@ def ping(
     cmd = ["ping", "-n", "-q", "-c", str(count), "-s", str(size), "-W", "1"]
     if flood:  # -w bounds the run: the flood stops there even if replies are missing
         cmd += ["-f", "-w", str(max(10, count // 200 + 10))]
-    else:
-        cmd += ["-i", str(interval)]
+    else:  # -w: wait for every reply (up to the deadline), not only 2 x the longest RTT
+        cmd += ["-i", str(interval), "-w", str(int(count * interval) + 10)]
     cmd.append(ip)
     t0 = time.monotonic()
     out = _ns_run(ns, cmd, timeout=count * (interval + 1.0) + 60)
