@@ -183,7 +183,10 @@ module tx_prepend #(
     // zero-length payload when the header fills whole beats: the last header beat ends it
     reg        last_hb;  // bc == HB-1, kept as a register
     reg        zl_r;     // rem_zero && last_hb, kept as a register (short handshake paths)
-    wire       zl      = (OFF == 0) && (CHECK_LEN != 0) && zl_r;
+    reg        pz;       // = (st == S_PAY) || (st == S_HDR && zl), kept as a register
+    reg        dr;       // = (st == S_DROP), kept as a register
+    localparam ZLC     = (OFF == 0) && (CHECK_LEN != 0);
+    wire       zl      = ZLC && zl_r;
     wire       z_long  = !s_axis_tlast || (in_bytes != {CW{1'b0}});
     // no length given (CHECK_LEN=0) and the header fills whole beats: the last header
     // beat waits for the first payload beat, and ends the frame if that beat is empty
@@ -278,6 +281,8 @@ module tx_prepend #(
             end
             default: ;
         endcase
+        // with a length the same tready from two registers (one LUT level)
+        if (CHECK_LEN != 0) s_axis_tready = (pz && m_axis_tready) || dr;
     end
 
     // a register only: a frame starts when the previous one has ended (one idle cycle
@@ -299,10 +304,13 @@ module tx_prepend #(
             S_HDR: begin
                 if (fin) begin
                     st   <= to_drop ? S_DROP : S_IDLE;
+                    pz   <= 1'b0;
+                    dr   <= to_drop;
                 end else if (m_axis_tvalid && m_axis_tready) begin
                     bc      <= bc + 8'd1;
                     last_hb <= pre_last;
                     zl_r    <= pre_last && rem_zero;
+                    pz      <= last_hb || (ZLC && pre_last && rem_zero);
                     if (last_hb) begin
                         st    <= S_PAY;
                         carry <= tailsh[DATA_W-1:0];
@@ -317,6 +325,8 @@ module tx_prepend #(
                     rem_le2 <= rem_le2 || (~|rem[15:LB] && rem[LB-1:0] <= K3L);
                     rem8    <= rem_le ? {CW{1'b0}} : rem_le2 ? rem_m : KWC;
                     if (p_end) begin
+                        pz <= 1'b0;
+                        dr <= !p_flush && to_drop;
                         if (p_flush) begin
                             st      <= S_FLUSH;
                             resid   <= p_tot - KWC;
@@ -329,10 +339,16 @@ module tx_prepend #(
                 end
             end
             S_FLUSH: begin
-                if (m_axis_tready) st <= drop_r ? S_DROP : S_IDLE;
+                if (m_axis_tready) begin
+                    st <= drop_r ? S_DROP : S_IDLE;
+                    dr <= drop_r;
+                end
             end
             S_DROP: begin
-                if (s_axis_tvalid && s_axis_tlast) st <= S_IDLE;
+                if (s_axis_tvalid && s_axis_tlast) begin
+                    st <= S_IDLE;
+                    dr <= 1'b0;
+                end
             end
             default: ;
         endcase
@@ -359,10 +375,14 @@ module tx_prepend #(
         if (start) begin  // users start only when can_start (see above)
             st   <= start_drop ? S_DROP : S_HDR;
             hold <= !start_drop;
+            pz   <= !start_drop && ZLC && (HBL == 8'd0) && (start_len == 16'd0);
+            dr   <= start_drop;
         end
         if (rst) begin
             st   <= S_IDLE;
             hold <= 1'b0;
+            pz   <= 1'b0;
+            dr   <= 1'b0;
         end
     end
 endmodule
