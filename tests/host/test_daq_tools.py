@@ -135,7 +135,15 @@ def test_interrupted_stream_stops_the_generator() -> None:
         cmd += ["--ipbus-port", str(b.ipbus_port), "--seconds", "60", "--quiet"]
         cmd += ["--length", "64", "--gap", "100000"]
         env = dict(os.environ, PYTHONPATH=str(root / "host"))
-        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # Ctrl-C handling as at a terminal, even when this test runs as a background job
+        # (which starts with SIGINT ignored, inherited by the tool)
+        p = subprocess.Popen(
+            cmd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         # packet ID 0 (no reliability layer): the tool's own client keeps the ID sequence
         with ipbus.Client(b.ip, b.ipbus_port, reliable=False) as cli:
             status = regmap.find("PKTGEN.STATUS")
