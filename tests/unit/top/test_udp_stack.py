@@ -273,6 +273,56 @@ async def transmit_udp_and_raw(dut) -> None:
     assert bytes(e.payload).startswith(b"raw channel payload")
 
 
+@cocotb.test()
+async def stalled_port_does_not_stall_the_stack(dut) -> None:
+    """RX_BUSY_WAIT: port 0 never takes a header; port 1, ping and ARP keep working."""
+    src, _, _, sink = await setup(dut)
+    ports = [
+        PortMon(dut, "m_udp_rx", RX_FIELDS, 1.0, 0.0, index=0, nports=2, seed=60),
+        PortMon(dut, "m_udp_rx", RX_FIELDS, 1.0, 1.0, index=1, nports=2, seed=61),
+    ]
+    frames, exp1 = [], []
+    for k in range(12):
+        data = bytes((k * 11 + i) & 0xFF for i in range(40 + 10 * k))
+        frames.append(udp_frame(PORTS[0], data))  # to the stalled port
+        f = udp_frame(PORTS[1], data)
+        frames.append(f)
+        exp1.append(f)
+    ping = Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA) / ICMP(id=3) / (b"p" * 40)
+    arp = Ether(dst="ff:ff:ff:ff:ff:ff", src=PEER_MAC) / ARP(
+        op=1, hwsrc=PEER_MAC, psrc=PEER_IP, pdst=IPA
+    )
+    frames += [bytes(ping), bytes(arp)]
+    for f in frames:
+        await src.send(frame(f.ljust(60, b"\0"), False))
+    await wait_idle(src)
+    await drain(dut, ports, len(exp1))
+    assert ports[0].pkts == []  # nothing of a dropped datagram reaches the stalled port
+    assert [bytes(p.data) for p in ports[1].pkts] == [bytes(Ether(f)[UDP].payload) for f in exp1]
+    assert int(dut.cnt_udp_busy_drop.value) == 12
+    assert int(dut.cnt_udp_rx_datagrams.value) == 24
+    replies = [Ether(bytes((await sink.recv()).tdata)) for _ in range(2)]
+    assert sorted(ARP in r for r in replies) == [False, True]  # one ARP reply, one echo reply
+    for r in replies:
+        if ARP in r:
+            assert r[ARP].op == 2 and r[ARP].pdst == PEER_IP
+        else:
+            assert r[ICMP].type == 0 and r[ICMP].id == 3 and bytes(r[ICMP].payload) == b"p" * 40
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_stack_busy(data_w: int) -> None:
+    import cocotb_run
+
+    cocotb_run.run(
+        "udp_stack",
+        "test_udp_stack",
+        parameters={"DATA_W": data_w, "NUM_PORTS": 2, "RX_BUSY_WAIT": 4},
+        testcase="stalled_port_does_not_stall_the_stack",
+        test_dir=Path(__file__).parent,
+    )
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_udp_stack(data_w: int) -> None:
     import cocotb_run
@@ -281,5 +331,6 @@ def test_udp_stack(data_w: int) -> None:
         "udp_stack",
         "test_udp_stack",
         parameters={"DATA_W": data_w, "NUM_PORTS": 2, "ICMP_UNREACH": 1},
+        testcase=["receive_mix", "transmit_udp_and_raw"],
         test_dir=Path(__file__).parent,
     )
