@@ -15,4 +15,11 @@ from syn.tops import Top
 TOPS = [
     Top("udp_echo_node_8", "udp_echo_node", {"CNT_W": 32}),
     Top("udp_echo_node_8_nocnt", "udp_echo_node", {"COUNTERS": 0}, fmax=True, in_tests=False),
+    Top(
+        "udp_echo_node_8_noicmp",
+        "udp_echo_node",
+        {"COUNTERS": 0, "ICMP_ECHO": 0},
+        fmax=True,
+        in_tests=False,
+    ),
 ]

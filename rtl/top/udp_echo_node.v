@@ -40,7 +40,8 @@
 // Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
-//   buffer), ICMP_UNREACH (1: port unreachable for closed ports), CNT_W (1..32),
+//   buffer), ICMP_ECHO (1: answer ping; 0: ICMP consumed and counted in icmp_dropped),
+//   ICMP_UNREACH (1: port unreachable for closed ports), CNT_W (1..32),
 //   COUNTERS (1: cnt_all driven; 0: no counters), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
 //   stack's turnaround (docs/stack.md), 1 cycle to the first preamble byte.
@@ -50,6 +51,7 @@ module udp_echo_node #(
     parameter integer MAX_FRAME      = 1518,
     parameter integer ECHO_CSUM_MODE = 0,
     parameter integer TX_BUF_BYTES   = 0,
+    parameter integer ICMP_ECHO      = 1,
     parameter integer ICMP_UNREACH   = 0,
     parameter integer CNT_W          = 32,
     parameter integer COUNTERS       = 1,
@@ -165,7 +167,8 @@ module udp_echo_node #(
 
     udp_stack #(
         .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
-        .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_UNREACH(ICMP_UNREACH),
+        .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_ECHO(ICMP_ECHO),
+        .ICMP_UNREACH(ICMP_UNREACH),
         .CNT_W(CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT)
     ) u_stack (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),

@@ -24,6 +24,8 @@
 //   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
 //   TX_BUF_BYTES (per-port buffer for checksum mode 1; 0 = none: mode 1 then sends
 //   checksum 0), ARP_ENTRIES,
+//   ICMP_ECHO (1: build the ICMP echo responder; 0: leave it out: every ICMP message is
+//   consumed and counted in cnt_icmp_dropped, the other cnt_icmp_* read 0),
 //   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
 //   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0),
 //   CNT_W (width of every counter, 1..32: counters wrap at 2^CNT_W, the cnt_* ports stay
@@ -39,6 +41,7 @@ module udp_stack #(
     parameter integer RX_STORE_FWD = 0,
     parameter integer TX_BUF_BYTES = 2048,
     parameter integer ARP_ENTRIES  = 16,
+    parameter integer ICMP_ECHO    = 1,
     parameter integer ICMP_UNREACH = 0,
     parameter integer CNT_W        = 32,
     parameter integer RX_BUSY_WAIT = -1
@@ -362,20 +365,50 @@ module udp_stack #(
         end
     end
 
-    icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_icmp (
-        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
-        .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
-        .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
-        .s_hdr_dst_ip(icmp_hdr_dst_ip), .s_hdr_protocol(icmp_hdr_proto),
-        .s_hdr_len(icmp_hdr_len), .s_hdr_broadcast(icmp_hdr_bcast),
-        .s_axis_tdata(icmp_tdata), .s_axis_tkeep(icmp_tkeep), .s_axis_tvalid(icmp_tvalid),
-        .s_axis_tready(icmp_tready), .s_axis_tlast(icmp_tlast), .s_axis_tuser(icmp_tuser),
-        .m_axis_tdata(tx_tdata[1*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[1*KEEP_W+:KEEP_W]),
-        .m_axis_tvalid(tx_tvalid[1]), .m_axis_tready(tx_tready[1]),
-        .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
-        .cnt_replies(cnt_icmp_replies), .cnt_aborted(cnt_icmp_aborted),
-        .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum)
-    );
+    generate
+        if (ICMP_ECHO != 0) begin : g_echo
+            icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_icmp (
+                .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
+                .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
+                .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
+                .s_hdr_dst_ip(icmp_hdr_dst_ip), .s_hdr_protocol(icmp_hdr_proto),
+                .s_hdr_len(icmp_hdr_len), .s_hdr_broadcast(icmp_hdr_bcast),
+                .s_axis_tdata(icmp_tdata), .s_axis_tkeep(icmp_tkeep), .s_axis_tvalid(icmp_tvalid),
+                .s_axis_tready(icmp_tready), .s_axis_tlast(icmp_tlast), .s_axis_tuser(icmp_tuser),
+                .m_axis_tdata(tx_tdata[1*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[1*KEEP_W+:KEEP_W]),
+                .m_axis_tvalid(tx_tvalid[1]), .m_axis_tready(tx_tready[1]),
+                .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
+                .cnt_replies(cnt_icmp_replies), .cnt_aborted(cnt_icmp_aborted),
+                .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum)
+            );
+        end else begin : g_no_echo
+            // no responder: every ICMP message is taken whole and counted as dropped
+            reg [31:0] icmp_dropped;
+            localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff
+                                                       : ((32'd1 << CNT_W) - 32'd1);
+            always @(posedge clk) begin
+                if (rst) icmp_dropped <= 32'd0;
+                else if (icmp_hdr_valid) icmp_dropped <= (icmp_dropped + 32'd1) & CNT_MASK;
+            end
+            assign icmp_hdr_ready = 1'b1;
+            assign icmp_tready = 1'b1;
+            assign tx_tdata[1*DATA_W+:DATA_W] = {DATA_W{1'b0}};
+            assign tx_tkeep[1*KEEP_W+:KEEP_W] = {KEEP_W{1'b0}};
+            assign tx_tvalid[1] = 1'b0;
+            assign tx_tlast[1] = 1'b0;
+            assign tx_tuser[1] = 1'b0;
+            assign cnt_icmp_replies = 32'd0;
+            assign cnt_icmp_aborted = 32'd0;
+            assign cnt_icmp_dropped = icmp_dropped;
+            assign cnt_icmp_bad_csum = 32'd0;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_icmp = &{1'b0, icmp_hdr_src_mac, icmp_hdr_src_ip, icmp_hdr_dst_ip,
+                                 icmp_hdr_proto, icmp_hdr_len, icmp_hdr_bcast, icmp_tdata,
+                                 icmp_tkeep, icmp_tvalid, icmp_tlast, icmp_tuser,
+                                 tx_tready[1]};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
 
     raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_raw_tx (
         .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),

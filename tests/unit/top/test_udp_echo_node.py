@@ -4,7 +4,8 @@ cocotbext-eth drives the GMII receive side and captures the transmit side; scapy
 every request and parses every reply (FCS checked by cocotbext-eth). Checked: the
 gratuitous ARP at start, an ARP reply, ICMP echo replies, UDP echo of several sizes
 (checksum zero or computed, by configuration), no reply to a frame with a bad FCS, an
-ICMP port unreachable when that option is built, and the counters on cnt_all, including
+ICMP port unreachable when that option is built, no ICMP echo reply (pings counted as
+dropped) when the responder is left out (ICMP_ECHO = 0), and the counters on cnt_all, including
 their wrap at CNT_W bits.
 """
 
@@ -29,6 +30,7 @@ PEER_IP = "192.0.2.77"
 ECHO_PORT = 7
 # indices into cnt_all (see the module header)
 MAC_RX_FRAMES, MAC_RX_BAD_FCS, ICMP_REPLIES, UNREACH_SENT, ARP_REQ_RX, ECHOED = 4, 6, 30, 34, 36, 57
+ICMP_DROPPED = 32
 UDP_CLOSED = 26
 
 
@@ -71,6 +73,7 @@ async def reply(sink: GmiiSink) -> Ether:
 async def node_end_to_end(dut) -> None:
     csum_mode = int(os.environ["ECHO_CSUM_MODE"])
     unreach = int(os.environ["ICMP_UNREACH"])
+    echo = int(os.environ["ICMP_ECHO"])
     wrap = 1 << int(os.environ["CNT_W"])
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     src = GmiiSource(dut.gmii_rxd, dut.gmii_rx_er, dut.gmii_rx_dv, dut.clk)
@@ -108,11 +111,14 @@ async def node_end_to_end(dut) -> None:
     assert r[ARP].op == 2 and r[ARP].hwsrc == MAC and r[ARP].psrc == IPA
     assert r[ARP].hwdst == PEER_MAC and r[ARP].pdst == PEER_IP
 
-    # ICMP echo of a few sizes
+    # ICMP echo of a few sizes (without the responder: no reply; the next reply awaited,
+    # the UDP echo's, would then not parse as one)
     for n, size in enumerate((0, 56, 1000)):
         data = bytes((i * 7 + n) & 0xFF for i in range(size))
         ping = Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA) / ICMP(id=9, seq=n) / data
         await src.send(GmiiFrame.from_payload(bytes(ping)))
+        if not echo:
+            continue
         r = await reply(sink)
         assert r.dst == PEER_MAC and r[IP].src == IPA and r[IP].dst == PEER_IP
         assert r[ICMP].type == 0 and r[ICMP].id == 9 and r[ICMP].seq == n
@@ -164,23 +170,25 @@ async def node_end_to_end(dut) -> None:
     assert cnt(dut, MAC_RX_FRAMES) == (1 + 3 + len(sizes) + 1) % wrap
     assert cnt(dut, MAC_RX_BAD_FCS) == 1
     assert cnt(dut, ARP_REQ_RX) == 1
-    assert cnt(dut, ICMP_REPLIES) == 3
+    assert cnt(dut, ICMP_REPLIES) == 3 * echo
+    assert cnt(dut, ICMP_DROPPED) == 3 * (1 - echo)
     assert cnt(dut, ECHOED) == len(sizes)
     assert cnt(dut, UDP_CLOSED) == 1
     assert cnt(dut, UNREACH_SENT) == unreach
 
 
 @pytest.mark.parametrize(
-    ("csum_mode", "tx_buf", "unreach", "cnt_w"),
-    [(0, 0, 0, 3), (1, 2048, 1, 32)],
-    ids=["lean", "full"],
+    ("csum_mode", "tx_buf", "echo", "unreach", "cnt_w"),
+    [(0, 0, 1, 0, 3), (1, 2048, 1, 1, 32), (0, 0, 0, 1, 8)],
+    ids=["lean", "full", "no_icmp_echo"],
 )
-def test_udp_echo_node(csum_mode: int, tx_buf: int, unreach: int, cnt_w: int) -> None:
+def test_udp_echo_node(csum_mode: int, tx_buf: int, echo: int, unreach: int, cnt_w: int) -> None:
     import cocotb_run
 
     params = {
         "ECHO_CSUM_MODE": csum_mode,
         "TX_BUF_BYTES": tx_buf,
+        "ICMP_ECHO": echo,
         "ICMP_UNREACH": unreach,
         "CNT_W": cnt_w,
     }
