@@ -1,27 +1,35 @@
 `default_nettype none
 // udp_tx_csum: UDP checksum mode 1 ("computed") in front of udp_ip_tx. A datagram whose
-// s_hdr_csum_mode is 1 is stored (payload into a BUF_BYTES buffer) while its checksum is
-// summed (pseudo-header + UDP header + the first hdr_len payload bytes, one's complement,
-// 0 sent as 0xFFFF); it is then forwarded with m_hdr_csum = the checksum and
-// m_hdr_csum_mode = 2. Datagrams with modes 0 and 2 pass straight through with no added
-// cycle (header and payload combinational), so the zero-wait property holds for them.
-// Order is kept: a mode-1 datagram waits for the payload of the straight one before it,
-// and a straight header waits while a stored datagram is pending.
+// s_hdr_csum_mode is 1 is stored (payload into a BUF_BYTES ring buffer) while its checksum
+// is summed (pseudo-header + UDP header + the first hdr_len payload bytes, one's
+// complement, 0 sent as 0xFFFF); it is then forwarded with m_hdr_csum = the checksum and
+// m_hdr_csum_mode = 2. The ring holds two datagrams at once: while the reader forwards
+// datagram N from the ring, the writer takes the request of N+1 and stores its payload
+// behind N (a beat waits only for a free slot), so back-to-back mode-1 datagrams leave at
+// line rate: N+1's header is offered the cycle after N's last beat was taken. The
+// per-datagram state is one header (the writer's, until udp_ip_tx takes it) and two
+// ends in the ring (last beat's address, tkeep and tuser: the writer's and the reader's).
+// Datagrams with modes 0 and 2 pass straight through with no added cycle (header and
+// payload combinational), so the zero-wait property holds for them. Order is kept: a
+// mode-1 datagram waits for the payload of the straight one before it, and a straight
+// header waits while a stored datagram is pending or still being forwarded.
 //
 // Parameters: DATA_W, KEEP_W = DATA_W/8, BUF_BYTES (power of two, >= the largest
-//   datagram, 2048 for a 1500-byte MTU).
+//   datagram, 2048 for a 1500-byte MTU; at line rate with 1472-byte datagrams the ring
+//   holds the rest of N and the start of N+1).
 //   CNT_W (counter width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits).
 //   A buffer of 0 bytes is built by udp_tx without this module (see udp_tx).
 // Interfaces: cfg_ip (source address of the pseudo-header, taken at the request);
 //   s_hdr_* / m_hdr_* the UDP application transmit header (dst_mac, dst_mac_valid,
 //   dst_ip, dst_port, src_port, len, csum, csum_mode); s_axis_* / m_axis_* payload.
-//   A payload longer than the buffer is consumed whole; what fits is forwarded and its
-//   last beat flagged bad (tuser).
+//   A payload longer than the buffer is consumed whole; what fits (the first BUF_BYTES)
+//   is forwarded and its last beat flagged bad (tuser).
 //   cnt_sf_frames: datagrams checksummed; cnt_sf_overflow: payloads larger than the buffer.
 // Latency: modes 0/2: 0 cycles. Mode 1: store and forward: the header is forwarded
-//   2 cycles after the payload's last beat was taken, so the first frame byte leaves 3
-//   cycles after it (udp_ip_tx adds one); the payload then follows from the buffer
-//   without gaps.
+//   2 cycles after the payload's last beat was taken (or, when the previous stored
+//   datagram is still leaving, the cycle after its last beat), so the first frame byte
+//   leaves 3 cycles after it (udp_ip_tx adds one); the payload then follows from the
+//   buffer without gaps.
 module udp_tx_csum #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
@@ -81,31 +89,42 @@ module udp_tx_csum #(
     /* verilator lint_on WIDTH */
     localparam        ODD  = KEEP_W % 2;  // lane parity alternates between beats
 
-    localparam [2:0] S_IDLE = 3'd0, S_STORE = 3'd1, S_SUM = 3'd2, S_FWD = 3'd3;
-    reg [2:0] st;
+    // writer: takes a mode-1 request, stores its payload into the ring while summing it,
+    // then offers the header (mode 2, computed checksum) once the reader holds it
+    localparam [1:0] W_IDLE = 2'd0, W_STORE = 2'd1, W_SUM = 2'd2, W_HOLD = 2'd3;
+    reg [1:0] ws;
+    reg       handed;     // W_HOLD: the reader has this datagram's end (header may go)
     reg       pass_pend;  // a straight-through datagram's payload is still flowing
 
-    // stored datagram
+    // the writer's datagram: header, checksum, end in the ring
     reg [47:0] r_dmac;
     reg        r_dmac_v;
     reg [31:0] r_dip;
     reg [15:0] r_dport, r_sport, r_len;
     reg [15:0] r_csum;
-    reg        hdr_sent;
+    reg [AW-1:0]     w_last;
+    reg [KEEP_W-1:0] w_keep;
+    reg              w_user;
 
+    // ring: wr_ptr / rd_ptr count beats modulo 2 * DEPTH (one wrap bit)
     reg [DATA_W-1:0] mem [0:DEPTH-1];
-    reg [AW:0]       wr_ptr;
-    reg [AW-1:0]     last_ptr, rd_ptr;
-    reg              rd_left;
-    reg [KEEP_W-1:0] last_keep;
-    reg              last_user;
+    reg [AW:0]       wr_ptr, rd_ptr;
+    reg [AW:0]       w_cnt;   // beats of the current datagram stored (stops at DEPTH)
     reg              ovf;
     reg [15:0]       rem;
     reg              odd_beat;
     reg [31:0]       acc;
 
-    // straight-through header
+    // reader: streams one stored datagram from rd_ptr to its end rd_last
+    reg              rd_act;   // a stored datagram is being forwarded
+    reg              rd_left;  // beats still to read from the ring
+    reg [AW-1:0]     rd_last;
+    reg [KEEP_W-1:0] rd_keep;
+    reg              rd_user;
+
+    // straight through only when nothing is stored or being forwarded (order is kept)
     wire straight = (s_hdr_csum_mode != 2'd1);
+    wire idle_all = (ws == W_IDLE) && !rd_act;
     always @* begin
         s_hdr_ready         = 1'b0;
         m_hdr_valid         = 1'b0;
@@ -117,15 +136,8 @@ module udp_tx_csum #(
         m_hdr_len           = s_hdr_len;
         m_hdr_csum          = s_hdr_csum;
         m_hdr_csum_mode     = s_hdr_csum_mode;
-        if (st == S_IDLE) begin
-            if (straight) begin
-                m_hdr_valid = s_hdr_valid;
-                s_hdr_ready = m_hdr_ready;
-            end else begin
-                s_hdr_ready = !pass_pend;
-            end
-        end else if (st == S_FWD) begin
-            m_hdr_valid         = !hdr_sent;
+        if (ws == W_HOLD) begin
+            m_hdr_valid         = handed;
             m_hdr_dst_mac       = r_dmac;
             m_hdr_dst_mac_valid = r_dmac_v;
             m_hdr_dst_ip        = r_dip;
@@ -134,6 +146,13 @@ module udp_tx_csum #(
             m_hdr_len           = r_len;
             m_hdr_csum          = r_csum;
             m_hdr_csum_mode     = 2'd2;
+        end else if (ws == W_IDLE) begin
+            if (straight) begin
+                m_hdr_valid = s_hdr_valid && !rd_act;
+                s_hdr_ready = m_hdr_ready && !rd_act;
+            end else begin
+                s_hdr_ready = !pass_pend;
+            end
         end
     end
     wire s_hdr_fire = s_hdr_valid && s_hdr_ready;
@@ -172,46 +191,58 @@ module udp_tx_csum #(
     reg              ov;
     reg [DATA_W-1:0] o_data;
     reg              o_last;
-    wire rd_en = (st == S_FWD) && rd_left && (!ov || m_axis_tready);
+    wire rd_en  = rd_act && rd_left && (!ov || m_axis_tready);
+    wire rd_fin = rd_act && ov && o_last && m_axis_tready;  // its last beat is taken
 
     always @* begin
-        if (st == S_FWD) begin
+        if (rd_act) begin
             m_axis_tdata  = o_data;
-            m_axis_tkeep  = o_last ? last_keep : {KEEP_W{1'b1}};
+            m_axis_tkeep  = o_last ? rd_keep : {KEEP_W{1'b1}};
             m_axis_tvalid = ov;
             m_axis_tlast  = o_last;
-            m_axis_tuser  = o_last && last_user;
-            s_axis_tready = 1'b0;
+            m_axis_tuser  = o_last && rd_user;
         end else begin
             m_axis_tdata  = s_axis_tdata;
             m_axis_tkeep  = s_axis_tkeep;
             m_axis_tvalid = pass_pend && s_axis_tvalid;
             m_axis_tlast  = s_axis_tlast;
             m_axis_tuser  = s_axis_tuser;
-            s_axis_tready = pass_pend ? m_axis_tready : (st == S_STORE);
         end
     end
 
-    wire store_fire = (st == S_STORE) && s_axis_tvalid;
-    wire fits       = !wr_ptr[AW];
+    // a beat within the buffer's size needs a free slot (the ring is full when the
+    // pointers differ by DEPTH); beats beyond it are consumed and dropped
+    wire [AW:0] used     = wr_ptr - rd_ptr;
+    wire        fits     = !w_cnt[AW];
+    wire        can_take = !fits || !used[AW];
+    always @* begin
+        if (pass_pend) s_axis_tready = m_axis_tready;
+        else           s_axis_tready = (ws == W_STORE) && can_take;
+    end
+    wire store_fire = (ws == W_STORE) && s_axis_tvalid && can_take;
+
+    // the reader takes the writer's datagram once the previous one has left (in the
+    // cycle its last beat is taken, so the next header is offered the cycle after)
+    wire hand = ((ws == W_SUM) || (ws == W_HOLD && !handed)) && (!rd_act || rd_fin);
 
     always @(posedge clk) begin
         if (store_fire && fits) mem[wr_ptr[AW-1:0]] <= s_axis_tdata;
         if (rd_en) begin
-            o_data <= mem[rd_ptr];
-            o_last <= (rd_ptr == last_ptr);
+            o_data <= mem[rd_ptr[AW-1:0]];
+            o_last <= (rd_ptr[AW-1:0] == rd_last);
         end
     end
 
     always @(posedge clk) begin
         // straight-through bookkeeping
-        if (pass_pend && s_axis_tvalid && m_axis_tready && s_axis_tlast && st != S_FWD)
+        if (pass_pend && s_axis_tvalid && m_axis_tready && s_axis_tlast)
             pass_pend <= 1'b0;
-        if (st == S_IDLE && straight && s_hdr_fire) pass_pend <= 1'b1;
+        if (idle_all && straight && s_hdr_fire) pass_pend <= 1'b1;
 
-        case (st)
-            S_IDLE: if (s_hdr_fire && !straight) begin
-                st       <= S_STORE;
+        // writer
+        case (ws)
+            W_IDLE: if (s_hdr_fire && !straight) begin
+                ws       <= W_STORE;
                 r_dmac   <= s_hdr_dst_mac;
                 r_dmac_v <= s_hdr_dst_mac_valid;
                 r_dip    <= s_hdr_dst_ip;
@@ -219,54 +250,68 @@ module udp_tx_csum #(
                 r_sport  <= s_hdr_src_port;
                 r_len    <= s_hdr_len;
                 rem      <= s_hdr_len;
-                wr_ptr   <= {(AW + 1) {1'b0}};
+                w_cnt    <= {(AW + 1) {1'b0}};
                 acc      <= {12'd0, ph};
                 odd_beat <= 1'b0;
                 ovf      <= 1'b0;
             end
-            S_STORE: if (s_axis_tvalid) begin
+            W_STORE: if (store_fire) begin
                 acc      <= acc + {12'd0, beat_sum};
                 rem      <= rem_le ? 16'd0 : rem - KW16;
                 odd_beat <= !odd_beat;
                 if (fits) begin
-                    wr_ptr   <= wr_ptr + 1'b1;
-                    last_ptr <= wr_ptr[AW-1:0];
-                    last_keep <= s_axis_tkeep;
+                    wr_ptr <= wr_ptr + 1'b1;
+                    w_cnt  <= w_cnt + 1'b1;
+                    w_last <= wr_ptr[AW-1:0];
+                    w_keep <= s_axis_tkeep;
                 end else begin
                     ovf <= 1'b1;
                 end
                 if (s_axis_tlast) begin
-                    st        <= S_SUM;
-                    last_user <= s_axis_tuser || !fits || ovf;
-                    if (!fits) last_keep <= {KEEP_W{1'b1}};
+                    ws     <= W_SUM;
+                    w_user <= s_axis_tuser || !fits || ovf;
+                    if (!fits) w_keep <= {KEEP_W{1'b1}};
                 end
             end
-            S_SUM: begin
-                r_csum   <= (fin == 16'd0) ? 16'hffff : fin;
-                st       <= S_FWD;
-                hdr_sent <= 1'b0;
-                rd_ptr   <= {AW{1'b0}};
-                rd_left  <= 1'b1;
-                ov       <= 1'b0;
+            W_SUM: begin
+                r_csum <= (fin == 16'd0) ? 16'hffff : fin;
+                ws     <= W_HOLD;
+                handed <= hand;
                 if (ovf) cnt_sf_overflow <= (cnt_sf_overflow + 32'd1) & CNT_MASK;
                 cnt_sf_frames <= (cnt_sf_frames + 32'd1) & CNT_MASK;
             end
-            S_FWD: begin
-                if (m_hdr_valid && m_hdr_ready) hdr_sent <= 1'b1;
-                if (rd_en) begin
-                    ov     <= 1'b1;
-                    rd_ptr <= rd_ptr + 1'b1;
-                    if (rd_ptr == last_ptr) rd_left <= 1'b0;
-                end else if (m_axis_tready) begin
-                    ov <= 1'b0;
-                end
-                if (ov && m_axis_tready && o_last) st <= S_IDLE;
+            W_HOLD: begin
+                if (hand) handed <= 1'b1;
+                if (m_hdr_valid && m_hdr_ready) ws <= W_IDLE;
             end
-            default: st <= S_IDLE;
+            default: ws <= W_IDLE;
         endcase
+
+        // reader
+        if (hand) begin
+            rd_act  <= 1'b1;
+            rd_left <= 1'b1;
+            rd_last <= w_last;
+            rd_keep <= w_keep;
+            rd_user <= w_user;
+            ov      <= 1'b0;
+        end else if (rd_act) begin
+            if (rd_en) begin
+                ov     <= 1'b1;
+                rd_ptr <= rd_ptr + 1'b1;
+                if (rd_ptr[AW-1:0] == rd_last) rd_left <= 1'b0;
+            end else if (m_axis_tready) begin
+                ov <= 1'b0;
+            end
+            if (rd_fin) rd_act <= 1'b0;
+        end
+
         if (rst) begin
-            st              <= S_IDLE;
+            ws              <= W_IDLE;
             pass_pend       <= 1'b0;
+            rd_act          <= 1'b0;
+            wr_ptr          <= {(AW + 1) {1'b0}};
+            rd_ptr          <= {(AW + 1) {1'b0}};
             cnt_sf_frames   <= 32'd0;
             cnt_sf_overflow <= 32'd0;
         end
