@@ -7,8 +7,8 @@
 // datagram N from the ring, the writer takes the request of N+1 and stores its payload
 // behind N (a beat waits only for a free slot), so back-to-back mode-1 datagrams leave at
 // line rate: N+1's header is offered the cycle after N's last beat was taken. The
-// per-datagram state is one header (the writer's, until udp_ip_tx takes it) and two
-// ends in the ring (last beat's address, tkeep and tuser: the writer's and the reader's).
+// per-datagram state is one header (the writer's, until udp_ip_tx takes it) and the
+// reader's end of its datagram in the ring (end address, last beat's tkeep and tuser).
 // Datagrams with modes 0 and 2 pass straight through with no added cycle (header and
 // payload combinational), so the zero-wait property holds for them. Order is kept: a
 // mode-1 datagram waits for the payload of the straight one before it, and a straight
@@ -102,23 +102,25 @@ module udp_tx_csum #(
     reg [31:0] r_dip;
     reg [15:0] r_dport, r_sport, r_len;
     reg [15:0] r_csum;
-    reg [AW-1:0]     w_last;
     reg [KEEP_W-1:0] w_keep;
     reg              w_user;
 
     // ring: wr_ptr / rd_ptr count beats modulo 2 * DEPTH (one wrap bit)
+    // The writer and the reader never use the same slot in one cycle (the reader reads
+    // only beats stored before, the writer writes only free slots): no_rw_check tells
+    // Yosys so, which spares the read-during-write bypass it would add around the RAM.
+    (* no_rw_check *)
     reg [DATA_W-1:0] mem [0:DEPTH-1];
     reg [AW:0]       wr_ptr, rd_ptr;
-    reg [AW:0]       w_cnt;   // beats of the current datagram stored (stops at DEPTH)
     reg              ovf;
     reg [15:0]       rem;
     reg              odd_beat;
     reg [31:0]       acc;
 
-    // reader: streams one stored datagram from rd_ptr to its end rd_last
+    // reader: streams one stored datagram from rd_ptr up to (not including) rd_end
     reg              rd_act;   // a stored datagram is being forwarded
     reg              rd_left;  // beats still to read from the ring
-    reg [AW-1:0]     rd_last;
+    reg [AW-1:0]     rd_end;
     reg [KEEP_W-1:0] rd_keep;
     reg              rd_user;
 
@@ -192,6 +194,8 @@ module udp_tx_csum #(
     reg [DATA_W-1:0] o_data;
     reg              o_last;
     wire rd_en  = rd_act && rd_left && (!ov || m_axis_tready);
+    wire [AW:0] rd_next = rd_ptr + 1'b1;
+    wire        rd_lastb = (rd_next[AW-1:0] == rd_end);  // rd_ptr is the datagram's last
     wire rd_fin = rd_act && ov && o_last && m_axis_tready;  // its last beat is taken
 
     always @* begin
@@ -210,11 +214,13 @@ module udp_tx_csum #(
         end
     end
 
-    // a beat within the buffer's size needs a free slot (the ring is full when the
-    // pointers differ by DEPTH); beats beyond it are consumed and dropped
-    wire [AW:0] used     = wr_ptr - rd_ptr;
-    wire        fits     = !w_cnt[AW];
-    wire        can_take = !fits || !used[AW];
+    // a beat needs a free slot: the ring is full when the pointers differ by DEPTH.
+    // Full while the reader is idle, the ring holds only the datagram being stored: it
+    // is larger than the buffer, and its further beats are consumed and dropped. (From
+    // the writer's W_STORE to its hand-over the reader only finishes older datagrams.)
+    wire full     = (wr_ptr[AW-1:0] == rd_ptr[AW-1:0]) && (wr_ptr[AW] != rd_ptr[AW]);
+    wire fits     = !(full && !rd_act);
+    wire can_take = !full || !rd_act;
     always @* begin
         if (pass_pend) s_axis_tready = m_axis_tready;
         else           s_axis_tready = (ws == W_STORE) && can_take;
@@ -229,7 +235,7 @@ module udp_tx_csum #(
         if (store_fire && fits) mem[wr_ptr[AW-1:0]] <= s_axis_tdata;
         if (rd_en) begin
             o_data <= mem[rd_ptr[AW-1:0]];
-            o_last <= (rd_ptr[AW-1:0] == rd_last);
+            o_last <= rd_lastb;
         end
     end
 
@@ -250,7 +256,6 @@ module udp_tx_csum #(
                 r_sport  <= s_hdr_src_port;
                 r_len    <= s_hdr_len;
                 rem      <= s_hdr_len;
-                w_cnt    <= {(AW + 1) {1'b0}};
                 acc      <= {12'd0, ph};
                 odd_beat <= 1'b0;
                 ovf      <= 1'b0;
@@ -261,8 +266,6 @@ module udp_tx_csum #(
                 odd_beat <= !odd_beat;
                 if (fits) begin
                     wr_ptr <= wr_ptr + 1'b1;
-                    w_cnt  <= w_cnt + 1'b1;
-                    w_last <= wr_ptr[AW-1:0];
                     w_keep <= s_axis_tkeep;
                 end else begin
                     ovf <= 1'b1;
@@ -291,15 +294,15 @@ module udp_tx_csum #(
         if (hand) begin
             rd_act  <= 1'b1;
             rd_left <= 1'b1;
-            rd_last <= w_last;
+            rd_end  <= wr_ptr[AW-1:0];  // stable from W_SUM until the header is taken
             rd_keep <= w_keep;
             rd_user <= w_user;
             ov      <= 1'b0;
         end else if (rd_act) begin
             if (rd_en) begin
                 ov     <= 1'b1;
-                rd_ptr <= rd_ptr + 1'b1;
-                if (rd_ptr[AW-1:0] == rd_last) rd_left <= 1'b0;
+                rd_ptr <= rd_next;
+                if (rd_lastb) rd_left <= 1'b0;
             end else if (m_axis_tready) begin
                 ov <= 1'b0;
             end
