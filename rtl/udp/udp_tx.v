@@ -10,7 +10,8 @@
 //   at 2^CNT_W, the cnt_* ports stay 32 bits with the upper bits zero).
 // s_hdr_csum_mode: 0 = checksum 0, 1 = computed here, 2 = s_hdr_csum as given.
 // Latency: modes 0 and 2: first frame byte 1 cycle after the header handshake; mode 1:
-// 3 cycles after the payload's last beat was taken (see udp_tx_csum).
+// 3 cycles after the payload's last beat was taken (see udp_tx_csum), and back to back
+// at line rate (the next datagram is stored while the current one leaves).
 module udp_tx #(
     parameter DATA_W = 8,
     parameter KEEP_W    = DATA_W / 8,

@@ -2,7 +2,11 @@
 
 Mode 1 checksums are checked against scapy's; modes 0/2 keep the one-cycle start through
 the store-and-forward stage; order is kept across modes; short, long, bad and oversized
-mode-1 payloads are checked with exact counters. Without a buffer (BUF_BYTES = 0) every
+mode-1 payloads are checked with exact counters. Mode 1 back to back (runs of equal
+sizes 0..1472, a stalling sink, idle input cycles, errors queued behind stored datagrams):
+every frame byte-exact with scapy's checksum, and each stored datagram's first byte offered
+at most B2B_GAP cycles after the previous frame's last beat (the ring stores the next
+datagram while the current one leaves). Without a buffer (BUF_BYTES = 0) every
 mode passes straight through with the one-cycle start and mode 1 sends checksum 0.
 Counters wrap at 2^CNT_W (run with CNT_W = 8).
 """
