@@ -105,13 +105,12 @@ module udp_tx_csum #(
     reg [KEEP_W-1:0] w_keep;
     reg              w_user;
 
-    // ring: wr_ptr / rd_ptr count beats modulo 2 * DEPTH (one wrap bit)
-    // The writer and the reader never use the same slot in one cycle (the reader reads
-    // only beats stored before, the writer writes only free slots): no_rw_check tells
-    // Yosys so, which spares the read-during-write bypass it would add around the RAM.
+    // ring. The writer and the reader never use the same slot in one cycle (the reader
+    // reads only beats stored before, the writer writes only free slots): no_rw_check
+    // tells Yosys so, which spares the read-during-write bypass it would add around the RAM.
     (* no_rw_check *)
     reg [DATA_W-1:0] mem [0:DEPTH-1];
-    reg [AW:0]       wr_ptr, rd_ptr;
+    reg [AW:0]       wr_ptr, rd_ptr;  // beats modulo 2 * DEPTH (one wrap bit)
     reg              ovf;
     reg [15:0]       rem;
     reg              odd_beat;
