@@ -18,9 +18,14 @@
 //
 // Each simulated cycle is one evaluation of the model at a rising clock edge (see
 // kOneEval below; two evaluations, one per edge, where that does not apply), with the
-// GMII inputs of that cycle; no cycle is skipped. --inject FILE sends the frames of a
-// pcap to the board as if they came from the TAP (benchmarks under load without a TAP,
-// and the training run of the profile-guided build, host/wirecore/vboard.py).
+// GMII inputs of that cycle, except quiescent cycles: when the model's whole state
+// (the root object's memory) is the same after a cycle with idle inputs as before it,
+// it is a fixed point, and every further cycle with the same inputs is counted without
+// evaluating the model (exact: the model is deterministic; see "Fast-forward" below;
+// --no-skip evaluates every cycle). --inject FILE sends the frames of a pcap to the
+// board as if they came from the TAP (benchmarks under load without a TAP, the training
+// run of the profile-guided build, host/wirecore/vboard.py, and the tests), at once or
+// (--inject-timed) each at the simulated time of its pcap timestamp.
 //
 // Statistics (cycles simulated, cycles/s, frames each way, drops, and every cnt_* output
 // of the top) are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
@@ -69,6 +74,23 @@ constexpr int kIfg = 12;             // idle cycles between frames towards the R
 constexpr int kChunk = 256;          // cycles between checks of the clock and the TAP
 constexpr size_t kQueueMax = 256;    // frames read ahead from the TAP
 constexpr int kTickSpacing = 16;     // fewest cycles between two tick_1ms pulses
+constexpr uint64_t kNsPerCycle = 8;  // 125 MHz
+
+// Fast-forward. A cycle's next state is a function of the model's state and the inputs
+// of that cycle, and the model's whole state is the memory of its root object (every
+// signal, memory, shadow copy and the scheduler's trigger flags are members of it; the
+// rest is constant pointers and names). If a cycle with idle inputs (gmii_rx_dv, rxd,
+// rx_er, tick_1ms and rst 0; the cfg_* inputs are set once before reset) leaves that
+// memory byte for byte as it was after the previous cycle, the state is a fixed point:
+// every further cycle with the same inputs leaves it unchanged too, and produces the
+// same outputs. Such cycles are then only counted (the harness's own per-cycle work,
+// the wire and the gap counters, still runs) until an input changes (a frame to send
+// to the board, a tick). The check (a copy of the root object after one idle cycle and
+// a comparison after the next) costs a few tens of cycles' evaluation, so it is done
+// only after kCheckFirst evaluated idle cycles, and after each failed check the wait
+// doubles up to kCheckMax (it is back to kCheckFirst when a fixed point is left).
+constexpr uint64_t kCheckFirst = 24;
+constexpr uint64_t kCheckMax = 4096;
 
 // One evaluation per clock cycle. The model keeps the clock's previous sample and runs
 // the clocked logic when it sees 0 -> 1; the falling edge has nothing to run when clk's
@@ -90,6 +112,34 @@ constexpr bool kOneEval = false;
 #else
 constexpr bool kOneEval = OneEvalModel<Vtop___024root>::value;
 #endif
+
+// A top may have a 64-bit input sim_cycle: the harness drives it with the number of
+// cycles since reset ended (0 in the first cycle after reset, as a free-running counter
+// reset with the design counts), so that the design needs no free-running counter of
+// its own (vboard_top: the generator's timestamp). It changes every cycle, so the
+// fast-forward's comparison leaves its 8 bytes out; that is exact only if the design
+// reads it into its state solely in a cycle where its state changes anyway (vboard_top:
+// pktgen reads it only when a datagram's header is taken, and leaves S_HDR then), so a
+// fixed point never depends on its value.
+template <typename R, typename = void>
+struct HasSimCycle : std::false_type {};
+template <typename R>
+struct HasSimCycle<R, std::void_t<decltype(std::declval<R&>().sim_cycle)>> : std::true_type {};
+constexpr bool kSimCycle = HasSimCycle<Vtop___024root>::value;
+
+template <typename R>
+inline void set_sim_cycle(R* root, uint64_t c) {
+    if constexpr (HasSimCycle<R>::value) root->sim_cycle = c;
+}
+
+template <typename R>
+inline size_t sim_cycle_offset(const R* root) {
+    if constexpr (HasSimCycle<R>::value)
+        return size_t(reinterpret_cast<const uint8_t*>(&root->sim_cycle) -
+                      reinterpret_cast<const uint8_t*>(root));
+    else
+        return sizeof(R);
+}
 
 template <typename R>
 inline void rising_edge_next(R* root) {
@@ -159,6 +209,10 @@ struct Options {
     uint64_t run_cycles = 0;       // stop after this many cycles (0: never)
     std::string inject;            // pcap whose frames are sent to the board as from the TAP
     uint64_t inject_repeat = 1;    // times the pcap is sent
+    bool inject_timed = false;     // each injected frame at its pcap timestamp (simulated time)
+    bool skip = true;              // fast-forward over quiescent cycles
+    uint64_t tick_every = 0;       // tick_1ms every N simulated cycles instead of each wall ms
+    bool pcap_cycles = false;      // pcap timestamps: the frame's first cycle on the wire x 8 ns
 };
 
 uint32_t parse_ip(const char* s, const char* what) {
@@ -214,6 +268,16 @@ void usage(FILE* f) {
             "  --inject FILE         send the frames of a pcap (Ethernet, no FCS) to the board,\n"
             "                        queued as if read from the TAP (with or without one)\n"
             "  --inject-repeat N     send the pcap's frames N times over (default 1)\n"
+            "  --inject-timed        send each injected frame at its pcap timestamp, read as\n"
+            "                        simulated time (cycle = timestamp / 8 ns; not before);\n"
+            "                        round r of --inject-repeat r x the last frame's time later\n"
+            "  --tick-every-cycles N pulse tick_1ms every N simulated cycles instead of once\n"
+            "                        per wall-clock millisecond (deterministic runs; never\n"
+            "                        sleeps)\n"
+            "  --pcap-cycles         pcap timestamps in simulated time: the cycle of the\n"
+            "                        frame's first byte on the wire x 8 ns (nanosecond pcap)\n"
+            "  --no-skip             evaluate every cycle (no fast-forward over quiescent\n"
+            "                        cycles)\n"
             "  -h, --help            this help\n"
             "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
 }
@@ -223,7 +287,7 @@ Options parse_args(int argc, char** argv) {
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
         O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
-        O_INJR
+        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -244,6 +308,10 @@ Options parse_args(int argc, char** argv) {
         {"run-cycles", required_argument, nullptr, O_RUNC},
         {"inject", required_argument, nullptr, O_INJ},
         {"inject-repeat", required_argument, nullptr, O_INJR},
+        {"inject-timed", no_argument, nullptr, O_INJT},
+        {"no-skip", no_argument, nullptr, O_NOSKIP},
+        {"tick-every-cycles", required_argument, nullptr, O_TICKC},
+        {"pcap-cycles", no_argument, nullptr, O_PCAPC},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
     };
@@ -278,6 +346,16 @@ Options parse_args(int argc, char** argv) {
             case O_RUNC: o.run_cycles = uint64_t(parse_num(optarg, "--run-cycles")); break;
             case O_INJ: o.inject = optarg; break;
             case O_INJR: o.inject_repeat = uint64_t(parse_num(optarg, "--inject-repeat")); break;
+            case O_INJT: o.inject_timed = true; break;
+            case O_NOSKIP: o.skip = false; break;
+            case O_TICKC: {
+                double v = parse_num(optarg, "--tick-every-cycles");
+                if (v < kTickSpacing || v != uint64_t(v))
+                    die("--tick-every-cycles: a whole number >= %d", kTickSpacing);
+                o.tick_every = uint64_t(v);
+                break;
+            }
+            case O_PCAPC: o.pcap_cycles = true; break;
             case 'h': usage(stdout); exit(0);
             default: usage(stderr); exit(2);
         }
@@ -289,27 +367,39 @@ Options parse_args(int argc, char** argv) {
 #if !VM_TRACE
     if (!o.trace.empty()) die("--trace: this build has no tracing (build it with trace=True)");
 #endif
+    if (o.inject_timed && o.inject.empty()) die("--inject-timed needs --inject");
     return o;
 }
 
 class Pcap {
   public:
-    void open(const std::string& path) {
+    // sim_time: nanosecond timestamps given by the caller (simulated time), else the
+    // wall clock in microseconds.
+    void open(const std::string& path, bool sim_time) {
         f_ = fopen(path.c_str(), "wb");
         if (!f_) die("--pcap %s: %s", path.c_str(), strerror(errno));
-        const uint32_t hdr[6] = {0xa1b2c3d4u, 0x00040002u, 0, 0, 65535, 1};  // DLT_EN10MB
+        sim_time_ = sim_time;
+        const uint32_t hdr[6] = {sim_time ? 0xa1b23c4du : 0xa1b2c3d4u, 0x00040002u, 0, 0, 65535,
+                                 1};  // DLT_EN10MB
         // version is two 16-bit fields (2, 4): write them in host order explicitly.
         fwrite(&hdr[0], 4, 1, f_);
         const uint16_t ver[2] = {2, 4};
         fwrite(ver, 2, 2, f_);
         fwrite(&hdr[2], 4, 4, f_);
     }
-    void write(const uint8_t* p, size_t n) {
+    void write(const uint8_t* p, size_t n, uint64_t sim_ns) {
         if (!f_) return;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        const uint32_t rec[4] = {uint32_t(ts.tv_sec), uint32_t(ts.tv_nsec / 1000), uint32_t(n),
-                                 uint32_t(n)};
+        uint32_t sec, frac;
+        if (sim_time_) {
+            sec = uint32_t(sim_ns / 1000000000ull);
+            frac = uint32_t(sim_ns % 1000000000ull);
+        } else {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            sec = uint32_t(ts.tv_sec);
+            frac = uint32_t(ts.tv_nsec / 1000);
+        }
+        const uint32_t rec[4] = {sec, frac, uint32_t(n), uint32_t(n)};
         fwrite(rec, 4, 4, f_);
         fwrite(p, 1, n, f_);
     }
@@ -323,6 +413,7 @@ class Pcap {
 
   private:
     FILE* f_ = nullptr;
+    bool sim_time_ = false;
 };
 
 struct Stats {
@@ -347,7 +438,10 @@ class Board {
     void load_inject();
     void feed_inject();
     bool inject_left() const { return inject_round_ < o_.inject_repeat && !inject_.empty(); }
+    void release_timed();
     void cycle();
+    void after_idle_eval();
+    void skip_idle(uint64_t k);
     void start_rx_frame();
     void end_tx_frame();
     void print_stats(FILE* f, bool final);
@@ -373,8 +467,24 @@ class Board {
     bool tick_now_ = false;
     uint64_t ticks_owed_ = 0;  // wall-clock milliseconds not yet given to the RTL
     std::vector<std::vector<uint8_t>> inject_;  // --inject frames
+    std::vector<uint64_t> inject_due_;          // --inject-timed: the cycle of each frame
     size_t inject_pos_ = 0;
     uint64_t inject_round_ = 0;
+    uint64_t next_due_ = UINT64_MAX;  // --inject-timed: the next frame's cycle
+    uint64_t ticks_accrued_ = 0;      // --tick-every-cycles: ticks owed so far
+
+    // fast-forward (see kCheckFirst)
+    bool skip_on_ = false;
+    bool fixed_ = false;       // the model's state is a fixed point under idle inputs
+    bool snap_valid_ = false;  // snap_ holds the state after the previous (idle) cycle
+    uint64_t idle_run_ = 0;    // evaluated cycles with idle inputs
+    uint64_t check_wait_ = kCheckFirst;
+    uint64_t next_check_ = kCheckFirst;
+    std::vector<uint8_t> snap_;
+    uint64_t evaluated_ = 0, skipped_ = 0, checks_ = 0, fixed_points_ = 0;
+    size_t excl_off_ = 0, excl_len_ = 0;  // bytes left out of the comparison (sim_cycle)
+    uint64_t reset_end_ = UINT64_MAX;    // the first cycle after reset
+    bool same_state(const uint8_t* a, const uint8_t* b) const;
 
     // RTL -> TAP
     std::vector<uint8_t> tx_buf_;
@@ -383,6 +493,7 @@ class Board {
     bool tx_overflow_ = false;
     bool tx_seen_ = false;   // a frame has ended before (so a gap can be measured)
     uint64_t tx_idle_ = 0;   // idle cycles since the last frame ended
+    uint64_t tx_start_ = 0;  // the cycle of the current frame's first byte
 };
 
 void Board::open_tap() {
@@ -435,6 +546,7 @@ void Board::load_inject() {
         swap = true;
     else
         die("--inject %s: not a pcap file", o_.inject.c_str());
+    const bool nano = hdr[0] == 0xa1b23c4du || hdr[0] == 0x4d3cb2a1u;
     auto u32 = [swap](uint32_t v) { return swap ? __builtin_bswap32(v) : v; };
     if (u32(hdr[5]) != 1) die("--inject %s: not Ethernet (link type %u)", o_.inject.c_str(),
                               u32(hdr[5]));
@@ -445,12 +557,34 @@ void Board::load_inject() {
         std::vector<uint8_t> fr(n);
         if (fread(fr.data(), 1, n, f) != n) die("--inject %s: truncated", o_.inject.c_str());
         inject_.push_back(std::move(fr));
+        // the timestamp as simulated time: the first cycle at or after it (in file order)
+        uint64_t ns = uint64_t(u32(rec[0])) * 1000000000ull +
+                      uint64_t(u32(rec[1])) * (nano ? 1ull : 1000ull);
+        uint64_t due = (ns + kNsPerCycle - 1) / kNsPerCycle;
+        if (!inject_due_.empty() && due < inject_due_.back()) due = inject_due_.back();
+        inject_due_.push_back(due);
     }
     fclose(f);
     if (inject_.empty()) die("--inject %s: no frames", o_.inject.c_str());
+    if (o_.inject_timed) next_due_ = inject_due_[0];
+}
+
+// --inject-timed: queue the frames whose cycle has come (called before each cycle).
+// Round r (--inject-repeat) is sent r x (the last frame's cycle) later.
+void Board::release_timed() {
+    while (next_due_ <= cycles_ && queue_.size() < kQueueMax) {
+        queue_.push_back(inject_[inject_pos_]);
+        const uint64_t span = inject_due_.back() > 0 ? inject_due_.back() : 1;
+        if (++inject_pos_ == inject_.size()) {
+            inject_pos_ = 0;
+            inject_round_++;
+        }
+        next_due_ = inject_left() ? inject_due_[inject_pos_] + inject_round_ * span : UINT64_MAX;
+    }
 }
 
 void Board::feed_inject() {
+    if (o_.inject_timed) return;
     while (inject_left() && queue_.size() < kQueueMax) {
         queue_.push_back(inject_[inject_pos_]);
         if (++inject_pos_ == inject_.size()) {
@@ -465,7 +599,7 @@ void Board::start_rx_frame() {
     queue_.pop_front();
     size_t n = f.size();
     if (n < 60) f.resize(60, 0);  // pad (the padding is on the wire and in the FCS)
-    pcap_.write(f.data(), f.size());
+    pcap_.write(f.data(), f.size(), (cycles_ + 1) * kNsPerCycle);  // on the wire next cycle
     st_.to_board_frames++;
     st_.to_board_bytes += n;
     uint32_t fcs = crc32(f.data(), f.size());
@@ -507,7 +641,7 @@ void Board::end_tx_frame() {
     }
     st_.from_board_frames++;
     st_.from_board_bytes += n - 4;
-    pcap_.write(f, n - 4);
+    pcap_.write(f, n - 4, tx_start_ * kNsPerCycle);
     if (tap_ >= 0) {
         ssize_t r = ::write(tap_, f, n - 4);
         if (r != ssize_t(n - 4)) st_.tap_write_errors++;
@@ -536,7 +670,22 @@ inline void Board::cycle() {
     }
     t->tick_1ms = tick_now_ ? 1 : 0;
     tick_now_ = false;
-    if constexpr (kOneEval) {
+    // idle inputs: those of a fixed point (cfg_* never change after reset)
+    const bool idle_in = skip_on_ && !t->gmii_rx_dv && !t->gmii_rxd && !t->gmii_rx_er &&
+                         !t->tick_1ms && !t->rst;
+    if (fixed_ && idle_in) {
+        skipped_++;  // the state (and so the outputs) stays as it is: nothing to evaluate
+    } else if (!idle_in && skip_on_) {
+        if (fixed_) {  // it was quiet: check early once the inputs are idle again
+            check_wait_ = kCheckFirst;
+            next_check_ = idle_run_ + kCheckFirst;
+        }
+        fixed_ = false;
+        snap_valid_ = false;
+    }
+    if (!fixed_ && kSimCycle) set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
+    if (fixed_) {
+    } else if constexpr (kOneEval) {
         rising_edge_next(t->rootp);
         t->clk = 1;
         t->eval();
@@ -552,12 +701,17 @@ inline void Board::cycle() {
         if (vcd_) vcd_->dump(cycles_ * 8 + 4);
 #endif
     }
+    if (!fixed_) {
+        evaluated_++;
+        if (idle_in) after_idle_eval();
+    }
     cycles_++;
     // outputs of this cycle
     if (t->gmii_tx_en) {
         if (!tx_in_frame_) {
             if (tx_seen_ && tx_idle_ < st_.from_board_min_gap) st_.from_board_min_gap = tx_idle_;
             tx_in_frame_ = true;
+            tx_start_ = cycles_ - 1;
             tx_err_ = false;
             tx_overflow_ = false;
             tx_buf_.clear();
@@ -577,6 +731,43 @@ inline void Board::cycle() {
     }
 }
 
+// After an evaluated cycle with idle inputs: every so often, keep a copy of the state
+// and compare the state after the next cycle with it; equal is a fixed point.
+void Board::after_idle_eval() {
+    idle_run_++;
+    const uint8_t* root = reinterpret_cast<const uint8_t*>(top_->rootp);
+    if (snap_valid_) {
+        snap_valid_ = false;
+        checks_++;
+        if (same_state(root, snap_.data())) {
+            fixed_ = true;
+            fixed_points_++;
+            return;
+        }
+        check_wait_ = check_wait_ * 2 > kCheckMax ? kCheckMax : check_wait_ * 2;
+        next_check_ = idle_run_ + check_wait_;
+    } else if (idle_run_ >= next_check_ && !top_->gmii_tx_en) {
+        // (while the board transmits its state changes every cycle: no use checking)
+        memcpy(snap_.data(), root, snap_.size());
+        snap_valid_ = true;
+    }
+}
+
+// The model's whole state equal, but for the sim_cycle input (see HasSimCycle).
+bool Board::same_state(const uint8_t* a, const uint8_t* b) const {
+    const size_t n = snap_.size(), e = excl_off_ + excl_len_;
+    return memcmp(a, b, excl_off_) == 0 && memcmp(a + e, b + e, n - e) == 0;
+}
+
+// k cycles at a fixed point with idle inputs, no frame on the wire either way and none
+// queued: what cycle() would do k times, without evaluating.
+void Board::skip_idle(uint64_t k) {
+    cycles_ += k;
+    skipped_ += k;
+    tx_idle_ += k;
+    rx_gap_ = uint64_t(rx_gap_) > k ? rx_gap_ - int(k) : 0;
+}
+
 void Board::print_stats(FILE* f, bool final) {
     double wall = double(now_ns() - t_start_) / 1e9;
     double busy = double(busy_ns_) / 1e9;
@@ -586,6 +777,12 @@ void Board::print_stats(FILE* f, bool final) {
             "%.0f; CPU %.3f s, cycles per CPU second %.0f\n",
             final ? "final" : "stats", cycles_, wall, busy, wall > 0 ? 100.0 * busy / wall : 0.0,
             busy > 0 ? double(cycles_) / busy : 0.0, cpu, cpu > 0 ? double(cycles_) / cpu : 0.0);
+    fprintf(f,
+            "vboard: fast-forward %s: cycles evaluated %" PRIu64 " (%.0f per CPU second), "
+            "skipped %" PRIu64 " (%.1f%%); %" PRIu64 " checks, %" PRIu64 " fixed points\n",
+            skip_on_ ? "on" : "off", evaluated_, cpu > 0 ? double(evaluated_) / cpu : 0.0,
+            skipped_, cycles_ > 0 ? 100.0 * double(skipped_) / double(cycles_) : 0.0, checks_,
+            fixed_points_);
     fprintf(f,
             "vboard: to board %" PRIu64 " frames %" PRIu64 " bytes; from board %" PRIu64
             " frames %" PRIu64 " bytes; dropped from board: bad FCS %" PRIu64 " aborted %" PRIu64
@@ -617,6 +814,13 @@ void Board::write_stats_file() {
     fprintf(f, "\"cpu_s\": %.6f, \"cycles_per_cpu_s\": %.1f, ", cpu,
             cpu > 0 ? double(cycles_) / cpu : 0.0);
     fprintf(f, "\"evals_per_cycle\": %d, ", kOneEval ? 1 : 2);
+    fprintf(f,
+            "\"skip\": %s, \"cycles_evaluated\": %" PRIu64 ", \"cycles_skipped\": %" PRIu64
+            ", \"evaluated_per_cpu_s\": %.1f, \"skip_checks\": %" PRIu64
+            ", \"fixed_points\": %" PRIu64 ", \"state_bytes\": %zu, ",
+            skip_on_ ? "true" : "false", evaluated_, skipped_,
+            cpu > 0 ? double(evaluated_) / cpu : 0.0, checks_, fixed_points_,
+            sizeof(Vtop___024root));
 #define VBOARD_JSON(field) fprintf(f, "\"" #field "\": %" PRIu64 ", ", st_.field);
     VBOARD_JSON(to_board_frames)
     VBOARD_JSON(to_board_bytes)
@@ -649,7 +853,7 @@ void Board::run() {
     crc_init();
     open_tap();
     load_inject();
-    if (!o_.pcap.empty()) pcap_.open(o_.pcap);
+    if (!o_.pcap.empty()) pcap_.open(o_.pcap, o_.pcap_cycles);
     ctx_ = std::make_unique<VerilatedContext>();
     top_ = std::make_unique<Vtop>(ctx_.get());
 #if VM_TRACE
@@ -660,7 +864,16 @@ void Board::run() {
         vcd_->open(o_.trace.c_str());
     }
 #endif
+#if VM_TRACE
+    skip_on_ = false;  // every cycle goes to the trace (and the trace's state is elsewhere)
+#else
+    skip_on_ = o_.skip;
+#endif
+    if (skip_on_) snap_.resize(sizeof(Vtop___024root));
+    excl_off_ = sim_cycle_offset(top_->rootp);
+    excl_len_ = kSimCycle ? 8 : 0;
     Vtop* t = top_.get();
+    // the cfg_* inputs are set here once and never change (the fast-forward relies on it)
     t->cfg_mac = o_.mac;
     t->cfg_ip = o_.ip;
     t->cfg_netmask = o_.netmask;
@@ -673,6 +886,7 @@ void Board::run() {
     t->rst = 1;
     for (int i = 0; i < 16; i++) cycle();
     t->rst = 0;
+    reset_end_ = cycles_;
 
     t_start_ = now_ns();
     const uint64_t ms = 1000000ull;
@@ -684,8 +898,9 @@ void Board::run() {
     uint64_t busy_since = t_start_;
     fprintf(stderr,
             "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u, %d eval%s per "
-            "cycle\n",
-            o_.tap.c_str(), o_.mac, o_.echo_port, kOneEval ? 1 : 2, kOneEval ? "" : "s");
+            "cycle, fast-forward %s\n",
+            o_.tap.c_str(), o_.mac, o_.echo_port, kOneEval ? 1 : 2, kOneEval ? "" : "s",
+            skip_on_ ? "on" : "off");
     auto accrue = [&](uint64_t now) {
         if (now >= next_tick) {
             uint64_t n = (now - next_tick) / ms + 1;
@@ -698,14 +913,26 @@ void Board::run() {
     while (!g_stop) {
         // one chunk of cycles; owed ticks go in every kTickSpacing cycles
         bool ticked = false;
-        for (int i = 0; i < kChunk; i++) {
+        for (int i = 0; i < kChunk;) {
             if (ticks_owed_ > 0 && (i % kTickSpacing) == 0) {
                 ticks_owed_--;
                 tick_now_ = true;
                 st_.ticks++;
                 ticked = true;
             }
+            if (cycles_ >= next_due_) release_timed();
+            if (fixed_ && !tick_now_ && queue_.empty() && rx_wire_.empty() && !tx_in_frame_ &&
+                !t->gmii_tx_en) {
+                // a fixed point and nothing to send: count the cycles up to the next input
+                // event (a tick's slot, a timed frame, the end of the chunk)
+                uint64_t k = ticks_owed_ > 0 ? kTickSpacing - i % kTickSpacing : kChunk - i;
+                if (next_due_ - cycles_ < k) k = next_due_ - cycles_;
+                skip_idle(k);
+                i += int(k);
+                continue;
+            }
             cycle();
+            i++;
         }
         if (ticked && quiet_left < o_.tick_cycles) quiet_left = o_.tick_cycles;
         if (queue_.size() < kQueueMax / 2) feed_inject();
@@ -717,7 +944,13 @@ void Board::run() {
             if (queue_.size() != before) active = true;
         }
         uint64_t now = now_ns();
-        accrue(now);
+        if (o_.tick_every) {
+            const uint64_t due = cycles_ / o_.tick_every;  // ticks in simulated time
+            ticks_owed_ += due - ticks_accrued_;
+            ticks_accrued_ = due;
+        } else {
+            accrue(now);
+        }
         if (now >= next_stats) {
             busy_ns_ += now - busy_since;
             busy_since = now;
@@ -743,7 +976,7 @@ void Board::run() {
             continue;
         }
         quiet_left = 0;
-        if (o_.spin || ticks_owed_ > 0) continue;
+        if (o_.spin || o_.tick_every || ticks_owed_ > 0) continue;
         // Idle: sleep in poll() on the TAP, at most 1 ms at a time, until a frame arrives.
         // The milliseconds that pass are owed as ticks and given to the RTL in a batch
         // every --idle-tick-ms (or at once when a frame or a signal wakes the board).

@@ -44,6 +44,12 @@
 //
 // Interfaces:
 //   clk, rst, tick_1ms                 clock, synchronous reset, millisecond strobe
+//   sim_cycle[63:0]                    cycles since reset ended, counted by the harness:
+//                                      the generator's free-running timestamp counter
+//                                      (pktgen CYC_EXT = 1; read only when a datagram's
+//                                      header is taken), kept outside the model so that
+//                                      an idle board's state stops changing and the
+//                                      harness can fast-forward over it
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_netmask[31:0], cfg_gateway[31:0]   addresses
 //   cfg_udp_echo_port[15:0]            UDP port of the echo (0 = closed)
@@ -69,6 +75,7 @@ module vboard_top #(
     input  wire        clk,
     input  wire        rst,
     input  wire        tick_1ms,
+    input  wire [63:0] sim_cycle,
     input  wire [47:0] cfg_mac,
     input  wire [31:0] cfg_ip,
     input  wire [31:0] cfg_netmask,
@@ -454,8 +461,8 @@ module vboard_top #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ---------------- port 2: packet generator (transmit only) ----------------
-  pktgen #(.DATA_W(8), .KEEP_W(1), .DST_RAM(0)) u_pktgen (
-      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0),
+  pktgen #(.DATA_W(8), .KEEP_W(1), .DST_RAM(0), .CYC_EXT(1)) u_pktgen (
+      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0), .cyc_in(sim_cycle),
       .start(pg_ctrl[0]), .stop(pg_ctrl[1]), .busy(pg_busy),
       .cfg_len(pg_len), .cfg_count(pg_count), .cfg_gap(pg_gap), .cfg_ndst(pg_ndst),
       .cfg_lfsr(pg_payload[0]), .cfg_fill(pg_payload[8:1]), .cfg_ts_ext(pg_ts_ext),

@@ -195,12 +195,40 @@ def training_frames(
     return frames
 
 
-def write_pcap(path: Path, frames: list[bytes]) -> None:
-    """Write ``frames`` (Ethernet, no FCS) as a pcap file."""
-    out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)]
-    for f in frames:
-        out.append(struct.pack("<IIII", 0, 0, len(f), len(f)) + f)
+def write_pcap(path: Path, frames: list[bytes], times_ns: list[int] | None = None) -> None:
+    """Write ``frames`` (Ethernet, no FCS) as a pcap file.
+
+    With ``times_ns`` (one per frame) the file has nanosecond timestamps: the simulated
+    time at which the board program's ``--inject-timed`` sends each frame (cycle = time /
+    8 ns); without, every timestamp is 0.
+    """
+    if times_ns is not None and len(times_ns) != len(frames):
+        raise ValueError("write_pcap: one time per frame")
+    magic = 0xA1B23C4D if times_ns is not None else 0xA1B2C3D4
+    out = [struct.pack("<IHHiIII", magic, 2, 4, 0, 0, 65535, 1)]
+    for i, f in enumerate(frames):
+        t = times_ns[i] if times_ns is not None else 0
+        out.append(struct.pack("<IIII", t // 10**9, t % 10**9, len(f), len(f)) + f)
     path.write_bytes(b"".join(out))
+
+
+def read_pcap(path: Path) -> list[tuple[int, bytes]]:
+    """The records of a little-endian pcap file: (timestamp in ns, frame) each.
+
+    Reads what the board program writes (``--pcap``; with ``--pcap-cycles`` the
+    timestamps are simulated time, the cycle of the frame's first byte x 8 ns).
+    """
+    data = path.read_bytes()
+    magic = struct.unpack_from("<I", data)[0]
+    if magic not in (0xA1B2C3D4, 0xA1B23C4D):
+        raise ValueError(f"{path}: not a little-endian pcap file")
+    scale = 1 if magic == 0xA1B23C4D else 1000
+    out, pos = [], 24
+    while pos + 16 <= len(data):
+        sec, frac, n, _ = struct.unpack_from("<IIII", data, pos)
+        out.append((sec * 10**9 + frac * scale, data[pos + 16 : pos + 16 + n]))
+        pos += 16 + n
+    return out
 
 
 def _uses_pgo(top: str, trace: bool) -> bool:

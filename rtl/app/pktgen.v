@@ -15,6 +15,10 @@
 //          each receiver sees a contiguous sequence.
 //   8..15  timestamp, 64-bit big-endian: free-running cycle counter (cfg_ts_ext = 0)
 //          or the `ts_in` input (cfg_ts_ext = 1), taken when the header is accepted.
+//          The counter counts clock cycles from 0 in the first cycle after reset; with
+//          CYC_EXT = 1 it is not kept here but taken from `cyc_in`, which must count
+//          the same way (a simulation harness that counts the cycles itself gives it,
+//          so that an idle generator holds no state that changes every cycle).
 //   16..   fill: constant byte cfg_fill (cfg_lfsr = 0), or LFSR bytes (cfg_lfsr = 1):
 //          a 32-bit Galois LFSR (right shift, toggle mask 0x80200003) seeded with
 //          seq[31:0] ^ 0x9E3779B9 (1 if that is 0); for every fill byte the LFSR
@@ -54,17 +58,23 @@
 // is used from the next cycle on.
 //
 // Parameters: DATA_W (8, 16, 32 or 64; 8 for 1 Gbit/s, 64 for 10 Gbit/s),
-// KEEP_W = DATA_W/8, DST_RAM (0 flat table ports, 1 internal RAM and write port).
+// KEEP_W = DATA_W/8, DST_RAM (0 flat table ports, 1 internal RAM and write port),
+// CYC_EXT (0 the free-running cycle counter inside, 1 from cyc_in; cyc_in is read only
+// when a header is accepted).
 
 module pktgen #(
     parameter integer DATA_W = 8,
     parameter integer KEEP_W = DATA_W / 8,
-    parameter integer DST_RAM = 0
+    parameter integer DST_RAM = 0,
+    parameter integer CYC_EXT = 0
 ) (
     input  wire              clk,
     input  wire              rst,
     input  wire              tick_1ms,
     input  wire [63:0]       ts_in,
+    /* verilator lint_off UNUSED */
+    input  wire [63:0]       cyc_in,    // the cycle counter when CYC_EXT = 1, else unused
+    /* verilator lint_on UNUSED */
 
     input  wire              start,
     input  wire              stop,
@@ -151,10 +161,29 @@ module pktgen #(
     reg        gap_last;       // gap_cnt == 1, kept as a register
     reg [15:0] warm_cnt;       // warm-up ticks still to wait
     // 64-bit counters in two 32-bit halves with a registered carry (no 64-bit carry
-    // chain in one cycle): the free-running cycle counter and the pass counter.
-    reg [31:0] cyc_lo, cyc_hi;
-    reg        cyc_carry;
-    wire [63:0] cycles = {cyc_hi, cyc_lo};
+    // chain in one cycle): the free-running cycle counter (unless CYC_EXT) and the pass
+    // counter.
+    wire [63:0] cycles;
+    generate
+        if (CYC_EXT != 0) begin : g_cyc_ext
+            assign cycles = cyc_in;
+        end else begin : g_cyc
+            reg [31:0] cyc_lo, cyc_hi;
+            reg        cyc_carry;
+            assign cycles = {cyc_hi, cyc_lo};
+            always @(posedge clk) begin
+                cyc_lo    <= cyc_lo + 32'd1;
+                cyc_carry <= (cyc_lo == 32'hFFFFFFFE);
+                if (cyc_carry)
+                    cyc_hi <= cyc_hi + 32'd1;
+                if (rst) begin
+                    cyc_lo    <= 32'd0;
+                    cyc_hi    <= 32'd0;
+                    cyc_carry <= 1'b0;
+                end
+            end
+        end
+    endgenerate
     reg [31:0] round_lo, round_hi;
     reg        round_carry;
     assign status_round = {round_hi, round_lo};
@@ -235,10 +264,6 @@ module pktgen #(
     wire run_done  = stop_pend || stop || last_pkt;
 
     always @(posedge clk) begin
-        cyc_lo    <= cyc_lo + 32'd1;
-        cyc_carry <= (cyc_lo == 32'hFFFFFFFE);
-        if (cyc_carry)
-            cyc_hi <= cyc_hi + 32'd1;
         if (start && state == S_IDLE) begin
             len_q   <= cfg_len;
             count_m1 <= cfg_count - 32'd1;
@@ -269,9 +294,6 @@ module pktgen #(
                 lfsr <= lb[DATA_W+31:DATA_W];
         end
         if (rst) begin
-            cyc_lo    <= 32'd0;
-            cyc_hi    <= 32'd0;
-            cyc_carry <= 1'b0;
             rem    <= 17'd0;
             rem_last <= 1'b1;
             hb <= HDR_BEATS[4:0];

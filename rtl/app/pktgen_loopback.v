@@ -79,7 +79,7 @@ module pktgen_loopback #(
     /* verilator lint_on UNUSED */
 
     pktgen #(.DATA_W(DATA_W), .DST_RAM(0)) u_gen (
-        .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0),
+        .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0), .cyc_in(64'd0),
         .start(start), .stop(stop), .busy(busy),
         .cfg_len(cfg_len), .cfg_count(cfg_count), .cfg_gap(cfg_gap), .cfg_ndst(5'd1),
         .cfg_lfsr(cfg_lfsr), .cfg_fill(cfg_fill), .cfg_ts_ext(1'b0),

@@ -414,3 +414,131 @@ def test_inject_full_board_counts_exactly(tmp_path: Path) -> None:
         bytes(e[UDP].payload) for e in map(Ether, st["wire"]) if UDP in e and e[UDP].sport == 7
     }
     assert echoed == sent and len(sent) == 4
+
+
+TICK_CYCLES = 250  # --tick-every-cycles: one simulated millisecond is 250 cycles here
+PKTGEN = (50002).to_bytes(2, "big")  # the generator's source port
+
+
+def fast_forward_traffic() -> tuple[list[bytes], list[int], int]:
+    """Frames for the full board at simulated times (ns), with long idle gaps in which
+    only ticks happen, and the run's length in cycles. The generator (started by IPbus
+    writes) is what asks ARP; in simulated milliseconds of TICK_CYCLES cycles:
+    at 1 ms a datagram to an absent host (a broadcast request, 3 retries 1000 ms apart,
+    then the entry times out); at 4500 ms an ARP request from the PC (the board learns
+    it), a ping, a UDP echo and 3 datagrams to the PC (1000 cycles apart, each with its
+    timestamp); at 50000 ms a datagram on the aged entry (sent, and a unicast
+    re-validation request nobody answers); the entry expires at 64500 ms; at 65000 ms a
+    datagram (missed: a broadcast request), the PC's ARP reply, and one sent again."""
+    from scapy.layers.inet import ICMP, IP, UDP
+    from scapy.layers.l2 import ARP, Ether
+    from scapy.packet import Raw
+    from wirecore import ipbus, regmap
+
+    board_mac, pc_mac = "02:00:00:00:00:02", "02:00:00:00:00:01"
+    board_ip, pc_ip = "192.0.2.2", "192.0.2.1"
+
+    def to_board(payload) -> bytes:  # type: ignore[no-untyped-def]
+        return bytes(Ether(dst=board_mac, src=pc_mac) / IP(src=pc_ip, dst=board_ip) / payload)
+
+    def generate(pid: int, dest_ip: int, count: int) -> bytes:
+        writes = [
+            ("PKTGEN.DEST_IP0", dest_ip),
+            ("PKTGEN.DEST_PORT0", 9000),
+            ("PKTGEN.LENGTH", 32),
+            ("PKTGEN.COUNT", count),
+            ("PKTGEN.GAP", 1000),
+            ("PKTGEN.NUM_DEST", 1),
+            ("PKTGEN.WARMUP_MS", 0),
+            ("PKTGEN.CTRL", 1),
+        ]
+        req = [
+            ipbus.Transaction(ipbus.WRITE, regmap.find(name), data=[v], tid=i)
+            for i, (name, v) in enumerate(writes)
+        ]
+        return to_board(UDP(sport=40100, dport=50001) / Raw(ipbus.build_request(pid, req)))
+
+    arp_req = bytes(
+        Ether(dst="ff:ff:ff:ff:ff:ff", src=pc_mac)
+        / ARP(op=1, hwsrc=pc_mac, psrc=pc_ip, hwdst="00:00:00:00:00:00", pdst=board_ip)
+    )
+    arp_reply = bytes(
+        Ether(dst=board_mac, src=pc_mac)
+        / ARP(op=2, hwsrc=pc_mac, psrc=pc_ip, hwdst=board_mac, pdst=board_ip)
+    )
+    pc, absent = 0xC0000201, 0xC000024D  # 192.0.2.1, 192.0.2.77
+    plan = [
+        (1, generate(1, absent, 1)),
+        (4500, arp_req),
+        (4501, to_board(ICMP(id=0x77, seq=1) / Raw(bytes(range(56))))),
+        (4502, to_board(UDP(sport=40001, dport=7) / Raw(bytes(range(100))))),
+        (4503, generate(2, pc, 3)),
+        (50000, generate(3, pc, 1)),
+        (65000, generate(4, pc, 1)),
+        (65010, arp_reply),
+        (65020, generate(5, pc, 1)),
+    ]
+    times = [ms * TICK_CYCLES * 8 for ms, _ in plan]
+    return [f for _, f in plan], times, 65100 * TICK_CYCLES
+
+
+def test_fast_forward_is_exact(tmp_path: Path) -> None:
+    """The fast-forward over quiescent cycles changes nothing: the full board fed the same
+    frames at the same cycles, with ticks in simulated time (--tick-every-cycles), with
+    and without --no-skip, sends the same frames byte for byte at the same cycles (pcap
+    timestamps in simulated time) and ends with the same counters, while the default
+    run skips most of the cycles (the long gaps, ARP retries and aging between)."""
+    from wirecore.vboard import read_pcap
+
+    exe = str(build(quiet=True))
+    frames, times, cycles = fast_forward_traffic()
+    pcap = tmp_path / "in.pcap"
+    write_pcap(pcap, frames, times)
+    runs = {}
+    for skip in (True, False):
+        d = tmp_path / ("skip" if skip else "noskip")
+        d.mkdir()
+        cmd = [exe, "--tap", "none", "--inject", str(pcap), "--inject-timed"]
+        cmd += ["--run-cycles", str(cycles), "--tick-every-cycles", str(TICK_CYCLES)]
+        cmd += ["--pcap", str(d / "out.pcap"), "--pcap-cycles", "--stats-file", str(d / "st.json")]
+        if not skip:
+            cmd.append("--no-skip")
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        st = json.loads((d / "st.json").read_text())
+        st["wire"] = read_pcap(d / "out.pcap")
+        runs[skip] = st
+    ff, ref = runs[True], runs[False]
+    # the reference evaluated every cycle, the default skipped most of them
+    assert ref["skip"] is False and ref["cycles_skipped"] == 0
+    assert ref["cycles_evaluated"] == ref["cycles"]
+    assert ff["skip"] is True and ff["fixed_points"] > 0
+    assert ff["cycles_evaluated"] + ff["cycles_skipped"] == ff["cycles"]
+    assert ff["cycles_skipped"] > 0.5 * ff["cycles"], ff["cycles_skipped"] / ff["cycles"]
+    # identical behaviour: every frame each way, byte-exact, at the same cycle
+    assert len(ff["wire"]) == len(ref["wire"])
+    for i, (a, b) in enumerate(zip(ff["wire"], ref["wire"], strict=True)):
+        assert a == b, f"record {i}: {a[0] // 8} vs {b[0] // 8} cycles"
+    for k in ("cycles", "ticks", "to_board_frames", "from_board_frames", "from_board_bytes"):
+        assert ff[k] == ref[k], k
+    assert ff["from_board_min_gap"] == ref["from_board_min_gap"]
+    assert ff["counters"] == ref["counters"]
+    # and the traffic did what it is meant to exercise
+    c = ff["counters"]
+    assert ff["to_board_frames"] == len(frames) and ff["ticks"] >= 65000
+    assert c["cnt_arp_timeout"] == 1  # the absent host: requested 4 times, given up
+    assert c["cnt_arp_expired"] == 1  # the PC's entry, 60 s after it was learnt
+    assert c["cnt_arp_req_tx"] >= 4 + 1 + 1  # 4 tries, the re-validation, after expiry
+    assert c["cnt_arp_reply_rx"] == 1 and c["cnt_arp_reply_tx"] == 1
+    assert c["cnt_udp_tx_arp_miss"] == 2  # the absent host's and the expired entry's
+    assert c["cnt_icmp_replies"] == 1 and c["cnt_echoed"] == 1
+    for k in ("from_board_bad_fcs", "from_board_aborted", "from_board_runt"):
+        assert ff[k] == 0, k
+    # the generator's timestamps count cycles from the end of reset (16 cycles), taken
+    # before its datagram's first byte is on the wire
+    gen = [(t // 8, f) for t, f in ff["wire"] if f[12:14] == b"\x08\x00" and f[34:36] == PKTGEN]
+    assert len(gen) == 3 + 1 + 1
+    stamps = [int.from_bytes(f[42 + 8 : 42 + 16], "big") for _, f in gen]
+    for (cyc, _), ts in zip(gen, stamps, strict=True):
+        assert 0 < cyc - 16 - ts < 1000, (cyc, ts)
+    assert stamps[1] - stamps[0] > 1000 and stamps[2] - stamps[1] == stamps[1] - stamps[0]
