@@ -33,6 +33,9 @@
 //
 // The counters of the top are listed by vboard_counters.h, generated at build time from
 // the top's cnt_* ports: #define VBOARD_COUNTERS(X) X(cnt_a) X(cnt_b) ...
+// vboard_model.h, generated after verilating, defines VBOARD_ROOT_ONLY: 1 when the
+// model is the root class alone (every module inlined into it, so the root object holds
+// the whole state), else 0 and the fast-forward is off.
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -63,6 +66,7 @@
 #include "Vtop___024root.h"
 #include "verilated.h"
 #include "vboard_counters.h"
+#include "vboard_model.h"
 #if VM_TRACE
 #include "verilated_vcd_c.h"
 #endif
@@ -85,12 +89,16 @@ constexpr uint64_t kNsPerCycle = 8;  // 125 MHz
 // every further cycle with the same inputs leaves it unchanged too, and produces the
 // same outputs. Such cycles are then only counted (the harness's own per-cycle work,
 // the wire and the gap counters, still runs) until an input changes (a frame to send
-// to the board, a tick). The check (a copy of the root object after one idle cycle and
-// a comparison after the next) costs a few tens of cycles' evaluation, so it is done
-// only after kCheckFirst evaluated idle cycles, and after each failed check the wait
+// to the board, a tick). The check is a copy of the root object after one idle cycle
+// and a comparison after the next; the whole object (vboard_top: 150 KB, mostly
+// memories) costs a few tens of cycles' evaluation, so its first kQuickBytes (there:
+// nearly every register; the memories follow) are compared first, and only when they
+// are equal is the whole object copied and compared over the next cycle. A check
+// starts after kCheckFirst evaluated idle cycles, and after each failed one the wait
 // doubles up to kCheckMax (it is back to kCheckFirst when a fixed point is left).
 constexpr uint64_t kCheckFirst = 24;
-constexpr uint64_t kCheckMax = 4096;
+constexpr uint64_t kCheckMax = 256;
+constexpr size_t kQuickBytes = 4096;
 
 // One evaluation per clock cycle. The model keeps the clock's previous sample and runs
 // the clocked logic when it sees 0 -> 1; the falling edge has nothing to run when clk's
@@ -476,15 +484,18 @@ class Board {
     // fast-forward (see kCheckFirst)
     bool skip_on_ = false;
     bool fixed_ = false;       // the model's state is a fixed point under idle inputs
-    bool snap_valid_ = false;  // snap_ holds the state after the previous (idle) cycle
+    int snap_stage_ = 0;  // snap_ holds the state after the previous (idle) cycle: 1 its
+                          // first quick_ bytes, 2 all of it; 0 nothing
     uint64_t idle_run_ = 0;    // evaluated cycles with idle inputs
     uint64_t check_wait_ = kCheckFirst;
     uint64_t next_check_ = kCheckFirst;
     std::vector<uint8_t> snap_;
     uint64_t evaluated_ = 0, skipped_ = 0, checks_ = 0, fixed_points_ = 0;
     size_t excl_off_ = 0, excl_len_ = 0;  // bytes left out of the comparison (sim_cycle)
+    size_t quick_ = 0;                   // bytes of the quick comparison
     uint64_t reset_end_ = UINT64_MAX;    // the first cycle after reset
-    bool same_state(const uint8_t* a, const uint8_t* b) const;
+    bool same_state(const uint8_t* a, const uint8_t* b, size_t n) const;
+    void check_failed();
 
     // RTL -> TAP
     std::vector<uint8_t> tx_buf_;
@@ -681,7 +692,7 @@ inline void Board::cycle() {
             next_check_ = idle_run_ + kCheckFirst;
         }
         fixed_ = false;
-        snap_valid_ = false;
+        snap_stage_ = 0;
     }
     if (!fixed_ && kSimCycle) set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
     if (fixed_) {
@@ -736,27 +747,35 @@ inline void Board::cycle() {
 void Board::after_idle_eval() {
     idle_run_++;
     const uint8_t* root = reinterpret_cast<const uint8_t*>(top_->rootp);
-    if (snap_valid_) {
-        snap_valid_ = false;
+    if (snap_stage_ == 1) {  // the quick comparison; if equal, the whole state next
         checks_++;
-        if (same_state(root, snap_.data())) {
-            fixed_ = true;
-            fixed_points_++;
-            return;
-        }
-        check_wait_ = check_wait_ * 2 > kCheckMax ? kCheckMax : check_wait_ * 2;
-        next_check_ = idle_run_ + check_wait_;
+        if (!same_state(root, snap_.data(), quick_)) return check_failed();
+        memcpy(snap_.data(), root, snap_.size());
+        snap_stage_ = 2;
+    } else if (snap_stage_ == 2) {
+        if (!same_state(root, snap_.data(), snap_.size())) return check_failed();
+        snap_stage_ = 0;
+        fixed_ = true;
+        fixed_points_++;
     } else if (idle_run_ >= next_check_ && !top_->gmii_tx_en) {
         // (while the board transmits its state changes every cycle: no use checking)
-        memcpy(snap_.data(), root, snap_.size());
-        snap_valid_ = true;
+        memcpy(snap_.data(), root, quick_);
+        snap_stage_ = 1;
     }
 }
 
-// The model's whole state equal, but for the sim_cycle input (see HasSimCycle).
-bool Board::same_state(const uint8_t* a, const uint8_t* b) const {
-    const size_t n = snap_.size(), e = excl_off_ + excl_len_;
-    return memcmp(a, b, excl_off_) == 0 && memcmp(a + e, b + e, n - e) == 0;
+void Board::check_failed() {
+    snap_stage_ = 0;
+    check_wait_ = check_wait_ * 2 > kCheckMax ? kCheckMax : check_wait_ * 2;
+    next_check_ = idle_run_ + check_wait_;
+}
+
+// The first n bytes of the model's state equal, but for the sim_cycle input (see
+// HasSimCycle).
+bool Board::same_state(const uint8_t* a, const uint8_t* b, size_t n) const {
+    const size_t x = excl_off_ < n ? excl_off_ : n;
+    const size_t e = excl_off_ + excl_len_ < n ? excl_off_ + excl_len_ : n;
+    return memcmp(a, b, x) == 0 && memcmp(a + e, b + e, n - e) == 0;
 }
 
 // k cycles at a fixed point with idle inputs, no frame on the wire either way and none
@@ -867,11 +886,12 @@ void Board::run() {
 #if VM_TRACE
     skip_on_ = false;  // every cycle goes to the trace (and the trace's state is elsewhere)
 #else
-    skip_on_ = o_.skip;
+    skip_on_ = o_.skip && VBOARD_ROOT_ONLY;  // the whole state must be in the root object
 #endif
     if (skip_on_) snap_.resize(sizeof(Vtop___024root));
     excl_off_ = sim_cycle_offset(top_->rootp);
     excl_len_ = kSimCycle ? 8 : 0;
+    quick_ = snap_.size() < kQuickBytes ? snap_.size() : kQuickBytes;
     Vtop* t = top_.get();
     // the cfg_* inputs are set here once and never change (the fast-forward relies on it)
     t->cfg_mac = o_.mac;
