@@ -694,7 +694,8 @@ inline void Board::cycle() {
         fixed_ = false;
         snap_stage_ = 0;
     }
-    if (!fixed_ && kSimCycle) set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
+    if (!fixed_ && kSimCycle)
+        set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
     if (fixed_) {
     } else if constexpr (kOneEval) {
         rising_edge_next(t->rootp);
