@@ -41,7 +41,9 @@
 //   Entry states: free, INCOMPLETE (request due or sent, waiting), VALID, VALID-PROBED
 //   (re-validation request due or sent). A background pass reads every entry once per
 //   tick_1ms to expire entries and send due requests; it restarts at an entry just
-//   given a request to send.
+//   given a request to send. A decision's write is registered: it happens the cycle
+//   after the decision, and the engine starts nothing in that cycle, so the next
+//   operation reads what was written.
 // Gratuitous ARP: one broadcast request with SPA = TPA = cfg_ip is sent after reset
 //   and after any change of cfg_ip or cfg_mac, once they have been stable for
 //   GARP_HOLD_MS ms (so a MAC written as two registers announces once); not sent
@@ -61,14 +63,15 @@
 //   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
 //   the last hit and nothing has changed since (same millisecond, no entry learnt);
-//   otherwise WAYS + 3 cycles on an idle cache (the set's first read issued with the
-//   handshake, one way per cycle through a two-stage pipeline, decision registered;
-//   WAYS + 4 right after a repeat, whose abandoned scan takes the engine one cycle), at
-//   most 2 * WAYS + 5 if the cache had just started another operation (a received
-//   frame: WAYS + 3 cycles; a background step: 4); more only right after reset while the
-//   cache is cleared (ENTRIES cycles). A reply's first beat is on m_axis 3 cycles after
-//   the request's last beat when the output is free; a request's, 4 cycles after the
-//   miss answer (background step at the new entry) when the cache and output are idle.
+//   otherwise WAYS + 4 cycles on an idle cache (the request registered, the set's first
+//   read issued the next cycle, one way per cycle through a two-stage pipeline,
+//   decision registered), at most 2 * WAYS + 7 if the cache had just started another
+//   operation (a received frame: WAYS + 3 cycles, one more when it writes the cache; a
+//   background step: 4, one more when it writes); more only right after reset while
+//   the cache is cleared (ENTRIES cycles). A reply's first beat is on m_axis 3 cycles
+//   after the request's last beat when the output is free; a request's, 5 cycles after
+//   the miss answer (the entry's write, then a background step at it) when the cache
+//   and output are idle.
 // Parameters: DATA_W (multiple of 8, at most 168), KEEP_W, ENTRIES and WAYS (powers of
 //   two, WAYS <= ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the
 //   first request), RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS
@@ -211,22 +214,19 @@ module arp #(
     // miss, on every entry learnt or allocated, every tick_1ms (ages move: expiry and
     // re-validation need the cache) and every change of cfg_ip or cfg_mac.
     reg         memo_valid;
-    reg         memo_r;  // the lookup the engine has just started was answered by memo_hit
     wire        lk_take  = arp_req_valid && arp_req_ready;
-    wire        memo_hit = lk_take && memo_valid && !cfg_chg && (arp_req_ip == lk_ip);
+    wire        memo_hit = lk_take && memo_valid && !wr_d && !cfg_chg && (arp_req_ip == lk_ip);
     wire        lk_new   = lk_take && !memo_hit;
 
-    // Next hop of the requested IP, worked out as the request is taken.
+    // Next hop of the requested IP: whether it is on our subnet is worked out as the
+    // request is taken, the rest from the registered request (its set as the scan
+    // starts, the next cycle; broadcast, registered, long before the decision).
     wire [31:0] host_mask  = ~cfg_netmask;
     wire        q_local    = ((arp_req_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
-    wire        q_bcast    = (arp_req_ip == 32'hffffffff) ||
-                             (q_local && ((arp_req_ip & host_mask) == host_mask) &&
-                              host_mask[1]);
 
     reg              lk_local;
-    reg              lk_bcast;
-    reg              lk_mcast;
-    reg  [SET_W-1:0] lk_set;
+    reg              lk_bm;    // broadcast or multicast: answered without the cache
+    wire             lk_mcast = (lk_ip[31:28] == 4'he);
     wire [31:0]      lk_nh = lk_local ? lk_ip : cfg_gateway;
     wire [47:0]      lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
 
@@ -250,7 +250,7 @@ module arp #(
     endfunction
     /* verilator lint_on UNUSED */
 
-    wire [SET_W-1:0] q_set = q_local ? set_of(arp_req_ip) : set_of(cfg_gateway);
+    wire [SET_W-1:0] lk_set = set_of(lk_nh);
 
     // ------------------------------------------------------------------ cache RAM
     // Three memories at the same addresses: the entry's state word {state, retries,
@@ -261,12 +261,22 @@ module arp #(
     // others (registered address), so that its data is there when the registered key
     // match is.
     reg  [TS_W-1:0]  now;     // milliseconds, wrapping
+    // the engine's decision (combinational) ...
     reg              we;      // write {state, retries}
     reg              we_t;    // ... the stamp (= now)
     reg              we_d;    // ... the IP (= key) and the MAC (= ev_sha)
     reg  [AW-1:0]    wa;
     reg  [1:0]       x_st;
     reg  [RW-1:0]    x_rt;
+    // ... registered: the write happens the cycle after the decision (wr_m is set for
+    // every write; the engine starts nothing in that cycle, so the next operation's
+    // first read sees the entry written, and key and ev_sha still hold)
+    reg              wr_m;
+    reg              wr_t;
+    reg              wr_d;
+    reg  [AW-1:0]    wr_a;
+    reg  [1:0]       wr_st;
+    reg  [RW-1:0]    wr_rt;
     reg  [AW-1:0]    ra;
     (* ram_style = "block" *) reg [MW-1:0] mem_m [0:ENTRIES-1];
     (* ram_style = "block" *) reg [31:0]   mem_ip [0:ENTRIES-1];
@@ -276,17 +286,17 @@ module arp #(
     reg  [47:0]      rd_mac;
     reg  [AW-1:0]    ra_q;
     always @(posedge clk) begin
-        if (we) mem_m[wa][MW-1:TS_W] <= {x_st, x_rt};
-        if (we_t) mem_m[wa][TS_W-1:0] <= now;
-        if (!we && !we_t) rd <= mem_m[ra];
+        if (wr_m) mem_m[wr_a][MW-1:TS_W] <= {wr_st, wr_rt};
+        if (wr_t) mem_m[wr_a][TS_W-1:0] <= now;
+        if (!wr_m && !wr_t) rd <= mem_m[ra];
     end
     always @(posedge clk) begin
-        if (we_d) mem_ip[wa] <= key;
+        if (wr_d) mem_ip[wr_a] <= key;
         else rd_ip <= mem_ip[ra];
     end
     always @(posedge clk) begin
         ra_q <= ra;
-        if (we_d) mem_mac[wa] <= ev_sha;
+        if (wr_d) mem_mac[wr_a] <= ev_sha;
         else rd_mac <= mem_mac[ra_q];
     end
 
@@ -358,7 +368,10 @@ module arp #(
                 chg_pair[24+gi] <= (cfg_ip[2*gi +: 2] != prev_ip[2*gi +: 2]);
         end
     end
-    reg  [1:0]        tx_kind;  // 0 reply, 1 gratuitous, 2 request (of the frame being sent)
+    wire              tx_is_reply;
+    wire              tx_is_garp;
+    // 0 reply, 1 gratuitous, 2 request (of the frame being sent: the transmitter's latch)
+    wire [1:0]        tx_kind = tx_is_reply ? 2'd0 : tx_is_garp ? 2'd1 : 2'd2;
 
     wire tx_busy;
     wire tx_done;
@@ -381,7 +394,7 @@ module arp #(
         .garp(tx_garp),
         .dst_mac(reply_want ? ev_sha : rd_mac),
         .tpa(reply_want ? ev_spa : rd_ip),
-        .busy(tx_busy), .done(tx_done),
+        .busy(tx_busy), .done(tx_done), .is_reply(tx_is_reply), .is_garp(tx_is_garp),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
@@ -393,15 +406,18 @@ module arp #(
     reg              sw_again;   // an entry was due while the transmitter was busy
     wire rx_can = ev_valid && !ev_done;
     wire sw_can = (sw_left != {SWL_W{1'b0}});
-    // A lookup accepted while a received frame or the background pass waits lets that
-    // operation go first (it waits as lk_pend, which then goes before anything else):
-    // lookups every cycle cannot starve the receive path.
-    wire other  = rx_can || sw_can;
+    // A lookup waits as lk_pend (registered: its scan starts the cycle after the
+    // handshake) and then goes before anything else; one accepted while a received
+    // frame or the background pass waits lets that operation go first, so lookups every
+    // cycle cannot starve the receive path.
 
     // ------------------------------------------------------------------ decisions
     reg         x_resp, x_hit, x_again;
-    reg         x_kick;  // the background pass restarts at the entry written (wa)
-    reg         i_hit, i_miss, i_exp, i_tmo, i_evict, i_reqrx, i_reprx, i_confl;
+    // the background pass restarts at the entry written by a lookup's decision (a
+    // request due), as it is written (op stays as it is during the write)
+    wire        wr_kick = wr_m && (op == OP_LK);
+    reg         wr_rx;   // the cycle after a received frame's decision (ev_* still hold)
+    reg         i_exp, i_tmo;
     // the key is 0.0.0.0 or our address: for a lookup, no next hop (no gateway, our own
     // address); for a received frame, a sender that is not learnt (an address probe,
     // or another station using our address)
@@ -413,7 +429,7 @@ module arp #(
         a_rt0   <= (rd_rt == {RW{1'b0}});
         a_rtn1  <= (rd_rt == RETRY_N1);
         a_k     <= k;
-        a_scan  <= (state == S_SCAN) && !memo_r;
+        a_scan  <= (state == S_SCAN);
         a_bad   <= key_bad;
         a_lk    <= (op == OP_LK);
         b_exp   <= a_live && old_exp;
@@ -429,9 +445,7 @@ module arp #(
         we = 1'b0; we_t = 1'b0; we_d = 1'b0; wa = addr_of(cur_set, t_way);
         x_st = ST_FREE; x_rt = {RW{1'b0}};
         x_resp = 1'b0; x_hit = 1'b0; x_uni = 1'b0; x_again = 1'b0;
-        x_kick = 1'b0;
-        i_hit = 1'b0; i_miss = 1'b0; i_exp = 1'b0; i_tmo = 1'b0; i_evict = 1'b0;
-        i_reqrx = 1'b0; i_reprx = 1'b0; i_confl = 1'b0;
+        i_exp = 1'b0; i_tmo = 1'b0;
         case (state)
             S_INIT: begin
                 we = 1'b1; wa = init_addr;
@@ -439,7 +453,7 @@ module arp #(
             S_DEC: begin
                 if (op == OP_LK) begin
                     x_resp = 1'b1;
-                    if (lk_bcast || lk_mcast) begin
+                    if (lk_bm) begin
                         x_hit = 1'b1;
                     end else if (!cfg_ip_set || a_bad) begin
                         // no next hop, or no address of ours yet (a request with sender
@@ -451,7 +465,7 @@ module arp #(
                             // re-validate: VALID-PROBED with a unicast request to the
                             // known MAC due (retries = RETRIES + 1), sent by the
                             // background pass, which restarts at this entry
-                            we = 1'b1; x_st = ST_PRB; x_rt = RETRY_N1; x_kick = 1'b1;
+                            we = 1'b1; x_st = ST_PRB; x_rt = RETRY_N1;
                         end
                     end else if (m_inc) begin
                         x_hit = 1'b0;  // already being resolved
@@ -460,19 +474,12 @@ module arp #(
                         // request due (retries = RETRIES + 1), sent by the background
                         // pass, which restarts at this entry
                         we = 1'b1; we_t = 1'b1; we_d = 1'b1; x_st = ST_INC; x_rt = RETRY_N1;
-                        x_kick = 1'b1;
                         if (m_any) i_exp = 1'b1;
-                        else if (!f_any) i_evict = 1'b1;
                     end
-                    i_hit = x_hit; i_miss = !x_hit;
                 end else begin  // OP_RX
                     if (!a_bad && (m_any || ev_for_us)) begin
                         we = 1'b1; we_t = 1'b1; we_d = 1'b1; x_st = ST_VAL;
-                        if (!m_any && !f_any) i_evict = 1'b1;
                     end
-                    i_confl = ev_confl;
-                    i_reqrx = ev_answer;
-                    i_reprx = ev_reply;
                 end
             end
             S_SWD: begin  // background pass, one entry
@@ -505,12 +512,22 @@ module arp #(
     always @* begin
         case (state)
             S_IDLE:  ra = lk_pend ? addr_of(lk_set, {WAY_W{1'b0}}) :
-                          (lk_take && !other) ? addr_of(q_set, {WAY_W{1'b0}}) :
                           rx_can  ? addr_of(set_of(ev_spa), {WAY_W{1'b0}}) : sw_addr;
             S_SCAN:  ra = addr_of(cur_set, k + 1'b1);
             S_SWA, S_SWB: ra = sw_addr;  // read again: rd still holds the entry in S_SWD
             default: ra = sw_addr;
         endcase
+    end
+
+    // the decision's write, registered (datapath but for the enables)
+    always @(posedge clk) begin
+        wr_a <= wa; wr_st <= x_st; wr_rt <= x_rt;
+        if (rst) begin
+            wr_m <= 1'b0; wr_t <= 1'b0; wr_d <= 1'b0; wr_rx <= 1'b0;
+        end else begin
+            wr_m <= we; wr_t <= we_t; wr_d <= we_d;
+            wr_rx <= (state == S_DEC) && (op == OP_RX);
+        end
     end
 
     // answer MAC loads: the matching way's during a lookup's scan (exclusive with the
@@ -519,10 +536,19 @@ module arp #(
     wire        rm_scan = a_scan && a_lk && a_match;
 
     // counter strobes, registered
-    reg         k_hit, k_miss, k_exp, k_tmo, k_evict, k_reqrx, k_reprx, k_confl;
+    // (a lookup's: its answer, arp_resp_valid with arp_resp_hit)
+    wire        k_hit  = arp_resp_valid && arp_resp_hit;
+    wire        k_miss = arp_resp_valid && !arp_resp_hit;
+    // (a received frame's: the cycle after its decision, from the event slot, which
+    // still holds it; an eviction: the cycle of the write of a new entry that found
+    // neither its key nor a free way, which m_any and f_any still say)
+    wire        k_evict = wr_d && !m_any && !f_any;
+    wire        k_reqrx = wr_rx && ev_answer;
+    wire        k_reprx = wr_rx && ev_reply;
+    wire        k_confl = wr_rx && ev_confl;
+    reg         k_exp, k_tmo;
     always @(posedge clk) begin
-        k_hit <= i_hit || memo_hit; k_miss <= i_miss; k_exp <= i_exp; k_tmo <= i_tmo;
-        k_evict <= i_evict; k_reqrx <= i_reqrx; k_reprx <= i_reprx; k_confl <= i_confl;
+        k_exp <= i_exp; k_tmo <= i_tmo;
     end
 
     // per-way scan results (datapath, not reset)
@@ -554,20 +580,18 @@ module arp #(
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
             now <= {TS_W{1'b0}};
             lk_pend <= 1'b0;
-            memo_valid <= 1'b0; memo_r <= 1'b0;
+            memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
             ev_done <= 1'b0; ev_sent <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N;
             prev_mac <= cfg_mac; prev_ip <= cfg_ip; cfg_chg <= 1'b0;
             cfg_ip_set <= 1'b0;
-            tx_kind <= 2'd0;
             cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
             cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
             cnt_miss <= 32'd0; cnt_timeout <= 32'd0; cnt_expired <= 32'd0;
             cnt_evicted <= 32'd0; cnt_conflict <= 32'd0;
         end else begin
             arp_resp_valid <= 1'b0;
-            memo_r <= memo_hit;
 
             if (tick_1ms) now <= now + 1'b1;
 
@@ -576,10 +600,9 @@ module arp #(
             if (lk_take) begin
                 lk_ip <= arp_req_ip;
                 lk_local <= q_local;
-                lk_bcast <= q_bcast;
-                lk_mcast <= arp_req_ip[31:28] == 4'he;
-                lk_set <= q_set;
             end
+            lk_bm <= (lk_ip == 32'hffffffff) || lk_mcast ||
+                     (lk_local && ((lk_ip & host_mask) == host_mask) && host_mask[1]);
 
             // background pass: every entry once per millisecond, and again when an
             // entry was due while the transmitter was busy
@@ -596,14 +619,11 @@ module arp #(
                 end
                 S_IDLE: begin
                     k <= {WAY_W{1'b0}};
-                    if (lk_pend) begin
+                    if (wr_m) begin
+                        // the last decision's write: nothing starts (a lookup taken
+                        // now waits as lk_pend)
+                    end else if (lk_pend) begin
                         op <= OP_LK; cur_set <= lk_set; state <= S_SCAN;
-                    end else if (lk_take && !other) begin
-                        // a lookup starts at once when nothing else waits; a repeated
-                        // one, answered in one cycle, is abandoned after its first
-                        // cycle (memo_r), which keeps the 32-bit repeat compare off
-                        // the engine's start
-                        op <= OP_LK; cur_set <= q_set; state <= S_SCAN;
                     end else if (rx_can) begin
                         op <= OP_RX; cur_set <= set_of(ev_spa); state <= S_SCAN;
                     end else if (sw_can) begin
@@ -612,8 +632,7 @@ module arp #(
                 end
                 S_SCAN: begin
                     k <= k + 1'b1;
-                    if (memo_r) state <= S_IDLE;  // answered in one cycle: abandoned
-                    else if (k == WAYS_M1[WAY_W-1:0]) state <= S_LAST;
+                    if (k == WAYS_M1[WAY_W-1:0]) state <= S_LAST;
                 end
                 S_LAST: state <= S_DEC;
                 S_SWA: state <= S_SWB;
@@ -631,8 +650,8 @@ module arp #(
                 default: state <= S_IDLE;
             endcase
             if (x_again) sw_again <= 1'b1;
-            if (x_kick) begin
-                sw_addr <= wa;
+            if (wr_kick) begin
+                sw_addr <= wr_a;
                 sw_left <= ENTRIES_I[SWL_W-1:0];
             end
 
@@ -644,20 +663,21 @@ module arp #(
             if (memo_hit) begin
                 arp_resp_valid <= 1'b1;  // arp_resp_hit and arp_resp_mac are unchanged
             end
-            if (x_resp) memo_valid <= x_hit;
             // (writes that cannot change a hit's answer do not count: the background
             // pass's, which expire entries a full lookup already sees as expired, and a
-            // re-validation's, which keeps the MAC)
-            if (lk_new || we_d || state == S_INIT || tick_1ms || cfg_chg)
-                memo_valid <= 1'b0;
+            // re-validation's, which keeps the MAC). A new lookup forgets it the cycle
+            // after its handshake (lk_pend; no lookup is taken then), which keeps the
+            // repeat compare off memo_valid's enable.
+            if (wr_d || state == S_INIT || tick_1ms || cfg_chg) memo_valid <= 1'b0;
+            else if (x_resp) memo_valid <= x_hit;
+            else if (lk_pend) memo_valid <= 1'b0;
 
             // answer MAC: the hit way's, collected while its set is scanned, replaced
             // on the decision for a miss (0: the register's synchronous reset),
             // broadcast or multicast (rm_scan and x_resp are never high together)
             if (x_resp && !x_hit) arp_resp_mac <= 48'd0;
             else if (rm_scan) arp_resp_mac <= rd_mac;
-            else if (x_resp && lk_bcast) arp_resp_mac <= {48{1'b1}};
-            else if (x_resp && lk_mcast) arp_resp_mac <= lk_mcast_mac;
+            else if (x_resp && lk_bm) arp_resp_mac <= lk_mcast ? lk_mcast_mac : {48{1'b1}};
 
             // receive slot: reply handed over, event processed; both cleared on release
             if (tx_go && reply_want) ev_sent <= 1'b1;
@@ -666,15 +686,7 @@ module arp #(
             end
 
             // transmitter
-            if (tx_go) begin
-                if (reply_want) begin
-                    tx_kind <= 2'd0;
-                end else if (tx_garp) begin
-                    garp_pend <= 1'b0; tx_kind <= 2'd1;
-                end else begin
-                    tx_kind <= 2'd2;
-                end
-            end
+            if (tx_go && tx_garp) garp_pend <= 1'b0;
             if (tx_done) begin
                 case (tx_kind)
                     2'd0: cnt_reply_tx <= (cnt_reply_tx + 32'd1) & CNT_MASK;
@@ -695,7 +707,7 @@ module arp #(
             end
 
             // another station claims our address: defend it with an announcement
-            if (i_confl) garp_pend <= 1'b1;
+            if (k_confl) garp_pend <= 1'b1;
 
             // counters
             if (k_hit) cnt_hit <= (cnt_hit + 32'd1) & CNT_MASK;

@@ -24,6 +24,8 @@
 //   busy                        1 from the cycle after start until the last beat is taken
 //   done                        one-cycle strobe when the last beat is taken; a start in
 //                               the same cycle makes the next frame follow with no gap
+//   is_reply, is_garp           the kind of the frame being sent (reply and garp as
+//                               latched at start)
 //   m_axis_*                    AXI4-Stream output, tuser always 0
 // Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
 // frames can follow back to back.
@@ -50,6 +52,8 @@ module arp_tx #(
     input  wire [31:0]       tpa,
     output reg               busy,
     output wire              done,
+    output wire              is_reply,  // the frame being sent (latched at start): a reply
+    output wire              is_garp,   // ... a gratuitous ARP
 
     output wire [DATA_W-1:0] m_axis_tdata,
     output wire [KEEP_W-1:0] m_axis_tkeep,
@@ -167,6 +171,8 @@ module arp_tx #(
     assign m_axis_tvalid = busy;
     assign m_axis_tlast  = last;
     assign m_axis_tuser  = 1'b0;
+    assign is_reply      = r_reply;
+    assign is_garp       = r_garp;
     assign done          = busy && m_axis_tready && last;
 
     wire take = start;  // the caller starts only when !busy || done

@@ -87,11 +87,13 @@ class ArpTB:
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
         self.ways = int(dut.WAYS.value)
         self.sets = int(dut.ENTRIES.value) // self.ways
-        # documented lookup latency through the cache (docs/arp.md): the set is read one
-        # way per cycle through a two-stage pipeline, then the decision is registered
-        self.lk_cycles = self.ways + 3
-        # ... and at most this when a received frame's operation (WAYS + 3 cycles) goes first
-        self.lk_cycles_max = 2 * self.ways + 6
+        # documented lookup latency through the cache (docs/arp.md): the request is
+        # registered, the set is read one way per cycle through a two-stage pipeline, then
+        # the decision is registered
+        self.lk_cycles = self.ways + 4
+        # ... and at most this when a received frame's operation (WAYS + 3 cycles and the
+        # cycle of its cache write) goes first
+        self.lk_cycles_max = 2 * self.ways + 7
         self.retries = int(dut.RETRIES.value)
         self.retry_ms = int(dut.RETRY_MS.value)
         self.expire_ms = int(dut.EXPIRE_MS.value)

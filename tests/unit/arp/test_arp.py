@@ -28,10 +28,10 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb_run import run
 from scapy.layers.l2 import ARP, Ether
 
-# documented latencies (docs/arp.md): lookup through the cache (WAYS + 3, tb.lk_cycles),
+# documented latencies (docs/arp.md): lookup through the cache (WAYS + 4, tb.lk_cycles),
 # request to reply, miss to request
 REPLY_CYCLES = 3
-REQUEST_CYCLES = 4  # miss answer to the first beat of its request
+REQUEST_CYCLES = 5  # miss answer to the first beat of its request
 PEER_MAC = "52:54:00:12:34:56"
 PEER_IP = "192.168.10.77"
 
@@ -438,7 +438,7 @@ class CycleLog:
 
 @cocotb.test()
 async def turnaround_cycles(dut) -> None:
-    """Reply 3 cycles after the request's last beat; a miss's request 4 after its answer."""
+    """Reply 3 cycles after the request's last beat; a miss's request 5 after its answer."""
     tb = ArpTB(dut)
     await tb.start()
     log = CycleLog(dut)

@@ -8,7 +8,7 @@
 //   * every frame out is a 42-byte well-formed ARP frame from our MAC and IP; a reply
 //     answers the oldest unanswered request for us that was not dropped (in order); a
 //     request asks for a next hop that was looked up (or is a gratuitous ARP);
-//   * every lookup is answered exactly once within 2 * WAYS + 6 cycles (the documented
+//   * every lookup is answered exactly once within 2 * WAYS + 7 cycles (the documented
 //     bound: a set scan behind one other operation; after the reset clear), often
 //     in 1 (a repeated destination); a hit carries the right MAC (each peer keeps one MAC; broadcast and multicast mapped);
 //   * no hang: after the run, with the output free, everything drains;
@@ -34,7 +34,7 @@
 #ifndef WAYS
 #define WAYS 4
 #endif
-static const uint64_t LK_MAX = 2 * WAYS + 6;  // documented worst-case lookup latency
+static const uint64_t LK_MAX = 2 * WAYS + 7;  // documented worst-case lookup latency
 static const int KEEP_W = DATA_W / 8;
 
 static const uint64_t OUR_MAC = 0x020000000001ULL;
