@@ -176,6 +176,7 @@ module arp #(
     reg  [AW-1:0]    init_addr;
 
     reg  cfg_ip_set;  // cfg_ip is not 0.0.0.0 (registered)
+    wire cfg_ip_nz = (cfg_ip != 32'd0);
 
     // ------------------------------------------------------------------ receive
     wire        ev_valid;
@@ -191,7 +192,10 @@ module arp #(
     wire        ev_confl   = cfg_ip_set && ev_spa_ours;
     wire        ev_answer  = ev_ask_us && cfg_ip_set;  // = !ev_reply && ev_for_us && !ev_confl
     wire        reply_want = ev_valid && ev_answer && !ev_sent;
-    wire        ev_ready   = ev_valid && ev_done && (ev_sent || !ev_answer);
+    // ev_ready = ev_valid && ev_done && (ev_sent || !ev_answer), kept in a register
+    // (ev_rel) loaded with its next value, so that the release is shallow
+    reg         ev_rel;
+    wire        ev_ready   = ev_rel;
 
     arp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_rx (
         .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
@@ -263,20 +267,19 @@ module arp #(
     reg  [TS_W-1:0]  now;     // milliseconds, wrapping
     // the engine's decision (combinational) ...
     reg              we;      // write {state, retries}
-    reg              we_t;    // ... the stamp (= now)
-    reg              we_d;    // ... the IP (= key) and the MAC (= ev_sha)
+    reg              we_d;    // ... the stamp (= now), the IP (= key) and the MAC (= ev_sha)
     reg  [AW-1:0]    wa;
     reg  [1:0]       x_st;
-    reg  [RW-1:0]    x_rt;
     // ... registered: the write happens the cycle after the decision (wr_m is set for
     // every write; the engine starts nothing in that cycle, so the next operation's
     // first read sees the entry written, and key and ev_sha still hold)
     reg              wr_m;
-    reg              wr_t;
     reg              wr_d;
     reg  [AW-1:0]    wr_a;
     reg  [1:0]       wr_st;
-    reg  [RW-1:0]    wr_rt;
+    // the stamp is written with the IP and MAC, and for a background request (INCOMPLETE)
+    wire             wr_t  = wr_d || (wr_m && op == OP_SW && wr_st == ST_INC);
+    wire [RW-1:0]    wr_rt;   // retries (below)
     reg  [AW-1:0]    ra;
     (* ram_style = "block" *) reg [MW-1:0] mem_m [0:ENTRIES-1];
     (* ram_style = "block" *) reg [31:0]   mem_ip [0:ENTRIES-1];
@@ -303,6 +306,11 @@ module arp #(
     wire [TS_W-1:0] rd_ts  = rd[0 +: TS_W];
     wire [RW-1:0]   rd_rt  = rd[TS_W +: RW];
     wire [1:0]      rd_st  = rd[MW-2 +: 2];
+    // retries written: a lookup's writes (a request due) RETRIES + 1, a background
+    // request one less than the entry had (rd still holds it: nothing is read while
+    // writing), else 0
+    assign wr_rt = (op == OP_LK) ? RETRY_N1 :
+                   (op == OP_SW && wr_st == ST_INC) ? rd_rt - 1'b1 : {RW{1'b0}};
 
     // ------------------------------------------------------------------ time
 
@@ -314,9 +322,9 @@ module arp #(
     reg              a_rt0;    // no retry left
     reg              a_rtn1;   // first request not sent yet
     reg  [WAY_W-1:0] a_k;      // its way (scan)
+    reg              a_lk;     // the scan is a lookup's
     reg              a_scan;   // the scan is in its second stage for way a_k
     reg              a_bad;    // the key is 0.0.0.0 or cfg_ip (see key_bad)
-    reg              a_lk;     // the scan is a lookup's
     wire             old_exp   = (a_age >= EXPIRE_T);
     wire             old_reval = (a_age >= REVAL_T);
     wire             old_retry = (a_age >= RETRY_T);
@@ -376,13 +384,15 @@ module arp #(
     wire tx_busy;
     wire tx_done;
     wire tx_free  = !tx_busy || tx_done;
-    wire garp_due = garp_pend && (garp_hold == {HOLD_W{1'b0}}) && cfg_ip_set;
+    reg  garp_ok;  // garp_hold == 0 && cfg_ip_set (registered with their next values)
+    wire garp_due = garp_pend && garp_ok;
     // a request may start now (the transmitter idle, not just finishing: shallower)
     wire req_ok   = !tx_busy && !reply_want && !garp_due;
     reg  x_uni;   // the request is unicast to the entry's MAC (re-validation)
     // a request starts from S_SWD when b_send && req_ok: written out so that the start
     // stays shallow
-    wire tx_go    = (tx_free && (reply_want || garp_due)) || (state == S_SWD && b_send && req_ok);
+    wire tx_first = reply_want || garp_due;  // a reply or a gratuitous ARP is due
+    wire tx_go    = tx_first ? tx_free : (state == S_SWD && b_send && !tx_busy);
     wire tx_garp  = !reply_want && garp_due;
 
     arp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx (
@@ -429,9 +439,9 @@ module arp #(
         a_rt0   <= (rd_rt == {RW{1'b0}});
         a_rtn1  <= (rd_rt == RETRY_N1);
         a_k     <= k;
+        a_lk    <= (op == OP_LK);
         a_scan  <= (state == S_SCAN);
         a_bad   <= key_bad;
-        a_lk    <= (op == OP_LK);
         b_exp   <= a_live && old_exp;
         b_due   <= (a_st == ST_INC) && (old_retry || a_rtn1);
         b_rt0   <= a_rt0;
@@ -442,8 +452,8 @@ module arp #(
     end
 
     always @* begin
-        we = 1'b0; we_t = 1'b0; we_d = 1'b0; wa = addr_of(cur_set, t_way);
-        x_st = ST_FREE; x_rt = {RW{1'b0}};
+        we = 1'b0; we_d = 1'b0; wa = addr_of(cur_set, t_way);
+        x_st = ST_FREE;
         x_resp = 1'b0; x_hit = 1'b0; x_uni = 1'b0; x_again = 1'b0;
         i_exp = 1'b0; i_tmo = 1'b0;
         case (state)
@@ -465,7 +475,7 @@ module arp #(
                             // re-validate: VALID-PROBED with a unicast request to the
                             // known MAC due (retries = RETRIES + 1), sent by the
                             // background pass, which restarts at this entry
-                            we = 1'b1; x_st = ST_PRB; x_rt = RETRY_N1;
+                            we = 1'b1; x_st = ST_PRB;
                         end
                     end else if (m_inc) begin
                         x_hit = 1'b0;  // already being resolved
@@ -473,12 +483,12 @@ module arp #(
                         // not cached (or expired): new INCOMPLETE entry with its first
                         // request due (retries = RETRIES + 1), sent by the background
                         // pass, which restarts at this entry
-                        we = 1'b1; we_t = 1'b1; we_d = 1'b1; x_st = ST_INC; x_rt = RETRY_N1;
+                        we = 1'b1; we_d = 1'b1; x_st = ST_INC;
                         if (m_any) i_exp = 1'b1;
                     end
                 end else begin  // OP_RX
                     if (!a_bad && (m_any || ev_for_us)) begin
-                        we = 1'b1; we_t = 1'b1; we_d = 1'b1; x_st = ST_VAL;
+                        we = 1'b1; we_d = 1'b1; x_st = ST_VAL;
                     end
                 end
             end
@@ -491,7 +501,7 @@ module arp #(
                         we = 1'b1; i_tmo = 1'b1;  // freed
                     end else if (req_ok) begin
                         // broadcast request (the first, RETRIES + 1 -> RETRIES, or a retry)
-                        we = 1'b1; we_t = 1'b1; x_st = ST_INC; x_rt = rd_rt - 1'b1;
+                        we = 1'b1; x_st = ST_INC;  // the stamp too (wr_t)
                     end else begin
                         x_again = 1'b1;
                     end
@@ -521,11 +531,11 @@ module arp #(
 
     // the decision's write, registered (datapath but for the enables)
     always @(posedge clk) begin
-        wr_a <= wa; wr_st <= x_st; wr_rt <= x_rt;
+        wr_a <= wa; wr_st <= x_st;
         if (rst) begin
-            wr_m <= 1'b0; wr_t <= 1'b0; wr_d <= 1'b0; wr_rx <= 1'b0;
+            wr_m <= 1'b0; wr_d <= 1'b0; wr_rx <= 1'b0;
         end else begin
-            wr_m <= we; wr_t <= we_t; wr_d <= we_d;
+            wr_m <= we; wr_d <= we_d;
             wr_rx <= (state == S_DEC) && (op == OP_RX);
         end
     end
@@ -582,8 +592,8 @@ module arp #(
             lk_pend <= 1'b0;
             memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
-            ev_done <= 1'b0; ev_sent <= 1'b0;
-            garp_pend <= 1'b1; garp_hold <= HOLD_N;
+            ev_done <= 1'b0; ev_sent <= 1'b0; ev_rel <= 1'b0;
+            garp_pend <= 1'b1; garp_hold <= HOLD_N; garp_ok <= 1'b0;
             prev_mac <= cfg_mac; prev_ip <= cfg_ip; cfg_chg <= 1'b0;
             cfg_ip_set <= 1'b0;
             cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
@@ -680,13 +690,18 @@ module arp #(
             else if (x_resp && lk_bm) arp_resp_mac <= lk_mcast ? lk_mcast_mac : {48{1'b1}};
 
             // receive slot: reply handed over, event processed; both cleared on release
-            if (tx_go && reply_want) ev_sent <= 1'b1;
+            // (a reply or a gratuitous ARP starts when the transmitter is free: tx_go is
+            // tx_free then, which is shallower)
+            if (reply_want && tx_free) ev_sent <= 1'b1;
+            // (ev_done implies ev_valid; a new event is loaded only once released)
+            ev_rel <= !ev_rel && (ev_done || (state == S_DEC && op == OP_RX)) &&
+                      (ev_sent || (reply_want && tx_free) || !ev_ask_us || !cfg_ip_nz);
             if (ev_ready) begin
                 ev_done <= 1'b0; ev_sent <= 1'b0;
             end
 
             // transmitter
-            if (tx_go && tx_garp) garp_pend <= 1'b0;
+            if (tx_garp && tx_free) garp_pend <= 1'b0;
             if (tx_done) begin
                 case (tx_kind)
                     2'd0: cnt_reply_tx <= (cnt_reply_tx + 32'd1) & CNT_MASK;
@@ -698,7 +713,10 @@ module arp #(
             // gratuitous ARP after reset and on address change, once stable
             prev_mac <= cfg_mac;
             prev_ip <= cfg_ip;
-            cfg_ip_set <= (cfg_ip != 32'd0);
+            cfg_ip_set <= cfg_ip_nz;
+            garp_ok <= !cfg_chg && cfg_ip_nz &&
+                       ((garp_hold == {HOLD_W{1'b0}}) ||
+                        (tick_1ms && garp_hold == {{(HOLD_W-1){1'b0}}, 1'b1}));
             cfg_chg <= |chg_pair;
             if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;

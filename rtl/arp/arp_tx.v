@@ -191,24 +191,21 @@ module arp_tx #(
         end
     end
 
+    // beat and last are 0 whenever the transmitter is idle (cleared with the last beat),
+    // so a start only sets busy: it stays off the beat counter (a frame has at least 2
+    // beats, DATA_W <= 168, so last stays 0 on the first)
     always @(posedge clk) begin
         if (rst) begin
             busy <= 1'b0;
+        end else begin
+            busy <= take || (busy && !(m_axis_tready && last));
+        end
+        if (rst || done) begin
             beat <= {BEAT_W{1'b0}};
             last <= 1'b0;
-        end else if (take) begin
-            busy <= 1'b1;
-            beat <= {BEAT_W{1'b0}};
-            last <= 1'b0;  // a frame has at least 2 beats (DATA_W <= 168)
         end else if (busy && m_axis_tready) begin
-            if (last) begin
-                busy <= 1'b0;
-                beat <= {BEAT_W{1'b0}};
-                last <= 1'b0;
-            end else begin
-                beat <= beat + 1'b1;
-                last <= (beat == LAST_BEAT_M1);
-            end
+            beat <= beat + 1'b1;
+            last <= (beat == LAST_BEAT_M1);
         end
     end
 
