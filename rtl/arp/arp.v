@@ -339,7 +339,10 @@ module arp #(
     wire             a_first   = (a_k == {WAY_W{1'b0}});
 
     // ------------------------------------------------------------------ scan
-    wire [31:0] key      = (op == OP_RX) ? ev_spa : lk_nh;
+    // The key, loaded as an operation starts (a lookup's next hop or a received frame's
+    // sender IP; not while the last decision writes, which stores it): the compare
+    // behind the RAM has no multiplexer in front of it.
+    reg  [31:0] key;
     wire        w_match  = (rd_st != ST_FREE) && (rd_ip == key);
 
     reg              m_any;    // a way holds the key
@@ -360,22 +363,7 @@ module arp #(
     reg  [HOLD_W-1:0] garp_hold;
     reg  [47:0]       prev_mac;
     reg  [31:0]       prev_ip;
-    reg               cfg_chg;  // cfg_mac or cfg_ip changed (registered, 2 cycles after)
-    // The change detector compares two bits per LUT into a register (one bit per pair
-    // of cfg bits), then ORs the pairs into cfg_chg: exact, and cheaper than one 80-bit
-    // compare. The one-cycle lookup path sees cfg_chg 2 cycles after a change (below).
-    reg  [39:0]       chg_pair;
-    integer           gi;
-    always @(posedge clk) begin
-        if (rst) begin
-            chg_pair <= 40'd0;
-        end else begin
-            for (gi = 0; gi < 24; gi = gi + 1)
-                chg_pair[gi] <= (cfg_mac[2*gi +: 2] != prev_mac[2*gi +: 2]);
-            for (gi = 0; gi < 16; gi = gi + 1)
-                chg_pair[24+gi] <= (cfg_ip[2*gi +: 2] != prev_ip[2*gi +: 2]);
-        end
-    end
+    reg               cfg_chg;  // cfg_mac or cfg_ip changed (registered, the cycle after)
     wire              tx_is_reply;
     wire              tx_is_garp;
     // 0 reply, 1 gratuitous, 2 request (of the frame being sent: the transmitter's latch)
@@ -527,6 +515,12 @@ module arp #(
             S_SWA, S_SWB: ra = sw_addr;  // read again: rd still holds the entry in S_SWD
             default: ra = sw_addr;
         endcase
+    end
+
+    // the key of the operation starting (S_IDLE: a waiting lookup first, else a received
+    // frame; nothing starts while a write is pending)
+    always @(posedge clk) begin
+        if (state == S_IDLE && !wr_m) key <= lk_pend ? lk_nh : ev_spa;
     end
 
     // the decision's write, registered (datapath but for the enables)
@@ -717,7 +711,7 @@ module arp #(
             garp_ok <= !cfg_chg && cfg_ip_nz &&
                        ((garp_hold == {HOLD_W{1'b0}}) ||
                         (tick_1ms && garp_hold == {{(HOLD_W-1){1'b0}}, 1'b1}));
-            cfg_chg <= |chg_pair;
+            cfg_chg <= (cfg_mac != prev_mac) || (cfg_ip != prev_ip);
             if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;
             end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin

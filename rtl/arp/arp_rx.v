@@ -75,8 +75,11 @@ module arp_rx #(
 
     wire take = s_axis_tvalid;
 
-    // hit[p]: byte p of the frame is on this beat; bv[8p +: 8] is that byte.
+    // hit[p]: byte p of the frame is on this beat; bv[8p +: 8] is that byte. at[p]: the
+    // same without take, for what is only kept when a beat is taken (bad, got_all,
+    // drop) or acted on after a taken last beat (fin_*): shallower.
     wire [41:12]   hit;
+    wire [41:12]   at;
     wire [42*8-1:0] bv;
 
     genvar gp;
@@ -86,7 +89,8 @@ module arp_rx #(
             localparam integer BEAT = gp / KEEP_W;
             assign bv[8*gp +: 8] = s_axis_tdata[8*LANE +: 8];
             if (gp >= 12) begin : g_hit
-                assign hit[gp] = take && (beat == BEAT[BEAT_W-1:0]) && s_axis_tkeep[LANE];
+                assign at[gp]  = (beat == BEAT[BEAT_W-1:0]) && s_axis_tkeep[LANE];
+                assign hit[gp] = take && at[gp];
             end
         end
     endgenerate
@@ -95,26 +99,27 @@ module arp_rx #(
     reg bad_now;
     always @* begin
         bad_now = 1'b0;
-        if (hit[12] && bv[8*12 +: 8] != 8'h08) bad_now = 1'b1;  // EtherType 0x0806
-        if (hit[13] && bv[8*13 +: 8] != 8'h06) bad_now = 1'b1;
-        if (hit[14] && bv[8*14 +: 8] != 8'h00) bad_now = 1'b1;  // htype 1 (Ethernet)
-        if (hit[15] && bv[8*15 +: 8] != 8'h01) bad_now = 1'b1;
-        if (hit[16] && bv[8*16 +: 8] != 8'h08) bad_now = 1'b1;  // ptype 0x0800 (IPv4)
-        if (hit[17] && bv[8*17 +: 8] != 8'h00) bad_now = 1'b1;
-        if (hit[18] && bv[8*18 +: 8] != 8'h06) bad_now = 1'b1;  // hlen 6
-        if (hit[19] && bv[8*19 +: 8] != 8'h04) bad_now = 1'b1;  // plen 4
-        if (hit[20] && bv[8*20 +: 8] != 8'h00) bad_now = 1'b1;  // opcode high byte
-        if (hit[21] && bv[8*21 +: 8] != 8'h01 && bv[8*21 +: 8] != 8'h02) bad_now = 1'b1;
-        if (hit[22] && bv[8*22]) bad_now = 1'b1;  // group sender MAC
+        if (at[12] && bv[8*12 +: 8] != 8'h08) bad_now = 1'b1;  // EtherType 0x0806
+        if (at[13] && bv[8*13 +: 8] != 8'h06) bad_now = 1'b1;
+        if (at[14] && bv[8*14 +: 8] != 8'h00) bad_now = 1'b1;  // htype 1 (Ethernet)
+        if (at[15] && bv[8*15 +: 8] != 8'h01) bad_now = 1'b1;
+        if (at[16] && bv[8*16 +: 8] != 8'h08) bad_now = 1'b1;  // ptype 0x0800 (IPv4)
+        if (at[17] && bv[8*17 +: 8] != 8'h00) bad_now = 1'b1;
+        if (at[18] && bv[8*18 +: 8] != 8'h06) bad_now = 1'b1;  // hlen 6
+        if (at[19] && bv[8*19 +: 8] != 8'h04) bad_now = 1'b1;  // plen 4
+        if (at[20] && bv[8*20 +: 8] != 8'h00) bad_now = 1'b1;  // opcode high byte
+        if (at[21] && bv[8*21 +: 8] != 8'h01 && bv[8*21 +: 8] != 8'h02) bad_now = 1'b1;
+        if (at[22] && bv[8*22]) bad_now = 1'b1;  // group sender MAC
     end
 
     wire first    = (beat == {BEAT_W{1'b0}});
     wire bad_next = (first ? 1'b0 : bad) | bad_now;
-    wire got_next = (first ? 1'b0 : got_all) | hit[41];
+    wire got_next = (first ? 1'b0 : got_all) | at[41];
 
     // The target hardware address (bytes 32..37) is not used.
     /* verilator lint_off UNUSED */
     wire [5:0] unused_tha = hit[37:32];
+    wire [5:0] unused_at = at[37:32];
     wire [18*8-1:0] unused_bytes = {bv[8*32 +: 8*6], bv[0 +: 8*12]};
     /* verilator lint_on UNUSED */
 
@@ -128,7 +133,7 @@ module arp_rx #(
     reg         c_hold;
     wire        slot_free = !ev_valid || ev_ready;
     wire        c_busy    = c_hold && !slot_free;
-    wire        field_now = |hit[31:21] || |hit[41:38];
+    wire        field_now = |at[31:21] || |at[41:38];
     integer i;
     always @(posedge clk) begin
         if (!c_busy) begin
