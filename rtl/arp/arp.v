@@ -216,7 +216,8 @@ module arp #(
     // Last hit, answered again in one cycle without the cache: while memo_valid, lk_ip
     // is the IP of the last answer and arp_resp_mac still holds its MAC. Forgotten on a
     // miss, on every entry learnt or allocated, every tick_1ms (ages move: expiry and
-    // re-validation need the cache) and every change of cfg_ip or cfg_mac.
+    // re-validation need the cache) and every change of cfg_ip or cfg_mac; not used in
+    // the cycle an entry is learnt (wr_d: the registered write, which forgets it).
     reg         memo_valid;
     wire        lk_take  = arp_req_valid && arp_req_ready;
     wire        memo_hit = lk_take && memo_valid && !wr_d && !cfg_chg && (arp_req_ip == lk_ip);
