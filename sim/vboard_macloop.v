@@ -71,7 +71,11 @@ module vboard_macloop #(
       .cnt_tx_underflow(cnt_mac_tx_underflow), .cnt_tx_abort(cnt_mac_tx_abort),
       .cnt_rx_frames(cnt_mac_rx_frames), .cnt_rx_bytes(cnt_mac_rx_bytes),
       .cnt_rx_bad_fcs(cnt_mac_rx_bad_fcs), .cnt_rx_runt(cnt_mac_rx_runt),
-      .cnt_rx_oversize(cnt_mac_rx_oversize), .cnt_rx_er(cnt_mac_rx_er)
+      .cnt_rx_oversize(cnt_mac_rx_oversize), .cnt_rx_er(cnt_mac_rx_er),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .cnt_ev(),
+      .cnt_ev_len()
+      /* verilator lint_on PINCONNECTEMPTY */
   );
 
   // Mark frames of EtherType 0x88B5 with command byte 0x02 for abort: the byte index of

@@ -181,7 +181,11 @@ module vboard_top #(
       .cnt_tx_underflow(cnt_mac_tx_underflow), .cnt_tx_abort(cnt_mac_tx_abort),
       .cnt_rx_frames(cnt_mac_rx_frames), .cnt_rx_bytes(cnt_mac_rx_bytes),
       .cnt_rx_bad_fcs(cnt_mac_rx_bad_fcs), .cnt_rx_runt(cnt_mac_rx_runt),
-      .cnt_rx_oversize(cnt_mac_rx_oversize), .cnt_rx_er(cnt_mac_rx_er)
+      .cnt_rx_oversize(cnt_mac_rx_oversize), .cnt_rx_er(cnt_mac_rx_er),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .cnt_ev(),
+      .cnt_ev_len()
+      /* verilator lint_on PINCONNECTEMPTY */
   );
 
   // ---------------- RX frame FIFO ----------------
@@ -309,7 +313,10 @@ module vboard_top #(
       .cnt_raw_tx_abort(cnt_raw_tx_abort),
       .cnt_udp_tx_frames(ptx_frames), .cnt_udp_tx_abort(ptx_abort),
       .cnt_udp_tx_long(ptx_long), .cnt_udp_tx_arp_miss(ptx_arp_miss),
-      .cnt_udp_tx_sf_overflow(ptx_sf_overflow)
+      .cnt_udp_tx_sf_overflow(ptx_sf_overflow),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .cnt_ev()
+      /* verilator lint_on PINCONNECTEMPTY */
   );
 
   // ---------------- port 0: UDP echo ----------------
@@ -330,7 +337,10 @@ module vboard_top #(
       .m_axis_tdata(utx_tdata[7:0]), .m_axis_tkeep(utx_tkeep[0]),
       .m_axis_tvalid(utx_tvalid[0]), .m_axis_tready(utx_tready[0]),
       .m_axis_tlast(utx_tlast[0]), .m_axis_tuser(utx_tuser[0]),
-      .cnt_echoed(cnt_echoed)
+      .cnt_echoed(cnt_echoed),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .cnt_ev()
+      /* verilator lint_on PINCONNECTEMPTY */
   );
 
   // ---------------- port 1: IPbus control plane ----------------

@@ -5,7 +5,8 @@ UDP echo, 8 bits, 4-entry ARP cache), the design the area and Fmax goals compare
 design built without counters (COUNTERS = 0), as a design that never reads them would be
 (benchmarks only: the synthesis test covers the design once). Fmax is measured on the
 latter: the place-and-route wrapper's boundary registers for 58 x 32 counter bits would
-not fit an HX8K next to the design.
+not fit an HX8K next to the design. ``udp_echo_node_8_ram`` keeps the same 59 counters in
+one RAM read through a port (COUNTERS = 2, stat_counters).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from syn.tops import Top
 
 TOPS = [
     Top("udp_echo_node_8", "udp_echo_node", {"CNT_W": 32}),
+    Top("udp_echo_node_8_ram", "udp_echo_node", {"COUNTERS": 2}),
     Top("udp_echo_node_8_nocnt", "udp_echo_node", {"COUNTERS": 0}, fmax=True, in_tests=False),
     Top(
         "udp_echo_node_8_noicmp",

@@ -61,6 +61,9 @@
 //   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway: configuration (values, not wire order)
 //   tick_1ms: one-cycle strobe every millisecond
 //   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
+//   cnt_ev[12:0]: the counters' event strobes, one bit per cnt_* port in port order (bit
+//     0 cnt_req_rx .. bit 12 cnt_conflict), each high in the cycle before its counter
+//     steps (read them while rst is low), for counters kept elsewhere; CNT_W may then be 1
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
 //   the last hit and nothing has changed since (same millisecond, no entry learnt);
 //   otherwise WAYS + 4 cycles on an idle cache (the request registered, the set's first
@@ -131,7 +134,8 @@ module arp #(
     output reg  [31:0]       cnt_timeout,     // requests that got no reply after all retries
     output reg  [31:0]       cnt_expired,     // valid entries that expired
     output reg  [31:0]       cnt_evicted,     // entries replaced while in use
-    output reg  [31:0]       cnt_conflict     // frames from another station claiming cfg_ip
+    output reg  [31:0]       cnt_conflict,    // frames from another station claiming cfg_ip
+    output wire [12:0]       cnt_ev           // the counters' event strobes, in port order
 );
 
     // ------------------------------------------------------------------ sizes
@@ -205,7 +209,7 @@ module arp #(
         .ev_valid(ev_valid), .ev_ready(ev_ready), .ev_reply(ev_reply),
         .ev_sha(ev_sha), .ev_spa(ev_spa), .ev_spa_ours(ev_spa_ours),
         .ev_tpa_ours(ev_tpa_ours), .ev_ask_us(ev_ask_us),
-        .cnt_malformed(cnt_malformed), .cnt_overrun(cnt_rx_overrun)
+        .cnt_malformed(cnt_malformed), .cnt_overrun(cnt_rx_overrun), .cnt_ev(cnt_ev[6:5])
     );
 
     // ------------------------------------------------------------------ lookup input
@@ -733,6 +737,10 @@ module arp #(
             if (k_confl) cnt_conflict <= (cnt_conflict + 32'd1) & CNT_MASK;
         end
     end
+
+    assign {cnt_ev[12:7], cnt_ev[4:0]} = {k_confl, k_evict, k_exp, k_tmo, k_miss, k_hit, k_reprx,
+                                          tx_done && tx_kind == 2'd1, tx_done && tx_kind[1],
+                                          tx_done && tx_kind == 2'd0, k_reqrx};
 
 endmodule
 

@@ -26,6 +26,9 @@
 //   cfg_ip    our IPv4 address (for ev_spa_ours, ev_tpa_ours)
 //   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe)
 //   cnt_*     wrapping counters, CNT_W bits wide (upper port bits zero)
+//   cnt_ev[1:0] the counters' event strobes (bit 0 cnt_malformed, bit 1 cnt_overrun),
+//             each high in the cycle before its counter steps (read them while rst is
+//             low), for counters kept elsewhere (stat_counters); CNT_W may then be 1
 // Latency: ev_valid is high 2 cycles after the cycle in which the frame's last beat is
 // accepted (the verdict is registered first) when the slot is free.
 // Parameters: DATA_W (multiple of 8, at most 168), KEEP_W = DATA_W/8, CNT_W (1..32).
@@ -57,7 +60,8 @@ module arp_rx #(
                                            // !ev_reply && ev_tpa_ours && !ev_spa_ours
 
     output reg  [31:0]       cnt_malformed,
-    output reg  [31:0]       cnt_overrun
+    output reg  [31:0]       cnt_overrun,
+    output wire [1:0]        cnt_ev
 );
 
     // counters wrap at 2^CNT_W: the masked upper bits are constant zero
@@ -216,13 +220,15 @@ module arp_rx #(
                 ev_valid <= 1'b1;
                 c_hold <= 1'b0;
             end
-            if (fin) begin
+            if (fin) begin  // (cnt_ev gives these two conditions)
                 if (!fin_good) cnt_malformed <= (cnt_malformed + 32'd1) & CNT_MASK;
                 else if (fin_drop) cnt_overrun <= (cnt_overrun + 32'd1) & CNT_MASK;
                 else if (!slot_free) c_hold <= 1'b1;
             end
         end
     end
+
+    assign cnt_ev = {fin && fin_good && fin_drop, fin && !fin_good};
 
 endmodule
 

@@ -25,6 +25,9 @@
 // Counters (32-bit ports, CNT_W-bit wrapping counters, upper bits zero): cnt_frames (all
 //   frames in), cnt_bad_mac (not for us), cnt_bad_ethertype (unknown EtherType), cnt_runt
 //   (shorter than the header).
+// cnt_ev[3:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
+//   cnt_frames .. bit 3 cnt_runt), each high in the cycle before its counter steps (read them
+//   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
 module eth_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
@@ -76,7 +79,8 @@ module eth_rx #(
     output reg  [31:0]       cnt_frames,
     output reg  [31:0]       cnt_bad_mac,
     output reg  [31:0]       cnt_bad_ethertype,
-    output reg  [31:0]       cnt_runt
+    output reg  [31:0]       cnt_runt,
+    output wire [3:0]        cnt_ev
 );
     localparam integer NB = (14 + KEEP_W - 1) / KEEP_W;  // beats holding the header
     localparam integer HW = NB * KEEP_W;  // header window bytes
@@ -88,6 +92,7 @@ module eth_rx #(
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
     reg inc_frames, inc_runt, inc_bad_mac, inc_bad_ethertype;
+    assign cnt_ev = {inc_runt, inc_bad_ethertype, inc_bad_mac, inc_frames};
     reg  [HW*8-1:0] win;
     reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB)
     reg  [4:0]      flen;  // frame bytes seen, saturating at 16 (only the runt check reads it)

@@ -13,6 +13,9 @@
 // Interfaces: s_axis_* flattened, input i in bits [i*DATA_W +: DATA_W] (tkeep
 //   [i*KEEP_W +: KEEP_W], tvalid/tready/tlast/tuser bit i); m_axis_* the merged stream.
 //   cnt_frames: frames passed.
+// cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
+//   cnt_frames), each high in the cycle before its counter steps (read them
+//   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
 // Latency: 0 cycles (combinational data path and grant).
 module eth_tx_arb #(
     parameter N      = 2,
@@ -37,7 +40,8 @@ module eth_tx_arb #(
     output wire                  m_axis_tlast,
     output wire                  m_axis_tuser,
 
-    output reg  [31:0]           cnt_frames
+    output reg  [31:0]           cnt_frames,
+    output wire [0:0]            cnt_ev
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
@@ -73,6 +77,7 @@ module eth_tx_arb #(
     assign m_axis_tuser  = |(s_axis_tuser & grant);
 
     wire fire = m_axis_tvalid && m_axis_tready;
+    assign cnt_ev = fire && m_axis_tlast;
     always @(posedge clk) begin
         if (fire) begin
             if (m_axis_tlast) begin

@@ -14,6 +14,9 @@
 //             a zero-length payload (one beat, tkeep 0) gives a header-only frame
 //   m_axis_*  frames for the arbiter / MAC (the MAC pads to 60 bytes)
 //   cnt_frames, cnt_abort  frames sent good / aborted
+// cnt_ev[1:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
+//   cnt_frames .. bit 1 cnt_abort), each high in the cycle before its counter steps (read them
+//   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
 // Latency: 1 cycle from the header handshake to the first byte; payload combinational.
 // Back to back, one idle cycle between frames (the next header is taken the cycle after
 // a frame's last beat; the MAC's inter-frame gap hides it).
@@ -46,7 +49,8 @@ module raw_tx #(
     output wire              m_axis_tuser,
 
     output reg  [31:0]       cnt_frames,
-    output reg  [31:0]       cnt_abort
+    output reg  [31:0]       cnt_abort,
+    output wire [1:0]        cnt_ev
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
@@ -73,6 +77,7 @@ module raw_tx #(
     };
 
     wire ev_sent, ev_abort;
+    assign cnt_ev = {ev_abort, ev_sent};
     /* verilator lint_off UNUSEDSIGNAL */
     wire ev_long;  // no length check on this channel (CHECK_LEN = 0)
     /* verilator lint_on UNUSEDSIGNAL */

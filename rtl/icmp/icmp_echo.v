@@ -42,6 +42,10 @@
 //   = bad); m_axis_*: reply frames.
 //   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (CNT_W bits in 32-bit ports;
 //   each updated one cycle after its event: the events are registered).
+//   cnt_ev[3:0]: the counters' event strobes, one bit per cnt_* port in port order
+//     (bit 0 cnt_replies .. bit 3 cnt_bad_csum), each high in the cycle before its counter steps
+//     (read them while rst is low), for counters kept elsewhere (stat_counters);
+//     CNT_W may then be 1.
 //   The message must follow its header (docs/conventions.md: the header is transferred
 //   before or with the first beat); a producer that offers the next message early is
 //   held (s_axis_tready = 0) while a whole message waits in the FIFO (see below).
@@ -89,7 +93,8 @@ module icmp_echo #(
     output reg  [31:0]       cnt_replies,
     output reg  [31:0]       cnt_aborted,
     output reg  [31:0]       cnt_dropped,
-    output reg  [31:0]       cnt_bad_csum
+    output reg  [31:0]       cnt_bad_csum,
+    output wire [3:0]        cnt_ev
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
@@ -351,6 +356,7 @@ module icmp_echo #(
     end
 
     reg ev_sent_r, ev_ab_r, ev_abc_r, ev_drop_r, ev_bad_r;
+    assign cnt_ev = {ev_abc_r || ev_bad_r, ev_drop_r, ev_ab_r, ev_sent_r};
     always @(posedge clk) begin
         if (hdr_fire) r_id <= r_id + 16'd1;
         // (the two drop events are exclusive: a start needs all 4 bytes captured)

@@ -27,6 +27,10 @@
 //   closed_src_port[15:0], closed_dst_port[15:0], closed_broadcast
 //   m_axis_*: frames for the transmit arbiter
 //   cnt_unreach_sent, cnt_unreach_dropped
+// cnt_ev[1:0]: the counters' event strobes, one bit per cnt_* port in port order
+//   (bit 0 cnt_unreach_sent .. bit 1 cnt_unreach_dropped), each high in the cycle before its counter steps
+//   (read them while rst is low), for counters kept elsewhere (stat_counters);
+//   CNT_W may then be 1.
 // Latency: the first frame byte leaves 3 cycles after the strobe.
 module icmp_unreach #(
     parameter DATA_W = 8,
@@ -56,7 +60,8 @@ module icmp_unreach #(
     output wire              m_axis_tuser,
 
     output wire [31:0]       cnt_unreach_sent,
-    output wire [31:0]       cnt_unreach_dropped
+    output wire [31:0]       cnt_unreach_dropped,
+    output wire [1:0]        cnt_ev
 );
     reg [CNT_W-1:0] n_sent, n_dropped;
     generate
@@ -127,6 +132,8 @@ module icmp_unreach #(
         end
         if (st == S_GO) icmp_csum <= ~fold(m_sum);
     end
+
+    assign cnt_ev = {closed_valid && !take, ev_sent};
 
     always @(posedge clk) begin
         case (st)

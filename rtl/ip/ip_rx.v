@@ -33,6 +33,9 @@
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
 //   60 bytes, is checked), CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the
 //   counters wrap at 2^CNT_W, upper bits zero).
+// cnt_ev[8:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
+//   cnt_packets .. bit 8 cnt_truncated), each high in the cycle before its counter steps,
+//   for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
 // Latency (no backpressure): first payload byte out about 4*IHL/KEEP_W + 6 cycles after
 //   the first header beat (at DATA_W 64; 2 cycles fewer at DATA_W 8, where the strip starts
 //   a packet in the cycle after its command); one beat per cycle sustained.
@@ -95,7 +98,8 @@ module ip_rx #(
     output reg  [31:0]       cnt_not_for_us,
     output reg  [31:0]       cnt_fragment,
     output reg  [31:0]       cnt_bad_proto,
-    output reg  [31:0]       cnt_truncated
+    output reg  [31:0]       cnt_truncated,
+    output wire [8:0]        cnt_ev
 );
     localparam integer NB = (20 + KEEP_W - 1) / KEEP_W;
     localparam integer HW = NB * KEEP_W;
@@ -108,6 +112,8 @@ module ip_rx #(
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
     reg inc_truncated, inc_packets, inc_runt, inc_bad_hdr, inc_bad_csum, inc_bad_len, inc_not_for_us, inc_fragment, inc_bad_proto;
+    assign cnt_ev = {inc_truncated, inc_bad_proto, inc_fragment, inc_not_for_us, inc_bad_len,
+                     inc_bad_csum, inc_bad_hdr, inc_runt, inc_packets};
     // header window: TOS, identification, DF, TTL and checksum bytes are not read as
     // fields (the checksum is verified through the running sum)
     /* verilator lint_off UNUSEDSIGNAL */

@@ -16,6 +16,8 @@
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er       bytes from the adapter
 //   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rx_clk)   as in eth_mac_gmii
 //   cnt_* (32-bit ports, CNT_W-bit wrapping counters, upper bits zero)
+//   cnt_ev[9:0], cnt_ev_len[31:0]: the counters' event strobes and the bytes strobes'
+//                            frame lengths (see eth_mac_stats)
 // Parameters: CNT_W (counter width, 1..32; default 32).
 // Latency: that of eth_mac_tx and eth_mac_rx; counters 1 cycle after the strobe.
 module eth_mac_core #(
@@ -58,7 +60,9 @@ module eth_mac_core #(
     output wire [31:0] cnt_rx_bad_fcs,
     output wire [31:0] cnt_rx_runt,
     output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er
+    output wire [31:0] cnt_rx_er,
+    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     wire        stat_tx_frame, stat_tx_underflow, stat_tx_abort;
     wire [15:0] stat_tx_bytes;
@@ -99,7 +103,8 @@ module eth_mac_core #(
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
         .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er)
+        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
+        .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule
 `default_nettype wire

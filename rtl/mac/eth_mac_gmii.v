@@ -22,6 +22,9 @@
 //   cnt_rx_oversize, cnt_rx_er                                          (rx_clk)
 //                            32-bit ports; the counters are CNT_W bits, wrap at
 //                            2^CNT_W, upper port bits zero
+//   cnt_ev[9:0], cnt_ev_len[31:0]  the counters' event strobes in port order (bits 0-3
+//                            tx_clk, 4-9 rx_clk) and the frame lengths the bytes
+//                            strobes add (see eth_mac_stats), for counters kept elsewhere
 // Parameters: CNT_W (counter width, 1..32; default 32).
 // Latency: s_axis_tvalid to first preamble byte on gmii_txd: 1 cycle; first frame byte
 // on gmii_rxd to m_axis: 7 cycles; last FCS byte on gmii_rxd to the tlast beat: 4.
@@ -63,7 +66,9 @@ module eth_mac_gmii #(
     output wire [31:0] cnt_rx_bad_fcs,
     output wire [31:0] cnt_rx_runt,
     output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er
+    output wire [31:0] cnt_rx_er,
+    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     eth_mac_core #(.CNT_W(CNT_W)) u_core (
         .tx_clk(tx_clk), .tx_rst(tx_rst), .tx_ce(1'b1),
@@ -80,7 +85,8 @@ module eth_mac_gmii #(
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
         .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er)
+        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
+        .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule
 `default_nettype wire

@@ -108,6 +108,7 @@ module eth_mac_gmii_fifo #(
     wire [31:0] tx_frames, tx_bytes, tx_underflow, tx_abort;
     wire [31:0] rx_frames, rx_bytes, rx_bad_fcs, rx_runt, rx_oversize, rx_er;
 
+    /* verilator lint_off PINCONNECTEMPTY */
     eth_mac_gmii #(
         .CNT_W(CNT_W)
     ) u_mac (
@@ -141,8 +142,11 @@ module eth_mac_gmii_fifo #(
         .cnt_rx_bad_fcs  (rx_bad_fcs),
         .cnt_rx_runt     (rx_runt),
         .cnt_rx_oversize (rx_oversize),
-        .cnt_rx_er       (rx_er)
+        .cnt_rx_er       (rx_er),
+        .cnt_ev          (),  // the counters are brought to clk here (no strobes exported)
+        .cnt_ev_len      ()
     );
+    /* verilator lint_on PINCONNECTEMPTY */
 
     // ------------------------------------------------------------------ TX FIFO
     wire [7:0] fifo_tx_tdata;

@@ -13,7 +13,7 @@
 //   m_axis_t{data[7:0],valid,last,user}         frames received, no tready (mii_rx_clk)
 //   mii_txd[3:0], mii_tx_en, mii_tx_er          to the PHY (registered)
 //   mii_rxd[3:0], mii_rx_dv, mii_rx_er          from the PHY
-//   cfg_ifg[7:0], cfg_max_len[15:0], cnt_* as in eth_mac_gmii
+//   cfg_ifg[7:0], cfg_max_len[15:0], cnt_*, cnt_ev, cnt_ev_len as in eth_mac_gmii
 // Parameters: CNT_W (counter width, 1..32; default 32), as in eth_mac_gmii.
 // Latency: that of eth_mac_gmii counted in bytes (two MII cycles each), plus the
 // nibble adapters' registers (one MII cycle each way) and up to one cycle of waiting
@@ -56,7 +56,9 @@ module eth_mac_mii #(
     output wire [31:0] cnt_rx_bad_fcs,
     output wire [31:0] cnt_rx_runt,
     output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er
+    output wire [31:0] cnt_rx_er,
+    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     wire        tx_ce, rx_ce;
     wire [7:0]  gmii_txd, gmii_rxd;
@@ -89,7 +91,8 @@ module eth_mac_mii #(
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
         .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er)
+        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
+        .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule
 `default_nettype wire

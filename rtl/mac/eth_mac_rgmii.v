@@ -28,7 +28,8 @@
 //                                with both resets held
 //   s_axis_t{data[7:0],valid,ready,last,user}   frames to send (tx_clk)
 //   m_axis_t{data[7:0],valid,last,user}         frames received, no tready (rgmii_rxc)
-//   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rgmii_rxc), cnt_* as in eth_mac_gmii
+//   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rgmii_rxc), cnt_*, cnt_ev, cnt_ev_len as
+//                                in eth_mac_gmii
 // Parameters: CNT_W (counter width, 1..32; default 32), as in eth_mac_gmii.
 // Latency at 1000: that of eth_mac_gmii plus one cycle on transmit (the output DDR
 // register) and two on receive (the input DDR register and its re-timing).
@@ -72,7 +73,9 @@ module eth_mac_rgmii #(
     output wire [31:0] cnt_rx_bad_fcs,
     output wire [31:0] cnt_rx_runt,
     output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er
+    output wire [31:0] cnt_rx_er,
+    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     // ---------------------------------------------------------------- transmit
     wire        tx_1g = cfg_speed[1];
@@ -164,7 +167,8 @@ module eth_mac_rgmii #(
         .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
         .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
         .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er)
+        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
+        .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule
 `default_nettype wire

@@ -10,6 +10,12 @@
 // cnt_rx_er (rx_clk domain). Bytes counters add the frame's length (FCS included).
 // Parameters: CNT_W (1..32): each counter is CNT_W bits wide and wraps at 2^CNT_W; the
 // ports stay 32 bits with the bits above CNT_W zero (synthesis removes them).
+// cnt_ev[9:0], cnt_ev_len[31:0]: the counters' event strobes, one bit per cnt_* port in
+//   port order (bit 0 cnt_tx_frames .. bit 9 cnt_rx_er; bits 0-3 in tx_clk, 4-9 in rx_clk),
+//   each high in the cycle before its counter steps (read them while the domain's reset
+//   is low), for counters kept elsewhere (stat_counters); CNT_W may then be 1. The bytes
+//   counters' strobes (bits 1 and 5) add a value: the frame's length, cnt_ev_len[15:0]
+//   (tx) and cnt_ev_len[31:16] (rx), valid with them.
 // Latency: a counter shows a strobe 1 cycle after it; the receive error counters
 // (bad_fcs, runt, oversize, er) 2 cycles after (their strobes are registered first).
 module eth_mac_stats #(
@@ -40,7 +46,9 @@ module eth_mac_stats #(
     output reg  [31:0] cnt_rx_bad_fcs,
     output reg  [31:0] cnt_rx_runt,
     output reg  [31:0] cnt_rx_oversize,
-    output reg  [31:0] cnt_rx_er
+    output reg  [31:0] cnt_rx_er,
+    output wire [9:0]  cnt_ev,
+    output wire [31:0] cnt_ev_len
 );
     // the counter bits: those above CNT_W load 0 and are never anything else
     localparam [31:0] MASK = (CNT_W >= 32) ? 32'hFFFFFFFF : ((32'd1 << CNT_W) - 32'd1);
@@ -72,6 +80,10 @@ module eth_mac_stats #(
     // seven inputs): one register stage here keeps that decode apart from the counters'
     // enables and carry chains. Their counters show them 2 cycles after the strobe.
     reg  bad_fcs_q, runt_q, oversize_q, er_q;
+
+    assign cnt_ev = {er_q, oversize_q, runt_q, bad_fcs_q, stat_rx_frame, stat_rx_frame,
+                     stat_tx_abort, stat_tx_underflow, stat_tx_frame, stat_tx_frame};
+    assign cnt_ev_len = {stat_rx_bytes, stat_tx_bytes};
 
     always @(posedge rx_clk) begin
         bad_fcs_q <= stat_rx_bad_fcs && !rx_rst;

@@ -36,13 +36,34 @@
 //           with RX_BUSY_WAIT >= 0)
 //   Counters are CNT_W bits wide (upper bits zero). With COUNTERS = 0, cnt_all is one
 //   constant-zero bit and synthesis removes every counter (as it does when cnt_all is
-//   left unconnected).
+//   left unconnected). With COUNTERS = 2, cnt_all is one constant-zero bit too, and the
+//   counters are read through the read port below instead.
+//   cnt_rd_en, cnt_rd_addr[5:0]  (COUNTERS = 2) read counter cnt_rd_addr (the index
+//                              above); cnt_rd_valid and cnt_rd_data[31:0] (CNT_W bits,
+//                              upper bits zero) follow exactly 2 cycles later with the
+//                              count of every event before the cnt_rd_en cycle. A read is
+//                              taken in any cycle cnt_busy is low (ignored while it is
+//                              high), one per cycle. Other modes: ignored, valid stays 0.
+//   cnt_busy                   (COUNTERS = 2) the counter RAM is being cleared: 59 cycles
+//                              after rst falls. Events are counted meanwhile all the same.
+//   cnt_lost                   (COUNTERS = 2) sticky: an event was lost (a counter got
+//                              more than 2^CNT_PW - 1 events in one scan; see below).
+//   COUNTERS = 2 keeps the 59 counters in one RAM (stat_counters: iCE40 block RAM, Xilinx
+//   LUT RAM) fed by the blocks' event strobes (cnt_ev), the blocks built with 1-bit
+//   counters left unconnected, so synthesis removes them. Each counter has a CNT_PW-bit
+//   pending count (the bytes counters 16 bits) folded into the RAM once every 59 + R
+//   cycles (R: reads taken meanwhile). Every counter here steps at most once per frame
+//   (frames of at least 60 bytes, one byte a cycle), except the ARP cache's expiries,
+//   timeouts and evictions (one per entry per background pass), so the counts are exact
+//   while ARP_ENTRIES <= 2^CNT_PW - 1 and reads leave the scan at least 59 cycles in every
+//   120; cnt_lost tells otherwise.
 // Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
 //   buffer), ICMP_ECHO (1: answer ping; 0: ICMP consumed and counted in icmp_dropped),
 //   ICMP_UNREACH (1: port unreachable for closed ports), CNT_W (1..32),
-//   COUNTERS (1: cnt_all driven; 0: no counters), RX_BUSY_WAIT (udp_stack's).
+//   COUNTERS (1: cnt_all driven; 0: no counters; 2: counters in RAM, read port),
+//   CNT_PW (pending bits per counter with COUNTERS = 2, >= 1), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
 //   stack's turnaround (docs/stack.md), 1 cycle to the first preamble byte.
 module udp_echo_node #(
@@ -55,6 +76,7 @@ module udp_echo_node #(
     parameter integer ICMP_UNREACH   = 0,
     parameter integer CNT_W          = 32,
     parameter integer COUNTERS       = 1,
+    parameter integer CNT_PW         = 3,
     parameter integer RX_BUSY_WAIT   = -1
 ) (
     input  wire             clk,
@@ -72,21 +94,65 @@ module udp_echo_node #(
     output wire [7:0]       gmii_txd,
     output wire             gmii_tx_en,
     output wire             gmii_tx_er,
-    output wire [((COUNTERS != 0) ? 59*32 : 1)-1:0] cnt_all
+    output wire [((COUNTERS == 1) ? 59*32 : 1)-1:0] cnt_all,
+    input  wire             cnt_rd_en,
+    input  wire [5:0]       cnt_rd_addr,
+    output wire             cnt_rd_valid,
+    output wire [31:0]      cnt_rd_data,
+    output wire             cnt_busy,
+    output wire             cnt_lost
 );
     localparam integer NCNT = 59;  // counters on cnt_all
     localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
     localparam [1:0]  ECHO_MODE   = ECHO_CSUM_MODE[1:0];
 
+    // COUNTERS = 2: the blocks' own counters are 1 bit wide and left unconnected
+    localparam integer SUB_CNT_W = (COUNTERS == 2) ? 1 : CNT_W;
+
     wire [NCNT*32-1:0] cnt;  // every counter; cnt_all shows them when COUNTERS = 1
+    wire [NCNT-1:0]    ev;   // every counter's event strobe, same order
+    wire [31:0]        ev_len;  // the MAC's frame lengths: tx [15:0], rx [31:16]
     generate
-        if (COUNTERS != 0) begin : g_cnt
+        if (COUNTERS == 1) begin : g_cnt
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_ev = &{1'b0, ev, ev_len, cnt_rd_en, cnt_rd_addr};
+            /* verilator lint_on UNUSEDSIGNAL */
             assign cnt_all = cnt;
-        end else begin : g_no_cnt
+            assign cnt_rd_valid = 1'b0;
+            assign cnt_rd_data = 32'd0;
+            assign cnt_busy = 1'b0;
+            assign cnt_lost = 1'b0;
+        end else if (COUNTERS == 2) begin : g_ram
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_cnt = &{1'b0, cnt};
             /* verilator lint_on UNUSEDSIGNAL */
+            wire [CNT_W-1:0] rd_data;
+            // counters 1 and 5 (tx_bytes, rx_bytes) add their frame's length
+            wire [NCNT*16-1:0] ev_val = {{(NCNT-6){16'd0}}, ev_len[31:16], 48'd0,
+                                          ev_len[15:0], 16'd0};
+            stat_counters #(
+                .N(NCNT), .W(CNT_W), .PW(CNT_PW), .VW(16), .PV(16),
+                .VMASK({{(NCNT-6){1'b0}}, 6'b100010})
+            ) u_cnt (
+                .clk(clk), .rst(rst), .clear(1'b0), .ev(ev), .ev_val(ev_val),
+                .rd_en(cnt_rd_en), .rd_addr(cnt_rd_addr), .rd_valid(cnt_rd_valid),
+                .rd_data(rd_data), .busy(cnt_busy), .lost(cnt_lost)
+            );
+            if (CNT_W < 32) begin : g_pad
+                assign cnt_rd_data = {{(32-CNT_W){1'b0}}, rd_data};
+            end else begin : g_full
+                assign cnt_rd_data = rd_data;
+            end
             assign cnt_all = 1'b0;
+        end else begin : g_no_cnt
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_cnt = &{1'b0, cnt, ev, ev_len, cnt_rd_en, cnt_rd_addr};
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign cnt_all = 1'b0;
+            assign cnt_rd_valid = 1'b0;
+            assign cnt_rd_data = 32'd0;
+            assign cnt_busy = 1'b0;
+            assign cnt_lost = 1'b0;
         end
     endgenerate
 
@@ -95,7 +161,7 @@ module udp_echo_node #(
     wire       mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
     wire       mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
 
-    eth_mac_gmii #(.CNT_W(CNT_W)) u_mac (
+    eth_mac_gmii #(.CNT_W(SUB_CNT_W)) u_mac (
         .tx_clk(clk), .tx_rst(rst), .rx_clk(clk), .rx_rst(rst),
         .s_axis_tdata(mac_tx_tdata), .s_axis_tvalid(mac_tx_tvalid),
         .s_axis_tready(mac_tx_tready), .s_axis_tlast(mac_tx_tlast),
@@ -109,7 +175,8 @@ module udp_echo_node #(
         .cnt_tx_underflow(cnt[2*32+:32]), .cnt_tx_abort(cnt[3*32+:32]),
         .cnt_rx_frames(cnt[4*32+:32]), .cnt_rx_bytes(cnt[5*32+:32]),
         .cnt_rx_bad_fcs(cnt[6*32+:32]), .cnt_rx_runt(cnt[7*32+:32]),
-        .cnt_rx_oversize(cnt[8*32+:32]), .cnt_rx_er(cnt[9*32+:32])
+        .cnt_rx_oversize(cnt[8*32+:32]), .cnt_rx_er(cnt[9*32+:32]),
+        .cnt_ev(ev[9:0]), .cnt_ev_len(ev_len)
     );
 
     // ---------------- RX frame FIFO ----------------
@@ -136,12 +203,19 @@ module udp_echo_node #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    reg [CNT_W-1:0] cnt_fifo_full;
+    reg [SUB_CNT_W-1:0] cnt_fifo_full;
     always @(posedge clk) begin
-        if (rst) cnt_fifo_full <= {CNT_W{1'b0}};
+        if (rst) cnt_fifo_full <= {SUB_CNT_W{1'b0}};
         else if (fifo_drop_full) cnt_fifo_full <= cnt_fifo_full + 1'b1;
     end
-    assign cnt[10*32+:32] = {{(32-CNT_W){1'b0}}, cnt_fifo_full};
+    generate
+        if (SUB_CNT_W < 32) begin : g_fifo_pad
+            assign cnt[10*32+:32] = {{(32-SUB_CNT_W){1'b0}}, cnt_fifo_full};
+        end else begin : g_fifo_full
+            assign cnt[10*32+:32] = cnt_fifo_full;
+        end
+    endgenerate
+    assign ev[10] = fifo_drop_full;
 
     // ---------------- stack with the echo on port 0 ----------------
     wire        urx_hdr_valid, urx_hdr_ready;
@@ -164,12 +238,13 @@ module udp_echo_node #(
     wire [0:0]  raw_rx_tkeep;
     wire        raw_tx_hdr_ready, raw_tx_tready;
     /* verilator lint_on UNUSEDSIGNAL */
+    wire [46:0] stack_ev;
 
     udp_stack #(
         .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
         .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_ECHO(ICMP_ECHO),
         .ICMP_UNREACH(ICMP_UNREACH),
-        .CNT_W(CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT)
+        .CNT_W(SUB_CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT)
     ) u_stack (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
@@ -232,10 +307,16 @@ module udp_echo_node #(
         .cnt_raw_tx_abort(cnt[51*32+:32]),
         .cnt_udp_tx_frames(cnt[52*32+:32]), .cnt_udp_tx_abort(cnt[53*32+:32]),
         .cnt_udp_tx_long(cnt[54*32+:32]), .cnt_udp_tx_arp_miss(cnt[55*32+:32]),
-        .cnt_udp_tx_sf_overflow(cnt[56*32+:32])
+        .cnt_udp_tx_sf_overflow(cnt[56*32+:32]),
+        .cnt_ev(stack_ev)
     );
+    // udp_stack's cnt_ev (47 bits with one port) in cnt_all's order: its busy_drop strobe
+    // (index 19) is counter 58
+    assign ev[29:11] = stack_ev[18:0];
+    assign ev[56:30] = stack_ev[46:20];
+    assign ev[58] = stack_ev[19];
 
-    udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(CNT_W)) u_echo (
+    udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(SUB_CNT_W)) u_echo (
         .clk(clk), .rst(rst),
         .s_hdr_valid(urx_hdr_valid), .s_hdr_ready(urx_hdr_ready),
         .s_hdr_src_mac(urx_hdr_src_mac), .s_hdr_src_ip(urx_hdr_src_ip),
@@ -252,7 +333,7 @@ module udp_echo_node #(
         .m_axis_tdata(utx_tdata), .m_axis_tkeep(utx_tkeep),
         .m_axis_tvalid(utx_tvalid), .m_axis_tready(utx_tready),
         .m_axis_tlast(utx_tlast), .m_axis_tuser(utx_tuser),
-        .cnt_echoed(cnt[57*32+:32])
+        .cnt_echoed(cnt[57*32+:32]), .cnt_ev(ev[57])
     );
 endmodule
 `default_nettype wire

@@ -20,6 +20,11 @@
 //       (payload = the bytes after the 14-byte header, Ethernet padding included)
 //   s_raw_tx_hdr_* (dst_mac) / s_raw_tx_axis_*: raw-EtherType frames to send
 //   cnt_*             32-bit wrapping counters of every block (drop reasons included)
+//   cnt_ev[42+5*NUM_PORTS-1:0]  every counter's event strobe, in the order of the cnt_*
+//       ports (a port of NUM_PORTS counters gives NUM_PORTS bits, port 0 first); the
+//       EV_* localparams below give the first index of each group (docs/stack.md). A
+//       strobe is high in the cycle before its counter steps; for counters kept elsewhere
+//       (stat_counters), with CNT_W = 1 and the cnt_* ports left unconnected.
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, RX_STORE_FWD (udp_rx: 0 cut-through
 //   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
 //   TX_BUF_BYTES (per-port buffer for checksum mode 1; 0 = none: mode 1 then sends
@@ -175,8 +180,25 @@ module udp_stack #(
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_abort,
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_long,
     output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_arp_miss,
-    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_sf_overflow
+    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_sf_overflow,
+    // every counter's event strobe (see EV_* below)
+    output wire [42+5*NUM_PORTS-1:0]   cnt_ev
 );
+    // cnt_ev indices: the first bit of each group, in the order of the cnt_* ports
+    localparam integer EV_ETH    = 0;   // eth_rx_frames bad_mac bad_ethertype runt
+    localparam integer EV_IP     = 4;   // ip_rx_packets runt bad_hdr bad_csum bad_len
+                                        // not_for_us fragment bad_proto truncated
+    localparam integer EV_UDP_RX = 13;  // udp_rx_datagrams bad_len closed_port bad_csum
+                                        // err_in oversize busy_drop
+    localparam integer EV_ICMP   = 20;  // icmp_replies aborted dropped bad_csum
+                                        // unreach_sent unreach_dropped
+    localparam integer EV_ARP    = 26;  // arp_req_rx reply_tx req_tx garp_tx reply_rx
+                                        // malformed rx_overrun hit miss timeout expired
+                                        // evicted conflict
+    localparam integer EV_TX     = 39;  // tx_frames raw_tx_frames raw_tx_abort
+    localparam integer EV_UDP_TX = 42;  // udp_tx_frames[NUM_PORTS] abort[..] long[..]
+                                        // arp_miss[..] sf_overflow[..]
+
     // arbiter inputs: ARP, ICMP, raw, the UDP ports, then the port-unreachable sender if built
     localparam integer UN  = (ICMP_UNREACH != 0) ? 1 : 0;
     localparam integer NTX = NUM_PORTS + 3 + UN;
@@ -217,7 +239,8 @@ module udp_stack #(
         .m_raw_axis_tvalid(m_raw_rx_axis_tvalid), .m_raw_axis_tready(m_raw_rx_axis_tready),
         .m_raw_axis_tlast(m_raw_rx_axis_tlast), .m_raw_axis_tuser(m_raw_rx_axis_tuser),
         .cnt_frames(cnt_eth_rx_frames), .cnt_bad_mac(cnt_eth_bad_mac),
-        .cnt_bad_ethertype(cnt_eth_bad_ethertype), .cnt_runt(cnt_eth_runt)
+        .cnt_bad_ethertype(cnt_eth_bad_ethertype), .cnt_runt(cnt_eth_runt),
+        .cnt_ev(cnt_ev[EV_ETH+:4])
     );
 
     // ---------------- IPv4 receive ----------------
@@ -262,7 +285,8 @@ module udp_stack #(
         .cnt_packets(cnt_ip_rx_packets), .cnt_runt(cnt_ip_runt), .cnt_bad_hdr(cnt_ip_bad_hdr),
         .cnt_bad_csum(cnt_ip_bad_csum), .cnt_bad_len(cnt_ip_bad_len),
         .cnt_not_for_us(cnt_ip_not_for_us), .cnt_fragment(cnt_ip_fragment),
-        .cnt_bad_proto(cnt_ip_bad_proto), .cnt_truncated(cnt_ip_truncated)
+        .cnt_bad_proto(cnt_ip_bad_proto), .cnt_truncated(cnt_ip_truncated),
+        .cnt_ev(cnt_ev[EV_IP+:9])
     );
 
     // ---------------- UDP receive ----------------
@@ -295,7 +319,7 @@ module udp_stack #(
         .cnt_datagrams(cnt_udp_rx_datagrams), .cnt_bad_len(cnt_udp_bad_len),
         .cnt_closed_port(cnt_udp_closed_port), .cnt_bad_csum(cnt_udp_bad_csum),
         .cnt_err_in(cnt_udp_err_in), .cnt_oversize(cnt_udp_oversize),
-        .cnt_busy_drop(cnt_udp_busy_drop)
+        .cnt_busy_drop(cnt_udp_busy_drop), .cnt_ev(cnt_ev[EV_UDP_RX+:7])
     );
 
     // ---------------- transmit sources ----------------
@@ -326,7 +350,8 @@ module udp_stack #(
         .cnt_reply_rx(cnt_arp_reply_rx), .cnt_malformed(cnt_arp_malformed),
         .cnt_rx_overrun(cnt_arp_rx_overrun), .cnt_hit(cnt_arp_hit), .cnt_miss(cnt_arp_miss),
         .cnt_timeout(cnt_arp_timeout), .cnt_expired(cnt_arp_expired),
-        .cnt_evicted(cnt_arp_evicted), .cnt_conflict(cnt_arp_conflict)
+        .cnt_evicted(cnt_arp_evicted), .cnt_conflict(cnt_arp_conflict),
+        .cnt_ev(cnt_ev[EV_ARP+:13])
     );
 
     // round-robin grant of the lookup port; the owner of the lookup in flight gets the answer
@@ -379,7 +404,8 @@ module udp_stack #(
                 .m_axis_tvalid(tx_tvalid[1]), .m_axis_tready(tx_tready[1]),
                 .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
                 .cnt_replies(cnt_icmp_replies), .cnt_aborted(cnt_icmp_aborted),
-                .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum)
+                .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum),
+                .cnt_ev(cnt_ev[EV_ICMP+:4])
             );
         end else begin : g_no_echo
             // no responder: every ICMP message is taken whole and counted as dropped
@@ -401,6 +427,7 @@ module udp_stack #(
             assign cnt_icmp_aborted = 32'd0;
             assign cnt_icmp_dropped = icmp_dropped;
             assign cnt_icmp_bad_csum = 32'd0;
+            assign cnt_ev[EV_ICMP+:4] = {1'b0, icmp_hdr_valid, 2'b00};  // dropped
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_icmp = &{1'b0, icmp_hdr_src_mac, icmp_hdr_src_ip, icmp_hdr_dst_ip,
                                  icmp_hdr_proto, icmp_hdr_len, icmp_hdr_bcast, icmp_tdata,
@@ -420,7 +447,8 @@ module udp_stack #(
         .m_axis_tdata(tx_tdata[2*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[2*KEEP_W+:KEEP_W]),
         .m_axis_tvalid(tx_tvalid[2]), .m_axis_tready(tx_tready[2]),
         .m_axis_tlast(tx_tlast[2]), .m_axis_tuser(tx_tuser[2]),
-        .cnt_frames(cnt_raw_tx_frames), .cnt_abort(cnt_raw_tx_abort)
+        .cnt_frames(cnt_raw_tx_frames), .cnt_abort(cnt_raw_tx_abort),
+        .cnt_ev(cnt_ev[EV_TX+1+:2])
     );
 
     genvar g;
@@ -438,7 +466,8 @@ module udp_stack #(
                 .m_axis_tvalid(tx_tvalid[UI]), .m_axis_tready(tx_tready[UI]),
                 .m_axis_tlast(tx_tlast[UI]), .m_axis_tuser(tx_tuser[UI]),
                 .cnt_unreach_sent(cnt_icmp_unreach_sent),
-                .cnt_unreach_dropped(cnt_icmp_unreach_dropped)
+                .cnt_unreach_dropped(cnt_icmp_unreach_dropped),
+                .cnt_ev(cnt_ev[EV_ICMP+4+:2])
             );
         end else begin : g_no_unreach
             /* verilator lint_off UNUSEDSIGNAL */
@@ -448,10 +477,12 @@ module udp_stack #(
             /* verilator lint_on UNUSEDSIGNAL */
             assign cnt_icmp_unreach_sent = 32'd0;
             assign cnt_icmp_unreach_dropped = 32'd0;
+            assign cnt_ev[EV_ICMP+4+:2] = 2'b00;
         end
         for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_tx
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] sf_frames;  // datagrams buffered for checksum mode 1 (not exported)
+            wire [5:0]  tx_ev;      // tx_ev[4] is sf_frames' strobe
             /* verilator lint_on UNUSEDSIGNAL */
             udp_tx #(
                 .DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES), .CNT_W(CNT_W)
@@ -485,8 +516,13 @@ module udp_stack #(
                 .cnt_tx_long(cnt_udp_tx_long[32*g+:32]),
                 .cnt_arp_miss(cnt_udp_tx_arp_miss[32*g+:32]),
                 .cnt_sf_frames(sf_frames),
-                .cnt_sf_overflow(cnt_udp_tx_sf_overflow[32*g+:32])
+                .cnt_sf_overflow(cnt_udp_tx_sf_overflow[32*g+:32]), .cnt_ev(tx_ev)
             );
+            assign cnt_ev[EV_UDP_TX+0*NUM_PORTS+g] = tx_ev[0];  // frames
+            assign cnt_ev[EV_UDP_TX+1*NUM_PORTS+g] = tx_ev[1];  // abort
+            assign cnt_ev[EV_UDP_TX+2*NUM_PORTS+g] = tx_ev[2];  // long
+            assign cnt_ev[EV_UDP_TX+3*NUM_PORTS+g] = tx_ev[3];  // arp_miss
+            assign cnt_ev[EV_UDP_TX+4*NUM_PORTS+g] = tx_ev[5];  // sf_overflow
         end
     endgenerate
 
@@ -496,7 +532,7 @@ module udp_stack #(
         .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
-        .cnt_frames(cnt_tx_frames)
+        .cnt_frames(cnt_tx_frames), .cnt_ev(cnt_ev[EV_TX+:1])
     );
 endmodule
 `default_nettype wire

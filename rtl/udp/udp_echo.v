@@ -17,6 +17,10 @@
 //   m_hdr_valid, m_hdr_ready, m_hdr_dst_mac[47:0], m_hdr_dst_mac_valid, m_hdr_dst_ip[31:0],
 //   m_hdr_dst_port[15:0], m_hdr_src_port[15:0], m_hdr_len[15:0], m_hdr_csum[15:0]; m_axis_*
 //   cnt_echoed: datagrams turned around
+// cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order
+//   (bit 0 cnt_echoed), each high in the cycle before its counter steps
+//   (read them while rst is low), for counters kept elsewhere (stat_counters);
+//   CNT_W may then be 1.
 // Latency: header 0 cycles (combinational); payload 1 cycle with PIPE = 1 (a register
 //   slice, full throughput: it keeps the stack's transmit ready out of its receive path,
 //   which matters for Fmax), 0 cycles with PIPE = 0.
@@ -59,7 +63,8 @@ module udp_echo #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg  [31:0]       cnt_echoed
+    output reg  [31:0]       cnt_echoed,
+    output wire [0:0]        cnt_ev
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
@@ -95,6 +100,8 @@ module udp_echo #(
             assign m_axis_tuser  = s_axis_tuser;
         end
     endgenerate
+
+    assign cnt_ev = s_hdr_valid && m_hdr_ready;
 
     always @(posedge clk) begin
         if (s_hdr_valid && m_hdr_ready) cnt_echoed <= (cnt_echoed + 32'd1) & CNT_MASK;

@@ -10,6 +10,10 @@
 // Interfaces: cfg_mac, cfg_ip, cfg_ttl, cfg_df (as udp_ip_tx); s_hdr_* and s_axis_*: the
 //   receive application port (hdr_src_mac, hdr_src_ip, hdr_src_port, hdr_dst_port,
 //   hdr_len); m_axis_*: reply frames. cnt_echoed, cnt_tx_frames, cnt_tx_abort.
+// cnt_ev[2:0]: the counters' event strobes, one bit per cnt_* port in port order
+//   (bit 0 cnt_echoed .. bit 2 cnt_tx_abort), each high in the cycle before its counter steps
+//   (read them while rst is low), for counters kept elsewhere (stat_counters);
+//   CNT_W may then be 1.
 // Latency: CSUM_MODE 0: first frame byte 1 cycle after the request header is taken.
 module udp_echo_tx #(
     parameter DATA_W    = 8,
@@ -48,7 +52,8 @@ module udp_echo_tx #(
 
     output wire [31:0]       cnt_echoed,
     output wire [31:0]       cnt_tx_frames,
-    output wire [31:0]       cnt_tx_abort
+    output wire [31:0]       cnt_tx_abort,
+    output wire [2:0]        cnt_ev
 );
     wire              h_valid, h_ready, h_dmac_v;
     wire [47:0]       h_dmac;
@@ -70,13 +75,14 @@ module udp_echo_tx #(
         .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum),
         .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
         .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-        .cnt_echoed(cnt_echoed)
+        .cnt_echoed(cnt_echoed), .cnt_ev(cnt_ev[0])
     );
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire        arp_req_valid;  // never asked: the reply's MAC is the request's
     wire [31:0] arp_req_ip;
     wire [31:0] cnt_arp_miss, cnt_tx_long, cnt_sf_frames, cnt_sf_overflow;
+    wire [5:0]  tx_ev;
     /* verilator lint_on UNUSEDSIGNAL */
     localparam [1:0] MODE = CSUM_MODE[1:0];
 
@@ -95,7 +101,8 @@ module udp_echo_tx #(
         .arp_resp_valid(1'b0), .arp_resp_hit(1'b0), .arp_resp_mac(48'd0),
         .cnt_tx_frames(cnt_tx_frames), .cnt_tx_abort(cnt_tx_abort), .cnt_tx_long(cnt_tx_long),
         .cnt_arp_miss(cnt_arp_miss), .cnt_sf_frames(cnt_sf_frames),
-        .cnt_sf_overflow(cnt_sf_overflow)
+        .cnt_sf_overflow(cnt_sf_overflow), .cnt_ev(tx_ev)
     );
+    assign cnt_ev[2:1] = tx_ev[1:0];
 endmodule
 `default_nettype wire

@@ -37,6 +37,10 @@
 //   cnt_tx_abort    frames aborted (payload shorter than hdr_len, or tuser on its last beat)
 //   cnt_tx_long     payloads longer than hdr_len (frame cut at hdr_len, excess dropped)
 //   cnt_arp_miss    datagrams dropped because ARP had no entry
+// cnt_ev[3:0]: the counters' event strobes, one bit per cnt_* port in port order
+//   (bit 0 cnt_tx_frames .. bit 3 cnt_arp_miss), each high in the cycle before its counter steps
+//   (read them while rst is low), for counters kept elsewhere (stat_counters);
+//   CNT_W may then be 1.
 //
 // Latency: first byte 1 cycle after the header handshake (plus the ARP lookup when the
 // MAC is not given); payload combinational. Back to back, one idle cycle between frames:
@@ -91,7 +95,8 @@ module udp_ip_tx #(
     output reg  [31:0]       cnt_tx_frames,
     output reg  [31:0]       cnt_tx_abort,
     output reg  [31:0]       cnt_tx_long,
-    output reg  [31:0]       cnt_arp_miss
+    output reg  [31:0]       cnt_arp_miss,
+    output wire [3:0]        cnt_ev
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
@@ -258,6 +263,9 @@ module udp_ip_tx #(
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .ev_sent(ev_sent), .ev_abort(ev_abort), .ev_long(ev_long)
     );
+
+    assign cnt_ev = {ws == W_ARP_WAIT && arp_resp_valid && !arp_resp_hit, ev_long_r, ev_abort_r,
+                     ev_sent_r};
 
     always @(posedge clk) begin
         // the engine's events are registered before they count (one cycle late): keeps

@@ -51,6 +51,9 @@
 //   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
 //   2^CNT_W, upper bits zero), BUSY_WAIT (cycles a port may take to accept a header
 //   before its datagram is dropped; < 0 = wait forever, see above).
+// cnt_ev[6:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
+//   cnt_datagrams .. bit 6 cnt_busy_drop), each high in the cycle before its counter
+//   steps, for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
 // Latency (no backpressure, DATA_W 64): cut-through about 8/KEEP_W + 5 cycles from the
 //   first UDP header beat to the first payload beat out, last beat about 4 cycles after
 //   the input's last beat; store and forward: first payload beat about 6 cycles after the
@@ -111,7 +114,8 @@ module udp_rx #(
     output reg  [31:0]               cnt_bad_csum,
     output reg  [31:0]               cnt_err_in,
     output reg  [31:0]               cnt_oversize,
-    output wire [31:0]               cnt_busy_drop
+    output wire [31:0]               cnt_busy_drop,
+    output wire [6:0]                cnt_ev
 );
     localparam integer NB = (8 + KEEP_W - 1) / KEEP_W;
     localparam integer HW = NB * KEEP_W;
@@ -127,6 +131,9 @@ module udp_rx #(
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
     reg inc_datagrams, inc_bad_len, inc_closed_port, inc_oversize, inc_err_in, inc_bad_csum;
+    wire ev_busy;  // cnt_busy_drop's strobe (0 with BUSY_WAIT < 0)
+    assign cnt_ev = {ev_busy, inc_oversize, inc_err_in, inc_bad_csum, inc_closed_port,
+                     inc_bad_len, inc_datagrams};
     reg  [HW*8-1:0] win;
     reg  [BW-1:0]   bcnt;
     reg  [15:0]     flen;
@@ -461,6 +468,7 @@ module udp_rx #(
             assign bw_force = 1'b0;
             assign bw_disc = 1'b0;
             assign cnt_busy_drop = 32'd0;
+            assign ev_busy = 1'b0;
         end else begin : g_busy
             localparam integer TW = (BUSY_WAIT > 0) ? $clog2(BUSY_WAIT + 1) : 1;
             localparam [31:0] BWV = BUSY_WAIT;
@@ -473,6 +481,7 @@ module udp_rx #(
             assign bw_force = hv && !m_hdr_ready[cmd_route] && bw_exp && !o_tvalid;
             assign bw_disc = disc_r;
             assign cnt_busy_drop = cnt_r;
+            assign ev_busy = inc_busy;
             always @(posedge clk) begin
                 if (rst) begin
                     bw_t <= {TW{1'b0}};

@@ -8,6 +8,10 @@
 //   passes straight through, mode 1 is sent with UDP checksum 0 (legal in IPv4, RFC 768)
 //   and cnt_sf_frames / cnt_sf_overflow stay 0; CNT_W (counter width, 1..32: counters wrap
 //   at 2^CNT_W, the cnt_* ports stay 32 bits with the upper bits zero).
+// cnt_ev[5:0]: the counters' event strobes, one bit per cnt_* port in port order
+//   (bit 0 cnt_tx_frames .. bit 5 cnt_sf_overflow), each high in the cycle before its counter steps
+//   (read them while rst is low), for counters kept elsewhere (stat_counters);
+//   CNT_W may then be 1.
 // s_hdr_csum_mode: 0 = checksum 0, 1 = computed here, 2 = s_hdr_csum as given.
 // Latency: modes 0 and 2: first frame byte 1 cycle after the header handshake; mode 1:
 // 3 cycles after the payload's last beat was taken (see udp_tx_csum), and back to back
@@ -63,7 +67,8 @@ module udp_tx #(
     output wire [31:0]       cnt_tx_long,
     output wire [31:0]       cnt_arp_miss,
     output wire [31:0]       cnt_sf_frames,
-    output wire [31:0]       cnt_sf_overflow
+    output wire [31:0]       cnt_sf_overflow,
+    output wire [5:0]        cnt_ev
 );
 
     wire              h_valid, h_ready, h_dmac_v;
@@ -75,6 +80,8 @@ module udp_tx #(
     wire [KEEP_W-1:0] p_tkeep;
     wire              p_tvalid, p_tready, p_tlast, p_tuser;
 
+    wire [1:0] sf_ev;  // udp_tx_csum's counter strobes
+    wire [3:0] tx_ev;  // udp_ip_tx's
     generate
         if (BUF_BYTES == 0) begin : g_nobuf
             // no store-and-forward buffer: every datagram passes straight through; mode 1
@@ -97,6 +104,7 @@ module udp_tx #(
             assign p_tuser         = s_axis_tuser;
             assign cnt_sf_frames   = 32'd0;
             assign cnt_sf_overflow = 32'd0;
+            assign sf_ev           = 2'b00;
         end else begin : g_sf
         udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES), .CNT_W(CNT_W)) sf (
             .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
@@ -111,7 +119,7 @@ module udp_tx #(
             .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum), .m_hdr_csum_mode(h_mode),
             .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
             .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-            .cnt_sf_frames(cnt_sf_frames), .cnt_sf_overflow(cnt_sf_overflow)
+            .cnt_sf_frames(cnt_sf_frames), .cnt_sf_overflow(cnt_sf_overflow), .cnt_ev(sf_ev)
         );
         end
     endgenerate
@@ -129,7 +137,8 @@ module udp_tx #(
         .arp_req_valid(arp_req_valid), .arp_req_ready(arp_req_ready), .arp_req_ip(arp_req_ip),
         .arp_resp_valid(arp_resp_valid), .arp_resp_hit(arp_resp_hit), .arp_resp_mac(arp_resp_mac),
         .cnt_tx_frames(cnt_tx_frames), .cnt_tx_abort(cnt_tx_abort), .cnt_tx_long(cnt_tx_long),
-        .cnt_arp_miss(cnt_arp_miss)
+        .cnt_arp_miss(cnt_arp_miss), .cnt_ev(tx_ev)
     );
+    assign cnt_ev = {sf_ev, tx_ev};
 endmodule
 `default_nettype wire

@@ -25,6 +25,10 @@
 //   A payload longer than the buffer is consumed whole; what fits (the first BUF_BYTES)
 //   is forwarded and its last beat flagged bad (tuser).
 //   cnt_sf_frames: datagrams checksummed; cnt_sf_overflow: payloads larger than the buffer.
+// cnt_ev[1:0]: the counters' event strobes, one bit per cnt_* port in port order
+//   (bit 0 cnt_sf_frames .. bit 1 cnt_sf_overflow), each high in the cycle before its counter steps
+//   (read them while rst is low), for counters kept elsewhere (stat_counters);
+//   CNT_W may then be 1.
 // Latency: modes 0/2: 0 cycles. Mode 1: store and forward: the header is forwarded
 //   2 cycles after the payload's last beat was taken (or, when the previous stored
 //   datagram is still leaving, the cycle after its last beat), so the first frame byte
@@ -77,7 +81,8 @@ module udp_tx_csum #(
     output reg               m_axis_tuser,
 
     output reg  [31:0]       cnt_sf_frames,
-    output reg  [31:0]       cnt_sf_overflow
+    output reg  [31:0]       cnt_sf_overflow,
+    output wire [1:0]        cnt_ev
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
@@ -237,6 +242,8 @@ module udp_tx_csum #(
             o_last <= rd_lastb;
         end
     end
+
+    assign cnt_ev = {(ws == W_SUM) && ovf, ws == W_SUM};
 
     always @(posedge clk) begin
         // straight-through bookkeeping

@@ -14,6 +14,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from scapy.layers.l2 import ARP, Ether
+from unit.cnt_ev_mon import EvMon
 
 OUR_MAC = "02:00:00:00:00:01"
 OUR_IP = "192.168.10.2"
@@ -99,6 +100,9 @@ class ArpTB:
         self.expire_ms = int(dut.EXPIRE_MS.value)
         self.reval_ms = int(dut.REVALIDATE_MS.value)
         self.hold_ms = int(dut.GARP_HOLD_MS.value)
+        # every counter's cnt_ev strobes (COUNTERS is the port order), checked with them
+        self.evmon = EvMon(dut, list(COUNTERS))
+        self.wrap = 1 << int(dut.CNT_W.value)
 
     async def reset(self, ip: str = OUR_IP, mac: str = OUR_MAC, gateway: str = GATEWAY) -> None:
         d = self.dut
@@ -174,6 +178,8 @@ class ArpTB:
         raise AssertionError(f"lookup of {ip}: no response")
 
     def counters(self) -> dict[str, int]:
+        """Every counter; each also checked against the sum of its cnt_ev strobes."""
+        self.evmon.check(self.wrap)
         return {c: int(getattr(self.dut, f"cnt_{c}").value) for c in COUNTERS}
 
     def check_counters(self, before: dict[str, int], **delta: int) -> None:

@@ -271,7 +271,7 @@ async def overflow_sets_lost_and_clear(dut) -> None:
         await tb.step(ev=ev)
     assert int(dut.lost.value) == 0
     # every cycle on counter i: 2^PW events arrive well within one scan of N cycles
-    for c in range(tb.n + 4):
+    for _ in range(tb.n + 4):
         await tb.step(ev={i: 1})
     assert int(dut.lost.value) == 1
     for _ in range(2 * tb.n):

@@ -1,5 +1,6 @@
-"""ip_rx: every header check with its exact counter, IP options, Ethernet padding,
-broadcasts, truncation, MAC-flagged frames, backpressure; at DATA_W 8 and 64.
+"""ip_rx: every header check with its exact counter (and as many cnt_ev strobes), IP
+options, Ethernet padding, broadcasts, truncation, MAC-flagged frames, backpressure; at
+DATA_W 8 and 64.
 
 scapy builds every packet (checksums included) and parses the accepted ones to produce
 the expected header-bus fields and payload bytes.
@@ -14,6 +15,7 @@ import cocotb
 import pytest
 from scapy.layers.inet import ICMP, IP, UDP, IPOption_NOP
 from scapy.packet import Raw
+from unit.cnt_ev_mon import EvMon
 from unit.eth.rxtb import HdrSource, PortMon, drain, frame, ip_int, mac_int, start, wait_idle
 
 MY_IP = "192.0.2.1"
@@ -21,6 +23,11 @@ MASK = "255.255.255.0"
 PEER_IP = "192.0.2.77"
 PEER_MAC = "02:00:00:00:00:99"
 FIELDS = ["src_mac", "src_ip", "dst_ip", "protocol", "len", "broadcast"]
+# cnt_ev bits, in the order of the cnt_* ports
+EV_NAMES = [
+    "packets", "runt", "bad_hdr", "bad_csum", "bad_len", "not_for_us", "fragment", "bad_proto",
+    "truncated",
+]  # fmt: skip
 
 
 def csum(b: bytes) -> int:
@@ -134,6 +141,7 @@ async def run_mix(
     wrap = 1 << int(dut.CNT_W.value)
     rng = random.Random(seed)
     src = await start(dut, {"cfg_ip": ip_int(MY_IP), "cfg_netmask": ip_int(MASK)})
+    evmon = EvMon(dut, EV_NAMES)
     hsrc = HdrSource(dut, "s", ["src_mac"])
     mons = {
         "icmp": PortMon(dut, "m_icmp", FIELDS, ready_p, hdr_p, seed=seed + 1),
@@ -178,6 +186,10 @@ async def run_mix(
     want_cnt["packets"] = n
     got = {c: int(getattr(dut, f"cnt_{c}").value) for c in want_cnt}
     assert got == {c: v % wrap for c, v in want_cnt.items()}
+    # the event strobes count exactly what the counters count (unwrapped)
+    assert evmon.counts() == want_cnt
+    evmon.check(wrap)
+    evmon.stop()
     return want_cnt
 
 

@@ -5,8 +5,9 @@ every request and parses every reply (FCS checked by cocotbext-eth). Checked: th
 gratuitous ARP at start, an ARP reply, ICMP echo replies, UDP echo of several sizes
 (checksum zero or computed, by configuration), no reply to a frame with a bad FCS, an
 ICMP port unreachable when that option is built, no ICMP echo reply (pings counted as
-dropped) when the responder is left out (ICMP_ECHO = 0), and the counters on cnt_all, including
-their wrap at CNT_W bits.
+dropped) when the responder is left out (ICMP_ECHO = 0), and the counters, including their
+wrap at CNT_W bits and the MAC's byte counts: on cnt_all (COUNTERS = 1), or read one by
+one through the counter RAM's read port (COUNTERS = 2: the same expected values, exactly).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge, with_timeout
 from cocotbext.eth import GmiiFrame, GmiiSink, GmiiSource
 from scapy.layers.inet import ICMP, IP, UDP, IPerror, UDPerror
 from scapy.layers.l2 import ARP, Ether
@@ -32,6 +33,9 @@ ECHO_PORT = 7
 MAC_RX_FRAMES, MAC_RX_BAD_FCS, ICMP_REPLIES, UNREACH_SENT, ARP_REQ_RX, ECHOED = 4, 6, 30, 34, 36, 57
 ICMP_DROPPED = 32
 UDP_CLOSED = 26
+MAC_TX_FRAMES, MAC_TX_BYTES, MAC_RX_BYTES, IP_RX_PACKETS, UDP_RX_DATAGRAMS = 0, 1, 5, 15, 24
+ETH_RX_FRAMES, ARP_REPLY_TX, ARP_GARP_TX, TX_FRAMES, UDP_TX_FRAMES = 11, 37, 39, 49, 52
+NCNT = 59
 
 
 def mac_int(m: str) -> int:
@@ -42,8 +46,27 @@ def ip_int(a: str) -> int:
     return int.from_bytes(bytes(int(x) for x in a.split(".")), "big")
 
 
-def cnt(dut, i: int) -> int:
-    return (int(dut.cnt_all.value) >> (32 * i)) & 0xFFFFFFFF
+async def read_counters(dut) -> list[int]:
+    """Every counter: from cnt_all (COUNTERS = 1) or through the read port (COUNTERS = 2,
+    back to back, checking the port's 2-cycle latency)."""
+    if int(os.environ["COUNTERS"]) == 1:
+        v = int(dut.cnt_all.value)
+        return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(NCNT)]
+    await FallingEdge(dut.clk)
+    assert not int(dut.cnt_busy.value)
+    got: list[int] = []
+    for i in range(NCNT + 1):
+        # read i asked in this cycle; read i - 1's answer shows after the next edge
+        dut.cnt_rd_en.value = int(i < NCNT)
+        dut.cnt_rd_addr.value = i % NCNT
+        await FallingEdge(dut.clk)
+        if i >= 1:
+            assert int(dut.cnt_rd_valid.value)
+            got.append(int(dut.cnt_rd_data.value))
+    await FallingEdge(dut.clk)
+    assert not int(dut.cnt_rd_valid.value)
+    assert not int(dut.cnt_lost.value), "the counter RAM lost an event"
+    return got
 
 
 def checksums_ok(e: Ether) -> bool:
@@ -62,10 +85,14 @@ def checksums_ok(e: Ether) -> bool:
     return ok
 
 
+TX_BYTES: list[int] = []  # length of every frame sent by the node, FCS included
+
+
 async def reply(sink: GmiiSink) -> Ether:
     fr = await with_timeout(sink.recv(), 200, "us")  # a 1518-byte frame takes 12 us
     assert fr.check_fcs(), "bad FCS on a transmitted frame"
     assert not any(fr.error or []), "gmii_tx_er on a transmitted frame"
+    TX_BYTES.append(len(fr.get_payload()) + 4)
     return Ether(fr.get_payload())
 
 
@@ -77,6 +104,17 @@ async def node_end_to_end(dut) -> None:
     wrap = 1 << int(os.environ["CNT_W"])
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     src = GmiiSource(dut.gmii_rxd, dut.gmii_rx_er, dut.gmii_rx_dv, dut.clk)
+    rx_bytes = 0  # good frames received, FCS included
+
+    async def send(payload: bytes) -> None:
+        nonlocal rx_bytes
+        f = GmiiFrame.from_payload(payload)
+        rx_bytes += len(f.get_payload()) + 4
+        await src.send(f)
+
+    TX_BYTES.clear()
+    dut.cnt_rd_en.value = 0
+    dut.cnt_rd_addr.value = 0
     dut.rst.value = 1
     dut.tick_1ms.value = 0
     dut.cfg_mac.value = mac_int(MAC)
@@ -105,7 +143,7 @@ async def node_end_to_end(dut) -> None:
     req = Ether(dst="ff:ff:ff:ff:ff:ff", src=PEER_MAC) / ARP(
         op=1, hwsrc=PEER_MAC, psrc=PEER_IP, pdst=IPA
     )
-    await src.send(GmiiFrame.from_payload(bytes(req)))
+    await send(bytes(req))
     r = await reply(sink)
     assert r.dst == PEER_MAC and r.src == MAC
     assert r[ARP].op == 2 and r[ARP].hwsrc == MAC and r[ARP].psrc == IPA
@@ -116,7 +154,7 @@ async def node_end_to_end(dut) -> None:
     for n, size in enumerate((0, 56, 1000)):
         data = bytes((i * 7 + n) & 0xFF for i in range(size))
         ping = Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA) / ICMP(id=9, seq=n) / data
-        await src.send(GmiiFrame.from_payload(bytes(ping)))
+        await send(bytes(ping))
         if not echo:
             continue
         r = await reply(sink)
@@ -135,7 +173,7 @@ async def node_end_to_end(dut) -> None:
             / UDP(sport=40000 + n, dport=ECHO_PORT)
             / Raw(data)
         )
-        await src.send(GmiiFrame.from_payload(bytes(d)))
+        await send(bytes(d))
         r = await reply(sink)
         assert r.dst == PEER_MAC and r.src == MAC
         assert r[IP].src == IPA and r[IP].dst == PEER_IP
@@ -158,7 +196,7 @@ async def node_end_to_end(dut) -> None:
         / UDP(sport=1234, dport=9)
         / Raw(b"closed")
     )
-    await src.send(GmiiFrame.from_payload(d))
+    await send(d)
     if unreach:
         r = await reply(sink)
         assert r[ICMP].type == 3 and r[ICMP].code == 3 and checksums_ok(r)
@@ -167,22 +205,50 @@ async def node_end_to_end(dut) -> None:
     await ClockCycles(dut.clk, 3000)
     assert sink.empty(), "a reply to a frame that should have been dropped"
 
-    assert cnt(dut, MAC_RX_FRAMES) == (1 + 3 + len(sizes) + 1) % wrap
-    assert cnt(dut, MAC_RX_BAD_FCS) == 1
-    assert cnt(dut, ARP_REQ_RX) == 1
-    assert cnt(dut, ICMP_REPLIES) == 3 * echo
-    assert cnt(dut, ICMP_DROPPED) == 3 * (1 - echo)
-    assert cnt(dut, ECHOED) == len(sizes)
-    assert cnt(dut, UDP_CLOSED) == 1
-    assert cnt(dut, UNREACH_SENT) == unreach
+    c = await read_counters(dut)
+    n_rx = 1 + 3 + len(sizes) + 1  # good frames in: ARP, pings, datagrams, closed port
+    # out: GARP, ARP reply, ICMP echo replies, UDP, port unreachable
+    n_tx = 2 + 3 * echo + len(sizes) + unreach
+    assert len(TX_BYTES) == n_tx
+    want = {
+        MAC_RX_FRAMES: n_rx,
+        MAC_RX_BYTES: rx_bytes,
+        MAC_RX_BAD_FCS: 1,
+        MAC_TX_FRAMES: n_tx,
+        MAC_TX_BYTES: sum(TX_BYTES),
+        ETH_RX_FRAMES: n_rx,
+        IP_RX_PACKETS: 3 + len(sizes) + 1,
+        UDP_RX_DATAGRAMS: len(sizes) + 1,
+        ARP_REQ_RX: 1,
+        ARP_REPLY_TX: 1,
+        ARP_GARP_TX: 1,
+        ICMP_REPLIES: 3 * echo,
+        ICMP_DROPPED: 3 * (1 - echo),
+        ECHOED: len(sizes),
+        UDP_TX_FRAMES: len(sizes),
+        TX_FRAMES: n_tx,
+        UDP_CLOSED: 1,
+        UNREACH_SENT: unreach,
+    }
+    for i, v in want.items():
+        assert c[i] == v % wrap, f"counter {i}: {c[i]}, want {v % wrap}"
 
 
 @pytest.mark.parametrize(
-    ("csum_mode", "tx_buf", "echo", "unreach", "cnt_w"),
-    [(0, 0, 1, 0, 3), (1, 2048, 1, 1, 32), (0, 0, 0, 1, 8)],
-    ids=["lean", "full", "no_icmp_echo"],
+    ("csum_mode", "tx_buf", "echo", "unreach", "cnt_w", "counters"),
+    [
+        (0, 0, 1, 0, 3, 1),
+        (1, 2048, 1, 1, 32, 1),
+        (0, 0, 0, 1, 8, 1),
+        (0, 0, 1, 0, 3, 2),
+        (1, 2048, 1, 1, 32, 2),
+        (0, 0, 0, 1, 8, 2),
+    ],
+    ids=["lean", "full", "no_icmp_echo", "lean-ram", "full-ram", "no_icmp_echo-ram"],
 )
-def test_udp_echo_node(csum_mode: int, tx_buf: int, echo: int, unreach: int, cnt_w: int) -> None:
+def test_udp_echo_node(
+    csum_mode: int, tx_buf: int, echo: int, unreach: int, cnt_w: int, counters: int
+) -> None:
     import cocotb_run
 
     params = {
@@ -191,6 +257,7 @@ def test_udp_echo_node(csum_mode: int, tx_buf: int, echo: int, unreach: int, cnt
         "ICMP_ECHO": echo,
         "ICMP_UNREACH": unreach,
         "CNT_W": cnt_w,
+        "COUNTERS": counters,
     }
     cocotb_run.run(
         "udp_echo_node",

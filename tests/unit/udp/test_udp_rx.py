@@ -2,7 +2,7 @@
 ports (counter and strobe), flagged input, backpressure; cut-through (tuser on bad
 datagrams) and store-and-forward (bad datagrams dropped) at DATA_W 8 and 64; busy ports
 (BUSY_WAIT): a port that does not take a header in time loses that datagram (counted)
-while the other ports keep receiving.
+while the other ports keep receiving. Every counter equals the sum of its cnt_ev strobe.
 
 scapy builds every datagram; checksums come from scapy's in4_chksum over the
 pseudo-header, so the expected verdicts do not come from the code under test.
@@ -18,12 +18,15 @@ import pytest
 from cocotb.triggers import RisingEdge
 from scapy.layers.inet import IP, UDP, in4_chksum
 from scapy.packet import Raw
+from unit.cnt_ev_mon import EvMon
 from unit.eth.rxtb import HdrSource, PortMon, drain, frame, ip_int, start, wait_idle
 
 MY_IP = "192.0.2.1"
 PORTS = [7, 5000, 0, 40000]  # slot 2 is closed (0)
 FIELDS = ["src_mac", "src_ip", "src_port", "dst_port", "len"]
 CAP_BYTES = 256  # store-and-forward buffer used in the test
+# cnt_ev bits, in the order of the cnt_* ports
+EV_NAMES = ["datagrams", "bad_len", "closed_port", "bad_csum", "err_in", "oversize", "busy_drop"]
 
 
 def datagram(src: str, dst: str, sport: int, dport: int, data: bytes, zero: bool) -> bytes:
@@ -133,6 +136,7 @@ async def run_mix(
     rng = random.Random(seed)
     cfg_ports = sum(p << (16 * i) for i, p in enumerate(PORTS))
     src = await start(dut, {"cfg_udp_port": cfg_ports})
+    evmon = EvMon(dut, EV_NAMES)
     hsrc = HdrSource(dut, "s", ["src_mac", "src_ip", "dst_ip", "len", "broadcast"])
     cfgs = ports if ports is not None else [(ready_p, hdr_p, None)] * len(PORTS)
     mons = [
@@ -210,6 +214,10 @@ async def run_mix(
     }
     got = {k: int(getattr(dut, f"cnt_{k}").value) for k in want}
     assert got == {k: v % wrap for k, v in want.items()}
+    # the event strobes count exactly what the counters count (unwrapped)
+    assert evmon.counts() == want
+    evmon.check(wrap)
+    evmon.stop()
     want_closed = [
         (
             d["mac"],
