@@ -27,15 +27,17 @@
 // lost: sticky; set when an event could not be counted because a pending count would
 //   have overflowed. It falls only at rst or clear.
 //
-// Exactness: a strobe counter's pending count holds 2^PW - 1 events, a value counter's
-//   2^PV - 1 (the sum of its values). The scanner takes each pending count at least once
+// Exactness: a strobe counter's pending count holds 2^PW - 1 events (2^PWW - 1 for the
+//   counters of WMASK), a value counter's 2^PV - 1 (the sum of its values). The scanner takes each pending count at least once
 //   every N + R cycles, R being the reads taken in between. So no event is lost (and lost
 //   stays low) while, for every counter, the events (values) in any N + R consecutive
 //   cycles stay at or below 2^PW - 1 (2^PV - 1). A pending count that would overflow
 //   saturates and sets lost.
 // Parameters: N (counters, >= 2), W (counter width, 1..32), PW (pending bits of a strobe
 //   counter, >= 1), VW (width of a value input, >= 1), PV (pending bits of a value counter,
-//   >= VW), VMASK (N bits: 1 = value counter).
+//   >= VW), VMASK (N bits: 1 = value counter), PWW and WMASK (N bits): the strobe
+//   counters of WMASK have PWW pending bits instead of PW (counters whose events come in
+//   bursts).
 // Latency: a read 2 cycles (see above); an event reaches the RAM within N + R + 2 cycles.
 // Area: N*PW (+ PV per value counter) flip-flops of pending counts, a W-bit adder, the
 //   N-to-1 pending multiplexer and the forwarding register; N x W bits of RAM.
@@ -45,7 +47,9 @@ module stat_counters #(
     parameter integer PW = 2,
     parameter integer VW = 16,
     parameter integer PV = 16,
-    parameter [N-1:0] VMASK = {N{1'b0}}
+    parameter [N-1:0] VMASK = {N{1'b0}},
+    parameter integer PWW = 3,
+    parameter [N-1:0] WMASK = {N{1'b0}}
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -62,7 +66,9 @@ module stat_counters #(
     output reg                          lost
 );
     localparam integer AW = (N > 1) ? $clog2(N) : 1;
-    localparam integer PM = (VMASK != {N{1'b0}} && PV > PW) ? PV : PW;  // widest pending
+    // the widest pending count
+    localparam integer PS = (WMASK != {N{1'b0}} && PWW > PW) ? PWW : PW;
+    localparam integer PM = (VMASK != {N{1'b0}} && PV > PS) ? PV : PS;
 
     // ---------------- stage 0: pick the counter, take its pending count ----------------
     reg  [AW-1:0] ptr;                 // next counter of the scan (the clearing pass too)
@@ -76,7 +82,7 @@ module stat_counters #(
     genvar i;
     generate
         for (i = 0; i < N; i = i + 1) begin : g_pend
-            localparam integer PI = VMASK[i] ? PV : PW;
+            localparam integer PI = VMASK[i] ? PV : (WMASK[i] ? PWW : PW);
             localparam [AW-1:0] IA = i;
             reg  [PI-1:0] pend;
             wire          take = (a == IA);

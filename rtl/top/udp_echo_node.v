@@ -47,16 +47,16 @@
 //   cnt_busy                   (COUNTERS = 2) the counter RAM is being cleared: 59 cycles
 //                              after rst falls. Events are counted meanwhile all the same.
 //   cnt_lost                   (COUNTERS = 2) sticky: an event was lost (a counter got
-//                              more than 2^CNT_PW - 1 events in one scan; see below).
+//                              more events in one scan than its pending count holds).
 //   COUNTERS = 2 keeps the 59 counters in one RAM (stat_counters: iCE40 block RAM, Xilinx
 //   LUT RAM) fed by the blocks' event strobes (cnt_ev), the blocks built with 1-bit
 //   counters left unconnected, so synthesis removes them. Each counter has a CNT_PW-bit
-//   pending count (the bytes counters 16 bits) folded into the RAM once every 59 + R
-//   cycles (R: reads taken meanwhile). Every counter here steps at most once per frame
-//   (frames of at least 60 bytes, one byte a cycle), except the ARP cache's expiries,
-//   timeouts and evictions (one per entry per background pass), so the counts are exact
-//   while ARP_ENTRIES <= 2^CNT_PW - 1 and reads leave the scan at least 59 cycles in every
-//   120; cnt_lost tells otherwise.
+//   pending count (the bytes counters 16 bits; the ARP cache's timeout, expired and
+//   evicted, which step once per entry in a background pass, enough bits for ARP_ENTRIES)
+//   folded into the RAM once every 59 + R cycles (R: reads taken meanwhile). Every other
+//   counter steps at most once per frame (frames of at least 60 bytes, one byte a
+//   cycle), so the counts are exact while at most 60 reads are taken in any 120 cycles;
+//   cnt_lost tells otherwise.
 // Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
@@ -76,7 +76,7 @@ module udp_echo_node #(
     parameter integer ICMP_UNREACH   = 0,
     parameter integer CNT_W          = 32,
     parameter integer COUNTERS       = 1,
-    parameter integer CNT_PW         = 3,
+    parameter integer CNT_PW         = 2,
     parameter integer RX_BUSY_WAIT   = -1
 ) (
     input  wire             clk,
@@ -130,9 +130,14 @@ module udp_echo_node #(
             // counters 1 and 5 (tx_bytes, rx_bytes) add their frame's length
             wire [NCNT*16-1:0] ev_val = {{(NCNT-6){16'd0}}, ev_len[31:16], 48'd0,
                                           ev_len[15:0], 16'd0};
+            // counters 45-47 (ARP timeout, expired, evicted) come in bursts of up to
+            // ARP_ENTRIES: their pending counts hold that many
+            localparam integer PWA = $clog2(ARP_ENTRIES + 1);
             stat_counters #(
                 .N(NCNT), .W(CNT_W), .PW(CNT_PW), .VW(16), .PV(16),
-                .VMASK({{(NCNT-6){1'b0}}, 6'b100010})
+                .VMASK({{(NCNT-6){1'b0}}, 6'b100010}),
+                .PWW((PWA > CNT_PW) ? PWA : CNT_PW),
+                .WMASK({{(NCNT-48){1'b0}}, 3'b111, 45'd0})
             ) u_cnt (
                 .clk(clk), .rst(rst), .clear(1'b0), .ev(ev), .ev_val(ev_val),
                 .rd_en(cnt_rd_en), .rd_addr(cnt_rd_addr), .rd_valid(cnt_rd_valid),

@@ -3,9 +3,9 @@
 Random event strobes (and values, for value counters) at the documented rate bound, reads
 at random times (each read equals the model's count of the events before it), exact counts
 of every counter after the scan drains, back-to-back reads of one counter and of neighbours
-(the read-after-write forwarding), wrapping at 2^W, the reset pass (busy for N cycles, every
-counter 0, events of the pass counted), clear, and the sticky lost flag when one counter
-gets more events per scan than its pending count holds.
+(the read-after-write forwarding), wrapping at 2^W, wider pending counts (WMASK), the
+reset pass (busy for N cycles, every counter 0, events of the pass counted), clear, and the
+sticky lost flag when one counter gets more events per scan than its pending count holds.
 """
 
 from __future__ import annotations
@@ -33,7 +33,14 @@ class Tb:
         self.pv = int(dut.PV.value)
         self.vw = int(dut.VW.value)
         vmask = int(dut.VMASK.value)
+        wmask = int(dut.WMASK.value)
         self.value = [bool(vmask >> i & 1) for i in range(self.n)]
+        # what each pending count holds: values for value counters, events for the others
+        pww = int(dut.PWW.value)
+        self.cap = [
+            (1 << self.pv) - 1 if self.value[i] else (1 << (pww if wmask >> i & 1 else self.pw)) - 1
+            for i in range(self.n)
+        ]
         self.count = [0] * self.n
         self.pending_reads: deque[tuple[int, int, int]] = deque()  # (due cycle, addr, value)
         self.cycle = 0
@@ -144,7 +151,7 @@ class RateLimiter:
         win = self.window()
         while h and h[0][0] <= tb.cycle - win:
             h.popleft()
-        cap = (1 << tb.pv) - 1 if tb.value[i] else (1 << tb.pw) - 1
+        cap = tb.cap[i]
         if sum(x for _, x in h) + v > cap:
             return False
         h.append((tb.cycle, v))
@@ -261,7 +268,7 @@ async def overflow_sets_lost_and_clear(dut) -> None:
     tb = Tb(dut)
     await tb.start()
     await tb.reset()
-    i = next(k for k in range(tb.n) if not tb.value[k])
+    i = next(k for k in range(tb.n) if not tb.value[k] and tb.cap[k] < tb.n // 2)
     other = (i + 1) % tb.n
     rng = random.Random(3)
     lim = RateLimiter(tb)
@@ -318,6 +325,7 @@ CONFIGS = [
     {"N": 59, "W": 32, "PW": 2, "VMASK": 0x22},
     {"N": 5, "W": 4, "PW": 1, "VW": 4, "PV": 6, "VMASK": 0x10},
     {"N": 16, "W": 32, "PW": 3, "VW": 16, "PV": 16, "VMASK": 0x8001},
+    {"N": 12, "W": 16, "PW": 1, "PWW": 3, "WMASK": 0x0C6, "VW": 12, "PV": 13, "VMASK": 0x800},
 ]
 
 
