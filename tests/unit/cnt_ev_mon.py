@@ -11,7 +11,8 @@ from cocotb.utils import get_sim_time
 
 class EvMon:
     """Sums every bit of ``dut.cnt_ev`` at each rising edge while ``rst`` is low (the
-    cycle before a counter steps); ``names`` are the counters in port order."""
+    cycle before a counter steps); ``names`` are the counters in port order, ``name[k]``
+    for element k of a port of several 32-bit counters."""
 
     def __init__(self, dut, names: list[str], clk: str = "clk", rst: str = "rst") -> None:
         self.dut = dut
@@ -49,11 +50,18 @@ class EvMon:
         same_step = get_sim_time("step") == self.last_time
         for name in names or self.names:
             i = self.names.index(name)
-            got = int(getattr(self.dut, f"cnt_{name}").value)
+            got = self.read(name)
             want = {self.sums[i] % wrap}
             if same_step:
                 want.add((self.sums[i] - self.last[i]) % wrap)
             assert got in want, f"cnt_{name} = {got}, but its cnt_ev strobes sum to {want}"
+
+    def read(self, name: str) -> int:
+        """Counter ``name`` (``name[k]``: the k-th 32-bit counter of port cnt_name)."""
+        base, _, idx = name.partition("[")
+        v = int(getattr(self.dut, f"cnt_{base}").value)
+        k = int(idx.rstrip("]")) if idx else 0
+        return (v >> (32 * k)) & 0xFFFFFFFF
 
     def stop(self) -> None:
         self._task.cancel()

@@ -3,7 +3,8 @@
 Frames built by scapy go in on the MAC side; out come UDP datagrams on the application
 ports, raw frames on the raw channel, and on the MAC transmit side ARP replies, ICMP echo
 replies, UDP datagrams sent by the applications and raw frames (all parsed by scapy).
-Every drop counter of the receive path is checked exactly.
+Every drop counter of the receive path is checked exactly, and every counter equals the
+sum of its cnt_ev strobe (the EV_* layout of docs/stack.md).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamSink
 from scapy.layers.inet import ICMP, IP, UDP, IPerror, UDPerror
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
+from unit.cnt_ev_mon import EvMon
 from unit.eth.rxtb import PortMon, drain, frame, ip_int, mac_int, start, wait_idle
 
 MAC = "02:00:00:00:00:01"
@@ -49,15 +51,44 @@ def cfg() -> dict[str, int]:
     }
 
 
+def ev_names(nports: int) -> list[str]:
+    """udp_stack's cnt_ev bits: its cnt_* ports in order, a port of NUM_PORTS counters
+    giving NUM_PORTS bits (docs/stack.md)."""
+    names = [
+        "eth_rx_frames", "eth_bad_mac", "eth_bad_ethertype", "eth_runt",
+        "ip_rx_packets", "ip_runt", "ip_bad_hdr", "ip_bad_csum", "ip_bad_len",
+        "ip_not_for_us", "ip_fragment", "ip_bad_proto", "ip_truncated",
+        "udp_rx_datagrams", "udp_bad_len", "udp_closed_port", "udp_bad_csum", "udp_err_in",
+        "udp_oversize", "udp_busy_drop",
+        "icmp_replies", "icmp_aborted", "icmp_dropped", "icmp_bad_csum",
+        "icmp_unreach_sent", "icmp_unreach_dropped",
+        "arp_req_rx", "arp_reply_tx", "arp_req_tx", "arp_garp_tx", "arp_reply_rx",
+        "arp_malformed", "arp_rx_overrun", "arp_hit", "arp_miss", "arp_timeout",
+        "arp_expired", "arp_evicted", "arp_conflict",
+        "tx_frames", "raw_tx_frames", "raw_tx_abort",
+    ]  # fmt: skip
+    for c in ("frames", "abort", "long", "arp_miss", "sf_overflow"):
+        names += [f"udp_tx_{c}[{g}]" for g in range(nports)]
+    return names
+
+
+async def check_strobes(dut, evmon: EvMon) -> None:
+    """Once the stack is quiet, every counter equals the sum of its cnt_ev strobe."""
+    await ClockCycles(dut.clk, 50)
+    evmon.check(1 << 32)
+    assert sum(evmon.sums) > 0
+
+
 async def setup(dut, ready_p: float = 1.0):
     src = await start(dut, cfg())
+    evmon = EvMon(dut, ev_names(int(dut.NUM_PORTS.value)))
     ports = [
         PortMon(dut, "m_udp_rx", RX_FIELDS, ready_p, ready_p, index=i, nports=2, seed=40 + i)
         for i in range(2)
     ]
     raw = PortMon(dut, "m_raw_rx", ["dst_mac", "src_mac"], ready_p, ready_p, seed=45)
     sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
-    return src, ports, raw, sink
+    return src, ports, raw, sink, evmon
 
 
 def udp_frame(dport: int, data: bytes, **ipkw: object) -> bytes:
@@ -69,7 +100,7 @@ def udp_frame(dport: int, data: bytes, **ipkw: object) -> bytes:
 async def receive_mix(dut) -> None:
     """UDP to both ports, ICMP echo, ARP request, raw frames and bad frames of each layer."""
     rng = random.Random(50)
-    src, ports, raw, sink = await setup(dut, ready_p=0.7)
+    src, ports, raw, sink, evmon = await setup(dut, ready_p=0.7)
     frames: list[tuple[bytes, bool]] = []
     exp_udp: list[list[tuple[bytes, int]]] = [[], []]
     exp_raw: list[bytes] = []
@@ -209,6 +240,7 @@ async def receive_mix(dut) -> None:
     it = iter(closed)  # the messages quote closed-port datagrams, in order
     assert all(any(q == c for c in it) for q in quoted)
     assert sink.empty()
+    await check_strobes(dut, evmon)
 
 
 async def drive_port(dut, prefix: str, index: int, nports: int, kw: int, data: bytes) -> None:
@@ -230,7 +262,7 @@ async def drive_port(dut, prefix: str, index: int, nports: int, kw: int, data: b
 @cocotb.test()
 async def transmit_udp_and_raw(dut) -> None:
     """A datagram from application port 1 (checksum computed) and a raw frame go out."""
-    src, ports, raw, sink = await setup(dut)
+    src, ports, raw, sink, evmon = await setup(dut)
     kw = len(dut.s_axis_tkeep)
     data = bytes(range(200))
     dut.s_udp_tx_hdr_dst_mac.value = mac_int(PEER_MAC) << 48
@@ -271,12 +303,13 @@ async def transmit_udp_and_raw(dut) -> None:
     e = Ether(bytes(fr.tdata))
     assert e.type == RAW_TYPE and e.dst == PEER_MAC and e.src == MAC
     assert bytes(e.payload).startswith(b"raw channel payload")
+    await check_strobes(dut, evmon)
 
 
 @cocotb.test()
 async def stalled_port_does_not_stall_the_stack(dut) -> None:
     """RX_BUSY_WAIT: port 0 never takes a header; port 1, ping and ARP keep working."""
-    src, _, _, sink = await setup(dut)
+    src, _, _, sink, evmon = await setup(dut)
     ports = [
         PortMon(dut, "m_udp_rx", RX_FIELDS, 1.0, 0.0, index=0, nports=2, seed=60),
         PortMon(dut, "m_udp_rx", RX_FIELDS, 1.0, 1.0, index=1, nports=2, seed=61),
@@ -308,6 +341,7 @@ async def stalled_port_does_not_stall_the_stack(dut) -> None:
             assert r[ARP].op == 2 and r[ARP].pdst == PEER_IP
         else:
             assert r[ICMP].type == 0 and r[ICMP].id == 3 and bytes(r[ICMP].payload) == b"p" * 40
+    await check_strobes(dut, evmon)
 
 
 @pytest.mark.parametrize("data_w", [8, 64])
