@@ -61,9 +61,6 @@
 //   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway: configuration (values, not wire order)
 //   tick_1ms: one-cycle strobe every millisecond
 //   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
-//   cnt_ev[12:0]: the counters' event strobes, one bit per cnt_* port in port order (bit
-//     0 cnt_req_rx .. bit 12 cnt_conflict), each high in the cycle before its counter
-//     steps (read them while rst is low), for counters kept elsewhere; CNT_W may then be 1
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
 //   the last hit and nothing has changed since (same millisecond, no entry learnt);
 //   otherwise WAYS + 4 cycles on an idle cache (the request registered, the set's first
@@ -135,7 +132,10 @@ module arp #(
     output reg  [31:0]       cnt_expired,     // valid entries that expired
     output reg  [31:0]       cnt_evicted,     // entries replaced while in use
     output reg  [31:0]       cnt_conflict,    // frames from another station claiming cfg_ip
-    output wire [12:0]       cnt_ev           // the counters' event strobes, in port order
+    // the counters' event strobes, one bit per cnt_* port in port order (bit 0 cnt_req_rx ..
+    // bit 12 cnt_conflict), each high in the cycle before its counter steps (read them while
+    // rst is low), for counters kept elsewhere (stat_counters); CNT_W may then be 1
+    output wire [12:0]       cnt_ev
 );
 
     // ------------------------------------------------------------------ sizes
