@@ -51,12 +51,13 @@
 //   COUNTERS = 2 keeps the 59 counters in one RAM (stat_counters: iCE40 block RAM, Xilinx
 //   LUT RAM) fed by the blocks' event strobes (cnt_ev), the blocks built with 1-bit
 //   counters left unconnected, so synthesis removes them. Each counter has a CNT_PW-bit
-//   pending count (the bytes counters 16 bits; the ARP cache's timeout, expired and
-//   evicted, which step once per entry in a background pass, enough bits for ARP_ENTRIES)
-//   folded into the RAM once every 59 + R cycles (R: reads taken meanwhile). Every other
-//   counter steps at most once per frame (frames of at least 60 bytes, one byte a
-//   cycle), so the counts are exact while at most 60 reads are taken in any 120 cycles;
-//   cnt_lost tells otherwise.
+//   pending count folded into the RAM once every 59 + R cycles (R: reads taken
+//   meanwhile); the bytes counters have 16 bits, and 3 bits (at least ARP_ENTRIES) the
+//   counters whose events may come faster than one per 60 cycles: the MAC's bad FCS,
+//   runt and rx_er (wire frames as short as 25 cycles) and the ARP cache's timeout,
+//   expired and evicted (one per entry in a background pass). Every other counter steps
+//   at most once per frame of at least 60 bytes, one byte a cycle. So the counts are
+//   exact while at most 30 reads are taken in any 90 cycles; cnt_lost tells otherwise.
 // Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
@@ -130,14 +131,17 @@ module udp_echo_node #(
             // counters 1 and 5 (tx_bytes, rx_bytes) add their frame's length
             wire [NCNT*16-1:0] ev_val = {{(NCNT-6){16'd0}}, ev_len[31:16], 48'd0,
                                           ev_len[15:0], 16'd0};
-            // counters 45-47 (ARP timeout, expired, evicted) come in bursts of up to
-            // ARP_ENTRIES: their pending counts hold that many
+            // wider pending counts (WMASK) for the counters whose events come faster than
+            // one per 60 cycles: 45-47 (ARP timeout, expired, evicted: bursts of up to
+            // ARP_ENTRIES) and the MAC's 6, 7, 9 (bad FCS, runt, rx_er: frames on the wire
+            // as short as 25 cycles, preamble and gap included)
             localparam integer PWA = $clog2(ARP_ENTRIES + 1);
+            localparam integer PWX = (PWA > 3) ? PWA : 3;
             stat_counters #(
                 .N(NCNT), .W(CNT_W), .PW(CNT_PW), .VW(16), .PV(16),
                 .VMASK({{(NCNT-6){1'b0}}, 6'b100010}),
-                .PWW((PWA > CNT_PW) ? PWA : CNT_PW),
-                .WMASK({{(NCNT-48){1'b0}}, 3'b111, 45'd0})
+                .PWW((PWX > CNT_PW) ? PWX : CNT_PW),
+                .WMASK({{(NCNT-48){1'b0}}, 3'b111, 35'd0, 10'b1011000000})
             ) u_cnt (
                 .clk(clk), .rst(rst), .clear(1'b0), .ev(ev), .ev_val(ev_val),
                 .rd_en(cnt_rd_en), .rd_addr(cnt_rd_addr), .rd_valid(cnt_rd_valid),

@@ -3,16 +3,18 @@
 cocotbext-eth drives the GMII receive side and captures the transmit side; scapy builds
 every request and parses every reply (FCS checked by cocotbext-eth). Checked: the
 gratuitous ARP at start, an ARP reply, ICMP echo replies, UDP echo of several sizes
-(checksum zero or computed, by configuration), no reply to a frame with a bad FCS, an
-ICMP port unreachable when that option is built, no ICMP echo reply (pings counted as
-dropped) when the responder is left out (ICMP_ECHO = 0), and the counters, including their
-wrap at CNT_W bits and the MAC's byte counts: on cnt_all (COUNTERS = 1), or read one by
-one through the counter RAM's read port (COUNTERS = 2: the same expected values, exactly).
+(checksum zero or computed, by configuration), no reply to a frame with a bad FCS nor to
+a burst of runts and bad frames at line rate, an ICMP port unreachable when that option is
+built, no ICMP echo reply (pings counted as dropped) when the responder is left out
+(ICMP_ECHO = 0), and the counters, including their wrap at CNT_W bits and the MAC's byte
+counts: on cnt_all (COUNTERS = 1), or read one by one through the counter RAM's read port
+(COUNTERS = 2: the same expected values, exactly, with reads during the burst).
 """
 
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import cocotb
@@ -35,7 +37,27 @@ ICMP_DROPPED = 32
 UDP_CLOSED = 26
 MAC_TX_FRAMES, MAC_TX_BYTES, MAC_RX_BYTES, IP_RX_PACKETS, UDP_RX_DATAGRAMS = 0, 1, 5, 15, 24
 ETH_RX_FRAMES, ARP_REPLY_TX, ARP_GARP_TX, TX_FRAMES, UDP_TX_FRAMES = 11, 37, 39, 49, 52
+MAC_RX_RUNT = 7
 NCNT = 59
+N_BURST = 12  # runts and bad-FCS frames sent back to back
+
+
+async def read_meanwhile(dut, stop: list[bool]) -> int:
+    """COUNTERS = 2: read random counters, one read every third cycle (the rate the node
+    documents as exact), checking the read port's 2-cycle latency; returns the reads."""
+    rng = random.Random(11)
+    n = 0
+    while not stop[0]:
+        await FallingEdge(dut.clk)
+        dut.cnt_rd_en.value = 1
+        dut.cnt_rd_addr.value = rng.randrange(NCNT)
+        await FallingEdge(dut.clk)
+        dut.cnt_rd_en.value = 0
+        assert not int(dut.cnt_rd_valid.value)
+        await FallingEdge(dut.clk)
+        assert int(dut.cnt_rd_valid.value)
+        n += 1
+    return n
 
 
 def mac_int(m: str) -> int:
@@ -102,6 +124,7 @@ async def node_end_to_end(dut) -> None:
     unreach = int(os.environ["ICMP_UNREACH"])
     echo = int(os.environ["ICMP_ECHO"])
     wrap = 1 << int(os.environ["CNT_W"])
+    counters = int(os.environ["COUNTERS"])
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     src = GmiiSource(dut.gmii_rxd, dut.gmii_rx_er, dut.gmii_rx_dv, dut.clk)
     rx_bytes = 0  # good frames received, FCS included
@@ -205,6 +228,20 @@ async def node_end_to_end(dut) -> None:
     await ClockCycles(dut.clk, 3000)
     assert sink.empty(), "a reply to a frame that should have been dropped"
 
+    # a burst at line rate: runts (8 bytes) and bad-FCS frames back to back, no reply;
+    # with COUNTERS = 2, counters are read meanwhile (one cycle in three)
+    stop = [False]
+    reader = cocotb.start_soon(read_meanwhile(dut, stop)) if counters == 2 else None
+    runt = bytes(GmiiFrame.from_payload(d).data[: 8 + 8])
+    for f in [runt] * N_BURST + [bytes(bad)] * N_BURST:  # a runt every 28 cycles
+        await src.send(GmiiFrame(f))
+    await src.wait()
+    await ClockCycles(dut.clk, 300)
+    stop[0] = True
+    if reader is not None:
+        assert await reader > 100
+    assert sink.empty(), "a reply to a runt or a bad frame"
+
     c = await read_counters(dut)
     n_rx = 1 + 3 + len(sizes) + 1  # good frames in: ARP, pings, datagrams, closed port
     # out: GARP, ARP reply, ICMP echo replies, UDP, port unreachable
@@ -213,7 +250,8 @@ async def node_end_to_end(dut) -> None:
     want = {
         MAC_RX_FRAMES: n_rx,
         MAC_RX_BYTES: rx_bytes,
-        MAC_RX_BAD_FCS: 1,
+        MAC_RX_BAD_FCS: 1 + N_BURST,
+        MAC_RX_RUNT: N_BURST,
         MAC_TX_FRAMES: n_tx,
         MAC_TX_BYTES: sum(TX_BYTES),
         ETH_RX_FRAMES: n_rx,
