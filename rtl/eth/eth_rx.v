@@ -94,8 +94,9 @@ module eth_rx #(
     reg inc_frames, inc_runt, inc_bad_mac, inc_bad_ethertype;
     assign cnt_ev = {inc_runt, inc_bad_ethertype, inc_bad_mac, inc_frames};
     reg  [HW*8-1:0] win;
-    reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB)
-    reg  [4:0]      flen;  // frame bytes seen, saturating at 16 (only the runt check reads it)
+    reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB); bytes at DATA_W 8
+    reg  [4:0]      flen;  // frame bytes seen, saturating at 16 (runt check, DATA_W 64 only)
+    reg             dst_ones;  // DATA_W 8: the destination bytes seen so far are all ff
     reg             ended;  // tlast consumed
     reg             pushed;  // decision made for this frame
     reg             cmd_valid;
@@ -121,6 +122,10 @@ module eth_rx #(
         (HOLD ? (ended ? (pushed && !cmd_valid) : !(cmd_valid && bcnt == {BW{1'b0}})) :
                 (!ended || restart));
     wire in_beat = s_axis_tvalid && s_axis_tready;
+    // a beat that moves the window and bcnt: every beat, or at DATA_W 8 a beat holding
+    // its byte (a beat with tkeep = 0 holds none), so bcnt counts bytes there and doubles
+    // as the runt check's length
+    wire hdr_beat = in_beat && ((KEEP_W != 1) || s_axis_tkeep[0]);
 
     reg [4:0] nkeep;
     integer i;
@@ -137,16 +142,20 @@ module eth_rx #(
     wire [47:0] f_dst = be48(win[47:0]);
     wire [47:0] f_src = be48(win[95:48]);
     wire [15:0] f_type = {win[103:96], win[111:104]};
-    wire        is_runt = ended && (flen < 5'd14);
-    wire        mac_ok = (f_dst == cfg_mac) || (&f_dst);
+    wire        is_runt = ended && ((KEEP_W == 1) ? (bcnt != NB[BW-1:0]) : (flen < 5'd14));
+    // broadcast: at DATA_W 8 from a flag built one byte at a time (no 48-bit AND)
+    wire        dst_bcast = (KEEP_W == 1) ? dst_ones : (&f_dst);
+    wire        mac_ok = (f_dst == cfg_mac) || dst_bcast;
     wire        t_arp = (f_type == 16'h0806);
     wire        t_ip = (f_type == 16'h0800);
     wire        t_raw = (f_type == cfg_raw_ethertype);
 
     always @(posedge clk) begin
-        if (in_beat && bcnt_e != NB[BW-1:0]) begin
+        if (hdr_beat && bcnt_e != NB[BW-1:0]) begin
             win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
         end
+        if (hdr_beat && bcnt_e < 6)
+            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bcnt_e == {BW{1'b0}});
         if (push) begin
             cmd_dst_mac <= f_dst;
             cmd_src_mac <= f_src;
@@ -188,8 +197,8 @@ module eth_rx #(
             end else if (push) begin
                 pushed <= 1'b1;
             end
+            if (hdr_beat && bcnt_e != NB[BW-1:0]) bcnt <= bcnt_e + 1'b1;
             if (in_beat) begin
-                if (bcnt_e != NB[BW-1:0]) bcnt <= bcnt_e + 1'b1;
                 if (!flen_e[4]) flen <= flen_e + nkeep;
                 if (s_axis_tlast) ended <= 1'b1;
             end

@@ -140,6 +140,7 @@ module ip_rx #(
     reg  [16:0]     s1;
     reg             s1_ok;  // DATA_W 8: acc_lo + acc_c == 0xFFFF without an adder
     reg             csum_ok;
+    reg             dst_ones;  // DATA_W 8: the destination bytes seen so far are all ff
     reg  [47:0]     cur_src_mac;
 
     reg             cmd_valid;
@@ -239,7 +240,7 @@ module ip_rx #(
         r_hdr <= (f_ver != 4'd4) || (f_ihl < 4'd5);
         r_len <= tl_d[14];
         r_bcast <= (f_dst != cfg_ip);
-        r_dst <= !((f_dst == cfg_ip) || (f_dst == 32'hFFFFFFFF) ||
+        r_dst <= !((f_dst == cfg_ip) || ((KEEP_W == 1) ? dst_ones : (&f_dst)) ||
                    (f_dst == (cfg_ip | ~cfg_netmask)));
         r_frag <= f_mf || (f_off != 13'd0);
         r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17));
@@ -256,18 +257,36 @@ module ip_rx #(
             lim_kw <= lim_in - KW7;
         end
         // checksum: accumulate, then fold once and compare
-        bsum_r <= bsum[BSW-1:0];
-        bs_first <= first;
-        if (bs_v)
-            {acc_c, acc_lo} <= {{CW{1'b0}}, bs_first ? 16'd0 : acc_lo} +
-                               {{(CW+16-BSW){1'b0}}, bsum_r} +
-                               {16'd0, bs_first ? {CW{1'b0}} : acc_c};
+        if (KEEP_W == 1) begin
+            // one byte per beat: the sum so far is multiplied by 256 (a rotation by 8
+            // modulo 0xFFFF, since 2^16 = 1) before each byte is added in the low half,
+            // so no byte lane select is needed: over the even-length header the even
+            // bytes end up weighted 256 (the high halves of the words). The deferred carry
+            // (worth 1 before the rotation) goes in at bit 8. The sum is cleared while
+            // the packet's first byte is awaited (no header byte is pending then).
+            bsum_r[7:0] <= s_axis_tdata[7:0];
+            if (first)
+                {acc_c, acc_lo} <= {(CW+16){1'b0}};
+            else if (bs_v)
+                {acc_c, acc_lo} <= {1'b0, acc_lo[7:0], acc_lo[15:8]} +
+                                   {8'd0, acc_c[0], bsum_r[7:0]};
+        end else begin
+            bsum_r <= bsum[BSW-1:0];
+            bs_first <= first;
+            if (bs_v)
+                {acc_c, acc_lo} <= {{CW{1'b0}}, bs_first ? 16'd0 : acc_lo} +
+                                   {{(CW+16-BSW){1'b0}}, bsum_r} +
+                                   {16'd0, bs_first ? {CW{1'b0}} : acc_c};
+        end
         // s1 <= 0xFFFF + 15 is congruent to the sum modulo 0xFFFF: a good header sums to
-        // 0xFFFF (0 only if every word was 0)
+        // 0xFFFF (0 only if every byte was 0)
         s1 <= {1'b0, acc_lo} + {{(17-CW){1'b0}}, acc_c};
         // (one carry bit: lo + c = 0xFFFF is lo = 0xFFFF, c = 0 or lo = 0xFFFE, c = 1)
         s1_ok <= (&acc_lo[15:1]) && (acc_lo[0] ^ acc_c[0]);
         csum_ok <= (KEEP_W == 1) ? s1_ok : (s1 == 17'h0FFFF);
+        // destination 255.255.255.255, one byte at a time (bytes 16..19)
+        if (in_beat && s_axis_tkeep[0] && flen[6:2] == 5'd4)
+            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || flen[1:0] == 2'd0);
         if (push) begin
             cmd_len <= {tl_d[13:0], f_tlen[1:0]};
             cmd_bcast <= r_bcast;
@@ -331,7 +350,8 @@ module ip_rx #(
             if (inc_not_for_us) cnt_not_for_us <= (cnt_not_for_us + 32'd1) & CNT_MASK;
             if (inc_fragment) cnt_fragment <= (cnt_fragment + 32'd1) & CNT_MASK;
             if (inc_bad_proto) cnt_bad_proto <= (cnt_bad_proto + 32'd1) & CNT_MASK;
-            bs_v <= in_beat;
+            // (DATA_W 8: only a beat holding a header byte is summed)
+            bs_v <= in_beat && ((KEEP_W != 1) || (s_axis_tkeep[0] && !hdr_have));
             ck0 <= hdr_have && !ck0 && !ck1 && !ck2 && !pushed;
             ck1 <= ck0;
             ck2 <= ck2 ? !push : ck1;
