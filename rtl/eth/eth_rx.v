@@ -15,7 +15,9 @@
 // The header handshake of a frame completes before its first payload beat is offered.
 // At DATA_W 8 the header bus is read from the parser's header window, so a frame's first
 // beat is taken only once the previous frame's header has gone (no stall at line rate);
-// at DATA_W 64 the header bus has its own registers.
+// at DATA_W 64 the header bus has its own registers. At DATA_W 8 the broadcast check is a
+// flag built one byte at a time, and the header byte count (a beat with tkeep = 0 holds
+// no byte) is also the runt check's length.
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
 //   parsed; must hold at least the 14 header bytes), CNT_W (counter width, 1..32).

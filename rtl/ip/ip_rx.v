@@ -21,7 +21,9 @@
 // The checksum is summed per beat as the header arrives (one's-complement with the
 // carries deferred into the next beat's add: 17 bits at DATA_W 8, 20 at 64; the beat's
 // words registered first), then folded and compared in two more pipelined stages, so no
-// path holds more than one short adder.
+// path holds more than one short adder. At DATA_W 8 each byte is added to the sum
+// rotated by 8 bits (multiplied by 256 modulo 0xFFFF), so no lane select is needed, and
+// the 255.255.255.255 destination check is a flag built one byte at a time.
 //
 // At DATA_W 8 the fields held for the input packet (src_mac from eth_rx, the IP header
 // window) are the ones presented on the header bus: the next input header is taken only
@@ -207,7 +209,11 @@ module ip_rx #(
     // the header ends in this beat if its last byte (lim-1) is reached and present
     // (mid-packet beats are full, so that byte sits in lane (lim-1) mod KEEP_W)
     localparam [6:0] KW7 = KEEP_W[6:0];
-    wire        reach = !first && pos_small && ({1'b0, flen[5:0]} >= lim_kw);
+    // (one byte per beat: flen steps by one byte, so it meets lim - 1 exactly: an equality;
+    // flen is 0 on a first beat, when lim_kw is 19 from reset or >= 19 from the packet
+    // before, and 0 again once saturated)
+    wire        reach = (KEEP_W == 1) ? (flen[5:0] == lim_kw[5:0]) :
+                        (!first && pos_small && ({1'b0, flen[5:0]} >= lim_kw));
     wire        lastb;
     generate
         if (KEEP_W == 1) begin : g_lb1
@@ -256,6 +262,7 @@ module ip_rx #(
             lim <= lim_in;
             lim_kw <= lim_in - KW7;
         end
+        if (rst) lim_kw <= 7'd19;  // (see reach)
         // checksum: accumulate, then fold once and compare
         if (KEEP_W == 1) begin
             // one byte per beat: the sum so far is multiplied by 256 (a rotation by 8
