@@ -3,10 +3,21 @@
 // (the MAC's user side). A frame is never interleaved with another: once its first beat
 // has been taken, the arbiter stays on that input until its tlast beat.
 //
-// Between frames the grant is combinational: the first requester (tvalid) found after the
-// one served last wins in the same cycle, so an idle arbiter adds no cycle of latency
-// (the zero-wait transmitter's first byte still leaves the cycle after its request), and
-// frames follow back to back with no idle cycle.
+// The grant is a register (one-hot, or zero after reset): every s_axis_tready is the
+// grant bit AND m_axis_tready, and the output mux is selected by the grant register, so
+// no input's tvalid reaches any tready combinationally. The next grant is chosen from
+// the requests (tvalid) of the other inputs, round robin from the input granted now:
+//   - on the tlast beat of a frame: the first other requester after the current input
+//     takes the grant for the next cycle, so frames of different inputs follow back to
+//     back with no idle cycle; with no other requester the grant stays (is parked) on the
+//     current input, so that input's next frame follows as soon as it is offered;
+//   - between frames, while the granted input offers nothing: the first other requester
+//     after it takes the grant for the next cycle.
+// So a request from the input holding the (parked) grant is taken in the cycle it is
+// made; a request from another input on an idle arbiter one cycle later. A request from
+// the parked input wins a tie against another input's request made in the same cycle
+// (the other input then goes next). After reset no input holds the grant and the
+// lowest-numbered requester is served first.
 //
 // Parameters: N (inputs, >= 1), DATA_W, KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
 //   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
@@ -16,7 +27,8 @@
 // cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
 //   cnt_frames), each high in the cycle before its counter steps (read them
 //   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
-// Latency: 0 cycles (combinational data path and grant).
+// Latency: data path 0 cycles (the registered grant selects the input); an idle arbiter
+//   adds 1 cycle to a request from an input that does not hold the grant, 0 otherwise.
 module eth_tx_arb #(
     parameter N      = 2,
     parameter DATA_W = 8,
@@ -45,17 +57,17 @@ module eth_tx_arb #(
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
-    // one-hot grant: the data path is an AND-OR of the inputs, and the round-robin pick is
-    // "the lowest requester above the one served last, else the lowest requester"
-    reg  [N-1:0] locked_oh;  // the input holding the output inside a frame (0: between)
-    reg  [N-1:0] last_oh;    // input served last (round-robin pointer), one-hot
+    // one-hot grant: the data path is an AND-OR of the inputs selected by a register, and
+    // the round-robin pick is "the lowest other requester above the granted input, else
+    // the lowest other requester" (with no grant, after reset: the lowest requester)
+    reg  [N-1:0] grant;   // registered grant, one-hot (zero only after reset)
+    reg          locked;  // inside a frame: its first beat taken, its tlast beat not yet
 
-    wire [N-1:0] req    = s_axis_tvalid;
-    wire [N-1:0] above  = ~((last_oh << 1) - {{(N - 1) {1'b0}}, 1'b1});  // strictly above last
+    wire [N-1:0] req    = s_axis_tvalid & ~grant;  // requests of the other inputs
+    wire [N-1:0] above  = ~((grant << 1) - {{(N - 1) {1'b0}}, 1'b1});  // strictly above
     wire [N-1:0] req_hi = req & above;
     wire [N-1:0] pick   = (req_hi != {N{1'b0}}) ? (req_hi & (~req_hi + 1'b1)) : (req & (~req + 1'b1));
-    wire         locked = (locked_oh != {N{1'b0}});
-    wire [N-1:0] grant  = locked ? locked_oh : pick;
+    wire         any    = (req != {N{1'b0}});
 
     reg [DATA_W-1:0] o_data;
     reg [KEEP_W-1:0] o_keep;
@@ -72,7 +84,7 @@ module eth_tx_arb #(
 
     assign m_axis_tdata  = o_data;
     assign m_axis_tkeep  = o_keep;
-    assign m_axis_tvalid = |(req & grant);
+    assign m_axis_tvalid = |(s_axis_tvalid & grant);
     assign m_axis_tlast  = |(s_axis_tlast & grant);
     assign m_axis_tuser  = |(s_axis_tuser & grant);
 
@@ -81,16 +93,18 @@ module eth_tx_arb #(
     always @(posedge clk) begin
         if (fire) begin
             if (m_axis_tlast) begin
-                locked_oh  <= {N{1'b0}};
-                last_oh    <= grant;
+                locked     <= 1'b0;
                 cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
+                if (any) grant <= pick;  // next input's frame follows with no idle cycle
             end else begin
-                locked_oh <= grant;
+                locked <= 1'b1;
             end
+        end else if (!locked && !m_axis_tvalid && any) begin
+            grant <= pick;  // the granted input offers nothing: hand over to a requester
         end
         if (rst) begin
-            locked_oh  <= {N{1'b0}};
-            last_oh    <= {{(N - 1) {1'b0}}, 1'b1};
+            grant      <= {N{1'b0}};
+            locked     <= 1'b0;
             cnt_frames <= 32'd0;
         end
     end

@@ -3,7 +3,9 @@
 Frames are tagged with their input and sequence number; the output (cocotbext-axi sink,
 with and without random backpressure) must hold every frame whole and in order per input,
 never interleaved; with all inputs busy the order is strict round robin and the output has
-no idle cycle; an idle arbiter passes a lone requester's beat in the same cycle.
+no idle cycle; the grant is a register: an idle arbiter serves a lone requester one cycle
+after its request (in the same cycle if it holds the parked grant), and no tvalid changes
+any tready in its own cycle.
 """
 
 from __future__ import annotations
@@ -189,28 +191,95 @@ async def no_preemption(dut: Any) -> None:
         assert tu == 0 and f == tagged(f[0], f[1], len(f) - 2), "frame interleaved"
 
 
-@cocotb.test()
-async def idle_zero_latency(dut: Any) -> None:
-    """A lone requester on an idle arbiter: its beat is on the output in the same cycle."""
+def drive_beats(dut: Any, beats: dict[int, int]) -> None:
+    """Offer one single-beat frame (tlast) carrying `beats[p]` on every input p given."""
     w = len(dut.m_axis_tdata)
+    kw = w // 8
+    d = k = v = 0
+    for p, data in beats.items():
+        d |= data << (p * w)
+        k |= ((1 << kw) - 1) << (p * kw)
+        v |= 1 << p
+    dut.s_axis_tdata.value = d
+    dut.s_axis_tkeep.value = k
+    dut.s_axis_tlast.value = v
+    dut.s_axis_tuser.value = 0
+    dut.s_axis_tvalid.value = v
+
+
+@cocotb.test()
+async def idle_latency(dut: Any) -> None:
+    """A lone requester on an idle arbiter: the grant is a register, so an input that does
+    not hold it is served one cycle after its request (tready stays low in the request's
+    cycle); the input holding the parked grant (the one served last) in the same cycle."""
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 1
     await reset(dut)
-    for p in [2, 0, 1, 1]:
+    # after reset no input holds the grant; then it stays on the input served last
+    for p, lat in [(2, 1), (0, 1), (1, 1), (1, 0), (1, 0), (2, 1)]:
         await RisingEdge(dut.clk)
         data = 0x5A + p
-        dut.s_axis_tdata.value = data << (p * w)
-        dut.s_axis_tkeep.value = ((1 << (w // 8)) - 1) << (p * (w // 8))
-        dut.s_axis_tlast.value = 1 << p
-        dut.s_axis_tuser.value = 0
-        dut.s_axis_tvalid.value = 1 << p
+        drive_beats(dut, {p: data})
+        for _ in range(lat):
+            await cocotb.triggers.ReadOnly()
+            assert int(dut.m_axis_tvalid.value) == 0, f"input {p} served early"
+            assert int(dut.s_axis_tready.value) & (1 << p) == 0, "tready follows tvalid"
+            await RisingEdge(dut.clk)
         await cocotb.triggers.ReadOnly()
-        assert int(dut.m_axis_tvalid.value) == 1, "grant not combinational"
+        assert int(dut.m_axis_tvalid.value) == 1, f"input {p} not served after {lat} cycles"
         assert int(dut.s_axis_tready.value) == 1 << p
         assert int(dut.m_axis_tdata.value) == data
+        assert int(dut.m_axis_tlast.value) == 1
         await RisingEdge(dut.clk)
         dut.s_axis_tvalid.value = 0
+
+
+@cocotb.test()
+async def tready_not_from_tvalid(dut: Any) -> None:
+    """Requests never change any tready in their own cycle (no combinational path from a
+    tvalid to a tready): with the output ready, tready is the registered grant alone."""
+    await start_clock(dut)
+    dut.s_axis_tvalid.value = 0
+    dut.m_axis_tready.value = 1
+    await reset(dut)
+    rng = random.Random(5)
+    for _ in range(200):
+        await RisingEdge(dut.clk)
+        await cocotb.triggers.ReadOnly()
+        before = int(dut.s_axis_tready.value)
+        await cocotb.triggers.NextTimeStep()
+        drive_beats(dut, {p: rng.randrange(256) for p in range(N) if rng.random() < 0.5})
+        await cocotb.triggers.ReadOnly()
+        assert int(dut.s_axis_tready.value) == before, "tready changed with tvalid"
+        assert bin(before).count("1") <= 1, "more than one input granted"
+
+
+@cocotb.test()
+async def parked_tie(dut: Any) -> None:
+    """The input holding the parked grant and another one request in the same cycle: the
+    parked input's frame goes first (no idle cycle), the other's right after it."""
+    await start_clock(dut)
+    dut.s_axis_tvalid.value = 0
+    dut.m_axis_tready.value = 1
+    await reset(dut)
+    await RisingEdge(dut.clk)
+    drive_beats(dut, {1: 0x11})  # input 1 takes the grant (1 cycle) and keeps it
+    await RisingEdge(dut.clk)
+    await RisingEdge(dut.clk)
+    dut.s_axis_tvalid.value = 0
+    await RisingEdge(dut.clk)
+    await RisingEdge(dut.clk)
+    drive_beats(dut, {1: 0x21, 2: 0x32})
+    await cocotb.triggers.ReadOnly()
+    assert int(dut.s_axis_tready.value) == 0b010 and int(dut.m_axis_tdata.value) == 0x21
+    await RisingEdge(dut.clk)
+    drive_beats(dut, {2: 0x32})
+    await cocotb.triggers.ReadOnly()
+    assert int(dut.s_axis_tready.value) == 0b100 and int(dut.m_axis_tdata.value) == 0x32
+    assert int(dut.m_axis_tvalid.value) == 1
+    await RisingEdge(dut.clk)
+    dut.s_axis_tvalid.value = 0
 
 
 @cocotb.test()
