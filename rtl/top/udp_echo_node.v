@@ -5,9 +5,13 @@
 // open stacks (MAC + ARP + IP + ICMP + UDP echo, 8 bits, one clock).
 //
 //   gmii_rx* -> eth_mac_gmii RX -> axis_fifo (frame mode: bad frames and frames that do
-//   not fit dropped whole) -> udp_stack (1 port) -> udp_echo -> udp_stack -> eth_mac_gmii
-//   TX -> gmii_tx*
+//   not fit dropped whole) -> udp_stack (1 port) -> udp_echo -> udp_stack -> axis_pipe
+//   -> eth_mac_gmii TX -> gmii_tx*
 //
+// The register slice (axis_pipe) between the stack and the MAC transmitter gives the MAC
+// the registered source it is built for: without it, the path from a transmit source's
+// registers through the stack's transmit arbiter into the MAC's byte mux and CRC limits
+// the whole node's clock.
 // The frame FIFO is needed because the MAC's receive stream cannot wait while the stack
 // may (a reply waits for the transmitter); it maps to block RAM.
 //
@@ -66,7 +70,8 @@
 //   COUNTERS (1: cnt_all driven; 0: no counters; 2: counters in RAM, read port),
 //   CNT_PW (pending bits per counter with COUNTERS = 2, >= 1), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
-//   stack's turnaround (docs/stack.md), 1 cycle to the first preamble byte.
+//   stack's turnaround (docs/stack.md), 2 cycles to the first preamble byte (the register
+//   slice and the MAC).
 module udp_echo_node #(
     parameter integer ARP_ENTRIES    = 4,
     parameter integer RX_FIFO_BYTES  = 2048,
@@ -166,9 +171,10 @@ module udp_echo_node #(
     endgenerate
 
     // ---------------- MAC ----------------
-    wire [7:0] mac_rx_tdata, mac_tx_tdata;
+    wire [7:0] mac_rx_tdata, mac_tx_tdata, st_tx_tdata;
     wire       mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
     wire       mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
+    wire       st_tx_tvalid, st_tx_tready, st_tx_tlast, st_tx_tuser;
 
     eth_mac_gmii #(.CNT_W(SUB_CNT_W)) u_mac (
         .tx_clk(clk), .tx_rst(rst), .rx_clk(clk), .rx_rst(rst),
@@ -241,6 +247,7 @@ module udp_echo_node #(
     wire        utx_tkeep, utx_tvalid, utx_tready, utx_tlast, utx_tuser;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [0:0]  tx_tkeep;  // one byte per beat: the MAC takes it as set
+    wire [0:0]  mac_tx_tkeep;
     wire        raw_rx_hdr_valid, raw_rx_tvalid, raw_rx_tlast, raw_rx_tuser;
     wire [47:0] raw_rx_hdr_dst_mac, raw_rx_hdr_src_mac;
     wire [7:0]  raw_rx_tdata;
@@ -263,8 +270,8 @@ module udp_echo_node #(
         .cfg_unreach_per_ms(cfg_unreach_per_ms),
         .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
         .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
-        .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(mac_tx_tvalid),
-        .m_axis_tready(mac_tx_tready), .m_axis_tlast(mac_tx_tlast), .m_axis_tuser(mac_tx_tuser),
+        .m_axis_tdata(st_tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(st_tx_tvalid),
+        .m_axis_tready(st_tx_tready), .m_axis_tlast(st_tx_tlast), .m_axis_tuser(st_tx_tuser),
         .m_udp_rx_hdr_valid(urx_hdr_valid), .m_udp_rx_hdr_ready(urx_hdr_ready),
         .m_udp_rx_hdr_src_mac(urx_hdr_src_mac), .m_udp_rx_hdr_src_ip(urx_hdr_src_ip),
         .m_udp_rx_hdr_src_port(urx_hdr_src_port), .m_udp_rx_hdr_dst_port(urx_hdr_dst_port),
@@ -324,6 +331,16 @@ module udp_echo_node #(
     assign ev[29:11] = stack_ev[18:0];
     assign ev[56:30] = stack_ev[46:20];
     assign ev[58] = stack_ev[19];
+
+    // register slice between the stack's transmit arbiter and the MAC (see the header)
+    axis_pipe #(.DATA_W(8), .KEEP_W(1)) u_tx_pipe (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(st_tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(st_tx_tvalid),
+        .s_axis_tready(st_tx_tready), .s_axis_tlast(st_tx_tlast), .s_axis_tuser(st_tx_tuser),
+        .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(mac_tx_tkeep),
+        .m_axis_tvalid(mac_tx_tvalid), .m_axis_tready(mac_tx_tready),
+        .m_axis_tlast(mac_tx_tlast), .m_axis_tuser(mac_tx_tuser)
+    );
 
     udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(SUB_CNT_W)) u_echo (
         .clk(clk), .rst(rst),
