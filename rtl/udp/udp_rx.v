@@ -164,6 +164,9 @@ module udp_rx #(
     // late status FIFO (cut-through)
     reg  [3:0]      sts_q;
     reg  [2:0]      sts_n;
+    // cut-through: datagram ends in flight, sts_n + ep + e0 + e1 + e2 + e3, kept as a
+    // register (never above 4) so that `room` is one flip-flop (s_hdr_ready's path)
+    reg  [2:0]      infl;
     wire            sts_ready;
 
     reg             cmd_valid;
@@ -208,9 +211,7 @@ module udp_rx #(
     wire late_drop = e_bad || (!e_ok && !e_zero);
     // the end pipeline of the previous datagram must be idle before a new one starts
     // (store and forward), and the late-status queue must have room (cut-through)
-    wire room = (STORE_FWD != 0) ? !(ep || e0 || e1 || e2 || e3) :
-                ({1'b0, sts_n} + {3'd0, ep} + {3'd0, e0} + {3'd0, e1} + {3'd0, e2} +
-                 {3'd0, e3} < 4'd4);
+    wire room = (STORE_FWD != 0) ? !(ep || e0 || e1 || e2 || e3) : !infl[2];
     wire restart = ended && (pushed || push);
     // the next header waits until this datagram's command is gone: the fields held here
     // (cur_*, the window) are what m_hdr_* and closed_* present meanwhile
@@ -338,6 +339,7 @@ module udp_rx #(
             e2 <= 1'b0;
             e3 <= 1'b0;
             sts_n <= 3'd0;
+            infl <= 3'd0;
             cmd_valid <= 1'b0;
             cnt_datagrams <= 32'd0;
             inc_datagrams <= 1'b0;
@@ -393,6 +395,10 @@ module udp_rx #(
             if (sts_push && !sts_ready) sts_n <= sts_n + 1'b1;
             else if (!sts_push && sts_ready) sts_n <= sts_n - 1'b1;
             if (sts_ready) sts_q <= {1'b0, sts_q[3:1]};
+            // an end enters at ep and leaves the status queue with sts_ready (cut-through:
+            // e3 moves into the queue the cycle after e2, see e3_done)
+            if ((in_beat && s_axis_tlast) && !sts_ready) infl <= infl + 3'd1;
+            else if (!(in_beat && s_axis_tlast) && sts_ready) infl <= infl - 3'd1;
             if (sts_push) sts_q[sts_wi] <= late_drop;
             if (push) begin
                 cmd_valid <= 1'b1;
