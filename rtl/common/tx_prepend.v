@@ -119,17 +119,20 @@ module tx_prepend #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     // Header beat selection. At 8 bits the header byte index is one-hot (`oh`, one
-    // flip-flop per header byte, shifted as bytes are taken) and the byte is an AND-OR of
-    // the header bytes: about two header bits per LUT4 and a shallow OR tree, smaller and
-    // faster than a binary HDR_BYTES:1 multiplexer. The last header byte is latched
-    // (`hlast`) as the byte before it is taken, so that `hdr` may be released for the
-    // next frame while that byte is still on the output (a zero-length payload ends the
-    // frame on it; see `hold` below). Wider paths select whole beats by index.
+    // flip-flop per header byte, shifted as bytes are taken) and the next byte is an
+    // AND-OR of the header bytes (about two header bits per LUT4 and a shallow OR tree,
+    // smaller and faster than a binary HDR_BYTES:1 multiplexer), registered as the byte
+    // before it is taken (`hpre`): the output byte is `hdr`'s byte 0 in the first header
+    // cycle, then that register, so the AND-OR tree is off the output path (Fmax of the
+    // paths through the transmit arbiter). The last header byte is thus latched before
+    // it goes out, so that `hdr` may be released for the next frame while that byte is
+    // still on the output (a zero-length payload ends the frame on it; see `hold` below).
+    // Wider paths select whole beats by index.
     generate
         if (KEEP_W == 1) begin : g_oh
             reg  [HB-1:0] oh;
-            reg  [7:0]    hlast;
-            reg  [7:0]    hsel;
+            reg  [7:0]    hpre;   // the header byte at `oh` (bytes 1..HB-1; 0 after them)
+            reg  [7:0]    hnext;  // the header byte after the one at `oh`
             // a header byte is taken. Before the last one the output is always valid (the
             // zero-length cases only wait on the last), so the shift of all but the last
             // bit is enabled without the payload handshake (a short enable path)
@@ -140,14 +143,18 @@ module tx_prepend #(
             always @(posedge clk) begin
                 if (adv0) oh[HB-2:0] <= oh_sh[HB-2:0];
                 if (adv) oh[HB-1] <= oh_sh[HB-1];
-                if (adv0 && oh[HB-2]) hlast <= hdr[(HB-1)*8+:8];
-                if (st == S_IDLE) oh <= {{(HB - 1) {1'b0}}, 1'b1};  // ready for a start
+                if (adv0) hpre <= hnext;
+                else if (adv) hpre <= 8'd0;  // the last header byte taken: payload next
+                if (st == S_IDLE) begin  // ready for a start
+                    oh   <= {{(HB - 1) {1'b0}}, 1'b1};
+                    hpre <= 8'd0;
+                end
             end
             always @* begin
-                hsel = hlast & {8{oh[HB-1]}};
-                for (j = 0; j < HB - 1; j = j + 1) hsel = hsel | (hdr[j*8+:8] & {8{oh[j]}});
+                hnext = 8'd0;
+                for (j = 0; j < HB - 1; j = j + 1) hnext = hnext | (hdr[(j+1)*8+:8] & {8{oh[j]}});
             end
-            assign hbeat    = hsel;
+            assign hbeat    = oh[0] ? hdr[7:0] : hpre;
             assign pre_last = oh[HB-2];
         end else begin : g_flat
             assign hbeat    = hpad[bc*DATA_W+:DATA_W];
