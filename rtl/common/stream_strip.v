@@ -111,7 +111,8 @@ module stream_strip #(
         // len_c != 0, kept in a register: the 16-bit OR stays off the tready paths
         reg  len_left;
         wire byte_in = s_axis_tkeep[0];  // a beat with tkeep = 0 holds no byte
-        wire skipping = (skip_c != {SKIP_W{1'b0}});
+        // skip_c != 0, kept in a register too (the OR stays off the tready/enable paths)
+        reg  skipping;
         wire len_gt1 = |len_c[15:1];  // len_c > 1 (an OR, no carry chain)
         wire no_len = (USE_LEN == 0) || unlim;
         wire kept = byte_in && !skipping && (no_len || len_left);
@@ -137,6 +138,7 @@ module stream_strip #(
                 if (byte_in) begin
                     if (skipping) begin
                         skip_c <= skip_c - 1'b1;
+                        skipping <= (skip_c != {{(SKIP_W-1){1'b0}}, 1'b1});
                     end else if (len_left) begin
                         len_c <= len_c - 16'd1;
                         len_left <= len_gt1;
@@ -152,6 +154,7 @@ module stream_strip #(
             // command (so their load does not wait for start, which depends on tready)
             if (st != S_RUN) begin
                 skip_c <= cmd_skip;
+                skipping <= |cmd_skip;
                 len_c <= cmd_len;
                 len_left <= |cmd_len;
                 unlim <= &cmd_len;
