@@ -43,9 +43,11 @@ module axis_pipe #(
     // Ready while the skid register is free: registered, not combinational from m_axis.
     assign s_axis_tready = !skid_valid;
 
+    // the skid register loads in every cycle it is free (its data matters only once
+    // skid_valid is set, in a cycle it loaded): its enable is a flip-flop, not s_axis_tvalid
     always @(posedge clk) begin
         if (!out_valid || m_axis_tready) out_q <= skid_valid ? skid_q : in_q;
-        else if (s_axis_tvalid && !skid_valid) skid_q <= in_q;
+        if (!skid_valid) skid_q <= in_q;
     end
 
     always @(posedge clk) begin
