@@ -30,7 +30,9 @@
 //   of overhead (end flush; two when the last output beat spills into the flush).
 //   KEEP_W > 1: a command starts 2 cycles after it became valid at the earliest (its
 //   first-window values are precomputed); KEEP_W = 1 (byte counters instead of window
-//   arithmetic): in the cycle after. Throughput: one beat per cycle.
+//   arithmetic): in the cycle after. Throughput: one beat per cycle. KEEP_W = 1: the
+//   output register has a skid register behind it, so m_axis_tready reaches only the
+//   output stage (the input side, s_axis_tready included, depends on registers only).
 module stream_strip #(
     parameter integer DATA_W  = 8,
     parameter integer KEEP_W  = DATA_W / 8,
@@ -89,7 +91,6 @@ module stream_strip #(
     function in_len(input signed [PW-1:0] x, input [SB:0] c);
         in_len = (USE_LEN == 0) || gt_c(x, c);
     endfunction
-    wire ob_free = !m_axis_tvalid || m_axis_tready;
     wire sts_ok = (USE_STS == 0) || sts_valid;
 
     generate
@@ -107,6 +108,14 @@ module stream_strip #(
         reg                hdr_done;
         reg                drop_r;
         reg  [ROUTE_W-1:0] route_r;
+        // skid register behind the output register: a new output beat is made only
+        // while it is free (`obf`, a flip-flop), so the consumer's tready reaches only the
+        // output stage, never `take`, s_axis_tready or the counters' enables
+        reg                sk_v;
+        reg  [7:0]         sk_d;
+        reg                sk_k, sk_l, sk_u, sk_t;
+        reg  [ROUTE_W-1:0] sk_r;
+        wire               obf = !sk_v;
 
         // len_c != 0, kept in a register: the 16-bit OR stays off the tready paths
         reg  len_left;
@@ -122,12 +131,17 @@ module stream_strip #(
                                len_gt1;
         wire truncated = !no_len && more;
 
-        wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
+        wire take = (st == S_RUN) && obf && (hdr_done || !held_v);
         wire beat = take && s_axis_tvalid;
-        wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (ob_free && hdr_done));
+        wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (obf && hdr_done));
         wire start = cmd_valid && ((st == S_IDLE) || finish);
         wire out_mid = beat && !drop_r && kept && held_v;
         wire out_last = finish && !drop_r;
+        wire out_new = out_mid || out_last;  // a new output beat (only while obf)
+        wire out_free = !m_axis_tvalid || m_axis_tready;
+        wire       n_k = out_last ? held_v : 1'b1;
+        wire       n_u = out_last && (bad_in || ((USE_STS != 0) && sts_bad));
+        wire       n_t = out_last && trunc_in;
 
         assign s_axis_tready = take;
         assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
@@ -163,13 +177,30 @@ module stream_strip #(
                 drop_r <= cmd_drop;
                 route_r <= cmd_route;
             end
-            if (out_mid || out_last) begin
+            if (out_free && sk_v) begin
+                m_axis_tdata <= sk_d;
+                m_axis_tkeep <= sk_k;
+                m_axis_tlast <= sk_l;
+                m_axis_tuser <= sk_u;
+                m_axis_ttrunc <= sk_t;
+                m_axis_troute <= sk_r;
+            end else if (out_free && out_new) begin
                 m_axis_tdata <= held_d;
-                m_axis_tkeep <= out_last ? held_v : 1'b1;
+                m_axis_tkeep <= n_k;
                 m_axis_tlast <= out_last;
-                m_axis_tuser <= out_last && (bad_in || ((USE_STS != 0) && sts_bad));
-                m_axis_ttrunc <= out_last && trunc_in;
+                m_axis_tuser <= n_u;
+                m_axis_ttrunc <= n_t;
                 m_axis_troute <= route_r;
+            end
+            // the skid register loads in every cycle it is free (its data matters only
+            // once sk_v is set, in a cycle it loaded)
+            if (!sk_v) begin
+                sk_d <= held_d;
+                sk_k <= n_k;
+                sk_l <= out_last;
+                sk_u <= n_u;
+                sk_t <= n_t;
+                sk_r <= route_r;
             end
         end
 
@@ -180,9 +211,14 @@ module stream_strip #(
                 hdr_done <= 1'b0;
                 m_hdr_valid <= 1'b0;
                 m_axis_tvalid <= 1'b0;
+                sk_v <= 1'b0;
             end else begin
-                if (out_mid || out_last) m_axis_tvalid <= 1'b1;
-                else if (m_axis_tready) m_axis_tvalid <= 1'b0;
+                if (out_free) begin
+                    m_axis_tvalid <= sk_v || out_new;
+                    sk_v <= 1'b0;
+                end else if (out_new) begin
+                    sk_v <= 1'b1;
+                end
                 if (m_hdr_valid && m_hdr_ready) begin
                     m_hdr_valid <= 1'b0;
                     hdr_done <= 1'b1;
@@ -204,6 +240,7 @@ module stream_strip #(
             end
         end
     end else begin : g_wide
+        wire ob_free = !m_axis_tvalid || m_axis_tready;
 
         reg  [1:0]        st;
         reg  [SAW-1:0]    sa;  // window shift in bytes, 1..KEEP_W
