@@ -11,7 +11,7 @@ Measures, at DATA_W 8 and 64:
 - udp_tx_min: cycles from the payload's first offer to the first frame byte (goal: 0).
 
 Prints tables and writes bench/results/tx_latency.json.
-Usage: python -m bench.tx_latency [--width 8|64|both]
+Usage: python -m bench.tx_latency [--width 8|64|both] [--out FILE]
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ def measure(top: str, case: str, params: dict[str, int]) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--width", choices=("8", "64", "both"), default="both")
+    ap.add_argument("--out", help="result file (default bench/results/tx_latency.json)")
     a = ap.parse_args(argv)
     widths = [8, 64] if a.width == "both" else [int(a.width)]
     res: dict[str, object] = {}
@@ -96,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         ["responder", "message bytes", "header to first out", "last in to first out"],
         turn_rows,
     )
-    path = write_result("tx_latency", {"results": res})
-    print(f"wrote {path.relative_to(ROOT)}")
+    path = write_result("tx_latency", {"results": res}, Path(a.out) if a.out else None)
+    print(f"wrote {path}")
     return 0
 
 
