@@ -139,12 +139,17 @@ module tx_prepend #(
             wire          adv  = (st == S_HDR) && m_axis_tvalid && m_axis_tready;
             wire          adv0 = (st == S_HDR) && m_axis_tready && !last_hb;
             wire [HB-1:0] oh_sh = {oh[HB-2:0], 1'b0};
+            // the last header byte taken (as adv at last_hb): with CHECK_LEN the output is
+            // valid there unless the frame ends on that byte (zl: then S_IDLE clears), so
+            // the clear needs no tvalid
+            wire          hclr = (CHECK_LEN == 0) ? adv :
+                                 ((st == S_HDR) && last_hb && m_axis_tready && !zl);
             integer j;
             always @(posedge clk) begin
                 if (adv0) oh[HB-2:0] <= oh_sh[HB-2:0];
                 if (adv) oh[HB-1] <= oh_sh[HB-1];
                 if (adv0) hpre <= hnext;
-                else if (adv) hpre <= 8'd0;  // the last header byte taken: payload next
+                else if (hclr) hpre <= 8'd0;  // the last header byte taken: payload next
                 if (st == S_IDLE) begin  // ready for a start
                     oh   <= {{(HB - 1) {1'b0}}, 1'b1};
                     hpre <= 8'd0;
