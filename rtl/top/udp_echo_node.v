@@ -12,6 +12,7 @@
 // the registered source it is built for: without it, the path from a transmit source's
 // registers through the stack's transmit arbiter into the MAC's byte mux and CRC limits
 // the whole node's clock.
+//
 // The frame FIFO is needed because the MAC's receive stream cannot wait while the stack
 // may (a reply waits for the transmitter); it maps to block RAM.
 //
