@@ -30,6 +30,20 @@ def select(tops: list[Top], only: list[str] | None) -> list[Top]:
     return [t for t in tops if any(o in t.name for o in only)]
 
 
+def _path_of(paths: object, clock: str) -> dict[str, object] | None:
+    """The register-to-register critical path of ``clock`` among a run's paths."""
+    if not isinstance(paths, list):
+        return None
+
+    def clk(edge: object) -> str:
+        return str(edge).split()[-1].split("$")[0] if str(edge).strip() else ""
+
+    for p in paths:
+        if isinstance(p, dict) and clk(p.get("from")) == clock and clk(p.get("to")) == clock:
+            return p
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", action="append", help="only tops whose name contains this")
@@ -73,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                     "rams": max((r.rams for r in good), default=0),
                     "wrapper_ffs": runs[0].wrapper_ffs,
                     "failed_seeds": [r.seed for r in runs if not r.ok],
+                    "critical_path_per_seed": {
+                        r.seed: _path_of(r.extra.get("critical_paths"), c) for r in good
+                    },
                 }
             )
             rows.append(
@@ -89,6 +106,14 @@ def main(argv: list[str] | None = None) -> int:
             )
         if len(good) < len(runs):
             failed = True
+    for res in results:
+        for seed, cp in dict(res.get("critical_path_per_seed", {})).items():  # type: ignore[call-overload]
+            if cp:
+                print(
+                    f"{res['top']} {res['clock']} seed {seed}: {cp['delay_ns']} ns, "
+                    f"{cp['logic_cells']} logic cells, {cp['routing_share']:.0%} routing: "
+                    f"{' -> '.join(cp['blocks'])} ({cp['first_net']} ... {cp['last_net']})"
+                )
     print_table(
         f"Fmax, iCE40 HX8K ct256, nextpnr, {len(seeds)} seeds (target {a.freq:.0f} MHz)",
         ["top", "clock", "best MHz", "worst MHz", "target", "LCs", "RAMs", "seeds ok"],

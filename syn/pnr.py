@@ -18,7 +18,8 @@ name without its trailing ``clk`` and underscore: ``s`` for ``s_clk``, ``gmii_rx
 is in ``gmii_rx``). Ports matching none belong to the top's first clock.
 
 Synthesis is native yosys ``synth_ice40 -json``; nextpnr's ``--report`` JSON gives the
-achieved frequency per clock and the utilization.
+achieved frequency per clock, the utilization and the critical path of each clock, which
+``critical_paths`` condenses (the blocks it crosses, its logic cells, its routing share).
 """
 
 from __future__ import annotations
@@ -216,6 +217,46 @@ def _clock_fmax(report: dict, clocks: tuple[str, ...]) -> dict[str, float]:
     return out
 
 
+def _block(net: str) -> str:
+    """The instance path of a net (``dut.u_stack.u_ip_rx.flen[0]`` -> ``u_stack.u_ip_rx``)."""
+    parts = net.split(".")[:-1]
+    if parts and parts[0] == "dut":
+        parts = parts[1:]
+    return ".".join(parts) or "(top)"
+
+
+def critical_paths(report: dict) -> list[dict[str, object]]:
+    """Each critical path of a nextpnr --report, condensed: clocks, delay in ns, the first
+    and last nets, the blocks the path crosses in order, the logic cells on it (LUTs and carry
+    steps), the share of the delay spent in routing."""
+    out: list[dict[str, object]] = []
+    for cp in report.get("critical_paths", []):
+        segs = cp.get("path", [])
+        nets = [str(x["net"]) for x in segs if x.get("type") == "routing" and "net" in x]
+        total = sum(float(x.get("delay", 0.0)) for x in segs)
+        routing = sum(float(x.get("delay", 0.0)) for x in segs if x.get("type") == "routing")
+        blocks: list[str] = []
+        for n in nets:
+            if "." not in n:  # nextpnr's own nets (carry and LUT-internal feedthroughs)
+                continue
+            b = _block(n)
+            if not blocks or blocks[-1] != b:
+                blocks.append(b)
+        out.append(
+            {
+                "from": str(cp.get("from", "")),
+                "to": str(cp.get("to", "")),
+                "delay_ns": round(total, 2),
+                "first_net": nets[0] if nets else "",
+                "last_net": nets[-1] if nets else "",
+                "blocks": blocks,
+                "logic_cells": sum(1 for x in segs if x.get("type") == "logic"),
+                "routing_share": round(routing / total, 2) if total else 0.0,
+            }
+        )
+    return out
+
+
 def place_and_route(
     top: Top, seeds: tuple[int, ...] = (1, 2, 3), freq_mhz: float = 125.0
 ) -> list[PnrResult]:
@@ -243,6 +284,7 @@ def place_and_route(
                 int(util.get("ICESTORM_LC", {}).get("used", 0)),
                 int(util.get("ICESTORM_RAM", {}).get("used", 0)),
                 ffs,
+                extra={"critical_paths": critical_paths(report)},
             )
         )
     return results
