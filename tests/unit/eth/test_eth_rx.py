@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cocotb
 import pytest
+from cocotbext.axi import AxiStreamFrame
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import ARP, Ether
 from scapy.packet import Raw
@@ -74,12 +75,27 @@ def mixed_frames(rng: random.Random, n: int) -> list[tuple[bytes, bool, str]]:
     return out
 
 
-async def run_mix(dut, n: int, ready_p: float, hdr_p: float, seed: int) -> None:
+def with_empty_last(f: bytes, bad: bool) -> AxiStreamFrame:
+    """The frame followed by one byte with tkeep = 0: at 8 bits an empty last beat
+    (tkeep = 0, tlast = 1, legal by docs/conventions.md), at 64 bits an empty lane at the
+    end or, for a length that fills its last beat, an empty last beat."""
+    return AxiStreamFrame(f + b"\xa5", tkeep=[1] * len(f) + [0], tuser=1 if bad else 0)
+
+
+async def run_mix(
+    dut, n: int, ready_p: float, hdr_p: float, seed: int, empty_last: bool = False
+) -> None:
     rng = random.Random(seed)
     src = await start(dut, cfg())
     m = mons(dut, ready_p, hdr_p)
     frames = mixed_frames(rng, n)
-    await send_all(src, [frame(f, bad) for f, bad, _ in frames])
+    if empty_last:
+        # 13-byte runts: with the empty beat they span 14 beats, still 13 bytes
+        for _ in range(6):
+            runt = bytes(rng.getrandbits(8) for _ in range(13))
+            frames.insert(rng.randrange(len(frames) + 1), (runt, False, "runt"))
+    make = with_empty_last if empty_last else frame
+    await send_all(src, [make(f, bad) for f, bad, _ in frames])
     kept = [(f, bad, k) for f, bad, k in frames if k in ("arp", "ip", "raw")]
     await drain(dut, list(m.values()), len(kept))
     exp: dict[str, list[tuple[bytes, bool]]] = {"arp": [], "ip": [], "raw": []}
@@ -119,6 +135,14 @@ async def mix_full_rate(dut) -> None:
 async def mix_backpressure(dut) -> None:
     """Same mix with random tready and hdr_ready on every output."""
     await run_mix(dut, 80, 0.4, 0.5, seed=12)
+
+
+@cocotb.test()
+async def mix_empty_last_beat(dut) -> None:
+    """The same mix with every frame ending in a byte whose tkeep is 0: it holds no byte,
+    so outputs and counters are those of the frames without it (runts of 1..13 bytes stay
+    runts, the header is taken from the kept bytes only)."""
+    await run_mix(dut, 120, 0.7, 0.7, seed=14, empty_last=True)
 
 
 @cocotb.test()
@@ -178,7 +202,12 @@ def test_eth_rx(data_w: int) -> None:
         "eth_rx",
         "test_eth_rx",
         parameters={"DATA_W": data_w},
-        testcase=["mix_full_rate", "mix_backpressure", "back_to_back_throughput"],
+        testcase=[
+            "mix_full_rate",
+            "mix_backpressure",
+            "mix_empty_last_beat",
+            "back_to_back_throughput",
+        ],
         test_dir=Path(__file__).parent,
     )
 

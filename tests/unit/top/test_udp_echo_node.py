@@ -34,6 +34,7 @@ ECHO_PORT = 7
 # indices into cnt_all (see the module header)
 MAC_RX_FRAMES, MAC_RX_BAD_FCS, ICMP_REPLIES, UNREACH_SENT, ARP_REQ_RX, ECHOED = 4, 6, 30, 34, 36, 57
 ICMP_DROPPED = 32
+IP_TRUNCATED = 23
 UDP_CLOSED = 26
 MAC_TX_FRAMES, MAC_TX_BYTES, MAC_RX_BYTES, IP_RX_PACKETS, UDP_RX_DATAGRAMS = 0, 1, 5, 15, 24
 ETH_RX_FRAMES, ARP_REPLY_TX, ARP_GARP_TX, TX_FRAMES, UDP_TX_FRAMES = 11, 37, 39, 49, 52
@@ -186,6 +187,20 @@ async def node_end_to_end(dut) -> None:
         assert bytes(r[ICMP].payload)[:size] == data
         assert checksums_ok(r)
 
+    if not echo:
+        # without the responder, hostile ICMP is consumed whole and counted like any
+        # other message, with no reply and no hang: a bad ICMP checksum, and a message
+        # whose IP total length (200) runs past the end of its frame (truncated)
+        bad_ck = (
+            Ether(dst=MAC, src=PEER_MAC)
+            / IP(src=PEER_IP, dst=IPA)
+            / ICMP(id=9, seq=7, chksum=0x1234)
+            / bytes(40)
+        )
+        await send(bytes(bad_ck))
+        trunc = Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA, len=200) / ICMP()
+        await send(bytes(trunc / bytes(40)))
+
     # UDP echo
     sizes = (0, 1, 18, 100, 1472)
     for n, size in enumerate(sizes):
@@ -243,7 +258,8 @@ async def node_end_to_end(dut) -> None:
     assert sink.empty(), "a reply to a runt or a bad frame"
 
     c = await read_counters(dut)
-    n_rx = 1 + 3 + len(sizes) + 1  # good frames in: ARP, pings, datagrams, closed port
+    hostile = 2 * (1 - echo)  # the bad-checksum and truncated ICMP messages
+    n_rx = 1 + 3 + hostile + len(sizes) + 1  # good frames in: ARP, pings, datagrams, closed
     # out: GARP, ARP reply, ICMP echo replies, UDP, port unreachable
     n_tx = 2 + 3 * echo + len(sizes) + unreach
     assert len(TX_BYTES) == n_tx
@@ -255,13 +271,14 @@ async def node_end_to_end(dut) -> None:
         MAC_TX_FRAMES: n_tx,
         MAC_TX_BYTES: sum(TX_BYTES),
         ETH_RX_FRAMES: n_rx,
-        IP_RX_PACKETS: 3 + len(sizes) + 1,
+        IP_RX_PACKETS: 3 + hostile + len(sizes) + 1,
+        IP_TRUNCATED: 1 - echo,
         UDP_RX_DATAGRAMS: len(sizes) + 1,
         ARP_REQ_RX: 1,
         ARP_REPLY_TX: 1,
         ARP_GARP_TX: 1,
         ICMP_REPLIES: 3 * echo,
-        ICMP_DROPPED: 3 * (1 - echo),
+        ICMP_DROPPED: (3 + 2) * (1 - echo),
         ECHOED: len(sizes),
         UDP_TX_FRAMES: len(sizes),
         TX_FRAMES: n_tx,
