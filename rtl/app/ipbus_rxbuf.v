@@ -156,7 +156,14 @@ module ipbus_rxbuf #(
     wire       len_bad   = (len[1:0] != 2'b00) || (len < 16'd4);
     wire       commit    = (rstate == R_STORE) && beat && s_axis_tlast && !s_axis_tuser &&
                            (nbytes_n == len) && !len_bad;
-    wire [QW-1:0] q_entry = {wr_ptr[AW-1:0], len[11:2], src_mac, src_ip, src_port, dst_port};
+    // the queue entry of the packet being received, built where it is stored (a function
+    // called under the commit condition, so that a simulator evaluates the wide
+    // concatenation only then, not every cycle)
+    function [QW-1:0] q_entry(input [AW-1:0] base);
+        begin
+            q_entry = {base, len[11:2], src_mac, src_ip, src_port, dst_port};
+        end
+    endfunction
     // ring space a packet takes: its words rounded up to an even number (entries)
     wire [AW:0]   span    = {{(AW-10){1'b0}}, len[11:2]} + {{AW{1'b0}}, len[2]};
     wire [AW:0]   pop_span = {{(AW-10){1'b0}}, m_pkt_words} + {{AW{1'b0}}, m_pkt_words[0]};
@@ -222,7 +229,7 @@ module ipbus_rxbuf #(
                     end else if (len_bad) begin
                         ev_malformed <= 1'b1;
                     end else begin
-                        qmem[q_wr[QAW-1:0]] <= q_entry;
+                        qmem[q_wr[QAW-1:0]] <= q_entry(wr_ptr[AW-1:0]);
                         q_wr    <= q_wr + 1'b1;
                         wr_ptr  <= wr_ptr + span;
                     end
@@ -254,7 +261,7 @@ module ipbus_rxbuf #(
                 // the queue was empty: show the new head from a register, one cycle on
                 // (when the packet's last word, written a cycle after its last byte,
                 // is in the ring)
-                byp       <= q_entry;
+                byp       <= q_entry(wr_ptr[AW-1:0]);
                 use_byp   <= 1'b1;
                 q_loading <= 1'b1;
             end

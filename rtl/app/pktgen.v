@@ -130,21 +130,30 @@ module pktgen #(
     localparam [31:0] LFSR_MASK = 32'h80200003;
     localparam [31:0] SEED_XOR = 32'h9E3779B9;
 
-    // LFSR: KEEP_W fill bytes from state s (8 steps per byte), and the state after them.
-    function [DATA_W+31:0] lfsr_beat;
+    // LFSR: the KEEP_W fill bytes from state s (8 steps per byte; lfsr_data), and the
+    // state after them (lfsr_next).
+    function [DATA_W-1:0] lfsr_data;
         input [31:0] s;
         integer j, k;
         reg [31:0] t;
-        reg [DATA_W-1:0] d;
         begin
             t = s;
-            d = {DATA_W{1'b0}};
+            lfsr_data = {DATA_W{1'b0}};
             for (j = 0; j < KEEP_W; j = j + 1) begin
                 for (k = 0; k < 8; k = k + 1)
                     t = t[0] ? ((t >> 1) ^ LFSR_MASK) : (t >> 1);
-                d[8*j +: 8] = t[7:0];
+                lfsr_data[8*j +: 8] = t[7:0];
             end
-            lfsr_beat = {t, d};
+        end
+    endfunction
+
+    function [31:0] lfsr_next;
+        input [31:0] s;
+        integer j;
+        begin
+            lfsr_next = s;
+            for (j = 0; j < 8 * KEEP_W; j = j + 1)
+                lfsr_next = lfsr_next[0] ? ((lfsr_next >> 1) ^ LFSR_MASK) : (lfsr_next >> 1);
         end
     endfunction
 
@@ -221,28 +230,36 @@ module pktgen #(
     reg [31:0]  lfsr;
 
     reg         in_hdr;        // hb < HDR_BEATS, kept as a register
-    wire [DATA_W+31:0] lb = lfsr_beat(lfsr);
     wire [63:0] ts_now = cfg_ts_ext ? ts_in : cycles;
     wire [31:0] seed_x = status_round[31:0] ^ SEED_XOR;
     wire [31:0] seed   = (seed_x == 32'd0) ? 32'd1 : seed_x;
 
-    wire [127:0] hdr_cat = {status_round, ts_q};
-    reg [DATA_W-1:0] hdr_bytes;
+    // Output beat: the header beat, the LFSR bytes or the fill, each computed only in
+    // its own case (so that a simulator evaluates only the one in use each cycle).
+    reg [DATA_W-1:0] tdata;
+    reg [127:0]      hdr_cat;
     reg [KEEP_W-1:0] keep;
     integer i;
     always @* begin
-        // header beat hb: bytes hb*KEEP_W .. of {seq, ts}, big-endian; seq is
-        // status_round, which moves only when a pass ends, after the payload
-        hdr_bytes = {DATA_W{1'b0}};
-        for (i = 0; i < 16; i = i + 1)
-            if ({27'd0, hb} == i / KEEP_W)
-                hdr_bytes[8*(i%KEEP_W) +: 8] = hdr_cat[127-8*i -: 8];
+        hdr_cat = 128'd0;
+        tdata   = {KEEP_W{fill_q}};
+        if (in_hdr) begin
+            // header beat hb: bytes hb*KEEP_W .. of {seq, ts}, big-endian; seq is
+            // status_round, which moves only when a pass ends, after the payload
+            hdr_cat = {status_round, ts_q};
+            tdata   = {DATA_W{1'b0}};
+            for (i = 0; i < 16; i = i + 1)
+                if ({27'd0, hb} == i / KEEP_W)
+                    tdata[8*(i%KEEP_W) +: 8] = hdr_cat[127-8*i -: 8];
+        end else if (lfsr_q) begin
+            tdata = lfsr_data(lfsr);
+        end
         for (i = 0; i < KEEP_W; i = i + 1)
             keep[i] = (rem > i[16:0]);
     end
 
     assign m_axis_tvalid = (state == S_PAY);
-    assign m_axis_tdata  = in_hdr ? hdr_bytes : (lfsr_q ? lb[DATA_W-1:0] : {KEEP_W{fill_q}});
+    assign m_axis_tdata  = tdata;
     assign m_axis_tkeep  = keep;
     assign m_axis_tlast  = rem_last;
     assign m_axis_tuser  = 1'b0;
@@ -291,7 +308,7 @@ module pktgen #(
                 in_hdr <= (hb != HDR_BEATS[4:0] - 5'd1);
             end
             else
-                lfsr <= lb[DATA_W+31:DATA_W];
+                lfsr <= lfsr_next(lfsr);
         end
         if (rst) begin
             rem    <= 17'd0;
