@@ -185,23 +185,38 @@ module udp_rx #(
     wire [15:0] f_dport = {win[23:16], win[31:24]};
     wire [15:0] f_len = {win[39:32], win[47:40]};
     wire [15:0] f_csum = {win[55:48], win[63:56]};
-    wire        hdr_complete = (flen >= 16'd8);
+    wire        hdr_complete = |flen[15:3];  // at least the 8 header bytes are in
 
+    // The header checks are made on the window's next value and registered with it
+    // (q_*), so that push reads flip-flops only: the window (and so q_*) holds this
+    // datagram's header from its last header beat on, push comes at least a cycle later.
+    wire [HW*8-1:0] win_nx;
+    wire            win_en;
+    wire [15:0] nx_dport = {win_nx[23:16], win_nx[31:24]};
+    wire [15:0] nx_len = {win_nx[39:32], win_nx[47:40]};
     // port match (lowest index wins)
-    reg  [RW-1:0] m_idx;
-    reg           m_hit;
+    reg  [RW-1:0] m_idx, q_idx;
+    reg           m_hit, q_hit, q_lbad;
     integer i;
     always @(*) begin
         m_idx = {RW{1'b0}};
         m_hit = 1'b0;
         for (i = NUM_PORTS - 1; i >= 0; i = i - 1)
-            if (cfg_udp_port[16*i+:16] == f_dport && cfg_udp_port[16*i+:16] != 16'd0) begin
+            if (cfg_udp_port[16*i+:16] == nx_dport && cfg_udp_port[16*i+:16] != 16'd0) begin
                 m_idx = i[RW-1:0];
                 m_hit = 1'b1;
             end
     end
-    wire r_len = !hdr_complete || (f_len[15:3] == 13'd0) || (f_len > cur_ip_len);
-    wire r_closed = !m_hit;
+    always @(posedge clk)
+        if (win_en) begin
+            win <= win_nx;
+            q_idx <= m_idx;
+            q_hit <= m_hit;
+            // UDP length < 8 or beyond the IP payload (cur_ip_len is taken before any beat)
+            q_lbad <= (nx_len[15:3] == 13'd0) || (nx_len > cur_ip_len);
+        end
+    wire r_len = !hdr_complete || q_lbad;
+    wire r_closed = !q_hit;
     wire r_big = (STORE_FWD != 0) && ({1'b0, cur_ip_len} > CAP);
     wire hdr_drop = r_len || r_closed || r_big;
 
@@ -224,10 +239,11 @@ module udp_rx #(
 
     generate
         if (NB == 1) begin : g_win1
-            always @(posedge clk) if (in_beat && bcnt == 0) win <= s_axis_tdata;
+            assign win_en = in_beat && bcnt == 0;
+            assign win_nx = s_axis_tdata;
         end else begin : g_winn
-            always @(posedge clk)
-                if (in_beat && bcnt != NB[BW-1:0]) win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
+            assign win_en = in_beat && bcnt != NB[BW-1:0];
+            assign win_nx = {s_axis_tdata, win[HW*8-1:DATA_W]};
         end
     endgenerate
 
@@ -313,7 +329,7 @@ module udp_rx #(
             cmd_dst_port <= f_dport;
             cmd_bcast <= cur_bcast;
             cmd_len <= {f_len[15:3] - 13'd1, f_len[2:0]};
-            cmd_route <= m_idx;
+            cmd_route <= q_idx;
             cmd_drop <= (STORE_FWD != 0 && e3) ? late_drop : hdr_drop;
         end
         closed_valid <= push && !(STORE_FWD != 0 && e3) && !r_len && r_closed;
