@@ -4,7 +4,8 @@
 // Input: ip_rx's UDP output (header bus: src_mac, src_ip, dst_ip, len = IP payload bytes,
 // broadcast; payload = the UDP header and data, tuser on the last beat = bad frame).
 // The checksum is verified over pseudo-header + UDP header + data (a zero checksum field
-// means "none"), accumulated per beat as the datagram passes. Drop reasons, each counted:
+// means "none"), accumulated per beat as the datagram passes (DATA_W 8: the pseudo-header
+// too, in the free half of the first 8 beats' words; DATA_W 64: added at the end). Drop reasons, each counted:
 //   cnt_bad_len     UDP length < 8, or larger than the IP payload, or the IP payload is
 //                   shorter than the 8-byte UDP header
 //   cnt_closed_port destination port matches no cfg_udp_port entry (a one-cycle strobe
@@ -155,6 +156,8 @@ module udp_rx #(
     reg  [16:0]     ps_a, ps_b;  // pseudo-header: source and destination IP word sums
     reg  [17:0]     psum_r;  // their sum (protocol 17 is left out: see e_ok)
     reg  [18:0]     pl0;  // psum + UDP length (captured at ep)
+    reg             tail;  // DATA_W 8: the bytes from here on are beyond the UDP length
+    reg             ek1, ek2;  // DATA_W 8: the checksum verdict through e1, e2
     reg  [BSW-1:0]  bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
     reg             bs_v, bs_first, first;
     reg  [20:0]     es1;
@@ -253,26 +256,62 @@ module udp_rx #(
         for (i = 0; i < KEEP_W; i = i + 1)
             if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
     end
-    // (at DATA_W 8 a beat's sum is one byte in either half of a word: bits 18:16 stay 0)
+    wire [15:0] flen_nx = flen + {{(16-SAW){1'b0}}, nkeep};
     /* verilator lint_off UNUSEDSIGNAL */
-    reg [18:0] bsum;
+    reg [18:0] bsum;  // (DATA_W 8: bits 18:16 stay 0)
     /* verilator lint_on UNUSEDSIGNAL */
     reg [15:0] lpos;
+    reg [7:0]  xb;  // DATA_W 8: a pseudo-header byte in the free half of the word
+    // DATA_W 8: this byte and the rest are beyond the UDP length (the window is full here)
+    wire       excl = tail || (hdr_complete && flen == f_len);
+    wire       d_in = s_axis_tkeep[0] && !excl;
     always @(*) begin
         bsum = 19'd0;
-        for (i = 0; i < KEEP_W; i = i + 1) begin
-            lpos = flen + i[15:0];
-            if (s_axis_tkeep[i] && (lpos < 16'd8 || lpos < f_len)) begin
-                if (lpos[0] == 1'b0) bsum = bsum + {3'd0, s_axis_tdata[8*i+:8], 8'd0};
-                else bsum = bsum + {11'd0, s_axis_tdata[8*i+:8]};
+        lpos = flen;
+        xb = 8'd0;
+        if (KEEP_W == 1) begin
+            // one byte per beat, in the high half of the word at even positions: the other
+            // half takes a pseudo-header byte of the same half (position 0: destination IP
+            // byte 1, 1: byte 0, 2: byte 3, 3: byte 2, 5: UDP length high byte, 6: low
+            // byte, both from the window's newest byte); the source IP's word sum starts
+            // the accumulator (ps_a), so the whole sum is in once the last beat is
+            if (s_axis_tkeep[0] && flen[15:3] == 13'd0)
+                case (flen[2:0])
+                    3'd0: xb = cur_dst_ip[23:16];
+                    3'd1: xb = cur_dst_ip[31:24];
+                    3'd2: xb = cur_dst_ip[7:0];
+                    3'd3: xb = cur_dst_ip[15:8];
+                    3'd5, 3'd6: xb = win[HW*8-1-:8];
+                    default: xb = 8'd0;
+                endcase
+            if (flen[0] == 1'b0)
+                bsum = {3'd0, d_in ? s_axis_tdata[7:0] : 8'd0, xb};
+            else
+                bsum = {3'd0, xb, d_in ? s_axis_tdata[7:0] : 8'd0};
+        end else begin
+            for (i = 0; i < KEEP_W; i = i + 1) begin
+                lpos = flen + i[15:0];
+                if (s_axis_tkeep[i] && (lpos < 16'd8 || lpos < f_len)) begin
+                    if (lpos[0] == 1'b0) bsum = bsum + {3'd0, s_axis_tdata[8*i+:8], 8'd0};
+                    else bsum = bsum + {11'd0, s_axis_tdata[8*i+:8]};
+                end
             end
         end
     end
     // the checksum sum without the pseudo-header's protocol word (17): the datagram is
-    // good when the rest sums to 0xFFFF - 17 = 0xFFEE (one's complement)
-    wire [CW+15:0] acc_sum = {{CW{1'b0}}, bs_first ? 16'd0 : acc_lo} +
+    // good when the rest sums to 0xFFFF - 17 = 0xFFEE (one's complement); at DATA_W 8 the
+    // accumulator starts from the source IP's word sum (17 bits: its carry enters as acc_c)
+    wire [15:0]    acc_init = (KEEP_W == 1) ? ps_a[15:0] : 16'd0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [3:0]     ps_c = {3'd0, ps_a[16]};
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [CW-1:0]  acc_cinit = (KEEP_W == 1) ? ps_c[CW-1:0] : {CW{1'b0}};
+    wire [CW+15:0] acc_sum = {{CW{1'b0}}, bs_first ? acc_init : acc_lo} +
                              {{(CW+16-BSW){1'b0}}, bsum_r} +
-                             {16'd0, bs_first ? {CW{1'b0}} : acc_c};
+                             {16'd0, bs_first ? acc_cinit : acc_c};
+    // DATA_W 8: {acc_c, acc_lo} (at most 0x1FFFF) is congruent to the sum modulo 0xFFFF
+    wire [20:0] acc_v = {{(5-CW){1'b0}}, acc_c, acc_lo};
+    wire acc_good = (acc_v == 21'h0FFEE) || (acc_v == 21'h1FFED);
 
     always @(posedge clk) begin
         if (s_hdr_valid && s_hdr_ready) begin
@@ -301,14 +340,18 @@ module udp_rx #(
             ea0 <= !hdr_drop;
             pl0 <= {1'b0, psum_r} + {3'd0, f_len};
         end
+        // DATA_W 8: the sum is complete at e0 (the last beat's word entered at ep), and the
+        // next datagram's first word enters two cycles later at the earliest
         if (e0) begin
             es1 <= {{(5-CW){1'b0}}, acc_c, acc_lo} + {2'd0, pl0};
+            ek1 <= acc_good;
             ez1 <= ez0;
             eb1 <= eb0;
             ea1 <= ea0;
         end
         if (e1) begin
             es2 <= {1'b0, es1[15:0]} + {12'd0, es1[20:16]};
+            ek2 <= ek1;
             ez2 <= ez1;
             eb2 <= eb1;
             ea2 <= ea1;
@@ -316,7 +359,7 @@ module udp_rx #(
         if (e2) begin
             // es2 <= 0xFFFF + 31 and congruent to the sum modulo 0xFFFF: 0xFFEE is the
             // only value in that range of the class of -17
-            e_ok <= (es2 == 17'h0FFEE);
+            e_ok <= (KEEP_W == 1) ? ek2 : (es2 == 17'h0FFEE);
             e_zero <= ez2;
             e_bad <= eb2;
             e_acc <= ea2;
@@ -345,6 +388,7 @@ module udp_rx #(
             active <= 1'b0;
             ended <= 1'b0;
             pushed <= 1'b0;
+            tail <= 1'b0;
             bcnt <= 0;
             flen <= 16'd0;
             ep <= 1'b0;
@@ -383,6 +427,7 @@ module udp_rx #(
             if (inc_err_in) cnt_err_in <= (cnt_err_in + 32'd1) & CNT_MASK;
             if (inc_bad_csum) cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
             if (restart) begin
+                tail <= 1'b0;
                 ended <= 1'b0;
                 pushed <= 1'b0;
                 bcnt <= 0;
@@ -391,7 +436,8 @@ module udp_rx #(
                 if (push) pushed <= 1'b1;
                 if (in_beat) begin
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
-                    flen <= flen + {{(16-SAW){1'b0}}, nkeep};
+                    flen <= flen_nx;
+                    if (excl) tail <= 1'b1;
                     if (s_axis_tlast) ended <= 1'b1;
                 end
             end
