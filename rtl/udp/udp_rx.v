@@ -5,14 +5,16 @@
 // broadcast; payload = the UDP header and data, tuser on the last beat = bad frame).
 // The checksum is verified over pseudo-header + UDP header + data (a zero checksum field
 // means "none"), accumulated per beat as the datagram passes (DATA_W 8: the pseudo-header
-// too, in the free half of the first 8 beats' words; DATA_W 64: added at the end). Drop reasons, each counted:
+// too, in the free half of the first 8 beats' words; DATA_W 64: added at the end).
+// Drop reasons, each counted:
 //   cnt_bad_len     UDP length < 8, or larger than the IP payload, or the IP payload is
 //                   shorter than the 8-byte UDP header
 //   cnt_closed_port destination port matches no cfg_udp_port entry (a one-cycle strobe
 //                   on closed_* offers the datagram's addresses, e.g. for an ICMP
 //                   port-unreachable reply)
 //   cnt_bad_csum    checksum mismatch (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
-//   cnt_err_in      the datagram arrived flagged bad (MAC error, IP truncation)
+//   cnt_err_in      the datagram arrived flagged bad (MAC error, IP truncation), or its
+//                   input ended before its UDP length without being flagged
 //                   (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
 //   cnt_oversize    STORE_FWD=1 only: the datagram does not fit the buffer
 //   cnt_busy_drop   BUSY_WAIT >= 0 only: the datagram's port did not take its header
@@ -47,6 +49,12 @@
 // taken only once the current datagram's header has left, so no second copy is kept.
 // At DATA_W 64 m_hdr_* have their own registers (the next datagram's header may be
 // parsed while this one waits); closed_* are read from them too.
+// Payload cut: at DATA_W 64 the strip skips the 8 header bytes and keeps hdr_len bytes; at
+// DATA_W 8 the parser marks every byte the application does not get (UDP header, bytes
+// beyond the UDP length) as an empty beat (tkeep = 0) on its way into the FIFO, and the
+// strip keeps what is left (no skip or length counters).
+// The header checks that decide a drop (length, port match) are registered as the header
+// window fills, so the command's push reads flip-flops only.
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
 //   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload),
 //   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
@@ -262,9 +270,15 @@ module udp_rx #(
     /* verilator lint_on UNUSEDSIGNAL */
     reg [15:0] lpos;
     reg [7:0]  xb;  // DATA_W 8: a pseudo-header byte in the free half of the word
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [4:0] bc = {{(5-BW){1'b0}}, bcnt};  // (DATA_W 8: the beat's position while < 8)
+    /* verilator lint_on UNUSEDSIGNAL */
     // DATA_W 8: this byte and the rest are beyond the UDP length (the window is full here)
     wire       excl = tail || (hdr_complete && flen == f_len);
     wire       d_in = s_axis_tkeep[0] && !excl;
+    wire       d_pay = hdr_complete && !excl;  // a payload byte (DATA_W 8)
+    // (read at ep) the input reached the UDP length
+    wire       reached = (KEEP_W == 1) ? excl : (flen >= f_len);
     always @(*) begin
         bsum = 19'd0;
         lpos = flen;
@@ -275,15 +289,10 @@ module udp_rx #(
             // byte 1, 1: byte 0, 2: byte 3, 3: byte 2, 5: UDP length high byte, 6: low
             // byte, both from the window's newest byte); the source IP's word sum starts
             // the accumulator (ps_a), so the whole sum is in once the last beat is
-            if (s_axis_tkeep[0] && flen[15:3] == 13'd0)
-                case (flen[2:0])
-                    3'd0: xb = cur_dst_ip[23:16];
-                    3'd1: xb = cur_dst_ip[31:24];
-                    3'd2: xb = cur_dst_ip[7:0];
-                    3'd3: xb = cur_dst_ip[15:8];
-                    3'd5, 3'd6: xb = win[HW*8-1-:8];
-                    default: xb = 8'd0;
-                endcase
+            if (!bc[3]) begin
+                if (bc[2]) xb = (bc[0] ^ bc[1]) ? win[HW*8-1-:8] : 8'd0;
+                else xb = cur_dst_ip[8*{~bc[1], bc[0]}+:8];
+            end
             if (flen[0] == 1'b0)
                 bsum = {3'd0, d_in ? s_axis_tdata[7:0] : 8'd0, xb};
             else
@@ -336,7 +345,8 @@ module udp_rx #(
         // header can replace them), the sum at e0 (once the last beat is in)
         if (ep) begin
             ez0 <= (f_csum == 16'd0);
-            eb0 <= last_bad;
+            // (an input that ends before the UDP length counts as arrived bad too)
+            eb0 <= last_bad || !reached;
             ea0 <= !hdr_drop;
             pl0 <= {1'b0, psum_r} + {3'd0, f_len};
         end
@@ -483,9 +493,14 @@ module udp_rx #(
     wire [DATA_W-1:0] f_tdata;
     wire [KEEP_W-1:0] f_tkeep;
     wire              f_tvalid, f_tready, f_tlast, f_tuser;
+    // DATA_W 8: the bytes the application does not get (the UDP header, bytes beyond the
+    // UDP length) enter the buffer as empty beats (tkeep = 0), so the strip neither skips
+    // nor counts a length (USE_LEN = 0); DATA_W 64: the strip skips 8 bytes, keeps cmd_len
+    localparam [3:0] SKIP = (KEEP_W == 1) ? 4'd0 : 4'd8;
+    wire [KEEP_W-1:0] in_keep = (KEEP_W == 1) ? (s_axis_tkeep & {KEEP_W{d_pay}}) : s_axis_tkeep;
     stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_keep),
         .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
@@ -504,10 +519,10 @@ module udp_rx #(
     wire              o_tready;
     stream_strip #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(RW),
-        .USE_STS((STORE_FWD != 0) ? 0 : 1)
+        .USE_STS((STORE_FWD != 0) ? 0 : 1), .USE_LEN((KEEP_W == 1) ? 0 : 1)
     ) u_strip (
         .clk(clk), .rst(rst),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(4'd8), .cmd_len(cmd_len),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(SKIP), .cmd_len(cmd_len),
         .cmd_drop(cmd_drop), .cmd_route(cmd_route),
         .sts_valid(sts_n != 3'd0), .sts_ready(sts_ready), .sts_bad(sts_q[0]),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),

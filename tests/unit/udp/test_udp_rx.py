@@ -45,6 +45,8 @@ def make(rng: random.Random, kind: str, sf: bool, dports: list[int] | None = Non
     n = rng.choice([0, 1, 7, 8, 9, 15, 16, 17, 64, rng.randint(0, 240)])
     if kind == "oversize":
         n = rng.randint(CAP_BYTES - 7, CAP_BYTES + 40)
+    if kind == "short_in":
+        n = rng.randint(1, 64)
     data = bytes(rng.getrandbits(8) for _ in range(n))
     zero = kind == "good" and rng.random() < 0.2
     if kind == "closed":
@@ -73,6 +75,11 @@ def make(rng: random.Random, kind: str, sf: bool, dports: list[int] | None = Non
         bb[4:6] = (len(b) + rng.randint(1, 100)).to_bytes(2, "big")
         b = bytes(bb)
         exp = "bad_len"
+    elif kind == "short_in":
+        # the input ends before the UDP length (and the IP length) without being flagged
+        # bad: never good (cut-through: what came, tuser = 1; counted as arrived bad)
+        b = b[: rng.randint(8, len(b) - 1)]
+        exp = "err_in"
     elif kind == "runt":
         b = b[: rng.randint(1, 7)]
         ip_len = len(b)
@@ -107,6 +114,7 @@ KINDS = [
     "closed",
     "err_in",
     "oversize",
+    "short_in",
 ]
 
 
