@@ -321,7 +321,7 @@ module arp #(
 
     // First pipeline stage behind the RAM (every cycle, for the scan and the background
     // pass): the entry's age, state and key match, registered.
-    reg  [TS_W-1:0]  a_age;
+    reg  [TS_W-1:0]  a_ts;     // its stamp
     reg  [1:0]       a_st;
     reg              a_match;  // not free, and its IP is the key
     reg              a_rt0;    // no retry left
@@ -330,9 +330,17 @@ module arp #(
     reg              a_lk;     // the scan is a lookup's
     reg              a_scan;   // the scan is in its second stage for way a_k
     reg              a_bad;    // the key is 0.0.0.0 or cfg_ip (see key_bad)
-    wire             old_exp   = (a_age >= EXPIRE_T);
-    wire             old_reval = (a_age >= REVAL_T);
-    wire             old_retry = (a_age >= RETRY_T);
+    // the age's threshold compares, registered with it: age >= T is the sign of
+    // (now - T) - stamp, with now - T kept in a register per threshold (ages and
+    // thresholds stay below 2^(TS_W-1)), so that each is one subtraction from the RAM
+    // read and the second stage's flags and the scan results start from flip-flops
+    reg  [TS_W-1:0]  d_exp, d_reval, d_retry;  // now - EXPIRE_MS, - REVALIDATE_MS, - RETRY_MS
+    wire [TS_W-1:0]  x_exp     = d_exp - rd_ts;
+    wire [TS_W-1:0]  x_reval   = d_reval - rd_ts;
+    wire [TS_W-1:0]  x_retry   = d_retry - rd_ts;
+    reg              old_exp;    // its age >= EXPIRE_MS
+    reg              old_reval;  // its age >= REVALIDATE_MS
+    reg              old_retry;  // its age >= RETRY_MS
     // second stage (background pass): the entry's flags, registered
     reg              b_exp;    // VALID/PROBED, expired
     reg              b_due;    // INCOMPLETE, a request due
@@ -358,7 +366,10 @@ module arp #(
     reg              f_any;    // a way is free
     reg  [WAY_W-1:0] f_way;
     reg  [WAY_W-1:0] o_way;    // least recently refreshed way so far
-    reg  [TS_W-1:0]  o_age;
+    reg  [TS_W-1:0]  o_ts;     // ... its stamp
+    // way a_k was refreshed before way o_way (its stamp is older: modular compare)
+    wire [TS_W-1:0]  o_diff    = a_ts - o_ts;
+    wire             a_older   = o_diff[TS_W-1];
 
     wire [WAY_W-1:0] v_way = f_any ? f_way : o_way;  // victim
     wire [WAY_W-1:0] t_way = m_any ? m_way : v_way;  // target of a write
@@ -426,7 +437,10 @@ module arp #(
     // or another station using our address)
     wire        key_bad  = (key == 32'd0) || (key == cfg_ip);
     always @(posedge clk) begin
-        a_age   <= now - rd_ts;
+        a_ts    <= rd_ts;
+        old_exp   <= !x_exp[TS_W-1];
+        old_reval <= !x_reval[TS_W-1];
+        old_retry <= !x_retry[TS_W-1];
         a_st    <= rd_st;
         a_match <= w_match;
         a_rt0   <= (rd_rt == {RW{1'b0}});
@@ -574,9 +588,9 @@ module arp #(
             if (a_free && (a_first || !f_any)) f_way <= a_k;
             if (a_first) f_any <= a_free;
             else if (a_free) f_any <= 1'b1;
-            if (a_first || a_age > o_age) begin
+            if (a_first || a_older) begin
                 o_way <= a_k;
-                o_age <= a_age;
+                o_ts <= a_ts;
             end
         end
     end
@@ -588,6 +602,7 @@ module arp #(
             cur_set <= {SET_W{1'b0}}; init_addr <= {AW{1'b0}};
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
             now <= {TS_W{1'b0}};
+            d_exp <= -EXPIRE_T; d_reval <= -REVAL_T; d_retry <= -RETRY_T;
             lk_pend <= 1'b0;
             memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
@@ -602,7 +617,10 @@ module arp #(
         end else begin
             arp_resp_valid <= 1'b0;
 
-            if (tick_1ms) now <= now + 1'b1;
+            if (tick_1ms) begin
+                now <= now + 1'b1;
+                d_exp <= d_exp + 1'b1; d_reval <= d_reval + 1'b1; d_retry <= d_retry + 1'b1;
+            end
 
             // lookup request (a repeated one loads the same values again)
             if (lk_new) lk_pend <= 1'b1;

@@ -142,10 +142,16 @@ module arp_rx #(
     always @(posedge clk) begin
         if (!c_busy) begin
             if (hit[21]) c_reply <= (bv[8*21 +: 8] == 8'h02);
-            for (i = 0; i < 6; i = i + 1)
-                if (hit[22+i]) c_sha[8*(5-i) +: 8] <= bv[8*(22+i) +: 8];
-            for (i = 0; i < 4; i = i + 1)
-                if (hit[28+i]) c_spa[8*(3-i) +: 8] <= bv[8*(28+i) +: 8];
+            if (KEEP_W == 1) begin
+                // one byte per beat: SHA and SPA (bytes 22..31) shift in, one enable
+                if (take && s_axis_tkeep[0] && beat >= 6'd22 && beat <= 6'd31)
+                    {c_sha, c_spa} <= {c_sha[39:0], c_spa, s_axis_tdata[7:0]};
+            end else begin
+                for (i = 0; i < 6; i = i + 1)
+                    if (hit[22+i]) c_sha[8*(5-i) +: 8] <= bv[8*(22+i) +: 8];
+                for (i = 0; i < 4; i = i + 1)
+                    if (hit[28+i]) c_spa[8*(3-i) +: 8] <= bv[8*(28+i) +: 8];
+            end
             // SPA and TPA == cfg_ip, byte by byte (each of the four bytes is seen
             // exactly once in a frame that reaches byte 41)
             if (hit[28])
