@@ -153,6 +153,7 @@ module arp #(
     localparam HOLD_W = $clog2(GARP_HOLD_MS + 1);
     localparam SWL_W  = $clog2(ENTRIES + 1);
 
+    localparam [TS_W-1:0] ONE_T     = 1;
     localparam [TS_W-1:0] RETRY_T   = RETRY_MS[TS_W-1:0];
     localparam [TS_W-1:0] EXPIRE_T  = EXPIRE_MS[TS_W-1:0];
     localparam [TS_W-1:0] REVAL_T   = REVALIDATE_MS[TS_W-1:0];
@@ -236,7 +237,13 @@ module arp #(
     reg              lk_local;
     reg              lk_bm;    // broadcast or multicast: answered without the cache
     wire             lk_mcast = (lk_ip[31:28] == 4'he);
-    wire [31:0]      lk_nh = lk_local ? lk_ip : cfg_gateway;
+    // the gateway and its set, registered (a change reaches lookups one cycle later),
+    // and the requested IP's set, folded as it is taken: the set of the next hop is
+    // then one multiplexer away from the RAM read address
+    reg  [31:0]      gw_q;
+    reg  [SET_W-1:0] gw_set;
+    reg  [SET_W-1:0] lk_ip_set;
+    wire [31:0]      lk_nh = lk_local ? lk_ip : gw_q;
     wire [47:0]      lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
 
     // Set index: low bits of the XOR of the four bytes (the high bits of the fold are
@@ -259,7 +266,12 @@ module arp #(
     endfunction
     /* verilator lint_on UNUSED */
 
-    wire [SET_W-1:0] lk_set = set_of(lk_nh);
+    wire [SET_W-1:0] lk_set = lk_local ? lk_ip_set : gw_set;
+    always @(posedge clk) begin
+        gw_q <= cfg_gateway;
+        gw_set <= set_of(cfg_gateway);
+        if (lk_take) lk_ip_set <= set_of(arp_req_ip);
+    end
 
     // ------------------------------------------------------------------ cache RAM
     // Three memories at the same addresses: the entry's state word {state, retries,
@@ -269,10 +281,12 @@ module arp #(
     // lets Yosys use block RAM as it is. The MAC memory is read one cycle later than the
     // others (registered address), so that its data is there when the registered key
     // match is.
-    reg  [TS_W-1:0]  now;     // milliseconds, wrapping
+    // time stamps are stored inverted (~ milliseconds, wrapping): the threshold
+    // compares below then add the RAM read as it is, with no inverter in front
+    reg  [TS_W-1:0]  now_n;   // ~ milliseconds: counts down
     // the engine's decision (combinational) ...
     reg              we;      // write {state, retries}
-    reg              we_d;    // ... the stamp (= now), the IP (= key) and the MAC (= ev_sha)
+    reg              we_d;    // ... the stamp (= now_n), the IP (= key) and the MAC (= ev_sha)
     reg  [AW-1:0]    wa;
     reg  [1:0]       x_st;
     // ... registered: the write happens the cycle after the decision (wr_m is set for
@@ -295,7 +309,7 @@ module arp #(
     reg  [AW-1:0]    ra_q;
     always @(posedge clk) begin
         if (wr_m) mem_m[wr_a][MW-1:TS_W] <= {wr_st, wr_rt};
-        if (wr_t) mem_m[wr_a][TS_W-1:0] <= now;
+        if (wr_t) mem_m[wr_a][TS_W-1:0] <= now_n;
         if (!wr_m && !wr_t) rd <= mem_m[ra];
     end
     always @(posedge clk) begin
@@ -327,17 +341,19 @@ module arp #(
     reg              a_rt0;    // no retry left
     reg              a_rtn1;   // first request not sent yet
     reg  [WAY_W-1:0] a_k;      // its way (scan)
-    reg              a_lk;     // the scan is a lookup's
     reg              a_scan;   // the scan is in its second stage for way a_k
+    reg              a_lkok;   // a lookup's scan whose key may hit (configured, not bad,
+                               // not broadcast or multicast)
     reg              a_bad;    // the key is 0.0.0.0 or cfg_ip (see key_bad)
     // the age's threshold compares, registered with it: age >= T is the sign of
-    // (now - T) - stamp, with now - T kept in a register per threshold (ages and
-    // thresholds stay below 2^(TS_W-1)), so that each is one subtraction from the RAM
-    // read and the second stage's flags and the scan results start from flip-flops
-    reg  [TS_W-1:0]  d_exp, d_reval, d_retry;  // now - EXPIRE_MS, - REVALIDATE_MS, - RETRY_MS
-    wire [TS_W-1:0]  x_exp     = d_exp - rd_ts;
-    wire [TS_W-1:0]  x_reval   = d_reval - rd_ts;
-    wire [TS_W-1:0]  x_retry   = d_retry - rd_ts;
+    // (now - T) - stamp = (now - T + 1) + ~stamp, with now - T + 1 kept in a register per
+    // threshold (ages and thresholds stay below 2^(TS_W-1)) and ~stamp as stored, so
+    // that each is one addition straight from the RAM read and the second stage's flags
+    // and the scan results start from flip-flops
+    reg  [TS_W-1:0]  d_exp, d_reval, d_retry;  // now + 1 - EXPIRE_MS, - REVALIDATE_MS, - RETRY_MS
+    wire [TS_W-1:0]  x_exp     = d_exp + rd_ts;
+    wire [TS_W-1:0]  x_reval   = d_reval + rd_ts;
+    wire [TS_W-1:0]  x_retry   = d_retry + rd_ts;
     reg              old_exp;    // its age >= EXPIRE_MS
     reg              old_reval;  // its age >= REVALIDATE_MS
     reg              old_retry;  // its age >= RETRY_MS
@@ -368,7 +384,7 @@ module arp #(
     reg  [WAY_W-1:0] o_way;    // least recently refreshed way so far
     reg  [TS_W-1:0]  o_ts;     // ... its stamp
     // way a_k was refreshed before way o_way (its stamp is older: modular compare)
-    wire [TS_W-1:0]  o_diff    = a_ts - o_ts;
+    wire [TS_W-1:0]  o_diff    = o_ts - a_ts;  // = stamp a - stamp o (both stored inverted)
     wire             a_older   = o_diff[TS_W-1];
 
     wire [WAY_W-1:0] v_way = f_any ? f_way : o_way;  // victim
@@ -426,7 +442,7 @@ module arp #(
     // cycle cannot starve the receive path.
 
     // ------------------------------------------------------------------ decisions
-    reg         x_resp, x_hit, x_again;
+    reg         x_resp, x_hit;
     // the background pass restarts at the entry written by a lookup's decision (a
     // request due), as it is written (op stays as it is during the write)
     wire        wr_kick = wr_m && (op == OP_LK);
@@ -446,9 +462,9 @@ module arp #(
         a_rt0   <= (rd_rt == {RW{1'b0}});
         a_rtn1  <= (rd_rt == RETRY_N1);
         a_k     <= k;
-        a_lk    <= (op == OP_LK);
         a_scan  <= (state == S_SCAN);
         a_bad   <= key_bad;
+        a_lkok  <= (state == S_SCAN) && (op == OP_LK) && !key_bad && cfg_ip_set && !lk_bm;
         b_exp   <= a_live && old_exp;
         b_due   <= (a_st == ST_INC) && (old_retry || a_rtn1);
         b_rt0   <= a_rt0;
@@ -461,7 +477,7 @@ module arp #(
     always @* begin
         we = 1'b0; we_d = 1'b0; wa = addr_of(cur_set, t_way);
         x_st = ST_FREE;
-        x_resp = 1'b0; x_hit = 1'b0; x_uni = 1'b0; x_again = 1'b0;
+        x_resp = 1'b0; x_hit = 1'b0; x_uni = 1'b0;
         i_exp = 1'b0; i_tmo = 1'b0;
         case (state)
             S_INIT: begin
@@ -509,16 +525,12 @@ module arp #(
                     end else if (req_ok) begin
                         // broadcast request (the first, RETRIES + 1 -> RETRIES, or a retry)
                         we = 1'b1; x_st = ST_INC;  // the stamp too (wr_t)
-                    end else begin
-                        x_again = 1'b1;
-                    end
+                    end  // else the output is busy: the pass runs again (sw_again)
                 end else if (b_prb) begin
                     x_uni = 1'b1;
                     if (req_ok) begin  // re-validation: unicast request, stamp kept
                         we = 1'b1; x_st = ST_PRB;
-                    end else begin
-                        x_again = 1'b1;
-                    end
+                    end  // else the output is busy: the pass runs again (sw_again)
                 end
             end
             default: ;
@@ -556,7 +568,11 @@ module arp #(
     // answer MAC loads: the matching way's during a lookup's scan (exclusive with the
     // decision), and on the decision 0 for a miss, broadcast or multicast
     // (an IP is in at most one way of its set; rd_mac is the MAC of way a_k)
-    wire        rm_scan = a_scan && a_lk && a_match;
+    // (only a fresh match of a lookup that can hit loads it: the register was zeroed,
+    // or given the broadcast or multicast MAC, as the scan started, so it holds the
+    // answer's MAC, 0 for a miss, by the decision)
+    wire        rm_scan = a_lkok && a_match && a_live && !old_exp;
+    wire        rm_init = (state == S_SCAN) && (op == OP_LK) && (k == {WAY_W{1'b0}});
 
     // counter strobes, registered
     // (a lookup's: its answer, arp_resp_valid with arp_resp_hit)
@@ -601,8 +617,8 @@ module arp #(
             state <= S_INIT; op <= OP_SW; k <= {WAY_W{1'b0}};
             cur_set <= {SET_W{1'b0}}; init_addr <= {AW{1'b0}};
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
-            now <= {TS_W{1'b0}};
-            d_exp <= -EXPIRE_T; d_reval <= -REVAL_T; d_retry <= -RETRY_T;
+            now_n <= {TS_W{1'b1}};
+            d_exp <= ONE_T - EXPIRE_T; d_reval <= ONE_T - REVAL_T; d_retry <= ONE_T - RETRY_T;
             lk_pend <= 1'b0;
             memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
@@ -618,7 +634,7 @@ module arp #(
             arp_resp_valid <= 1'b0;
 
             if (tick_1ms) begin
-                now <= now + 1'b1;
+                now_n <= now_n - 1'b1;
                 d_exp <= d_exp + 1'b1; d_reval <= d_reval + 1'b1; d_retry <= d_retry + 1'b1;
             end
 
@@ -676,7 +692,8 @@ module arp #(
                 end
                 default: state <= S_IDLE;
             endcase
-            if (x_again) sw_again <= 1'b1;
+            // (a request due while the output was busy: written out from the registered flags)
+            if (state == S_SWD && b_send && !req_ok) sw_again <= 1'b1;
             if (wr_kick) begin
                 sw_addr <= wr_a;
                 sw_left <= ENTRIES_I[SWL_W-1:0];
@@ -699,12 +716,13 @@ module arp #(
             else if (x_resp) memo_valid <= x_hit;
             else if (lk_pend) memo_valid <= 1'b0;
 
-            // answer MAC: the hit way's, collected while its set is scanned, replaced
-            // on the decision for a miss (0: the register's synchronous reset),
-            // broadcast or multicast (rm_scan and x_resp are never high together)
-            if (x_resp && !x_hit) arp_resp_mac <= 48'd0;
+            // answer MAC: as a lookup's scan starts, the broadcast or multicast MAC, else
+            // 0 (the register's synchronous reset); then the way's that hits, if one
+            // does, while the set is scanned (rm_init comes before any rm_scan of the
+            // scan, and a memorised answer is forgotten by then: lk_pend)
+            if (rm_init && !lk_bm) arp_resp_mac <= 48'd0;
+            else if (rm_init) arp_resp_mac <= lk_mcast ? lk_mcast_mac : {48{1'b1}};
             else if (rm_scan) arp_resp_mac <= rd_mac;
-            else if (x_resp && lk_bm) arp_resp_mac <= lk_mcast ? lk_mcast_mac : {48{1'b1}};
 
             // receive slot: reply handed over, event processed; both cleared on release
             // (a reply or a gratuitous ARP starts when the transmitter is free: tx_go is

@@ -144,7 +144,9 @@ module arp_rx #(
             if (hit[21]) c_reply <= (bv[8*21 +: 8] == 8'h02);
             if (KEEP_W == 1) begin
                 // one byte per beat: SHA and SPA (bytes 22..31) shift in, one enable
-                if (take && s_axis_tkeep[0] && beat >= 6'd22 && beat <= 6'd31)
+                // (beats 22..31: 01011x and 011xxx, decoded without a compare chain)
+                if (take && s_axis_tkeep[0] &&
+                    ((beat[5:1] == 5'b01011) || (beat[5:3] == 3'b011)))
                     {c_sha, c_spa} <= {c_sha[39:0], c_spa, s_axis_tdata[7:0]};
             end else begin
                 for (i = 0; i < 6; i = i + 1)
