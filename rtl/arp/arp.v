@@ -335,7 +335,9 @@ module arp #(
 
     // First pipeline stage behind the RAM (every cycle, for the scan and the background
     // pass): the entry's age, state and key match, registered.
-    reg  [TS_W-1:0]  a_ts;     // its stamp
+    reg  [TS_W-1:0]  a_ts;     // its stamp (as stored, inverted)
+    reg  [TS_W-1:0]  a_tsn;    // ... and its complement (so that the replacement compare
+                               // has no inverter in front of its carry chain)
     reg  [1:0]       a_st;
     reg              a_match;  // not free, and its IP is the key
     reg              a_rt0;    // no retry left
@@ -384,7 +386,7 @@ module arp #(
     reg  [WAY_W-1:0] o_way;    // least recently refreshed way so far
     reg  [TS_W-1:0]  o_ts;     // ... its stamp
     // way a_k was refreshed before way o_way (its stamp is older: modular compare)
-    wire [TS_W-1:0]  o_diff    = o_ts - a_ts;  // = stamp a - stamp o (both stored inverted)
+    wire [TS_W-1:0]  o_diff    = o_ts + a_tsn + ONE_T;  // o_ts - a_ts = stamp a - stamp o
     wire             a_older   = o_diff[TS_W-1];
 
     wire [WAY_W-1:0] v_way = f_any ? f_way : o_way;  // victim
@@ -454,6 +456,7 @@ module arp #(
     wire        key_bad  = (key == 32'd0) || (key == cfg_ip);
     always @(posedge clk) begin
         a_ts    <= rd_ts;
+        a_tsn   <= ~rd_ts;
         old_exp   <= !x_exp[TS_W-1];
         old_reval <= !x_reval[TS_W-1];
         old_retry <= !x_retry[TS_W-1];
