@@ -14,7 +14,7 @@
 //   beat (bad FCS or aborted frame). Bytes beyond 42 (Ethernet padding) are ignored.
 //
 // Two frame buffers: the capture register, written by byte position while a frame
-// arrives, and the event slot (ev_*), loaded from it the cycle after a well-formed
+// arrives (at DATA_W 8 the sender MAC and IP shift in, bytes 22..31), and the event slot (ev_*), loaded from it the cycle after a well-formed
 // frame's verdict. If the slot is still full then, the capture register keeps the frame
 // (and passes it on as soon as the slot frees); a frame whose field bytes arrive while
 // the capture register is still holding an earlier one is dropped and counted in
