@@ -177,20 +177,16 @@ module stream_strip #(
                 drop_r <= cmd_drop;
                 route_r <= cmd_route;
             end
-            if (out_free && sk_v) begin
-                m_axis_tdata <= sk_d;
-                m_axis_tkeep <= sk_k;
-                m_axis_tlast <= sk_l;
-                m_axis_tuser <= sk_u;
-                m_axis_ttrunc <= sk_t;
-                m_axis_troute <= sk_r;
-            end else if (out_free && out_new) begin
-                m_axis_tdata <= held_d;
-                m_axis_tkeep <= n_k;
-                m_axis_tlast <= out_last;
-                m_axis_tuser <= n_u;
-                m_axis_ttrunc <= n_t;
-                m_axis_troute <= route_r;
+            // the output register loads in every cycle it is free, from the skid register
+            // if that holds a beat, else from the new beat (its data matter only when
+            // out_new sets m_axis_tvalid): its enable is out_free alone, not out_new
+            if (out_free) begin
+                m_axis_tdata <= sk_v ? sk_d : held_d;
+                m_axis_tkeep <= sk_v ? sk_k : n_k;
+                m_axis_tlast <= sk_v ? sk_l : out_last;
+                m_axis_tuser <= sk_v ? sk_u : n_u;
+                m_axis_ttrunc <= sk_v ? sk_t : n_t;
+                m_axis_troute <= sk_v ? sk_r : route_r;
             end
             // the skid register loads in every cycle it is free (its data matters only
             // once sk_v is set, in a cycle it loaded)

@@ -17,7 +17,11 @@
 // beat is taken only once the previous frame's header has gone (no stall at line rate);
 // at DATA_W 64 the header bus has its own registers. At DATA_W 8 the broadcast check is a
 // flag built one byte at a time, and the header byte count (a beat with tkeep = 0 holds
-// no byte) is also the runt check's length.
+// no byte) is also the runt check's length. At DATA_W 8 s_axis_tready is one gate of two
+// flip-flops (the FIFO's and the parser's own readiness, precomputed a cycle ahead): a
+// frame's first beat is taken in the cycle after the previous frame's command has gone
+// (the same cycle as before when it was gone by the previous frame's last beat, as at
+// line rate).
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
 //   parsed; must hold at least the 14 header bytes), CNT_W (counter width, 1..32).
@@ -112,22 +116,30 @@ module eth_rx #(
     // that is long before the next frame arrives: no stall at line rate)
     localparam HOLD = (KEEP_W == 1);
     wire            fifo_ready;
+    reg             bfull;  // bcnt == NB (the header window is complete), a register
+    // HOLD: the input side's readiness apart from the FIFO's, a register (see below)
+    reg             rdy;
 
-    wire need = !pushed && (ended || bcnt == NB[BW-1:0]);
+    wire need = !pushed && (ended || bfull);
     wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
     wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt;
     wire [4:0] flen_e = restart ? 5'd0 : flen;
     // (with HOLD: restart only once the command is gone, and a frame's first beat waits
-    // for it too; from registers only)
-    assign s_axis_tready = fifo_ready &&
-        (HOLD ? (ended ? (pushed && !cmd_valid) : !(cmd_valid && bcnt == {BW{1'b0}})) :
-                (!ended || restart));
+    // for it too: ended ? (pushed && !cmd_valid) : !(cmd_valid && bcnt == 0), kept in the
+    // register rdy, so s_axis_tready is one gate from flip-flops)
+    assign s_axis_tready = fifo_ready && (HOLD ? rdy : (!ended || restart));
     wire in_beat = s_axis_tvalid && s_axis_tready;
     // a beat that moves the window and bcnt: every beat, or at DATA_W 8 a beat holding
     // its byte (a beat with tkeep = 0 holds none), so bcnt counts bytes there and doubles
     // as the runt check's length
     wire hdr_beat = in_beat && ((KEEP_W != 1) || s_axis_tkeep[0]);
+    // the window moves on a header beat while it is not complete (bcnt_e != NB): a beat
+    // taken after the frame's end is the next frame's first (restart; with HOLD a beat
+    // is taken after the end only together with restart), so no compare of bcnt_e here
+    wire win_beat = hdr_beat && (HOLD ? (ended || !bfull) : (bcnt_e != NB[BW-1:0]));
+    // bcnt_e in a cycle a beat is taken (with HOLD: 0 after the frame's end, see above)
+    wire [BW-1:0] bcnt_b = HOLD ? (ended ? {BW{1'b0}} : bcnt) : bcnt_e;
 
     reg [4:0] nkeep;
     integer i;
@@ -144,7 +156,7 @@ module eth_rx #(
     wire [47:0] f_dst = be48(win[47:0]);
     wire [47:0] f_src = be48(win[95:48]);
     wire [15:0] f_type = {win[103:96], win[111:104]};
-    wire        is_runt = ended && ((KEEP_W == 1) ? (bcnt != NB[BW-1:0]) : (flen < 5'd14));
+    wire        is_runt = ended && ((KEEP_W == 1) ? !bfull : (flen < 5'd14));
     // broadcast: at DATA_W 8 from a flag built one byte at a time (no 48-bit AND)
     wire        dst_bcast = (KEEP_W == 1) ? dst_ones : (&f_dst);
     wire        mac_ok = (f_dst == cfg_mac) || dst_bcast;
@@ -153,11 +165,11 @@ module eth_rx #(
     wire        t_raw = (f_type == cfg_raw_ethertype);
 
     always @(posedge clk) begin
-        if (hdr_beat && bcnt_e != NB[BW-1:0]) begin
+        if (win_beat) begin
             win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
         end
-        if (hdr_beat && bcnt_e < 6)
-            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bcnt_e == {BW{1'b0}});
+        if (hdr_beat && bcnt_b < 6)
+            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bcnt_b == {BW{1'b0}});
         if (push) begin
             cmd_dst_mac <= f_dst;
             cmd_src_mac <= f_src;
@@ -170,6 +182,8 @@ module eth_rx #(
     always @(posedge clk) begin
         if (rst) begin
             bcnt <= 0;
+            bfull <= 1'b0;
+            rdy <= 1'b1;
             flen <= 5'd0;
             ended <= 1'b0;
             pushed <= 1'b0;
@@ -193,13 +207,30 @@ module eth_rx #(
             if (inc_bad_ethertype) cnt_bad_ethertype <= (cnt_bad_ethertype + 32'd1) & CNT_MASK;
             if (restart) begin
                 bcnt <= 0;
+                bfull <= 1'b0;
                 flen <= 5'd0;
                 ended <= 1'b0;
                 pushed <= 1'b0;
             end else if (push) begin
                 pushed <= 1'b1;
             end
-            if (hdr_beat && bcnt_e != NB[BW-1:0]) bcnt <= bcnt_e + 1'b1;
+            if (win_beat) begin
+                bcnt <= bcnt_b + 1'b1;
+                bfull <= (bcnt_b == NB[BW-1:0] - 1'b1);
+            end
+            // rdy (HOLD): the next cycle's "ended ? (pushed && !cmd_valid) :
+            // !(cmd_valid && bcnt == 0)", computed from this cycle's registers. It may be
+            // low one cycle longer than that (it does not look at cmd_ready, push or a
+            // late pushed), never high when that is low: after a frame's end it rises once
+            // the command is gone, one cycle before the next frame's first beat is taken.
+            if (in_beat && s_axis_tlast)
+                rdy <= pushed && !cmd_valid && !restart;  // ended next
+            else if (ended && !restart)
+                rdy <= pushed && !cmd_valid;
+            else if (restart)
+                rdy <= !(cmd_valid || push);  // bcnt is 0 (or 1 after a beat) next
+            else
+                rdy <= !(cmd_valid && bcnt == {BW{1'b0}});
             if (in_beat) begin
                 if (!flen_e[4]) flen <= flen_e + nkeep;
                 if (s_axis_tlast) ended <= 1'b1;
