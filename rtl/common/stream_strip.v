@@ -32,7 +32,8 @@
 //   first-window values are precomputed); KEEP_W = 1 (byte counters instead of window
 //   arithmetic): in the cycle after. Throughput: one beat per cycle. KEEP_W = 1: the
 //   output register has a skid register behind it, so m_axis_tready reaches only the
-//   output stage (the input side, s_axis_tready included, depends on registers only).
+//   output stage and the D input of the input side's `take` flip-flop (s_axis_tready,
+//   which is that flip-flop, and the counters' enables depend on registers only).
 module stream_strip #(
     parameter integer DATA_W  = 8,
     parameter integer KEEP_W  = DATA_W / 8,
@@ -131,7 +132,10 @@ module stream_strip #(
                                len_gt1;
         wire truncated = !no_len && more;
 
-        wire take = (st == S_RUN) && obf && (hdr_done || !held_v);
+        // take = (st == S_RUN) && obf && (hdr_done || !held_v), kept in a register
+        // computed from the next values of those four (take_n below), so beat, the
+        // counters' enables and s_axis_tready are one gate from flip-flops
+        reg  take;
         wire beat = take && s_axis_tvalid;
         wire finish = (st == S_FLUSH) && sts_ok && (drop_r || (obf && hdr_done));
         wire start = cmd_valid && ((st == S_IDLE) || finish);
@@ -200,39 +204,45 @@ module stream_strip #(
             end
         end
 
+        // next values of the state take depends on
+        reg  [1:0] st_n;
+        reg        held_v_n, hdr_done_n, sk_v_n;
+        always @(*) begin
+            sk_v_n = out_free ? 1'b0 : (sk_v || out_new);
+            hdr_done_n = start ? cmd_drop : (hdr_done || (m_hdr_valid && m_hdr_ready));
+            held_v_n = held_v;
+            st_n = st;
+            if (start) held_v_n = 1'b0;
+            case (st)
+                S_IDLE: if (start) st_n = S_RUN;
+                S_RUN: begin
+                    if (beat && !drop_r && kept) held_v_n = 1'b1;
+                    if (beat && s_axis_tlast) st_n = S_FLUSH;
+                end
+                S_FLUSH: if (finish) st_n = start ? S_RUN : S_IDLE;
+                default: st_n = S_IDLE;
+            endcase
+        end
+        wire take_n = (st_n == S_RUN) && !sk_v_n && (hdr_done_n || !held_v_n);
+
         always @(posedge clk) begin
             if (rst) begin
                 st <= S_IDLE;
+                take <= 1'b0;
                 held_v <= 1'b0;
                 hdr_done <= 1'b0;
                 m_hdr_valid <= 1'b0;
                 m_axis_tvalid <= 1'b0;
                 sk_v <= 1'b0;
             end else begin
-                if (out_free) begin
-                    m_axis_tvalid <= sk_v || out_new;
-                    sk_v <= 1'b0;
-                end else if (out_new) begin
-                    sk_v <= 1'b1;
-                end
-                if (m_hdr_valid && m_hdr_ready) begin
-                    m_hdr_valid <= 1'b0;
-                    hdr_done <= 1'b1;
-                end
-                if (start) begin
-                    held_v <= 1'b0;
-                    m_hdr_valid <= !cmd_drop;
-                    hdr_done <= cmd_drop;
-                end
-                case (st)
-                    S_IDLE: if (start) st <= S_RUN;
-                    S_RUN: begin
-                        if (beat && !drop_r && kept) held_v <= 1'b1;
-                        if (beat && s_axis_tlast) st <= S_FLUSH;
-                    end
-                    S_FLUSH: if (finish) st <= start ? S_RUN : S_IDLE;
-                    default: st <= S_IDLE;
-                endcase
+                if (out_free) m_axis_tvalid <= sk_v || out_new;
+                sk_v <= sk_v_n;
+                if (m_hdr_valid && m_hdr_ready) m_hdr_valid <= 1'b0;
+                if (start) m_hdr_valid <= !cmd_drop;
+                hdr_done <= hdr_done_n;
+                held_v <= held_v_n;
+                st <= st_n;
+                take <= take_n;
             end
         end
     end else begin : g_wide
