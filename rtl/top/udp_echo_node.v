@@ -5,13 +5,16 @@
 // open stacks (MAC + ARP + IP + ICMP + UDP echo, 8 bits, one clock).
 //
 //   gmii_rx* -> eth_mac_gmii RX -> axis_fifo (frame mode: bad frames and frames that do
-//   not fit dropped whole) -> udp_stack (1 port) -> udp_echo -> udp_stack -> axis_pipe
-//   -> eth_mac_gmii TX -> gmii_tx*
+//   not fit dropped whole) -> udp_stack (1 port) -> udp_echo -> udp_stack (a register
+//   slice per transmit source, then the arbiter) -> eth_mac_gmii TX -> gmii_tx*
 //
-// The register slice (axis_pipe) between the stack and the MAC transmitter gives the MAC
-// the registered source it is built for: without it, the path from a transmit source's
-// registers through the stack's transmit arbiter into the MAC's byte mux and CRC limits
-// the whole node's clock.
+// The stack is built with a register slice (axis_pipe) on every transmit source's
+// output in front of its arbiter (udp_stack TX_PIPE): the arbiter's grant logic and data
+// multiplexer, and so the MAC transmitter's byte mux and CRC, see flip-flops, and each
+// source's tready is a flip-flop. Without them, the paths from a source's logic (its
+// tlast, tvalid, byte mux) through the arbiter into the grant or the MAC, and from the
+// arbiter's grant into a source's tready logic, limit the whole node's clock. (They
+// replace the single slice that sat between the stack and the MAC: same latency.)
 //
 // The frame FIFO is needed because the MAC's receive stream cannot wait while the stack
 // may (a reply waits for the transmitter); it maps to block RAM.
@@ -71,8 +74,8 @@
 //   COUNTERS (1: cnt_all driven; 0: no counters; 2: counters in RAM, read port),
 //   CNT_PW (pending bits per counter with COUNTERS = 2, >= 1), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
-//   stack's turnaround (docs/stack.md), 2 cycles to the first preamble byte (the register
-//   slice and the MAC).
+//   stack's turnaround (docs/stack.md), 2 cycles to the first preamble byte (the source's
+//   register slice and the MAC).
 module udp_echo_node #(
     parameter integer ARP_ENTRIES    = 4,
     parameter integer RX_FIFO_BYTES  = 2048,
@@ -261,7 +264,7 @@ module udp_echo_node #(
         .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
         .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_ECHO(ICMP_ECHO),
         .ICMP_UNREACH(ICMP_UNREACH),
-        .CNT_W(SUB_CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT)
+        .CNT_W(SUB_CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT), .TX_PIPE(31)
     ) u_stack (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
@@ -333,15 +336,12 @@ module udp_echo_node #(
     assign ev[56:30] = stack_ev[46:20];
     assign ev[58] = stack_ev[19];
 
-    // register slice between the stack's transmit arbiter and the MAC (see the header)
-    axis_pipe #(.DATA_W(8), .KEEP_W(1)) u_tx_pipe (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(st_tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(st_tx_tvalid),
-        .s_axis_tready(st_tx_tready), .s_axis_tlast(st_tx_tlast), .s_axis_tuser(st_tx_tuser),
-        .m_axis_tdata(mac_tx_tdata), .m_axis_tkeep(mac_tx_tkeep),
-        .m_axis_tvalid(mac_tx_tvalid), .m_axis_tready(mac_tx_tready),
-        .m_axis_tlast(mac_tx_tlast), .m_axis_tuser(mac_tx_tuser)
-    );
+    assign mac_tx_tdata = st_tx_tdata;
+    assign mac_tx_tkeep = tx_tkeep;
+    assign mac_tx_tvalid = st_tx_tvalid;
+    assign st_tx_tready = mac_tx_tready;
+    assign mac_tx_tlast = st_tx_tlast;
+    assign mac_tx_tuser = st_tx_tuser;
 
     udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(SUB_CNT_W)) u_echo (
         .clk(clk), .rst(rst),

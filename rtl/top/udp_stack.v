@@ -37,7 +37,12 @@
 //   32 bits with the upper bits zero; counters left unconnected are removed by synthesis),
 //   RX_BUSY_WAIT (udp_rx: cycles an application port may take to accept a datagram's
 //   header before the datagram is dropped whole and counted in cnt_udp_busy_drop, so one
-//   stalled application cannot stall ARP, ICMP and the other ports; -1 = wait forever).
+//   stalled application cannot stall ARP, ICMP and the other ports; -1 = wait forever),
+//   TX_PIPE (bit mask over the arbiter's inputs: 0 ARP, 1 ICMP echo, 2 raw, 3.. the UDP
+//   ports, then the port-unreachable sender; a set bit puts a register slice, axis_pipe,
+//   on that source's output in front of eth_tx_arb, so the arbiter's grant logic and data
+//   multiplexer see flip-flops for it and its tready is a flip-flop: one cycle more on
+//   its frames, two beats of storage; 0: none).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -49,7 +54,8 @@ module udp_stack #(
     parameter integer ICMP_ECHO    = 1,
     parameter integer ICMP_UNREACH = 0,
     parameter integer CNT_W        = 32,
-    parameter integer RX_BUSY_WAIT = -1
+    parameter integer RX_BUSY_WAIT = -1,
+    parameter integer TX_PIPE      = 0
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -526,10 +532,39 @@ module udp_stack #(
         end
     endgenerate
 
+    // the arbiter's inputs: the sources' outputs, through a register slice each (TX_PIPE)
+    wire [NTX*DATA_W-1:0] ab_tdata;
+    wire [NTX*KEEP_W-1:0] ab_tkeep;
+    wire [NTX-1:0]        ab_tvalid, ab_tready, ab_tlast, ab_tuser;
+    generate
+        for (g = 0; g < NTX; g = g + 1) begin : g_txp
+            if (((TX_PIPE >> g) & 1) != 0) begin : g_pipe
+                axis_pipe #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_pipe (
+                    .clk(clk), .rst(rst),
+                    .s_axis_tdata(tx_tdata[g*DATA_W+:DATA_W]),
+                    .s_axis_tkeep(tx_tkeep[g*KEEP_W+:KEEP_W]),
+                    .s_axis_tvalid(tx_tvalid[g]), .s_axis_tready(tx_tready[g]),
+                    .s_axis_tlast(tx_tlast[g]), .s_axis_tuser(tx_tuser[g]),
+                    .m_axis_tdata(ab_tdata[g*DATA_W+:DATA_W]),
+                    .m_axis_tkeep(ab_tkeep[g*KEEP_W+:KEEP_W]),
+                    .m_axis_tvalid(ab_tvalid[g]), .m_axis_tready(ab_tready[g]),
+                    .m_axis_tlast(ab_tlast[g]), .m_axis_tuser(ab_tuser[g])
+                );
+            end else begin : g_direct
+                assign ab_tdata[g*DATA_W+:DATA_W] = tx_tdata[g*DATA_W+:DATA_W];
+                assign ab_tkeep[g*KEEP_W+:KEEP_W] = tx_tkeep[g*KEEP_W+:KEEP_W];
+                assign ab_tvalid[g] = tx_tvalid[g];
+                assign tx_tready[g] = ab_tready[g];
+                assign ab_tlast[g] = tx_tlast[g];
+                assign ab_tuser[g] = tx_tuser[g];
+            end
+        end
+    endgenerate
+
     eth_tx_arb #(.N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_tx_arb (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(tx_tdata), .s_axis_tkeep(tx_tkeep), .s_axis_tvalid(tx_tvalid),
-        .s_axis_tready(tx_tready), .s_axis_tlast(tx_tlast), .s_axis_tuser(tx_tuser),
+        .s_axis_tdata(ab_tdata), .s_axis_tkeep(ab_tkeep), .s_axis_tvalid(ab_tvalid),
+        .s_axis_tready(ab_tready), .s_axis_tlast(ab_tlast), .s_axis_tuser(ab_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .cnt_frames(cnt_tx_frames), .cnt_ev(cnt_ev[EV_TX+:1])

@@ -368,3 +368,18 @@ def test_udp_stack(data_w: int) -> None:
         testcase=["receive_mix", "transmit_udp_and_raw"],
         test_dir=Path(__file__).parent,
     )
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_stack_tx_pipe(data_w: int) -> None:
+    """TX_PIPE: every transmit source (ARP, ICMP echo, raw, both UDP ports, the
+    port-unreachable sender) through a register slice in front of the arbiter."""
+    import cocotb_run
+
+    cocotb_run.run(
+        "udp_stack",
+        "test_udp_stack",
+        parameters={"DATA_W": data_w, "NUM_PORTS": 2, "ICMP_UNREACH": 1, "TX_PIPE": 255},
+        testcase=["receive_mix", "transmit_udp_and_raw"],
+        test_dir=Path(__file__).parent,
+    )
