@@ -108,13 +108,12 @@ module udp_ip_tx #(
     reg  [31:0] t_ip;
     reg  [7:0]  t_ttl;
     reg         t_df;
-    reg  [17:0] t_sum;  // one's-complement sum of the static IPv4 header words (unfolded)
 
     // per-request fields
     reg  [47:0] r_dmac;
     reg  [31:0] r_dip;
     reg  [15:0] r_sport, r_dport, r_len, r_ucsum, r_id;
-    reg  [15:0] ip_csum;
+    reg  [15:0] tot_len, udp_len;
 
     wire        eng_can, eng_free;
     wire        hdr_fire = s_hdr_valid && s_hdr_ready;
@@ -124,53 +123,105 @@ module udp_ip_tx #(
     // the request's values, and they stay frozen while its header goes out
     wire        idle_load = (ws == W_IDLE) && eng_free;
 
-    // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP. The constant and
-    // DF words share the TTL byte's adder: 0x4500 + DF * 0x4000 + (TTL << 8 | 17) =
-    // ((TTL + 0x45 + DF * 0x40) << 8) | 0x11; the two source-IP words are added in
-    // parallel with it. Kept unfolded (18 bits): the request-time steps below fold it
-    // with the rest. Below 4 bytes a beat it is computed from the table registers (frozen
-    // from the request on) in two registered steps, off the configuration inputs' paths
-    // (ready 2 cycles after the request, the checksum 6: its byte 24 leaves at cycle 13
-    // or later); wider, it is loaded with the table.
+    // IPv4 header checksum. At 8 bits the header leaves one byte a cycle, so the checksum
+    // (bytes 24..25) is first sampled 24 cycles after the request at the earliest: the
+    // one's-complement sum is formed serially, one 16-bit word a cycle, by one adder with
+    // a deferred end-around carry (g_ser). Wider paths need it within 3 cycles and keep the
+    // precomputed static sum and the RFC 1624 update below (g_par).
+    wire [15:0] ip_csum;
     generate
-        if (KEEP_W < 4) begin : g_sum_tab
-            reg [8:0]  th_r;
-            reg [16:0] ti_r;
+        if (KEEP_W == 1) begin : g_ser
+            // One adder, a deferred end-around carry. From the cycle after the request its
+            // operand (op, registered) takes one word a cycle from the frozen registers,
+            // selected one-hot (q): hdr_len, the constant 20, the constant words 0x4500 +
+            // DF * 0x4000 + 0x0011 (version/IHL, flags, protocol), TTL << 8,
+            // identification, source IP, destination IP. The sum starts at 8, so it first
+            // passes through hdr_len + 8 and hdr_len + 28 (modulo 2^16, no end-around
+            // carry): those are the UDP and IPv4 lengths, loaded from it (no adders of
+            // their own). Then the carry out of bit 15 is added back in the next cycle (cy):
+            // acc + cy stays congruent to the sum modulo 0xffff, and two cycles of zero
+            // operands after the last word absorb the carries. Final 14 cycles after the
+            // request, never 0 (the sum of a nonzero word never folds to 0, as a fold).
+            reg  [8:0]  q;
+            reg  [15:0] op, acc;
+            reg         cy;
+            wire [16:0] acc_n = {1'b0, acc} + {1'b0, op} + {16'd0, cy};
+            wire [15:0] w_20  = 16'h0014 & {16{q[1]}};
+            wire [15:0] w_c   = {q[2] & t_df, q[2] & !t_df, 3'd0, q[2], 1'b0, q[2], 3'd0, q[2],
+                                 3'd0, q[2]};  // 0x4511 + DF * 0x4000
             always @(posedge clk) begin
-                th_r  <= {1'b0, t_ttl} + (t_df ? 9'h085 : 9'h045);
-                ti_r  <= {1'b0, t_ip[31:16]} + {1'b0, t_ip[15:0]};
-                t_sum <= {1'b0, th_r, 8'h11} + {1'b0, ti_r};
+                q  <= {q[7:0], 1'b0};
+                op <= (r_len & {16{q[0]}}) | w_20 | w_c | ({t_ttl, 8'h00} & {16{q[3]}}) |
+                      (r_id & {16{q[4]}}) | (t_ip[31:16] & {16{q[5]}}) |
+                      (t_ip[15:0] & {16{q[6]}}) | (r_dip[31:16] & {16{q[7]}}) |
+                      (r_dip[15:0] & {16{q[8]}});
+                {cy, acc} <= acc_n;
+                if (q[1] || q[2]) cy <= 1'b0;  // the lengths wrap at 2^16
+                if (q[2]) udp_len <= acc;      // hdr_len + 8
+                if (q[3]) tot_len <= acc;      // hdr_len + 28
+                // while no header is sent (the request's cycle included)
+                if (idle_load) begin
+                    q   <= 9'd1;
+                    op  <= 16'd0;
+                    acc <= 16'd8;
+                    cy  <= 1'b0;
+                end
             end
-        end else begin : g_sum_cfg
-            wire [8:0]  st_hi  = {1'b0, cfg_ttl} + (cfg_df ? 9'h085 : 9'h045);
-            wire [16:0] st_ip  = {1'b0, cfg_ip[31:16]} + {1'b0, cfg_ip[15:0]};
-            wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {1'b0, st_ip};
-            always @(posedge clk) if (idle_load) t_sum <= st_sum;
+            assign ip_csum = ~acc;
+        end else begin : g_par
+            // static sum: 0x4500 + flags/fragment + TTL/protocol + source IP. The constant
+            // and DF words share the TTL byte's adder: 0x4500 + DF * 0x4000 + (TTL << 8 | 17)
+            // = ((TTL + 0x45 + DF * 0x40) << 8) | 0x11; the two source-IP words are added
+            // in parallel with it. Kept unfolded (18 bits): the request-time steps below
+            // fold it with the rest. Below 4 bytes a beat it is computed from the table
+            // registers (frozen from the request on) in two registered steps, off the
+            // configuration inputs' paths (ready 2 cycles after the request, the checksum
+            // 6); wider, it is loaded with the table.
+            reg [17:0] t_sum;  // one's-complement sum of the static words (unfolded)
+            if (KEEP_W < 4) begin : g_sum_tab
+                reg [8:0]  th_r;
+                reg [16:0] ti_r;
+                always @(posedge clk) begin
+                    th_r  <= {1'b0, t_ttl} + (t_df ? 9'h085 : 9'h045);
+                    ti_r  <= {1'b0, t_ip[31:16]} + {1'b0, t_ip[15:0]};
+                    t_sum <= {1'b0, th_r, 8'h11} + {1'b0, ti_r};
+                end
+            end else begin : g_sum_cfg
+                wire [8:0]  st_hi  = {1'b0, cfg_ttl} + (cfg_df ? 9'h085 : 9'h045);
+                wire [16:0] st_ip  = {1'b0, cfg_ip[31:16]} + {1'b0, cfg_ip[15:0]};
+                wire [17:0] st_sum = {1'b0, st_hi, 8'h11} + {1'b0, st_ip};
+                always @(posedge clk) if (idle_load) t_sum <= st_sum;
+            end
+            // variable part: total length, identification, destination IP, added to the
+            // static sum in three registered steps (ready 3 cycles after the request, first
+            // needed in the 4th cycle at 64 bits); below 4 bytes a beat the first fold is
+            // registered too (one carry chain per stage)
+            reg  [18:0] v_a;
+            reg  [16:0] v_b;
+            reg  [15:0] v_c;
+            reg  [19:0] v_s;
+            reg  [16:0] v_f1r;
+            reg  [15:0] csum_r;
+            wire [16:0] v_f1c = {1'b0, v_s[15:0]} + {13'd0, v_s[19:16]};
+            wire [16:0] v_f1  = (KEEP_W < 4) ? v_f1r : v_f1c;
+            wire [15:0] v_f2  = v_f1[15:0] + {15'd0, v_f1[16]};
+            always @(posedge clk) begin
+                if (idle_load) begin
+                    tot_len <= s_hdr_len + 16'd28;
+                    udp_len <= s_hdr_len + 16'd8;
+                end
+                v_a    <= {1'b0, t_sum} + {3'b0, tot_len};
+                v_b    <= {1'b0, r_id} + {1'b0, r_dip[31:16]};
+                v_c    <= r_dip[15:0];
+                v_s    <= {1'b0, v_a} + {3'b0, v_b} + {4'b0, v_c};
+                v_f1r  <= v_f1c;
+                csum_r <= ~v_f2;
+            end
+            assign ip_csum = csum_r;
         end
     endgenerate
 
-    // variable part: total length, identification, destination IP, added to the static
-    // sum in three registered steps (ready 3 cycles after the request, first needed in
-    // the 4th cycle at 64 bits; at 8 bits 4 more, needed in the 25th)
-    reg  [15:0] tot_len, udp_len;
-    reg  [18:0] v_a;
-    reg  [16:0] v_b;
-    reg  [15:0] v_c;
-    reg  [19:0] v_s;
-    wire [16:0] v_f1c = {1'b0, v_s[15:0]} + {13'd0, v_s[19:16]};
-    // below 4 bytes a beat the first fold is registered too (one carry chain per stage;
-    // ready 4 cycles after the request, the checksum's byte 24 leaves at cycle 13 or later)
-    reg  [16:0] v_f1r;
-    wire [16:0] v_f1 = (KEEP_W < 4) ? v_f1r : v_f1c;
-    wire [15:0] v_f2 = v_f1[15:0] + {15'd0, v_f1[16]};
-
     always @(posedge clk) begin
-        v_a     <= {1'b0, t_sum} + {3'b0, tot_len};
-        v_b     <= {1'b0, r_id} + {1'b0, r_dip[31:16]};
-        v_c     <= r_dip[15:0];
-        v_s     <= {1'b0, v_a} + {3'b0, v_b} + {4'b0, v_c};
-        v_f1r   <= v_f1c;
-        ip_csum <= ~v_f2;
         if (idle_load) begin
             t_mac <= cfg_mac;
             t_ip  <= cfg_ip;
@@ -187,8 +238,6 @@ module udp_ip_tx #(
             r_sport <= s_hdr_src_port;
             r_dport <= s_hdr_dst_port;
             r_len   <= s_hdr_len;
-            tot_len <= s_hdr_len + 16'd28;
-            udp_len <= s_hdr_len + 16'd8;
             r_ucsum <= ucs;
         end
         if (ws == W_ARP_WAIT && arp_resp_valid && arp_resp_hit) r_dmac <= arp_resp_mac;
