@@ -11,6 +11,10 @@
 //   HDR_BYTES  header length in bytes (>= KEEP_W; >= 2 at 8 bits)
 //   CHECK_LEN  1: the payload must carry exactly `start_len` bytes (see below);
 //              0: the payload ends at its tlast (start_len ignored)
+//   LEN_LATE   (8 bits, more than 2 header bytes) 1: `start_len` is read while the first
+//              header byte is on the output, not at `start`: the user holds it from the
+//              cycle after `start` until that byte is taken (so it may come from a register
+//              loaded at `start`); 0: read at `start`
 //
 // Interfaces
 //   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
@@ -41,7 +45,8 @@ module tx_prepend #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
     parameter HDR_BYTES = 42,
-    parameter CHECK_LEN = 1
+    parameter CHECK_LEN = 1,
+    parameter LEN_LATE  = 0
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -110,6 +115,7 @@ module tx_prepend #(
     wire [HPW-1:0]      hpad   = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};  // 8 bits: tail only
     /* verilator lint_on UNUSEDSIGNAL */
     wire [DATA_W-1:0]   hbeat;
+    wire                len_ld;  // start_len is read into the length registers
     wire [DATA_W-1:0]   htail  = hpad[HB*DATA_W+:DATA_W];
     // double-width windows: only the DATA_W bits at offset SH of each are used
     /* verilator lint_off UNUSEDSIGNAL */
@@ -161,9 +167,13 @@ module tx_prepend #(
             end
             assign hbeat    = oh[0] ? hdr[7:0] : hpre;
             assign pre_last = oh[HB-2];
+            // oh[0]: idle (from its second cycle) or the first header byte on the output;
+            // 0 in the payload, where the length registers count
+            assign len_ld   = (LEN_LATE != 0) ? oh[0] : (st == S_IDLE);
         end else begin : g_flat
             assign hbeat    = hpad[bc*DATA_W+:DATA_W];
             assign pre_last = (bc + 8'd1 == HBL);
+            assign len_ld   = (st == S_IDLE);
         end
     endgenerate
 
@@ -378,6 +388,8 @@ module tx_prepend #(
             bc       <= 8'd0;
             last_hb  <= (HBL == 8'd0);
             zl_r     <= (HBL == 8'd0) && (start_len == 16'd0);
+        end
+        if (len_ld) begin
             rem      <= start_len;
             rem_le   <= sl_le1;
             rem_le2  <= sl_le2;

@@ -132,40 +132,56 @@ module udp_ip_tx #(
     generate
         if (KEEP_W == 1) begin : g_ser
             // One adder, a deferred end-around carry. From the cycle after the request its
-            // operand (op, registered) takes one word a cycle from the frozen registers,
-            // selected one-hot (q): hdr_len, the constant 20, the constant words 0x4500 +
-            // DF * 0x4000 + 0x0011 (version/IHL, flags, protocol), TTL << 8,
-            // identification, source IP, destination IP. The sum starts at 8, so it first
-            // passes through hdr_len + 8 and hdr_len + 28 (modulo 2^16, no end-around
-            // carry): those are the UDP and IPv4 lengths, loaded from it (no adders of
-            // their own). Then the carry out of bit 15 is added back in the next cycle (cy):
-            // acc + cy stays congruent to the sum modulo 0xffff, and two cycles of zero
-            // operands after the last word absorb the carries. Final 14 cycles after the
-            // request, never 0 (the sum of a nonzero word never folds to 0, as a fold).
-            reg  [8:0]  q;
+            // operand (op, registered) takes one word a cycle, selected one-hot (q) from
+            // frozen registers, and the adder serves in turn:
+            //   cycles 1-3  identification: the previous one + 1 (modulo 2^16), loaded
+            //               into r_id in cycle 3 (the counter has no adder of its own);
+            //   cycles 3-6  lengths: from 8, hdr_len then the constant 20 are added
+            //               (modulo 2^16): hdr_len + 8 (UDP length) is loaded in cycle 5,
+            //               hdr_len + 28 (IPv4 total length) in cycle 6;
+            //   cycles 6-14 the IPv4 header checksum: total length, the constant words
+            //               0x4500 + DF * 0x4000 + 0x0011 (version/IHL, flags, protocol),
+            //               TTL << 8, identification, source IP, destination IP. The carry
+            //               out of bit 15 is added back in the next cycle (cy): acc + cy
+            //               stays congruent to the sum modulo 0xffff, and two cycles of
+            //               zero operands after the last word absorb the carries. Final
+            //               from cycle 15 (needed from cycle 24), never 0 (the sum of a
+            //               nonzero word never folds to 0, as with a fold).
+            // Every request runs cycles 1-3 at least (an ARP lookup takes 3 cycles or
+            // more), so each datagram, dropped ones included, steps the identification.
+            reg  [10:0] q;
             reg  [15:0] op, acc;
             reg         cy;
             wire [16:0] acc_n = {1'b0, acc} + {1'b0, op} + {16'd0, cy};
-            wire [15:0] w_20  = 16'h0014 & {16{q[1]}};
-            wire [15:0] w_c   = {q[2] & t_df, q[2] & !t_df, 3'd0, q[2], 1'b0, q[2], 3'd0, q[2],
-                                 3'd0, q[2]};  // 0x4511 + DF * 0x4000
+            wire [15:0] w_20  = 16'h0014 & {16{q[3]}};
+            wire [15:0] w_c   = {q[4] & t_df, q[4] & !t_df, 3'd0, q[4], 1'b0, q[4], 3'd0, q[4],
+                                 3'd0, q[4]};  // 0x4511 + DF * 0x4000
             always @(posedge clk) begin
-                q  <= {q[7:0], 1'b0};
-                op <= (r_len & {16{q[0]}}) | w_20 | w_c | ({t_ttl, 8'h00} & {16{q[3]}}) |
-                      (r_id & {16{q[4]}}) | (t_ip[31:16] & {16{q[5]}}) |
-                      (t_ip[15:0] & {16{q[6]}}) | (r_dip[31:16] & {16{q[7]}}) |
-                      (r_dip[15:0] & {16{q[8]}});
+                q  <= {q[9:0], 1'b0};
+                op <= (r_id & {16{q[0] | q[6]}}) | (r_len & {16{q[2]}}) | w_20 | w_c |
+                      ({t_ttl, 8'h00} & {16{q[5]}}) | (t_ip[31:16] & {16{q[7]}}) |
+                      (t_ip[15:0] & {16{q[8]}}) | (r_dip[31:16] & {16{q[9]}}) |
+                      (r_dip[15:0] & {16{q[10]}});
                 {cy, acc} <= acc_n;
-                if (q[1] || q[2]) cy <= 1'b0;  // the lengths wrap at 2^16
-                if (q[2]) udp_len <= acc;      // hdr_len + 8
-                if (q[3]) tot_len <= acc;      // hdr_len + 28
-                // while no header is sent (the request's cycle included)
-                if (idle_load) begin
-                    q   <= 9'd1;
-                    op  <= 16'd0;
+                if (q[1] || q[3] || q[4]) cy <= 1'b0;  // the counter and lengths wrap
+                if (q[2]) begin
                     acc <= 16'd8;
                     cy  <= 1'b0;
                 end
+                if (q[4]) udp_len <= acc;  // hdr_len + 8
+                if (q[5]) tot_len <= acc;  // hdr_len + 28
+                // while no header is sent (the request's cycle included)
+                if (idle_load) begin
+                    q   <= 11'd1;
+                    op  <= 16'd0;
+                    acc <= 16'd1;
+                    cy  <= 1'b0;
+                end
+            end
+            // identification: one value per datagram, the first 0
+            always @(posedge clk) begin
+                if (q[2]) r_id <= acc;
+                if (rst) r_id <= 16'hffff;
             end
             assign ip_csum = ~acc;
         end else begin : g_par
@@ -205,6 +221,11 @@ module udp_ip_tx #(
             wire [16:0] v_f1c = {1'b0, v_s[15:0]} + {13'd0, v_s[19:16]};
             wire [16:0] v_f1  = (KEEP_W < 4) ? v_f1r : v_f1c;
             wire [15:0] v_f2  = v_f1[15:0] + {15'd0, v_f1[16]};
+            // identification: one value per datagram, the first 0
+            always @(posedge clk) begin
+                if (hdr_fire) r_id <= r_id + 16'd1;
+                if (rst) r_id <= 16'hffff;
+            end
             always @(posedge clk) begin
                 if (idle_load) begin
                     tot_len <= s_hdr_len + 16'd28;
@@ -233,15 +254,36 @@ module udp_ip_tx #(
     wire [15:0] ucs = (s_hdr_csum_mode == 2'd0) ? 16'd0 : s_hdr_csum;
     always @(posedge clk) begin
         if (idle_load) begin
-            r_dmac  <= s_hdr_dst_mac;
             r_dip   <= s_hdr_dst_ip;
             r_sport <= s_hdr_src_port;
             r_dport <= s_hdr_dst_port;
             r_len   <= s_hdr_len;
             r_ucsum <= ucs;
         end
-        if (ws == W_ARP_WAIT && arp_resp_valid && arp_resp_hit) r_dmac <= arp_resp_mac;
     end
+
+    // destination MAC: from the request, or from the ARP lookup. At 8 bits the two are
+    // kept in two registers, the unused one cleared, and ORed (the OR rides in the header
+    // byte select, cheaper than a 2:1 multiplexer in front of one register)
+    wire [47:0] dmac;
+    wire        arp_hit = (ws == W_ARP_WAIT) && arp_resp_valid && arp_resp_hit;
+    generate
+        if (KEEP_W == 1) begin : g_dmac_or
+            reg [47:0] a_dmac;
+            always @(posedge clk) begin
+                if (idle_load) r_dmac <= s_hdr_dst_mac_valid ? s_hdr_dst_mac : 48'd0;
+                if (idle_load) a_dmac <= 48'd0;
+                else if (arp_hit) a_dmac <= arp_resp_mac;
+            end
+            assign dmac = r_dmac | a_dmac;
+        end else begin : g_dmac_mux
+            always @(posedge clk) begin
+                if (idle_load) r_dmac <= s_hdr_dst_mac;
+                if (arp_hit) r_dmac <= arp_resp_mac;
+            end
+            assign dmac = r_dmac;
+        end
+    endgenerate
 
     // ARP lookup
     reg eng_start, eng_drop;
@@ -252,7 +294,10 @@ module udp_ip_tx #(
         eng_drop  = 1'b0;
         eng_len   = s_hdr_len;
         if (hdr_fire && s_hdr_dst_mac_valid) eng_start = 1'b1;
-        if (ws == W_ARP_WAIT) eng_len = r_len;  // selected by a register only
+        // at 8 bits the engine reads the length in its first header cycle (LEN_LATE),
+        // when r_len holds it; wider, at the start, from the request or (after an ARP
+        // lookup) from r_len, selected by a register only
+        if (ws == W_ARP_WAIT || KEEP_W == 1) eng_len = r_len;
         if (ws == W_ARP_WAIT && arp_resp_valid) begin
             eng_start = 1'b1;
             eng_drop  = !arp_resp_hit;
@@ -278,11 +323,6 @@ module udp_ip_tx #(
         end
     end
 
-    // identification counter: one value per datagram
-    always @(posedge clk) begin
-        if (hdr_fire) r_id <= r_id + 16'd1;
-        if (rst) r_id <= 16'hffff;  // the first datagram carries 0
-    end
 
     // the header, byte 0 in bits [7:0]
     wire [42*8-1:0] hdr = {
@@ -294,13 +334,14 @@ module udp_ip_tx #(
         8'h00, 1'b0, t_df, 6'd0, r_id[7:0], r_id[15:8],
         tot_len[7:0], tot_len[15:8], 8'h00, 8'h45, 8'h00, 8'h08,
         t_mac[7:0], t_mac[15:8], t_mac[23:16], t_mac[31:24], t_mac[39:32], t_mac[47:40],
-        r_dmac[7:0], r_dmac[15:8], r_dmac[23:16], r_dmac[31:24], r_dmac[39:32], r_dmac[47:40]
+        dmac[7:0], dmac[15:8], dmac[23:16], dmac[31:24], dmac[39:32], dmac[47:40]
     };
 
     wire ev_sent, ev_abort, ev_long;
     reg  ev_sent_r, ev_abort_r, ev_long_r;
     tx_prepend #(
-        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(42), .CHECK_LEN(1)
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(42), .CHECK_LEN(1),
+        .LEN_LATE(KEEP_W == 1)
     ) eng (
         .clk(clk), .rst(rst),
         .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
