@@ -11,10 +11,11 @@
 //   HDR_BYTES  header length in bytes (>= KEEP_W; >= 2 at 8 bits)
 //   CHECK_LEN  1: the payload must carry exactly `start_len` bytes (see below);
 //              0: the payload ends at its tlast (start_len ignored)
-//   LEN_LATE   (8 bits, more than 2 header bytes) 1: `start_len` is read while the first
-//              header byte is on the output, not at `start`: the user holds it from the
-//              cycle after `start` until that byte is taken (so it may come from a register
-//              loaded at `start`); 0: read at `start`
+//   LEN_LATE   (8 bits, more than 2 header bytes, CHECK_LEN = 1) 1: `start_len` is read
+//              from the cycle after `start` to the frame's end, not at `start`: the user
+//              holds it there (so it may come from a register loaded at `start`), and the
+//              payload's byte count is compared with it (an up counter cleared at the start,
+//              instead of a down counter loaded with it); 0: read at `start`
 //
 // Interfaces
 //   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
@@ -106,6 +107,11 @@ module tx_prepend #(
                                  // the compare off each other's paths)
     reg  [CW-1:0]     rem8;      // min(rem, KEEP_W)
     reg               rem_zero;  // the payload is empty (set at start)
+    // LEN_LATE at 8 bits: payload bytes taken + 2, compared with the held start_len (in the
+    // payload phase rem >= 1 there, so min(rem, 1) is 1)
+    localparam        UPC = (LEN_LATE != 0) && (KEEP_W == 1) && (CHECK_LEN != 0);
+    reg  [15:0]       c2;
+    wire [CW-1:0]     r8 = UPC ? {{(CW - 1) {1'b0}}, 1'b1} : rem8;
     reg  [DATA_W-1:0] carry;     // previous payload beat (or the header's tail)
     reg  [CW-1:0]     resid;     // bytes of the flush beat
     reg               abort_r;   // flush beat ends an aborted frame
@@ -193,11 +199,11 @@ module tx_prepend #(
     endfunction
 
     // payload step (one input beat)
-    wire       p_short = (CHECK_LEN != 0) && s_axis_tlast && (!rem_le || in_bytes < rem8);
-    wire       p_long  = (CHECK_LEN != 0) && rem_le && (!s_axis_tlast || in_bytes > rem8);
+    wire       p_short = (CHECK_LEN != 0) && s_axis_tlast && (!rem_le || in_bytes < r8);
+    wire       p_long  = (CHECK_LEN != 0) && rem_le && (!s_axis_tlast || in_bytes > r8);
     wire       p_end   = ((CHECK_LEN != 0) && rem_le) || s_axis_tlast;
     wire [CW-1:0] p_nb = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KWC)
-                                         : (p_short ? in_bytes : rem8);
+                                         : (p_short ? in_bytes : r8);
     wire [CW-1:0] p_tot = OFFC + p_nb;
     // a remainder beat is only possible when the header shares a beat with the payload
     wire       p_flush = (OFF != 0) && p_end && (p_tot > KWC);
@@ -342,10 +348,16 @@ module tx_prepend #(
             S_PAY: begin
                 if (s_axis_tvalid && m_axis_tready) begin
                     carry <= s_axis_tdata;
-                    rem    <= rem - KW16;  // only read while !rem_le (may wrap after)
-                    rem_le  <= rem_le || rem_le2;
-                    rem_le2 <= rem_le2 || (~|rem[15:LB] && rem[LB-1:0] <= K3L);
-                    rem8    <= rem_le ? {CW{1'b0}} : rem_le2 ? rem_m : KWC;
+                    if (UPC) begin
+                        // the next byte is the last expected: bytes taken + 1 == start_len
+                        c2     <= c2 + 16'd1;
+                        rem_le <= rem_le || (c2 == start_len);
+                    end else begin
+                        rem     <= rem - KW16;  // only read while !rem_le (may wrap after)
+                        rem_le  <= rem_le || rem_le2;
+                        rem_le2 <= rem_le2 || (~|rem[15:LB] && rem[LB-1:0] <= K3L);
+                        rem8    <= rem_le ? {CW{1'b0}} : rem_le2 ? rem_m : KWC;
+                    end
                     if (p_end) begin
                         pz <= 1'b0;
                         dr <= !p_flush && to_drop;
@@ -390,6 +402,7 @@ module tx_prepend #(
             zl_r     <= (HBL == 8'd0) && (start_len == 16'd0);
         end
         if (len_ld) begin
+            c2       <= 16'd2;
             rem      <= start_len;
             rem_le   <= sl_le1;
             rem_le2  <= sl_le2;

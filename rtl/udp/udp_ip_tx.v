@@ -100,8 +100,11 @@ module udp_ip_tx #(
 );
     // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
     localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
-    localparam [1:0] W_IDLE = 2'd0, W_ARP_REQ = 2'd1, W_ARP_WAIT = 2'd2;
-    reg [1:0] ws;
+    // ARP lookup state, one flag per state (idle: neither): each is set only from the one
+    // before it, so when every request carries its MAC (s_hdr_dst_mac_valid tied to 1)
+    // synthesis finds both constant and removes the whole lookup path
+    reg w_wait;                     // waiting for the ARP response (arp_req_valid: the request)
+    wire w_idle = !arp_req_valid && !w_wait;
 
     // static table (loaded while no frame is in flight and at each request)
     reg  [47:0] t_mac;
@@ -117,11 +120,14 @@ module udp_ip_tx #(
 
     wire        eng_can, eng_free;
     wire        hdr_fire = s_hdr_valid && s_hdr_ready;
-    assign s_hdr_ready = (ws == W_IDLE) && eng_can && eng_free;
+    assign s_hdr_ready = w_idle && eng_can && eng_free;
     // the request's fields and the table are loaded in every cycle in which no header is
     // being sent (an enable from registers only): in the cycle of the handshake they take
     // the request's values, and they stay frozen while its header goes out
-    wire        idle_load = (ws == W_IDLE) && eng_free;
+    wire        idle_load = w_idle && eng_free;
+    // hdr_len is held to the frame's end (the engine compares the payload's length with it
+    // at 8 bits): loaded only while the engine is idle
+    always @(posedge clk) if (w_idle && eng_can) r_len <= s_hdr_len;
 
     // IPv4 header checksum. At 8 bits the header leaves one byte a cycle, so the checksum
     // (bytes 24..25) is first sampled 24 cycles after the request at the earliest: the
@@ -257,7 +263,6 @@ module udp_ip_tx #(
             r_dip   <= s_hdr_dst_ip;
             r_sport <= s_hdr_src_port;
             r_dport <= s_hdr_dst_port;
-            r_len   <= s_hdr_len;
             r_ucsum <= ucs;
         end
     end
@@ -266,7 +271,7 @@ module udp_ip_tx #(
     // kept in two registers, the unused one cleared, and ORed (the OR rides in the header
     // byte select, cheaper than a 2:1 multiplexer in front of one register)
     wire [47:0] dmac;
-    wire        arp_hit = (ws == W_ARP_WAIT) && arp_resp_valid && arp_resp_hit;
+    wire        arp_hit = w_wait && arp_resp_valid && arp_resp_hit;
     generate
         if (KEEP_W == 1) begin : g_dmac_or
             reg [47:0] a_dmac;
@@ -297,28 +302,22 @@ module udp_ip_tx #(
         // at 8 bits the engine reads the length in its first header cycle (LEN_LATE),
         // when r_len holds it; wider, at the start, from the request or (after an ARP
         // lookup) from r_len, selected by a register only
-        if (ws == W_ARP_WAIT || KEEP_W == 1) eng_len = r_len;
-        if (ws == W_ARP_WAIT && arp_resp_valid) begin
+        if (w_wait || KEEP_W == 1) eng_len = r_len;
+        if (w_wait && arp_resp_valid) begin
             eng_start = 1'b1;
             eng_drop  = !arp_resp_hit;
         end
     end
 
     always @(posedge clk) begin
-        case (ws)
-            W_IDLE:     if (hdr_fire && !s_hdr_dst_mac_valid) begin
-                ws            <= W_ARP_REQ;
-                arp_req_valid <= 1'b1;
-            end
-            W_ARP_REQ:  if (arp_req_ready) begin
-                ws            <= W_ARP_WAIT;
-                arp_req_valid <= 1'b0;
-            end
-            W_ARP_WAIT: if (arp_resp_valid) ws <= W_IDLE;
-            default:    ws <= W_IDLE;
-        endcase
+        if (hdr_fire && !s_hdr_dst_mac_valid) arp_req_valid <= 1'b1;
+        if (arp_req_valid && arp_req_ready) begin
+            arp_req_valid <= 1'b0;
+            w_wait        <= 1'b1;
+        end
+        if (w_wait && arp_resp_valid) w_wait <= 1'b0;
         if (rst) begin
-            ws            <= W_IDLE;
+            w_wait        <= 1'b0;
             arp_req_valid <= 1'b0;
         end
     end
@@ -354,7 +353,7 @@ module udp_ip_tx #(
         .ev_sent(ev_sent), .ev_abort(ev_abort), .ev_long(ev_long)
     );
 
-    assign cnt_ev = {ws == W_ARP_WAIT && arp_resp_valid && !arp_resp_hit, ev_long_r, ev_abort_r,
+    assign cnt_ev = {w_wait && arp_resp_valid && !arp_resp_hit, ev_long_r, ev_abort_r,
                      ev_sent_r};
 
     always @(posedge clk) begin
@@ -366,7 +365,7 @@ module udp_ip_tx #(
         if (ev_sent_r) cnt_tx_frames <= (cnt_tx_frames + 32'd1) & CNT_MASK;
         if (ev_abort_r) cnt_tx_abort <= (cnt_tx_abort + 32'd1) & CNT_MASK;
         if (ev_long_r) cnt_tx_long <= (cnt_tx_long + 32'd1) & CNT_MASK;
-        if (ws == W_ARP_WAIT && arp_resp_valid && !arp_resp_hit)
+        if (w_wait && arp_resp_valid && !arp_resp_hit)
             cnt_arp_miss <= (cnt_arp_miss + 32'd1) & CNT_MASK;
         if (rst) begin
             cnt_tx_frames <= 32'd0;
