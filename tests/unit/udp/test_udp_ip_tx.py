@@ -432,3 +432,47 @@ def test_udp_ip_tx(data_w: int) -> None:
     from cocotb_run import run
 
     run("udp_ip_tx", "test_udp_ip_tx", parameters={"DATA_W": data_w})
+
+
+@cocotb.test()
+async def arp_fast_miss(dut: Any) -> None:
+    """The fastest ARP answers (no delay): misses and hits back to back keep one
+    identification per datagram (dropped ones included) and correct headers."""
+    tb = Tb(dut)
+    await tb.start()
+    known = {0xC0000202: 0x02AABBCCDDEE}
+    log: list[int] = []
+    cocotb.start_soon(arp_model(dut, known, log, delay=0))
+    plan = [
+        (0xC0000209, 0, 3, False),
+        (0xC000020A, 0, 0, False),
+        (0xC0000202, 0, 7, True),
+        (0xC000020B, 0, 1, False),
+        (DST_IP, 1, 2, True),
+        (0xC000020C, 0, 40, False),
+        (0xC0000202, 0, 1, True),
+    ]
+    expected = []
+    for k, (ip, mv, n, ok) in enumerate(plan):
+        payload = bytes((3 * k + j) & 0xFF for j in range(n))
+        tb.send(payload, dst_ip=ip, mac_valid=mv, dport=k)
+        if ok:
+            expected.append((ip, known.get(ip, DST_MAC), payload, k))
+    for ip, mac, payload, k in expected:
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        check_frame(
+            raw,
+            dst_mac=mac,
+            src_mac=DEFAULT_MAC,
+            src_ip=DEFAULT_IP,
+            dst_ip=ip,
+            sport=5000,
+            dport=k,
+            payload=payload,
+            ident=k,
+        )
+    await tb.drain()
+    assert tb.sink.count() == 0
+    assert tb.cnt("cnt_arp_miss") == 4
+    assert tb.cnt("cnt_tx_frames") == 3
