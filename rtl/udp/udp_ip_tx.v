@@ -140,47 +140,50 @@ module udp_ip_tx #(
             // One adder, a deferred end-around carry. From the cycle after the request its
             // operand (op, registered) takes one word a cycle, selected one-hot (q) from
             // frozen registers, and the adder serves in turn:
-            //   cycles 1-3  identification: the previous one + 1 (modulo 2^16), loaded
+            //   cycles 1-3  identification: 1 + the previous one (modulo 2^16), loaded
             //               into r_id in cycle 3 (the counter has no adder of its own);
-            //   cycles 3-6  lengths: from 8, hdr_len then the constant 20 are added
-            //               (modulo 2^16): hdr_len + 8 (UDP length) is loaded in cycle 5,
-            //               hdr_len + 28 (IPv4 total length) in cycle 6;
-            //   cycles 6-14 the IPv4 header checksum: total length, the constant words
+            //   cycles 3-7  lengths: from 0 (cleared in cycle 3), hdr_len, then the
+            //               constants 8 and 20 (modulo 2^16): hdr_len + 8 (UDP length) is
+            //               loaded in cycle 6, hdr_len + 28 (IPv4 total length) in cycle 7;
+            //   cycles 7-15 the IPv4 header checksum: total length, the constant words
             //               0x4500 + DF * 0x4000 + 0x0011 (version/IHL, flags, protocol),
             //               TTL << 8, identification, source IP, destination IP. The carry
             //               out of bit 15 is added back in the next cycle (cy): acc + cy
             //               stays congruent to the sum modulo 0xffff, and two cycles of
             //               zero operands after the last word absorb the carries. Final
-            //               from cycle 15 (needed from cycle 24), never 0 (the sum of a
+            //               from cycle 16 (needed from cycle 24), never 0 (the sum of a
             //               nonzero word never folds to 0, as with a fold).
+            // The accumulator's flip-flops are all cleared together (while idle and in
+            // cycle 3) and have no enable, so they pack with the carry chain (one column,
+            // no routing between its cells).
             // Every request runs cycles 1-3 at least (an ARP lookup takes 3 cycles or
             // more), so each datagram, dropped ones included, steps the identification.
-            reg  [10:0] q;
+            reg  [11:0] q;
             reg  [15:0] op, acc;
             reg         cy;
             wire [16:0] acc_n = {1'b0, acc} + {1'b0, op} + {16'd0, cy};
-            wire [15:0] w_20  = 16'h0014 & {16{q[3]}};
-            wire [15:0] w_c   = {q[4] & t_df, q[4] & !t_df, 3'd0, q[4], 1'b0, q[4], 3'd0, q[4],
-                                 3'd0, q[4]};  // 0x4511 + DF * 0x4000
+            wire [15:0] w_8   = 16'h0008 & {16{q[3]}};
+            wire [15:0] w_20  = 16'h0014 & {16{q[4]}};
+            wire [15:0] w_c   = {q[5] & t_df, q[5] & !t_df, 3'd0, q[5], 1'b0, q[5], 3'd0, q[5],
+                                 3'd0, q[5]};  // 0x4511 + DF * 0x4000
             always @(posedge clk) begin
-                q  <= {q[9:0], 1'b0};
-                op <= (r_id & {16{q[0] | q[6]}}) | (r_len & {16{q[2]}}) | w_20 | w_c |
-                      ({t_ttl, 8'h00} & {16{q[5]}}) | (t_ip[31:16] & {16{q[7]}}) |
-                      (t_ip[15:0] & {16{q[8]}}) | (r_dip[31:16] & {16{q[9]}}) |
-                      (r_dip[15:0] & {16{q[10]}});
+                q  <= {q[10:0], 1'b0};
+                op <= (r_id & {16{q[0] | q[7]}}) | (r_len & {16{q[2]}}) | w_8 | w_20 | w_c |
+                      ({t_ttl, 8'h00} & {16{q[6]}}) | (t_ip[31:16] & {16{q[8]}}) |
+                      (t_ip[15:0] & {16{q[9]}}) | (r_dip[31:16] & {16{q[10]}}) |
+                      (r_dip[15:0] & {16{q[11]}});
                 {cy, acc} <= acc_n;
-                if (q[1] || q[3] || q[4]) cy <= 1'b0;  // the counter and lengths wrap
-                if (q[2]) begin
-                    acc <= 16'd8;
-                    cy  <= 1'b0;
-                end
-                if (q[4]) udp_len <= acc;  // hdr_len + 8
-                if (q[5]) tot_len <= acc;  // hdr_len + 28
-                // while no header is sent (the request's cycle included)
+                if (q[1] || q[4] || q[5]) cy <= 1'b0;  // the counter and lengths wrap
+                if (q[5]) udp_len <= acc;  // hdr_len + 8
+                if (q[6]) tot_len <= acc;  // hdr_len + 28
+                // while no header is sent (the request's cycle included): the sum starts
+                // at 0 with the operand 1 (cycles 1-2 form 1 + identification)
                 if (idle_load) begin
-                    q   <= 11'd1;
-                    op  <= 16'd0;
-                    acc <= 16'd1;
+                    q  <= 12'd1;
+                    op <= 16'd1;
+                end
+                if (idle_load || q[2]) begin
+                    acc <= 16'd0;
                     cy  <= 1'b0;
                 end
             end
