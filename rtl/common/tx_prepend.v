@@ -144,7 +144,16 @@ module tx_prepend #(
         if (KEEP_W == 1) begin : g_oh
             reg  [HB-1:0] oh;
             reg  [7:0]    hpre;   // the header byte at `oh` (bytes 1..HB-1; 0 after them)
-            reg  [7:0]    hnext;  // the header byte after the one at `oh`
+            // the header byte after the one at `o` (AND-OR over the one-hot index). A
+            // function called under the enable, so that a cycle-based simulator computes
+            // it only when a header byte is taken (same logic in hardware)
+            function [7:0] hsel(input [HDR_BYTES*8-1:0] h, input [HB-1:0] o);
+                integer f;
+                begin
+                    hsel = 8'd0;
+                    for (f = 0; f < HB - 1; f = f + 1) hsel = hsel | (h[(f+1)*8+:8] & {8{o[f]}});
+                end
+            endfunction
             // a header byte is taken. Before the last one the output is always valid (the
             // zero-length cases only wait on the last), so the shift of all but the last
             // bit is enabled without the payload handshake (a short enable path)
@@ -156,20 +165,15 @@ module tx_prepend #(
             // the clear needs no tvalid
             wire          hclr = (CHECK_LEN == 0) ? adv :
                                  ((st == S_HDR) && last_hb && m_axis_tready && !zl);
-            integer j;
             always @(posedge clk) begin
                 if (adv0) oh[HB-2:0] <= oh_sh[HB-2:0];
                 if (adv) oh[HB-1] <= oh_sh[HB-1];
-                if (adv0) hpre <= hnext;
+                if (adv0) hpre <= hsel(hdr, oh);
                 else if (hclr) hpre <= 8'd0;  // the last header byte taken: payload next
                 if (st == S_IDLE) begin  // ready for a start
                     oh   <= {{(HB - 1) {1'b0}}, 1'b1};
                     hpre <= 8'd0;
                 end
-            end
-            always @* begin
-                hnext = 8'd0;
-                for (j = 0; j < HB - 1; j = j + 1) hnext = hnext | (hdr[(j+1)*8+:8] & {8{oh[j]}});
             end
             assign hbeat    = oh[0] ? hdr[7:0] : hpre;
             assign pre_last = oh[HB-2];
