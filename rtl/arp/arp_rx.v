@@ -79,53 +79,83 @@ module arp_rx #(
 
     wire take = s_axis_tvalid;
 
-    // hit[p]: byte p of the frame is on this beat; bv[8p +: 8] is that byte. at[p]: the
-    // same without take, for what is only kept when a beat is taken (bad, got_all,
-    // drop) or acted on after a taken last beat (fin_*): shallower.
-    wire [41:12]   hit;
-    wire [41:12]   at;
-    wire [42*8-1:0] bv;
-
-    genvar gp;
-    generate
-        for (gp = 0; gp < 42; gp = gp + 1) begin : g_byte
-            localparam integer LANE = gp % KEEP_W;
-            localparam integer BEAT = gp / KEEP_W;
-            assign bv[8*gp +: 8] = s_axis_tdata[8*LANE +: 8];
-            if (gp >= 12) begin : g_hit
-                assign at[gp]  = (beat == BEAT[BEAT_W-1:0]) && s_axis_tkeep[LANE];
-                assign hit[gp] = take && at[gp];
-            end
+    // Byte positions. at_f(p, ...): byte p of the frame is on this beat (beat b, keep
+    // kp); bv_f(p, d): that byte's lane of the beat. Used only inside the clocked
+    // blocks' enables (a beat taken, the capture register free), where they are decoded
+    // once per taken beat: the hardware is that of one compare of the beat counter per
+    // byte position.
+    /* verilator lint_off UNUSEDSIGNAL */
+    function at_f(input integer p, input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp);
+        reg [31:0] q;  // (beat indices fit in BEAT_W bits)
+        begin
+            q = p / KEEP_W;
+            at_f = (b == q[BEAT_W-1:0]) && kp[p % KEEP_W];
         end
-    endgenerate
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
 
-    // Constant-field checks on this beat.
-    reg bad_now;
-    always @* begin
-        bad_now = 1'b0;
-        if (at[12] && bv[8*12 +: 8] != 8'h08) bad_now = 1'b1;  // EtherType 0x0806
-        if (at[13] && bv[8*13 +: 8] != 8'h06) bad_now = 1'b1;
-        if (at[14] && bv[8*14 +: 8] != 8'h00) bad_now = 1'b1;  // htype 1 (Ethernet)
-        if (at[15] && bv[8*15 +: 8] != 8'h01) bad_now = 1'b1;
-        if (at[16] && bv[8*16 +: 8] != 8'h08) bad_now = 1'b1;  // ptype 0x0800 (IPv4)
-        if (at[17] && bv[8*17 +: 8] != 8'h00) bad_now = 1'b1;
-        if (at[18] && bv[8*18 +: 8] != 8'h06) bad_now = 1'b1;  // hlen 6
-        if (at[19] && bv[8*19 +: 8] != 8'h04) bad_now = 1'b1;  // plen 4
-        if (at[20] && bv[8*20 +: 8] != 8'h00) bad_now = 1'b1;  // opcode high byte
-        if (at[21] && bv[8*21 +: 8] != 8'h01 && bv[8*21 +: 8] != 8'h02) bad_now = 1'b1;
-        if (at[22] && bv[8*22]) bad_now = 1'b1;  // group sender MAC
-    end
+    function [7:0] bv_f(input integer p, input [DATA_W-1:0] d);
+        bv_f = d[8*(p % KEEP_W) +: 8];
+    endfunction
 
-    wire first    = (beat == {BEAT_W{1'b0}});
-    wire bad_next = (first ? 1'b0 : bad) | bad_now;
-    wire got_next = (first ? 1'b0 : got_all) | at[41];
+    // Constant-field checks on a beat.
+    function bad_f(input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp, input [DATA_W-1:0] d);
+        begin
+            bad_f = 1'b0;
+            if (at_f(12, b, kp) && bv_f(12, d) != 8'h08) bad_f = 1'b1;  // EtherType 0x0806
+            if (at_f(13, b, kp) && bv_f(13, d) != 8'h06) bad_f = 1'b1;
+            if (at_f(14, b, kp) && bv_f(14, d) != 8'h00) bad_f = 1'b1;  // htype 1
+            if (at_f(15, b, kp) && bv_f(15, d) != 8'h01) bad_f = 1'b1;
+            if (at_f(16, b, kp) && bv_f(16, d) != 8'h08) bad_f = 1'b1;  // ptype 0x0800
+            if (at_f(17, b, kp) && bv_f(17, d) != 8'h00) bad_f = 1'b1;
+            if (at_f(18, b, kp) && bv_f(18, d) != 8'h06) bad_f = 1'b1;  // hlen 6
+            if (at_f(19, b, kp) && bv_f(19, d) != 8'h04) bad_f = 1'b1;  // plen 4
+            if (at_f(20, b, kp) && bv_f(20, d) != 8'h00) bad_f = 1'b1;  // opcode
+            if (at_f(21, b, kp) && bv_f(21, d) != 8'h01 && bv_f(21, d) != 8'h02)
+                bad_f = 1'b1;
+            // group sender MAC
+            if (at_f(22, b, kp) && (bv_f(22, d) & 8'h01) != 8'h00) bad_f = 1'b1;
+        end
+    endfunction
 
-    // The target hardware address (bytes 32..37) is not used.
-    /* verilator lint_off UNUSED */
-    wire [5:0] unused_tha = hit[37:32];
-    wire [5:0] unused_at = at[37:32];
-    wire [18*8-1:0] unused_bytes = {bv[8*32 +: 8*6], bv[0 +: 8*12]};
-    /* verilator lint_on UNUSED */
+    // A field byte (opcode, SHA, SPA, TPA) is on a beat.
+    function field_f(input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp);
+        integer p;
+        begin
+            field_f = 1'b0;
+            for (p = 21; p < 42; p = p + 1)
+                if ((p < 32 || p >= 38) && at_f(p, b, kp)) field_f = 1'b1;
+        end
+    endfunction
+
+    // The running compare of four bytes at base .. base+3 with cfg_ip: the next value
+    // of a flag that was ok (the first byte restarts it; beats without them keep it).
+    function ip_ok_f(input integer base, input ok, input [BEAT_W-1:0] b,
+                     input [KEEP_W-1:0] kp, input [DATA_W-1:0] d, input [31:0] ip);
+        begin
+            ip_ok_f = (at_f(base, b, kp) ? (bv_f(base, d) == ip[31:24]) : ok) &&
+                      (!at_f(base + 1, b, kp) || bv_f(base + 1, d) == ip[23:16]) &&
+                      (!at_f(base + 2, b, kp) || bv_f(base + 2, d) == ip[15:8]) &&
+                      (!at_f(base + 3, b, kp) || bv_f(base + 3, d) == ip[7:0]);
+        end
+    endfunction
+
+    function ip_any_f(input integer base, input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp);
+        ip_any_f = at_f(base, b, kp) || at_f(base + 1, b, kp) ||
+                   at_f(base + 2, b, kp) || at_f(base + 3, b, kp);
+    endfunction
+
+    // the frame's running flags after a beat (the first beat restarts them)
+    function bad_f2(input fst, input bad_q, input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp,
+                    input [DATA_W-1:0] d);
+        bad_f2 = (fst ? 1'b0 : bad_q) | bad_f(b, kp, d);
+    endfunction
+
+    function got_f(input fst, input got_q, input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp);
+        got_f = (fst ? 1'b0 : got_q) | at_f(41, b, kp);
+    endfunction
+
+    wire first = (beat == {BEAT_W{1'b0}});
 
     // Capture register (datapath, not reset). c_hold: it keeps a finished frame that
     // waits for the event slot; c_busy: ... and will still keep it next cycle.
@@ -137,45 +167,29 @@ module arp_rx #(
     reg         c_hold;
     wire        slot_free = !ev_valid || ev_ready;
     wire        c_busy    = c_hold && !slot_free;
-    wire        field_now = |at[31:21] || |at[41:38];
     integer i;
     always @(posedge clk) begin
-        if (!c_busy) begin
-            if (hit[21]) c_reply <= (bv[8*21 +: 8] == 8'h02);
+        if (take && !c_busy) begin
+            if (at_f(21, beat, s_axis_tkeep)) c_reply <= (bv_f(21, s_axis_tdata) == 8'h02);
             if (KEEP_W == 1) begin
                 // one byte per beat: SHA and SPA (bytes 22..31) shift in, one enable
                 // (beats 22..31: 01011x and 011xxx, decoded without a compare chain)
-                if (take && s_axis_tkeep[0] &&
-                    ((beat[5:1] == 5'b01011) || (beat[5:3] == 3'b011)))
+                if (s_axis_tkeep[0] && ((beat[5:1] == 5'b01011) || (beat[5:3] == 3'b011)))
                     {c_sha, c_spa} <= {c_sha[39:0], c_spa, s_axis_tdata[7:0]};
             end else begin
                 for (i = 0; i < 6; i = i + 1)
-                    if (hit[22+i]) c_sha[8*(5-i) +: 8] <= bv[8*(22+i) +: 8];
+                    if (at_f(22 + i, beat, s_axis_tkeep))
+                        c_sha[8*(5-i) +: 8] <= bv_f(22 + i, s_axis_tdata);
                 for (i = 0; i < 4; i = i + 1)
-                    if (hit[28+i]) c_spa[8*(3-i) +: 8] <= bv[8*(28+i) +: 8];
+                    if (at_f(28 + i, beat, s_axis_tkeep))
+                        c_spa[8*(3-i) +: 8] <= bv_f(28 + i, s_axis_tdata);
             end
             // SPA and TPA == cfg_ip, byte by byte (each of the four bytes is seen
             // exactly once in a frame that reaches byte 41)
-            if (hit[28])
-                c_spa_ok <= (bv[8*28 +: 8] == cfg_ip[31:24]) &&
-                            (!hit[29] || bv[8*29 +: 8] == cfg_ip[23:16]) &&
-                            (!hit[30] || bv[8*30 +: 8] == cfg_ip[15:8]) &&
-                            (!hit[31] || bv[8*31 +: 8] == cfg_ip[7:0]);
-            else if (hit[29] || hit[30] || hit[31])
-                c_spa_ok <= c_spa_ok &&
-                            (!hit[29] || bv[8*29 +: 8] == cfg_ip[23:16]) &&
-                            (!hit[30] || bv[8*30 +: 8] == cfg_ip[15:8]) &&
-                            (!hit[31] || bv[8*31 +: 8] == cfg_ip[7:0]);
-            if (hit[38])
-                c_tpa_ok <= (bv[8*38 +: 8] == cfg_ip[31:24]) &&
-                            (!hit[39] || bv[8*39 +: 8] == cfg_ip[23:16]) &&
-                            (!hit[40] || bv[8*40 +: 8] == cfg_ip[15:8]) &&
-                            (!hit[41] || bv[8*41 +: 8] == cfg_ip[7:0]);
-            else if (hit[39] || hit[40] || hit[41])
-                c_tpa_ok <= c_tpa_ok &&
-                            (!hit[39] || bv[8*39 +: 8] == cfg_ip[23:16]) &&
-                            (!hit[40] || bv[8*40 +: 8] == cfg_ip[15:8]) &&
-                            (!hit[41] || bv[8*41 +: 8] == cfg_ip[7:0]);
+            if (ip_any_f(28, beat, s_axis_tkeep))
+                c_spa_ok <= ip_ok_f(28, c_spa_ok, beat, s_axis_tkeep, s_axis_tdata, cfg_ip);
+            if (ip_any_f(38, beat, s_axis_tkeep))
+                c_tpa_ok <= ip_ok_f(38, c_tpa_ok, beat, s_axis_tkeep, s_axis_tdata, cfg_ip);
         end
     end
 
@@ -215,12 +229,16 @@ module arp_rx #(
         end else begin
             if (ev_ready) ev_valid <= 1'b0;
             fin <= take && s_axis_tlast;
-            fin_good <= !s_axis_tuser && !bad_next && got_next;
-            fin_drop <= (first ? 1'b0 : drop) | (c_busy && field_now);
             if (take) begin
-                bad     <= bad_next;
-                got_all <= got_next;
-                drop    <= (first ? 1'b0 : drop) | (c_busy && field_now);
+                // (fin_good and fin_drop are only read the cycle after a taken last beat:
+                // loaded on every taken beat, not every cycle)
+                fin_good <= !s_axis_tuser && got_f(first, got_all, beat, s_axis_tkeep) &&
+                            !bad_f2(first, bad, beat, s_axis_tkeep, s_axis_tdata);
+                fin_drop <= (first ? 1'b0 : drop) |
+                            (c_busy && field_f(beat, s_axis_tkeep));
+                bad     <= bad_f2(first, bad, beat, s_axis_tkeep, s_axis_tdata);
+                got_all <= got_f(first, got_all, beat, s_axis_tkeep);
+                drop    <= (first ? 1'b0 : drop) | (c_busy && field_f(beat, s_axis_tkeep));
                 if (beat != BEAT_MAX) beat <= beat + 1'b1;
                 if (s_axis_tlast) beat <= {BEAT_W{1'b0}};
             end
