@@ -175,6 +175,7 @@ module udp_rx #(
     // late status FIFO (cut-through)
     reg  [3:0]      sts_q;
     reg  [2:0]      sts_n;
+    reg             sts_nz;  // sts_n != 0, a register (the strip's sts_valid)
     // cut-through: datagram ends in flight, sts_n + ep + e0 + e1 + e2 + e3, kept as a
     // register (never above 4) so that `room` is one flip-flop (s_hdr_ready's path)
     reg  [2:0]      infl;
@@ -390,8 +391,20 @@ module udp_rx #(
 
     wire e3_done = (STORE_FWD != 0) ? (!e_acc || push) : 1'b1;
     wire sts_push = (STORE_FWD == 0) && e3;
-    wire [1:0] sts_wi = sts_n[1:0] - {1'b0, sts_ready};
-    // (the queue never holds more than 4 entries: see `room`)
+    // the queue never holds more than 4 entries (see `room`). A pushed status goes to
+    // entry sts_n - sts_ready: each entry's two candidates (the queue shifts or holds) are
+    // made from registers, and the late sts_ready only selects between them
+    reg [3:0] sts_q_n;
+    wire [3:0] sts_q_sh = {1'b0, sts_q[3:1]};
+    integer si;
+    always @(*) begin
+        for (si = 0; si < 4; si = si + 1) begin
+            if (sts_ready)
+                sts_q_n[si] = (sts_push && (sts_n == si[2:0] + 3'd1)) ? late_drop : sts_q_sh[si];
+            else
+                sts_q_n[si] = (sts_push && (sts_n == si[2:0])) ? late_drop : sts_q[si];
+        end
+    end
 
     always @(posedge clk) begin
         if (rst) begin
@@ -409,6 +422,7 @@ module udp_rx #(
             e2 <= 1'b0;
             e3 <= 1'b0;
             sts_n <= 3'd0;
+            sts_nz <= 1'b0;
             infl <= 3'd0;
             cmd_valid <= 1'b0;
             cnt_datagrams <= 32'd0;
@@ -466,12 +480,12 @@ module udp_rx #(
             // late status queue
             if (sts_push && !sts_ready) sts_n <= sts_n + 1'b1;
             else if (!sts_push && sts_ready) sts_n <= sts_n - 1'b1;
-            if (sts_ready) sts_q <= {1'b0, sts_q[3:1]};
+            sts_nz <= sts_push || (sts_ready ? (sts_n != 3'd1) : sts_nz);
+            sts_q <= sts_q_n;
             // an end enters at ep and leaves the status queue with sts_ready (cut-through:
             // e3 moves into the queue the cycle after e2, see e3_done)
             if ((in_beat && s_axis_tlast) && !sts_ready) infl <= infl + 3'd1;
             else if (!(in_beat && s_axis_tlast) && sts_ready) infl <= infl - 3'd1;
-            if (sts_push) sts_q[sts_wi] <= late_drop;
             if (push) begin
                 cmd_valid <= 1'b1;
                 if (!(STORE_FWD != 0 && e3)) begin
@@ -524,7 +538,7 @@ module udp_rx #(
         .clk(clk), .rst(rst),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(SKIP), .cmd_len(cmd_len),
         .cmd_drop(cmd_drop), .cmd_route(cmd_route),
-        .sts_valid(sts_n != 3'd0), .sts_ready(sts_ready), .sts_bad(sts_q[0]),
+        .sts_valid(sts_nz), .sts_ready(sts_ready), .sts_bad(sts_q[0]),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
         .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
         .m_hdr_valid(hv), .m_hdr_ready(hr),
