@@ -21,7 +21,10 @@
 //   s_axis_*: input packets (one command per packet, in order).
 //   m_hdr_valid/m_hdr_ready: header handshake for kept packets; it completes before the
 //             first payload beat is offered (header fields are read from cmd_*).
-//   m_axis_*: output payload, m_axis_troute = route of the packet the beat belongs to.
+//   m_axis_*: output payload, m_axis_troute = route of the packet the beat belongs to;
+//             m_axis_tvalid_oh[r] = m_axis_tvalid && (m_axis_troute == r), kept in its
+//             own flip-flops, so a consumer's per-route tvalid is a register, not a
+//             decode of the route (the consumer's tready is still muxed by the route).
 // Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS,
 //   USE_LEN (0: cmd_len is ignored and every packet is kept to its end, which removes
 //   the length logic).
@@ -68,7 +71,8 @@ module stream_strip #(
     output reg                m_axis_tlast,
     output reg                m_axis_tuser,
     output reg                m_axis_ttrunc,
-    output reg  [ROUTE_W-1:0] m_axis_troute
+    output reg  [ROUTE_W-1:0] m_axis_troute,
+    output reg  [(2**ROUTE_W)-1:0] m_axis_tvalid_oh
 );
     localparam integer SAW = $clog2(KEEP_W + 1);
     localparam integer PW = 19;  // signed payload index width
@@ -224,6 +228,13 @@ module stream_strip #(
             endcase
         end
         wire take_n = (st_n == S_RUN) && !sk_v_n && (hdr_done_n || !held_v_n);
+        // per-route copies of m_axis_tvalid (see the header)
+        reg [(2**ROUTE_W)-1:0] oh_n;
+        integer r;
+        always @(*) begin
+            for (r = 0; r < 2 ** ROUTE_W; r = r + 1)
+                oh_n[r] = sk_v ? (sk_r == r[ROUTE_W-1:0]) : (out_new && (route_r == r[ROUTE_W-1:0]));
+        end
 
         always @(posedge clk) begin
             if (rst) begin
@@ -233,9 +244,11 @@ module stream_strip #(
                 hdr_done <= 1'b0;
                 m_hdr_valid <= 1'b0;
                 m_axis_tvalid <= 1'b0;
+                m_axis_tvalid_oh <= {(2**ROUTE_W){1'b0}};
                 sk_v <= 1'b0;
             end else begin
                 if (out_free) m_axis_tvalid <= sk_v || out_new;
+                if (out_free) m_axis_tvalid_oh <= oh_n;
                 sk_v <= sk_v_n;
                 if (m_hdr_valid && m_hdr_ready) m_hdr_valid <= 1'b0;
                 if (start) m_hdr_valid <= !cmd_drop;
@@ -416,6 +429,9 @@ module stream_strip #(
             end
         end
 
+        // one-hot of route_r (for m_axis_tvalid_oh)
+        wire [(2**ROUTE_W)-1:0] route_oh = {{((2**ROUTE_W)-1){1'b0}}, 1'b1} << route_r;
+
         always @(posedge clk) begin
             if (rst) begin
                 st <= S_IDLE;
@@ -424,15 +440,19 @@ module stream_strip #(
                 hdr_done <= 1'b0;
                 m_hdr_valid <= 1'b0;
                 m_axis_tvalid <= 1'b0;
+                m_axis_tvalid_oh <= {(2**ROUTE_W){1'b0}};
             end else begin
                 if (!cmd_valid || cmd_ready) cmd_age <= 2'd0;
                 else if (cmd_age != 2'd2) cmd_age <= cmd_age + 2'd1;
                 if ((beat && !drop_r && (|cand_k) && held_v) ||
                     (st == S_FLUSH && !drop_r && ob_free && hdr_done && fl_two) ||
-                    (finish && !drop_r))
+                    (finish && !drop_r)) begin
                     m_axis_tvalid <= 1'b1;
-                else if (m_axis_tready)
+                    m_axis_tvalid_oh <= route_oh;
+                end else if (m_axis_tready) begin
                     m_axis_tvalid <= 1'b0;
+                    m_axis_tvalid_oh <= {(2**ROUTE_W){1'b0}};
+                end
                 if (m_hdr_valid && m_hdr_ready) begin
                     m_hdr_valid <= 1'b0;
                     hdr_done <= 1'b1;

@@ -264,12 +264,14 @@ module eth_rx #(
     wire              hr;
     wire [DATA_W-1:0] o_tdata;
     wire [KEEP_W-1:0] o_tkeep;
-    wire              o_tvalid, o_tlast, o_tuser;
+    wire              o_tlast, o_tuser;
     wire [1:0]        o_route;
     wire              o_tready;
     wire              sts_ready_unused;
     /* verilator lint_off UNUSEDSIGNAL */
     wire              o_ttrunc_unused;  // no length: never truncated
+    wire [3:0]        o_vh;  // per-route tvalid flip-flops (route 3 is not used)
+    wire              o_tvalid;  // replaced by o_vh
     /* verilator lint_on UNUSEDSIGNAL */
     stream_strip #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(2), .USE_STS(0), .USE_LEN(0)
@@ -283,7 +285,8 @@ module eth_rx #(
         .m_hdr_valid(hv), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
-        .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route)
+        .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route),
+        .m_axis_tvalid_oh(o_vh)
     );
 
     assign hr = (cmd_route == R_ARP) ? 1'b1 : (cmd_route == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
@@ -300,9 +303,10 @@ module eth_rx #(
 
     assign o_tready = (o_route == R_ARP) ? m_arp_axis_tready :
                       (o_route == R_IP) ? m_ip_axis_tready : m_raw_axis_tready;
-    assign m_arp_axis_tvalid = o_tvalid && (o_route == R_ARP);
-    assign m_ip_axis_tvalid = o_tvalid && (o_route == R_IP);
-    assign m_raw_axis_tvalid = o_tvalid && (o_route == R_RAW);
+    // each output's tvalid is a flip-flop of the strip (o_tvalid && o_route == its route)
+    assign m_arp_axis_tvalid = o_vh[R_ARP];
+    assign m_ip_axis_tvalid = o_vh[R_IP];
+    assign m_raw_axis_tvalid = o_vh[R_RAW];
     assign m_arp_axis_tdata = o_tdata;
     assign m_arp_axis_tkeep = o_tkeep;
     assign m_arp_axis_tlast = o_tlast;

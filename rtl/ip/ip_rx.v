@@ -161,6 +161,9 @@ module ip_rx #(
     wire [KEEP_W-1:0] o_tkeep;
     wire              o_tvalid, o_tlast, o_tuser, o_ttrunc;
     wire              o_route;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [1:0]        o_vh;  // per-route tvalid flip-flops of the strip (not used here)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire              o_tready;
 
     wire need = !pushed && (ck2 || (ended && !hdr_have));
@@ -429,7 +432,8 @@ module ip_rx #(
         .m_hdr_valid(hv), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
-        .m_axis_ttrunc(o_ttrunc), .m_axis_troute(o_route)
+        .m_axis_ttrunc(o_ttrunc), .m_axis_troute(o_route),
+        .m_axis_tvalid_oh(o_vh)
     );
 
     assign hr = cmd_route ? m_udp_hdr_ready : m_icmp_hdr_ready;

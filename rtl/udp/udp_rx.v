@@ -529,6 +529,10 @@ module udp_rx #(
     wire [RW-1:0]     o_route;
     /* verilator lint_off UNUSEDSIGNAL */
     wire              o_ttrunc_unused;  // truncation is flagged in tuser (counted upstream)
+    // per-route tvalid flip-flops of the strip (not used here)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [(2**RW)-1:0] o_vh;
+    /* verilator lint_on UNUSEDSIGNAL */
     /* verilator lint_on UNUSEDSIGNAL */
     wire              o_tready;
     stream_strip #(
@@ -544,7 +548,8 @@ module udp_rx #(
         .m_hdr_valid(hv), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
-        .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route)
+        .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route),
+        .m_axis_tvalid_oh(o_vh)
     );
 
     // busy-port drop: bw_force takes the header in the port's place, bw_disc then
