@@ -289,6 +289,38 @@ async def arp_model(dut: Any, table: dict[int, int], log: list[int], delay: int 
             dut.arp_resp_hit.value = 0
 
 
+Plan = list[tuple[int, int, int, bool]]  # (destination IP, dst_mac_valid, length, delivered)
+
+
+async def send_plan(tb: Any, plan: Plan, known: dict[int, int], step: int) -> None:
+    """Send one datagram per plan entry (payload byte j of entry k is step*k + j, UDP
+    destination port k), then check that exactly the delivered ones leave, in order, each
+    with ARP's MAC (or the request's), its payload and identification k: every request
+    steps the identification, dropped ones included."""
+    expected = []
+    for k, (ip, mv, n, ok) in enumerate(plan):
+        payload = bytes((step * k + j) & 0xFF for j in range(n))
+        tb.send(payload, dst_ip=ip, mac_valid=mv, dport=k)
+        if ok:
+            expected.append((ip, known.get(ip, DST_MAC), payload, k))
+    for ip, mac, payload, k in expected:
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0
+        check_frame(
+            raw,
+            dst_mac=mac,
+            src_mac=DEFAULT_MAC,
+            src_ip=DEFAULT_IP,
+            dst_ip=ip,
+            sport=5000,
+            dport=k,
+            payload=payload,
+            ident=k,
+        )
+    await tb.drain()
+    assert tb.sink.count() == 0
+
+
 @cocotb.test()
 async def arp_hit_and_miss(dut: Any) -> None:
     """dst_mac_valid=0 asks ARP: hit uses its MAC; miss drops (payload consumed) and counts."""
@@ -305,30 +337,7 @@ async def arp_hit_and_miss(dut: Any) -> None:
         (DST_IP, 1, 5, True),
         (0xC0000202, 0, 0, True),
     ]
-    ident = 0
-    expected = []
-    for k, (ip, mv, n, ok) in enumerate(plan):
-        payload = bytes((k + j) & 0xFF for j in range(n))
-        tb.send(payload, dst_ip=ip, mac_valid=mv, dport=k)
-        if ok:
-            expected.append((ip, known.get(ip, DST_MAC), payload, ident, k))
-        ident += 1
-    for ip, mac, payload, idn, k in expected:
-        raw, tuser = await tb.sink.recv()
-        assert tuser == 0
-        check_frame(
-            raw,
-            dst_mac=mac,
-            src_mac=DEFAULT_MAC,
-            src_ip=DEFAULT_IP,
-            dst_ip=ip,
-            sport=5000,
-            dport=k,
-            payload=payload,
-            ident=idn,
-        )
-    await tb.drain()
-    assert tb.sink.count() == 0
+    await send_plan(tb, plan, known, step=1)
     assert log == [p[0] for p in plan if p[1] == 0]
     assert tb.cnt("cnt_arp_miss") == 2
     assert tb.cnt("cnt_tx_frames") == 4
@@ -452,27 +461,6 @@ async def arp_fast_miss(dut: Any) -> None:
         (0xC000020C, 0, 40, False),
         (0xC0000202, 0, 1, True),
     ]
-    expected = []
-    for k, (ip, mv, n, ok) in enumerate(plan):
-        payload = bytes((3 * k + j) & 0xFF for j in range(n))
-        tb.send(payload, dst_ip=ip, mac_valid=mv, dport=k)
-        if ok:
-            expected.append((ip, known.get(ip, DST_MAC), payload, k))
-    for ip, mac, payload, k in expected:
-        raw, tuser = await tb.sink.recv()
-        assert tuser == 0
-        check_frame(
-            raw,
-            dst_mac=mac,
-            src_mac=DEFAULT_MAC,
-            src_ip=DEFAULT_IP,
-            dst_ip=ip,
-            sport=5000,
-            dport=k,
-            payload=payload,
-            ident=k,
-        )
-    await tb.drain()
-    assert tb.sink.count() == 0
+    await send_plan(tb, plan, known, step=3)
     assert tb.cnt("cnt_arp_miss") == 4
     assert tb.cnt("cnt_tx_frames") == 3
