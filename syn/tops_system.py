@@ -20,7 +20,7 @@ TOPS = [
     Top(
         "udp_echo_node_8_noicmp",
         "udp_echo_node",
-        {"COUNTERS": 0, "ICMP_ECHO": 0},
+        {"COUNTERS": 0, "ICMP_ECHO": 0, "ECHO_ARP": 1},
         fmax=True,
         in_tests=False,
     ),

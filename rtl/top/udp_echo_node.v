@@ -70,7 +70,9 @@
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
 //   buffer), ICMP_ECHO (1: answer ping; 0: ICMP consumed and counted in icmp_dropped),
-//   ICMP_UNREACH (1: port unreachable for closed ports), CNT_W (1..32),
+//   ICMP_UNREACH (1: port unreachable for closed ports), ECHO_ARP (0: the echo replies
+//   to the request's source MAC; 1: its replies go through an ARP lookup of the sender's
+//   IP, as a transmitting application's would), CNT_W (1..32),
 //   COUNTERS (1: cnt_all driven; 0: no counters; 2: counters in RAM, read port),
 //   CNT_PW (pending bits per counter with COUNTERS = 2, >= 1), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
@@ -84,6 +86,7 @@ module udp_echo_node #(
     parameter integer TX_BUF_BYTES   = 0,
     parameter integer ICMP_ECHO      = 1,
     parameter integer ICMP_UNREACH   = 0,
+    parameter integer ECHO_ARP       = 0,
     parameter integer CNT_W          = 32,
     parameter integer COUNTERS       = 1,
     parameter integer CNT_PW         = 2,
@@ -343,7 +346,7 @@ module udp_echo_node #(
     assign mac_tx_tlast = st_tx_tlast;
     assign mac_tx_tuser = st_tx_tuser;
 
-    udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(SUB_CNT_W)) u_echo (
+    udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(SUB_CNT_W), .ARP_LOOKUP(ECHO_ARP)) u_echo (
         .clk(clk), .rst(rst),
         .s_hdr_valid(urx_hdr_valid), .s_hdr_ready(urx_hdr_ready),
         .s_hdr_src_mac(urx_hdr_src_mac), .s_hdr_src_ip(urx_hdr_src_ip),

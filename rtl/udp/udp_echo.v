@@ -1,8 +1,9 @@
 `default_nettype none
 // udp_echo: UDP echo application. Sits on one UDP application port (docs/conventions.md):
 // each received datagram goes straight back to its sender: the receive header becomes the
-// transmit header (destination = the request's source MAC, IP and port, so no ARP lookup;
-// source port = the port it was sent to; same length; m_hdr_csum = 0, so the reply has
+// transmit header (destination = the request's source MAC, IP and port, so no ARP lookup,
+// or with ARP_LOOKUP = 1 the source IP and port, the MAC resolved through the stack's ARP
+// cache like any other transmission; source port = the port it was sent to; same length; m_hdr_csum = 0, so the reply has
 // no checksum on a port in mode 0 or 2 and a computed one in mode 1), and the payload
 // passes through. Nothing is stored: the reply
 // starts while the request is still arriving (cut-through); a request whose last beat
@@ -10,7 +11,8 @@
 //
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
 //   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero), PIPE (1:
-//   payload through a register slice, see Latency).
+//   payload through a register slice, see Latency), ARP_LOOKUP (0: reply to the request's
+//   source MAC; 1: m_hdr_dst_mac_valid = 0, the transmitter looks the destination up).
 // Interfaces (s_ = from the stack's receive port, m_ = to its transmit port):
 //   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0],
 //   s_hdr_src_port[15:0], s_hdr_dst_port[15:0], s_hdr_len[15:0]; s_axis_*
@@ -28,7 +30,8 @@ module udp_echo #(
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,
     parameter integer CNT_W = 32,
-    parameter integer PIPE  = 1
+    parameter integer PIPE  = 1,
+    parameter integer ARP_LOOKUP = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -71,7 +74,7 @@ module udp_echo #(
     assign m_hdr_valid         = s_hdr_valid;
     assign s_hdr_ready         = m_hdr_ready;
     assign m_hdr_dst_mac       = s_hdr_src_mac;
-    assign m_hdr_dst_mac_valid = 1'b1;
+    assign m_hdr_dst_mac_valid = (ARP_LOOKUP == 0);
     assign m_hdr_dst_ip        = s_hdr_src_ip;
     assign m_hdr_dst_port      = s_hdr_src_port;
     assign m_hdr_src_port      = s_hdr_dst_port;

@@ -30,6 +30,8 @@ MAC = "02:00:00:00:00:01"
 IPA = "192.0.2.1"
 PEER_MAC = "02:00:00:00:00:99"
 PEER_IP = "192.0.2.77"
+PEER2_MAC = "02:00:00:00:00:98"
+PEER2_IP = "192.0.2.78"
 ECHO_PORT = 7
 # indices into cnt_all (see the module header)
 MAC_RX_FRAMES, MAC_RX_BAD_FCS, ICMP_REPLIES, UNREACH_SENT, ARP_REQ_RX, ECHOED = 4, 6, 30, 34, 36, 57
@@ -39,6 +41,7 @@ UDP_CLOSED = 26
 MAC_TX_FRAMES, MAC_TX_BYTES, MAC_RX_BYTES, IP_RX_PACKETS, UDP_RX_DATAGRAMS = 0, 1, 5, 15, 24
 ETH_RX_FRAMES, ARP_REPLY_TX, ARP_GARP_TX, TX_FRAMES, UDP_TX_FRAMES = 11, 37, 39, 49, 52
 MAC_RX_RUNT = 7
+ARP_REQ_TX, ARP_REPLY_RX, ARP_HIT, ARP_MISS, UDP_TX_ARP_MISS = 38, 40, 43, 44, 55
 NCNT = 59
 N_BURST = 12  # runts and bad-FCS frames sent back to back
 
@@ -126,6 +129,7 @@ async def node_end_to_end(dut) -> None:
     echo = int(os.environ["ICMP_ECHO"])
     wrap = 1 << int(os.environ["CNT_W"])
     counters = int(os.environ["COUNTERS"])
+    echo_arp = int(os.environ["ECHO_ARP"])
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     src = GmiiSource(dut.gmii_rxd, dut.gmii_rx_er, dut.gmii_rx_dv, dut.clk)
     rx_bytes = 0  # good frames received, FCS included
@@ -221,6 +225,33 @@ async def node_end_to_end(dut) -> None:
         assert (r[UDP].chksum != 0) == (csum_mode == 1)
         assert checksums_ok(r)
 
+    # a datagram from a station the node has not heard from: echoed to its source MAC,
+    # or with ECHO_ARP the echo's lookup misses: the datagram is dropped (counted) and a
+    # broadcast request for the station goes out; once it has answered, the datagram
+    # sent again is echoed to the MAC it gave
+    d2 = (
+        Ether(dst=MAC, src=PEER2_MAC)
+        / IP(src=PEER2_IP, dst=IPA)
+        / UDP(sport=5555, dport=ECHO_PORT)
+        / Raw(b"second station")
+    )
+    await send(bytes(d2))
+    if echo_arp:
+        r = await reply(sink)
+        assert r.dst == "ff:ff:ff:ff:ff:ff" and r.src == MAC
+        assert r[ARP].op == 1 and r[ARP].psrc == IPA and r[ARP].pdst == PEER2_IP
+        ans = Ether(dst=MAC, src=PEER2_MAC) / ARP(
+            op=2, hwsrc=PEER2_MAC, psrc=PEER2_IP, hwdst=MAC, pdst=IPA
+        )
+        await send(bytes(ans))
+        await ClockCycles(dut.clk, 200)
+        await send(bytes(d2))
+    r = await reply(sink)
+    assert r.dst == PEER2_MAC and r.src == MAC
+    assert r[IP].src == IPA and r[IP].dst == PEER2_IP and r[UDP].dport == 5555
+    assert bytes(r[UDP].payload)[:14] == b"second station" and r[UDP].len == 8 + 14
+    assert checksums_ok(r)
+
     # a frame with a bad FCS: dropped by the MAC, counted, no reply
     d = bytes(Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA) / UDP(dport=ECHO_PORT))
     bad = bytearray(GmiiFrame.from_payload(d).data)
@@ -259,9 +290,11 @@ async def node_end_to_end(dut) -> None:
 
     c = await read_counters(dut)
     hostile = 2 * (1 - echo)  # the bad-checksum and truncated ICMP messages
-    n_rx = 1 + 3 + hostile + len(sizes) + 1  # good frames in: ARP, pings, datagrams, closed
-    # out: GARP, ARP reply, ICMP echo replies, UDP, port unreachable
-    n_tx = 2 + 3 * echo + len(sizes) + unreach
+    n_dg = len(sizes) + 1 + echo_arp  # datagrams to the echo (the second station's twice)
+    # good frames in: ARP, pings, datagrams, closed, the second station's ARP reply
+    n_rx = 1 + 3 + hostile + n_dg + 1 + echo_arp
+    # out: GARP, ARP reply, ICMP echo replies, UDP, port unreachable, ARP request
+    n_tx = 2 + 3 * echo + len(sizes) + 1 + unreach + echo_arp
     assert len(TX_BYTES) == n_tx
     want = {
         MAC_RX_FRAMES: n_rx,
@@ -271,16 +304,21 @@ async def node_end_to_end(dut) -> None:
         MAC_TX_FRAMES: n_tx,
         MAC_TX_BYTES: sum(TX_BYTES),
         ETH_RX_FRAMES: n_rx,
-        IP_RX_PACKETS: 3 + hostile + len(sizes) + 1,
+        IP_RX_PACKETS: 3 + hostile + n_dg + 1,
         IP_TRUNCATED: 1 - echo,
-        UDP_RX_DATAGRAMS: len(sizes) + 1,
+        UDP_RX_DATAGRAMS: n_dg + 1,
         ARP_REQ_RX: 1,
         ARP_REPLY_TX: 1,
         ARP_GARP_TX: 1,
         ICMP_REPLIES: 3 * echo,
         ICMP_DROPPED: (3 + 2) * (1 - echo),
-        ECHOED: len(sizes),
-        UDP_TX_FRAMES: len(sizes),
+        ECHOED: n_dg,
+        UDP_TX_FRAMES: len(sizes) + 1,
+        ARP_REQ_TX: echo_arp,
+        ARP_REPLY_RX: echo_arp,
+        ARP_HIT: (len(sizes) + 1) * echo_arp,
+        ARP_MISS: echo_arp,
+        UDP_TX_ARP_MISS: echo_arp,
         TX_FRAMES: n_tx,
         UDP_CLOSED: 1,
         UNREACH_SENT: unreach,
@@ -290,19 +328,30 @@ async def node_end_to_end(dut) -> None:
 
 
 @pytest.mark.parametrize(
-    ("csum_mode", "tx_buf", "echo", "unreach", "cnt_w", "counters"),
+    ("csum_mode", "tx_buf", "echo", "unreach", "cnt_w", "counters", "echo_arp"),
     [
-        (0, 0, 1, 0, 3, 1),
-        (1, 2048, 1, 1, 32, 1),
-        (0, 0, 0, 1, 8, 1),
-        (0, 0, 1, 0, 3, 2),
-        (1, 2048, 1, 1, 32, 2),
-        (0, 0, 0, 1, 8, 2),
+        (0, 0, 1, 0, 3, 1, 0),
+        (1, 2048, 1, 1, 32, 1, 0),
+        (0, 0, 0, 1, 8, 1, 0),
+        (0, 0, 1, 0, 3, 2, 0),
+        (1, 2048, 1, 1, 32, 2, 0),
+        (0, 0, 0, 1, 8, 2, 0),
+        (0, 0, 0, 0, 32, 1, 1),
+        (1, 2048, 1, 1, 8, 2, 1),
     ],
-    ids=["lean", "full", "no_icmp_echo", "lean-ram", "full-ram", "no_icmp_echo-ram"],
+    ids=[
+        "lean",
+        "full",
+        "no_icmp_echo",
+        "lean-ram",
+        "full-ram",
+        "no_icmp_echo-ram",
+        "reference-features-arp",
+        "full-ram-arp",
+    ],
 )
 def test_udp_echo_node(
-    csum_mode: int, tx_buf: int, echo: int, unreach: int, cnt_w: int, counters: int
+    csum_mode: int, tx_buf: int, echo: int, unreach: int, cnt_w: int, counters: int, echo_arp: int
 ) -> None:
     import cocotb_run
 
@@ -313,6 +362,7 @@ def test_udp_echo_node(
         "ICMP_UNREACH": unreach,
         "CNT_W": cnt_w,
         "COUNTERS": counters,
+        "ECHO_ARP": echo_arp,
     }
     cocotb_run.run(
         "udp_echo_node",
