@@ -9,7 +9,9 @@ Figures:
   rate (--no-skip: every cycle evaluated) and the effective rate (the default
   fast-forward over quiescent cycles: simulated cycles, evaluated or skipped, per CPU
   second), with the share of cycles skipped; how the model was built (profile-guided
-  or not, evaluations per cycle);
+  or not, evaluations per cycle); idle and under injected load also the evaluation rate
+  without the activity gating (--no-gate: every gated clock raised with clk), and the
+  share of the gated clocks' possible edges that were raised;
 - UDP echo datagrams/s and Mbit/s (payload, one way) for small and full-size datagrams,
   several in flight, every reply checked byte for byte;
 - ping flood rate (pings/s) and ping round trip.
@@ -48,14 +50,20 @@ PACED_CYCLES = 12_500  # paced injected load: one request every 100 us of simula
 
 
 def idle_speed(
-    top: str, seconds: float, inject: Path | None = None, skip: bool = True, timed: bool = False
+    top: str,
+    seconds: float,
+    inject: Path | None = None,
+    skip: bool = True,
+    timed: bool = False,
+    gate: bool = True,
 ) -> dict:
     """Cycles per CPU second of the model without a TAP, never sleeping.
 
     Without ``inject`` no frame reaches the board (idle); with it the pcap's frames are
     sent to it over and over for the whole run: back to back, or with ``timed`` each
     round at the simulated time of the pcap's last frame after the previous one. Without
-    ``skip`` every cycle is evaluated (``--no-skip``). ``cycles_per_cpu_s`` counts every
+    ``skip`` every cycle is evaluated (``--no-skip``); without ``gate`` every gated clock
+    rises with clk (``--no-gate``). ``cycles_per_cpu_s`` counts every
     simulated cycle, ``evaluated_per_cpu_s`` only those evaluated.
     """
     exe = build(top)
@@ -69,6 +77,8 @@ def idle_speed(
                 cmd.append("--inject-timed")
         if not skip:
             cmd.append("--no-skip")
+        if not gate:
+            cmd.append("--no-gate")
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
         if r.returncode != 0 or not stats.exists():
             raise RuntimeError(f"the board failed:\n{r.stderr}")
@@ -82,6 +92,14 @@ def idle_speed(
         "evaluated_per_cpu_s": round(st["evaluated_per_cpu_s"], 1),
         "skipped_share": round(st["cycles_skipped"] / st["cycles"], 4) if st["cycles"] else 0.0,
         "evals_per_cycle": st.get("evals_per_cycle", 2),
+        "gate": st.get("gate", False),
+        "gated_clocks": st.get("gated_clocks", 0),
+        # share of the gated clocks' possible rising edges (evaluated cycles x clocks) raised
+        "gated_edges_share": round(
+            st["gated_edges"] / (st["cycles_evaluated"] * st["gated_clocks"]), 4
+        )
+        if st.get("gated_clocks") and st["cycles_evaluated"]
+        else None,
         "to_board_frames": st["to_board_frames"],
         "from_board_frames": st["from_board_frames"],
     }
@@ -111,6 +129,11 @@ def main() -> int:
     res["evals_per_cycle"] = idle["evals_per_cycle"]
     res["idle"] = idle
     res["idle_cycles_per_cpu_s"] = idle["cycles_per_cpu_s"]
+    gated = bool(idle["gate"])
+    if gated:
+        idle_ng = idle_speed(a.top, a.seconds, skip=False, gate=False)
+        res["idle_no_gate"] = idle_ng
+        res["idle_no_gate_cycles_per_cpu_s"] = idle_ng["cycles_per_cpu_s"]
     idle_ff = idle_speed(a.top, a.seconds)
     res["idle_skip"] = idle_ff
     res["idle_effective_cycles_per_cpu_s"] = idle_ff["cycles_per_cpu_s"]
@@ -124,6 +147,10 @@ def main() -> int:
             write_pcap(pcap, echo)
             for key, skip in (("injected_load", False), ("injected_load_skip", True)):
                 res[key] = idle_speed(a.top, a.seconds, inject=pcap, skip=skip)
+            if gated:
+                r = idle_speed(a.top, a.seconds, inject=pcap, skip=False, gate=False)
+                res["injected_load_no_gate"] = r
+                res["injected_load_no_gate_cycles_per_cpu_s"] = r["cycles_per_cpu_s"]
             paced = Path(tmp) / "echo1472_paced.pcap"
             write_pcap(paced, echo, [PACED_CYCLES * 8])
             for key, skip in (("paced_load", False), ("paced_load_skip", True)):
@@ -203,11 +230,22 @@ def main() -> int:
         print(f"{label:42} {ev / 1e6:>10.2f} M {ef / 1e6:>10.2f} M {share:>8}")
 
     row("idle (no sleep, no traffic)", "idle")
+
+    def row_ng(key: str) -> None:
+        v = res.get(f"{key}_no_gate_cycles_per_cpu_s")
+        g = res[key]
+        if isinstance(v, float) and isinstance(g, dict):
+            share = g.get("gated_edges_share")
+            print(f"{'  without activity gating (--no-gate)':42} {v / 1e6:>10.2f} M", end="")
+            print(f"   (gated clocks raised: {100 * share:.1f}%)" if share is not None else "")
+
+    row_ng("idle")
     mac = res["idle_cycles_per_cpu_s_mac_only"]
     assert isinstance(mac, float)
     print(f"{'  the MAC alone (vboard_macloop)':42} {mac / 1e6:>10.2f} M")
     if "injected_load" in res:
         row("injected 1472 B echo load, back to back", "injected_load")
+        row_ng("injected_load")
         row("injected 1472 B echo load, every 100 us", "paced_load")
     if "udp_echo" in res:
         row("under UDP echo load over the TAP", "load")

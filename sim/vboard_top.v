@@ -50,6 +50,11 @@
 //                                      header is taken), kept outside the model so that
 //                                      an idle board's state stops changing and the
 //                                      harness can fast-forward over it
+//   sim_gclk[NG-1:0], sim_gate_en[NG-1:0]  activity gating (simulation only): the gated
+//                                      clocks of the blocks that are idle most of the
+//                                      time, driven by the harness, and whether each
+//                                      domain can change state at the next edge (see
+//                                      "activity gating" below)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_netmask[31:0], cfg_gateway[31:0]   addresses
 //   cfg_udp_echo_port[15:0]            UDP port of the echo (0 = closed)
@@ -61,12 +66,14 @@
 // Latency: the MAC's receive latency, plus the whole frame (the RX FIFO is a frame
 //   FIFO) and 2 cycles, plus the stack's turnaround (docs/stack.md) and, for IPbus, the
 //   target's (docs/ipbus.md), plus 1 cycle to the first preamble byte.
-// Parameters: RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and
-//   more), MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
+// Parameters: NG (the number of gated clocks: 5, fixed by the design below),
+//   RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and more),
+//   MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
 //   echo port's TX checksum mode: 0 none, 1 computed), RX_BUSY_WAIT (cycles an application
 //   port may take to accept a datagram before it is dropped and counted: 125000 = 1 ms,
 //   far longer than any of the board's applications needs).
 module vboard_top #(
+    parameter integer NG             = 5,  // gated domains (fixed: see "Activity gating")
     parameter integer RX_FIFO_BYTES  = 16384,
     parameter integer MAX_FRAME      = 9018,
     parameter integer ECHO_CSUM_MODE = 1,
@@ -76,6 +83,9 @@ module vboard_top #(
     input  wire        rst,
     input  wire        tick_1ms,
     input  wire [63:0] sim_cycle,
+    // simulation-only activity gating (see "Activity gating" below)
+    input  wire [NG-1:0] sim_gclk,
+    output wire [NG-1:0] sim_gate_en,
     input  wire [47:0] cfg_mac,
     input  wire [31:0] cfg_ip,
     input  wire [31:0] cfg_netmask,
@@ -153,6 +163,17 @@ module vboard_top #(
     output wire [31:0] cnt_pktgen_sent_bytes
 );
   localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
+  // the gated clocks (see "Activity gating" below)
+  wire gclk_ipb = sim_gclk[3];  // ipbus_ctrl and port 1's transmitter
+  wire gclk_pg  = sim_gclk[4];  // pktgen and port 2's transmitter
+  wire gclk_arp = sim_gclk[0], gclk_icmp = sim_gclk[1], gclk_tx0 = sim_gclk[2];
+  // the stack's gated clocks (udp_stack SIM_GATE = 1)
+  assign u_stack.g_gate.arp     = gclk_arp;
+  assign u_stack.g_gate.icmp    = gclk_icmp;
+  assign u_stack.g_gate.unreach = gclk_icmp;
+  assign u_stack.g_tx[0].g_gate.tx = gclk_tx0;
+  assign u_stack.g_tx[1].g_gate.tx = gclk_ipb;
+  assign u_stack.g_tx[2].g_gate.tx = gclk_pg;
   localparam [1:0] ECHO_MODE = ECHO_CSUM_MODE[1:0];
 
   // register-file outputs used ahead of the control plane's instance
@@ -249,7 +270,7 @@ module vboard_top #(
 
   udp_stack #(
       .DATA_W(8), .KEEP_W(1), .NUM_PORTS(NP), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048),
-      .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT)
+      .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT), .SIM_GATE(1)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
       .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
@@ -357,7 +378,7 @@ module vboard_top #(
 
   /* verilator lint_off PINCONNECTEMPTY */
   ipbus_ctrl #(.DATA_W(8)) u_ctrl (
-      .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+      .clk(gclk_ipb), .rst(rst), .tick_1ms(tick_1ms),
       .s_hdr_valid(urx_hdr_valid[1]), .s_hdr_ready(urx_hdr_ready[1]),
       .s_hdr_src_mac(urx_hdr_src_mac[95:48]), .s_hdr_src_ip(urx_hdr_src_ip[63:32]),
       .s_hdr_src_port(urx_hdr_src_port[31:16]), .s_hdr_dst_port(urx_hdr_dst_port[31:16]),
@@ -472,7 +493,7 @@ module vboard_top #(
 
   // ---------------- port 2: packet generator (transmit only) ----------------
   pktgen #(.DATA_W(8), .KEEP_W(1), .DST_RAM(0), .CYC_EXT(1)) u_pktgen (
-      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0), .cyc_in(sim_cycle),
+      .clk(gclk_pg), .rst(rst), .tick_1ms(tick_1ms), .ts_in(64'd0), .cyc_in(sim_cycle),
       .start(pg_ctrl[0]), .stop(pg_ctrl[1]), .busy(pg_busy),
       .cfg_len(pg_len), .cfg_count(pg_count), .cfg_gap(pg_gap), .cfg_ndst(pg_ndst),
       .cfg_lfsr(pg_payload[0]), .cfg_fill(pg_payload[8:1]), .cfg_ts_ext(pg_ts_ext),
@@ -493,6 +514,114 @@ module vboard_top #(
   // the generator's receive side is closed (port number 0): accept anything regardless
   assign urx_hdr_ready[2] = 1'b1;
   assign urx_tready[2]    = 1'b1;
+
+
+  // ---------------- activity gating (simulation only) ----------------
+  // The blocks that are idle most of the time run on gated clocks, sim_gclk[i], which
+  // the harness raises together with clk only in cycles where sim_gate_en[i] (or
+  // tick_1ms, or rst) is 1: Verilator evaluates a block's clocked logic, and the
+  // combinational logic that depends only on it, only at its clock's edges, so an idle
+  // block costs nothing. The domains (blocks that act together share one, so that the
+  // model has few triggers):
+  //   [0] ARP   [1] icmp_echo and icmp_unreach   [2] port 0's UDP transmitter
+  //   [3] ipbus_ctrl and port 1's transmitter    [4] pktgen and port 2's transmitter
+  // sim_gate_en[i] is read after a cycle's evaluation, for the next edge, so it is a
+  // function of registers only. It is exact: when it is 0, no register or memory of the
+  // domain would change at that edge: each block is in its idle state (named below), no
+  // valid or strobe from outside the domain reaches it, no input that it loads while
+  // idle changed since the previous cycle, and it has been so for GATE_SETTLE cycles (the
+  // registers it keeps loading while idle from its own, now constant, registers have
+  // settled: pipelines, read registers, strobes cleared the cycle after). The harness's
+  // --no-gate raises every clock with clk (the same design without gating), and its
+  // --gate-verify runs both and compares their whole state after every cycle
+  // (tests/system/test_vboard_gate.py).
+  localparam integer GATE_SETTLE = 8;
+  localparam [GATE_SETTLE-1:0] SETTLE = {GATE_SETTLE{1'b1}};
+  localparam [GATE_SETTLE-1:0] NONE = {GATE_SETTLE{1'b0}};
+
+  // ARP: the engine idle (no lookup waiting, no received event, no background pass to
+  // run or to run again, no decision's write), the transmitter idle, no gratuitous ARP
+  // due, no lookup answer out, the receiver between frames with nothing held, no beat
+  // from eth_rx, no lookup request
+  wire act_arp = (u_stack.u_arp.state != 3'd1) || u_stack.u_arp.lk_pend ||
+                 u_stack.u_arp.ev_valid || (u_stack.u_arp.sw_left != 0) ||
+                 u_stack.u_arp.sw_again || u_stack.u_arp.wr_m || u_stack.u_arp.wr_d ||
+                 u_stack.u_arp.tx_busy || u_stack.u_arp.garp_pend ||
+                 u_stack.u_arp.arp_resp_valid || u_stack.u_arp.cfg_chg ||
+                 u_stack.u_arp.u_rx.fin || u_stack.u_arp.u_rx.c_hold ||
+                 (u_stack.u_arp.u_rx.beat != 6'd0) ||
+                 u_stack.arp_rx_tvalid || u_stack.arp_req_valid;
+
+  // icmp_echo: S_IDLE, its engine idle, its FIFO and checksum pipeline empty, no header
+  // or beat offered, s_axis_tuser (loaded every cycle, ck_u) unchanged. icmp_unreach:
+  // S_IDLE, its engine idle, no closed-port datagram offered
+  reg  icmp_tuser_q;
+  always @(posedge clk) icmp_tuser_q <= u_stack.icmp_tuser;
+  wire act_icmp = (u_stack.g_echo.u_icmp.st != 2'd0) ||
+                  (u_stack.g_echo.u_icmp.eng.st != 3'd0) ||
+                  u_stack.g_echo.u_icmp.f_tvalid || u_stack.g_echo.u_icmp.c_in ||
+                  u_stack.g_echo.u_icmp.ck_v || u_stack.g_echo.u_icmp.ck_fv ||
+                  u_stack.icmp_hdr_valid || u_stack.icmp_tvalid ||
+                  (u_stack.icmp_tuser != icmp_tuser_q) ||
+                  (u_stack.g_unreach.u_unreach.st != 2'd0) ||
+                  (u_stack.g_unreach.u_unreach.eng.st != 3'd0) ||
+                  u_stack.closed_valid;
+
+  // a UDP transmitter: the store-and-forward writer and reader idle, no ARP lookup, the
+  // engine idle, no header offered. While idle it loads the header fields and cfg_ttl,
+  // cfg_df (the register file's, domain 3): port 0's come from udp_echo, on clk, and
+  // are compared with the previous cycle's; ports 1 and 2 share their application's
+  // domain, whose registers they are (and port 2's source port, the register file's:
+  // domain 4 runs whenever domain 3 does)
+  reg  [8:0] ttl_df_q;
+  always @(posedge clk) ttl_df_q <= {reg_ttl, reg_df};
+  wire [NP-1:0] act_tx;
+  genvar gp;
+  generate
+    for (gp = 0; gp < NP; gp = gp + 1) begin : g_gtx
+      assign act_tx[gp] = (u_stack.g_tx[gp].u_udp_tx.g_sf.sf.ws != 2'd0) ||
+                          u_stack.g_tx[gp].u_udp_tx.g_sf.sf.rd_act ||
+                          u_stack.g_tx[gp].u_udp_tx.g_sf.sf.pass_pend ||
+                          u_stack.g_tx[gp].u_udp_tx.tx.arp_req_valid ||
+                          u_stack.g_tx[gp].u_udp_tx.tx.w_wait ||
+                          (u_stack.g_tx[gp].u_udp_tx.tx.eng.st != 3'd0) ||
+                          utx_hdr_valid[gp];
+    end
+  endgenerate
+  wire [144:0] f0 = {utx_hdr_dst_mac[47:0], utx_hdr_dst_mac_valid[0], utx_hdr_dst_ip[31:0],
+                     utx_hdr_dst_port[15:0], utx_hdr_src_port[15:0], utx_hdr_len[15:0],
+                     utx_hdr_csum[15:0]};
+  reg  [144:0] f0_q;
+  always @(posedge clk) f0_q <= f0;
+  wire act_tx0 = act_tx[0] || (f0 != f0_q) || ({reg_ttl, reg_df} != ttl_df_q);
+
+  // ipbus_ctrl: the target's engine and transmitter idle, no job or packet pop pending,
+  // no register access, the receive buffer idle and its queue empty, no header or beat
+  // offered (the register file reads its inputs only on an access)
+  wire act_ipb = (u_ctrl.target.state != 5'd0) || (u_ctrl.target.tstate != 2'd0) ||
+                 u_ctrl.target.tx_start || u_ctrl.target.pkt_pop || u_ctrl.target.reg_req ||
+                 (u_ctrl.target.rxbuf.rstate != 2'd0) ||
+                 (u_ctrl.target.rxbuf.q_wr != u_ctrl.target.rxbuf.q_rd) ||
+                 u_ctrl.target.rxbuf.q_loaded || u_ctrl.target.rxbuf.q_loading ||
+                 urx_hdr_valid[1] || urx_tvalid[1] || act_tx[1];
+
+  // pktgen: S_IDLE, no start or stop strobe (it loads its destination table and gap
+  // from the register file while idle: with domain 3's enable)
+  wire act_pg = (u_pktgen.state != 3'd0) || (pg_ctrl != 2'd0) || act_tx[2];
+
+  // the last GATE_SETTLE cycles' act_*
+  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg;
+  always @(posedge clk) begin
+    h_arp  <= rst ? SETTLE : {h_arp[GATE_SETTLE-2:0], act_arp};
+    h_icmp <= rst ? SETTLE : {h_icmp[GATE_SETTLE-2:0], act_icmp};
+    h_tx0  <= rst ? SETTLE : {h_tx0[GATE_SETTLE-2:0], act_tx0};
+    h_ipb  <= rst ? SETTLE : {h_ipb[GATE_SETTLE-2:0], act_ipb};
+    h_pg   <= rst ? SETTLE : {h_pg[GATE_SETTLE-2:0], act_pg};
+  end
+  wire en_ipb = act_ipb || (h_ipb != NONE);
+  assign sim_gate_en = {act_pg || (h_pg != NONE) || en_ipb, en_ipb,
+                        act_tx0 || (h_tx0 != NONE), act_icmp || (h_icmp != NONE),
+                        act_arp || (h_arp != NONE)};
 
   // Signals that exist only because the blocks offer them: the raw channel (unused, its
   // EtherType is reserved), the FIFO's other status strobes, tkeep of an 8-bit stream,

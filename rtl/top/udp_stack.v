@@ -42,7 +42,15 @@
 //   ports, then the port-unreachable sender; a set bit puts a register slice, axis_pipe,
 //   on that source's output in front of eth_tx_arb, so the arbiter's grant logic and data
 //   multiplexer see flip-flops for it and its tready is a flip-flop: one cycle more on
-//   its frames, two beats of storage; 0: none).
+//   its frames, two beats of storage; 0: none),
+//   SIM_GATE (simulation only, default 0: every block on clk; 1: the blocks that are
+//   mostly idle run on their own clocks, the wires g_gate.arp, .icmp (icmp_echo),
+//   .unreach (icmp_unreach) and g_tx[g].g_gate.tx (UDP transmitter g), driven by the
+//   simulation top through hierarchical assignments: a cycle-based simulator (Verilator) evaluates a block's
+//   logic only at its clock's edges, so a simulation harness that raises a block's clock
+//   together with clk only in cycles where the block can change state skips it in the
+//   others, with the same results (sim/vboard_top.v, docs/virtual-board.md); never for
+//   hardware).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -55,7 +63,8 @@ module udp_stack #(
     parameter integer ICMP_UNREACH = 0,
     parameter integer CNT_W        = 32,
     parameter integer RX_BUSY_WAIT = -1,
-    parameter integer TX_PIPE      = 0
+    parameter integer TX_PIPE      = 0,
+    parameter integer SIM_GATE     = 0
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -211,6 +220,28 @@ module udp_stack #(
     localparam integer UI  = NUM_PORTS + 3;  // the port-unreachable sender's input (UN = 1)
     localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
 
+    // the blocks' clocks: clk, or with SIM_GATE the simulation's gated clocks
+    // The blocks' clocks: clk, or with SIM_GATE the simulation's gated clocks, which the
+    // simulation top drives into g_gate's wires (and each transmitter's g_tx[g].g_gate.tx)
+    // with hierarchical assignments, not ports: every other instance, and synthesis, see
+    // the stack as it is without them. (clk_icmp and clk_unreach are unused when their
+    // block is left out.)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire clk_arp, clk_icmp, clk_unreach;
+    /* verilator lint_on UNUSEDSIGNAL */
+    generate
+        if (SIM_GATE != 0) begin : g_gate
+            wire arp, icmp, unreach;  // driven by the simulation top
+            assign clk_arp     = arp;
+            assign clk_icmp    = icmp;
+            assign clk_unreach = unreach;
+        end else begin : g_clk
+            assign clk_arp     = clk;
+            assign clk_icmp    = clk;
+            assign clk_unreach = clk;
+        end
+    endgenerate
+
     // ---------------- Ethernet receive ----------------
     wire [DATA_W-1:0] arp_rx_tdata, ip_tdata;
     wire [KEEP_W-1:0] arp_rx_tkeep, ip_tkeep;
@@ -341,7 +372,7 @@ module udp_stack #(
     wire [NUM_PORTS*32-1:0] p_arp_req_ip;
 
     arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES), .CNT_W(CNT_W)) u_arp (
-        .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+        .clk(clk_arp), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask), .cfg_gateway(cfg_gateway),
         .s_axis_tdata(arp_rx_tdata), .s_axis_tkeep(arp_rx_tkeep), .s_axis_tvalid(arp_rx_tvalid),
         .s_axis_tready(arp_rx_tready), .s_axis_tlast(arp_rx_tlast), .s_axis_tuser(arp_rx_tuser),
@@ -399,7 +430,7 @@ module udp_stack #(
     generate
         if (ICMP_ECHO != 0) begin : g_echo
             icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_icmp (
-                .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
+                .clk(clk_icmp), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
                 .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
                 .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
                 .s_hdr_dst_ip(icmp_hdr_dst_ip), .s_hdr_protocol(icmp_hdr_proto),
@@ -461,7 +492,7 @@ module udp_stack #(
     generate
         if (ICMP_UNREACH != 0) begin : g_unreach
             icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_unreach (
-                .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+                .clk(clk_unreach), .rst(rst), .tick_1ms(tick_1ms),
                 .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl), .cfg_unreach_per_ms(cfg_unreach_per_ms),
                 .closed_valid(closed_valid), .closed_src_mac(closed_src_mac),
                 .closed_src_ip(closed_src_ip), .closed_dst_ip(closed_dst_ip),
@@ -490,10 +521,17 @@ module udp_stack #(
             wire [31:0] sf_frames;  // datagrams buffered for checksum mode 1 (not exported)
             wire [5:0]  tx_ev;      // tx_ev[4] is sf_frames' strobe
             /* verilator lint_on UNUSEDSIGNAL */
+            wire        clk_tx;
+            if (SIM_GATE != 0) begin : g_gate
+                wire tx;  // driven by the simulation top
+                assign clk_tx = tx;
+            end else begin : g_clk
+                assign clk_tx = clk;
+            end
             udp_tx #(
                 .DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES), .CNT_W(CNT_W)
             ) u_udp_tx (
-                .clk(clk), .rst(rst),
+                .clk(clk_tx), .rst(rst),
                 .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
                 .s_hdr_valid(s_udp_tx_hdr_valid[g]), .s_hdr_ready(s_udp_tx_hdr_ready[g]),
                 .s_hdr_dst_mac(s_udp_tx_hdr_dst_mac[48*g+:48]),
