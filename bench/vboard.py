@@ -237,7 +237,7 @@ def main() -> int:
         if isinstance(v, float) and isinstance(g, dict):
             share = g.get("gated_edges_share")
             print(f"{'  without activity gating (--no-gate)':42} {v / 1e6:>10.2f} M", end="")
-            print(f"   (gated clocks raised: {100 * share:.1f}%)" if share is not None else "")
+            print(f"   (gated run: clocks raised {100 * share:.1f}%)" if share is not None else "")
 
     row_ng("idle")
     mac = res["idle_cycles_per_cpu_s_mac_only"]
