@@ -196,3 +196,24 @@ def test_gate_verify_finds_a_wrong_gating(tmp_path: Path) -> None:
                 "--gate-mask", hex(mask))  # fmt: skip
         assert r.returncode == 3, (bit, r.stderr[-1000:])
         assert "--gate-verify: the gated model's state differs" in r.stderr, r.stderr
+
+
+def test_gating_with_both_edges_evaluated(tmp_path: Path) -> None:
+    """The traced build (each cycle evaluated at both clock edges, the gated clocks low
+    with clk in the first) gates exactly as the one-evaluation build: the same frames at
+    the same cycles, the same counters, the same number of gated clock edges."""
+    frames, times, _ = gate_traffic()
+    pcap = tmp_path / "in.pcap"
+    write_pcap(pcap, frames[:24], times[:24])
+    runs = {}
+    for trace in (False, True):
+        d = tmp_path / ("two" if trace else "one")
+        r = run(build(trace=trace, quiet=True), pcap, 300_000, d, "--no-skip")
+        assert r.returncode == 0, r.stderr
+        runs[trace] = result(d)
+    one, two = runs[False], runs[True]
+    assert one["evals_per_cycle"] == 1 and two["evals_per_cycle"] == 2
+    assert one["gate"] is True and two["gate"] is True
+    assert one["wire"] == two["wire"] and len(one["wire"]) > 20
+    for k in ("cycles", "counters", "gated_edges", "gated_edges_by_clock"):
+        assert one[k] == two[k], k
