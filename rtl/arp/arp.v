@@ -228,6 +228,13 @@ module arp #(
     wire        memo_hit = lk_take && memo_valid && !wr_d && !cfg_chg && (arp_req_ip == lk_ip);
     wire        lk_new   = lk_take && !memo_hit;
 
+    // A lookup has been taken since reset. Only a lookup's decision makes an entry
+    // INCOMPLETE or VALID-PROBED, so before the first one no entry can have a request
+    // due: the background pass's request flags and the transmitter's request source are
+    // gated with it (exact). A design that never issues lookups (arp_req_valid tied or
+    // proven 0) then loses the whole request path in synthesis, not only the lookup's.
+    reg         lk_seen;
+
     // Next hop of the requested IP: whether it is on our subnet is worked out as the
     // request is taken, the rest from the registered request (its set as the scan
     // starts, the next cycle; broadcast, registered, long before the decision).
@@ -416,6 +423,9 @@ module arp #(
     wire tx_first = reply_want || garp_due;  // a reply or a gratuitous ARP is due
     wire tx_go    = tx_first ? tx_free : (state == S_SWD && b_send && !tx_busy);
     wire tx_garp  = !reply_want && garp_due;
+    // the frame's destination and target come from the event slot (a reply; and always
+    // before the first lookup: no request can be due then), else from the RAM read
+    wire tx_src_ev = reply_want || !lk_seen;
 
     arp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx (
         .clk(clk), .rst(rst),
@@ -424,8 +434,8 @@ module arp #(
         .reply(reply_want),
         .bcast(!reply_want && !x_uni),
         .garp(tx_garp),
-        .dst_mac(reply_want ? ev_sha : rd_mac),
-        .tpa(reply_want ? ev_spa : rd_ip),
+        .dst_mac(tx_src_ev ? ev_sha : rd_mac),
+        .tpa(tx_src_ev ? ev_spa : rd_ip),
         .busy(tx_busy), .done(tx_done), .is_reply(tx_is_reply), .is_garp(tx_is_garp),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
@@ -469,10 +479,10 @@ module arp #(
         a_bad   <= key_bad;
         a_lkok  <= (state == S_SCAN) && (op == OP_LK) && !key_bad && cfg_ip_set && !lk_bm;
         b_exp   <= a_live && old_exp;
-        b_due   <= (a_st == ST_INC) && (old_retry || a_rtn1);
+        b_due   <= lk_seen && (a_st == ST_INC) && (old_retry || a_rtn1);
         b_rt0   <= a_rt0;
-        b_prb   <= (a_st == ST_PRB) && a_rtn1;
-        b_send  <= !(a_live && old_exp) &&
+        b_prb   <= lk_seen && (a_st == ST_PRB) && a_rtn1;
+        b_send  <= lk_seen && !(a_live && old_exp) &&
                    (((a_st == ST_INC) && (old_retry || a_rtn1) && !a_rt0) ||
                     ((a_st == ST_PRB) && a_rtn1));
     end
@@ -622,7 +632,7 @@ module arp #(
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
             now_n <= {TS_W{1'b1}};
             d_exp <= ONE_T - EXPIRE_T; d_reval <= ONE_T - REVAL_T; d_retry <= ONE_T - RETRY_T;
-            lk_pend <= 1'b0;
+            lk_pend <= 1'b0; lk_seen <= 1'b0;
             memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
             ev_done <= 1'b0; ev_sent <= 1'b0; ev_rel <= 1'b0;
@@ -643,6 +653,7 @@ module arp #(
 
             // lookup request (a repeated one loads the same values again)
             if (lk_new) lk_pend <= 1'b1;
+            if (lk_take) lk_seen <= 1'b1;
             if (lk_take) begin
                 lk_ip <= arp_req_ip;
                 lk_local <= q_local;
