@@ -29,8 +29,10 @@
 //   m_axis_*                    AXI4-Stream output, tuser always 0
 // Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
 // frames can follow back to back.
-// At 8 bits each field has its own byte multiplexer (indexed by the low beat bits) and
-// one multiplexer picks the field; wider, a beat is a slice of the whole frame.
+// At 8 bits two byte multiplexers indexed by the low beat bits (destination and our
+// MAC; our IP and the target IP) and the beat's decoded source and constant make the
+// byte; wider, a beat is a slice of the whole frame. A broadcast destination is loaded
+// as all ones (the latch's synchronous set), not multiplexed per beat.
 // Parameters: DATA_W (multiple of 8, at most 168: a frame has at least two beats),
 // KEEP_W = DATA_W/8.
 
@@ -71,63 +73,67 @@ module arp_tx #(
 
     reg  [BEAT_W-1:0] beat;
     reg               r_reply;
-    reg               r_bcast;  // request or gratuitous ARP: broadcast destination
     reg               r_garp;   // gratuitous ARP: TPA = cfg_ip
-    reg  [47:0]       r_dst;
+    reg  [47:0]       r_dst;    // destination (all ones for a broadcast: its flip-flops'
+                                // synchronous set), also the THA of a reply
     reg  [31:0]       r_tpa;
 
-    // The frame's bytes. At 8 bits one byte per beat: the byte-wide fields share one
-    // byte multiplexer each (the destination at 0..5 and 32..37, our MAC at 6..11 and
-    // 22..27, whose byte index is a function of the low beat bits alone).
+    // The frame's bytes. At 8 bits one byte per beat, from two byte multiplexers whose
+    // index is a function of the low beat bits alone (the destination at 0..5 and 32..37
+    // and our MAC at 6..11 and 22..27 in one; our IP at 28..31 and the target's at
+    // 38..41 in the other), or a constant.
     wire [DATA_W-1:0] beat_data;
     generate
         if (KEEP_W == 1) begin : g_byte
-            reg [7:0] dstb, macb, ipb, tpab, b;
+            // dm: the destination's byte (beat[3:0] 0..5: beats 0..5 and 32..37) or our
+            // MAC's (6..11: beats 6..11 and 22..27); ib: an IP byte of cfg_ip (28..31)
+            // or of the target (38..41), indexed by {beat[1] ^ beat[5], beat[0]}
+            reg [7:0] dm, ib, b;
+            reg s_dm, s_ib;
+            reg [7:0] kb;
+            wire [1:0] ix = {beat[1] ^ beat[5], beat[0]};
+            wire [31:0] ipsrc = (beat[5] && !r_garp) ? r_tpa : cfg_ip;
             always @* begin
-                case (beat[2:0])
-                    3'd0: dstb = r_dst[47:40];
-                    3'd1: dstb = r_dst[39:32];
-                    3'd2: dstb = r_dst[31:24];
-                    3'd3: dstb = r_dst[23:16];
-                    3'd4: dstb = r_dst[15:8];
-                    default: dstb = r_dst[7:0];
-                endcase
-                if (r_bcast) dstb = 8'hff;
                 case (beat[3:0])
-                    4'd6: macb = cfg_mac[47:40];
-                    4'd7: macb = cfg_mac[39:32];
-                    4'd8: macb = cfg_mac[31:24];
-                    4'd9: macb = cfg_mac[23:16];
-                    4'd10: macb = cfg_mac[15:8];
-                    default: macb = cfg_mac[7:0];
+                    4'd0: dm = r_dst[47:40];
+                    4'd1: dm = r_dst[39:32];
+                    4'd2: dm = r_dst[31:24];
+                    4'd3: dm = r_dst[23:16];
+                    4'd4: dm = r_dst[15:8];
+                    4'd5: dm = r_dst[7:0];
+                    4'd6: dm = cfg_mac[47:40];
+                    4'd7: dm = cfg_mac[39:32];
+                    4'd8: dm = cfg_mac[31:24];
+                    4'd9: dm = cfg_mac[23:16];
+                    4'd10: dm = cfg_mac[15:8];
+                    default: dm = cfg_mac[7:0];
                 endcase
-                case (beat[1:0])  // 28..31 and, for a gratuitous ARP, 38..41
-                    2'd0: ipb = (beat[5] && r_garp) ? cfg_ip[15:8] : cfg_ip[31:24];
-                    2'd1: ipb = (beat[5] && r_garp) ? cfg_ip[7:0] : cfg_ip[23:16];
-                    2'd2: ipb = (beat[5] && r_garp) ? cfg_ip[31:24] : cfg_ip[15:8];
-                    default: ipb = (beat[5] && r_garp) ? cfg_ip[23:16] : cfg_ip[7:0];
+                case (ix)
+                    2'd0: ib = ipsrc[31:24];
+                    2'd1: ib = ipsrc[23:16];
+                    2'd2: ib = ipsrc[15:8];
+                    default: ib = ipsrc[7:0];
                 endcase
-                case (beat[1:0])  // 38..41
-                    2'd2: tpab = r_tpa[31:24];
-                    2'd3: tpab = r_tpa[23:16];
-                    2'd0: tpab = r_tpa[15:8];
-                    default: tpab = r_tpa[7:0];
-                endcase
+                b = ({8{s_dm}} & dm) | ({8{s_ib}} & ib) | kb;
+            end
+            // which source the beat takes, and the constant bytes (decoded from beat)
+            always @* begin
+                s_dm = 1'b0; s_ib = 1'b0; kb = 8'h00;
                 case (beat)
-                    6'd0, 6'd1, 6'd2, 6'd3, 6'd4, 6'd5: b = dstb;
+                    6'd0, 6'd1, 6'd2, 6'd3, 6'd4, 6'd5,
                     6'd6, 6'd7, 6'd8, 6'd9, 6'd10, 6'd11,
-                    6'd22, 6'd23, 6'd24, 6'd25, 6'd26, 6'd27: b = macb;
-                    6'd12: b = 8'h08;
-                    6'd13: b = 8'h06;
-                    6'd15: b = 8'h01;
-                    6'd16: b = 8'h08;
-                    6'd18: b = 8'h06;
-                    6'd19: b = 8'h04;
-                    6'd21: b = r_reply ? 8'h02 : 8'h01;
-                    6'd28, 6'd29, 6'd30, 6'd31: b = ipb;
-                    6'd32, 6'd33, 6'd34, 6'd35, 6'd36, 6'd37: b = r_reply ? dstb : 8'h00;
-                    6'd38, 6'd39, 6'd40, 6'd41: b = r_garp ? ipb : tpab;
-                    default: b = 8'h00;
+                    6'd22, 6'd23, 6'd24, 6'd25, 6'd26, 6'd27: s_dm = 1'b1;
+                    6'd12: kb = 8'h08;
+                    6'd13: kb = 8'h06;
+                    6'd15: kb = 8'h01;
+                    6'd16: kb = 8'h08;
+                    6'd18: kb = 8'h06;
+                    6'd19: kb = 8'h04;
+                    6'd21: kb = r_reply ? 8'h02 : 8'h01;
+                    6'd28, 6'd29, 6'd30, 6'd31,
+                    6'd38, 6'd39, 6'd40, 6'd41: s_ib = 1'b1;
+                    6'd32, 6'd33, 6'd34, 6'd35, 6'd36, 6'd37: s_dm = r_reply;
+                    default: ;
                 endcase
             end
             assign beat_data = b;
@@ -138,7 +144,7 @@ module arp_tx #(
             always @* begin
                 frame = {NB*DATA_W{1'b0}};
                 for (i = 0; i < 6; i = i + 1) begin
-                    frame[8*i +: 8]      = r_bcast ? 8'hff : r_dst[8*(5-i) +: 8];
+                    frame[8*i +: 8]      = r_dst[8*(5-i) +: 8];
                     frame[8*(6+i) +: 8]  = cfg_mac[8*(5-i) +: 8];
                     frame[8*(22+i) +: 8] = cfg_mac[8*(5-i) +: 8];
                     frame[8*(32+i) +: 8] = r_reply ? r_dst[8*(5-i) +: 8] : 8'h00;
@@ -181,12 +187,11 @@ module arp_tx #(
     // decides whether the frame goes out), which keeps start off their enable.
     always @(posedge clk) begin
         if (!busy || done) begin
-            r_dst   <= dst_mac;
+            r_dst   <= (bcast || garp) ? {48{1'b1}} : dst_mac;
             r_tpa   <= tpa;
         end
         if (take) begin
             r_reply <= reply;
-            r_bcast <= bcast || garp;
             r_garp  <= garp;
         end
     end
