@@ -26,22 +26,9 @@
 //                               the same cycle makes the next frame follow with no gap
 //   is_reply, is_garp           the kind of the frame being sent (reply and garp as
 //                               latched at start)
-//   start_idle                  start as it is when the transmitter is idle (without
-//                               the terms of !busy || done): at 8 bits it restarts the
-//                               free-running idle beat counter (kept shallow)
-//   cfg_chg                     cfg_mac or cfg_ip changed: a one-cycle strobe, wider
-//                               than 8 bits the cycle after the change; at 8 bits from
-//                               the byte-serial change detector (below), within two
-//                               42-beat rounds of the beat counter
 //   m_axis_*                    AXI4-Stream output, tuser always 0
 // Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
 // frames can follow back to back.
-// Change detector at 8 bits: while idle the beat counter runs through a frame's
-// positions as if sending (m_axis_tdata then changes with tvalid low), so our MAC's and
-// IP's ten bytes leave the byte multiplexers at least once every 42 cycles; each is
-// compared with its value one round before (a 10-byte shift register), in the order a
-// position register keeps across frames that start part way through a round. Changes
-// in the first round after reset are not reported.
 // At 8 bits two byte multiplexers indexed by the low beat bits (destination and our
 // MAC; our IP and the target IP) and the beat's decoded source and constant make the
 // byte; wider, a beat is a slice of the whole frame. A broadcast destination is loaded
