@@ -434,7 +434,6 @@ module arp #(
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip),
         .start(tx_go),
-        .start_idle(tx_first || (state == S_SWD && b_send)),  // = tx_go when idle
         .reply(reply_want),
         .bcast(!reply_want && !x_uni),
         .garp(tx_garp),

@@ -47,7 +47,6 @@ module arp_tx #(
     input  wire [31:0]       cfg_ip,
 
     input  wire              start,
-    input  wire              start_idle,  // start, as it would be if idle (8 bits: see beat)
     input  wire              reply,
     input  wire              bcast,
     input  wire              garp,
@@ -148,29 +147,23 @@ module arp_tx #(
             // Change detector. While idle the beat counter runs through a frame's
             // positions as if sending, so our MAC's six bytes (beats 6..11) and our IP's
             // four (28..31) leave the multiplexers at least once every 42 cycles, busy
-            // or idle; each is compared (registered) with its value one round before,
-            // kept in a 10-byte shift register. pos is the position of the byte due
-            // next, so that a frame that starts part way through a round (the beat
-            // restarts at 0) keeps the order.
+            // or idle; each is compared with its value one round before, kept in a
+            // 10-byte shift register. q names the byte due next, so that a frame that
+            // starts part way through a round (the beat restarts at 0) keeps the order.
             reg  [79:0] prev;
-            reg  [5:0]  pos;     // position due next: 6..11 our MAC's, 28..31 our IP's
-            reg  [7:0]  b_q;     // the byte, registered
-            reg         cmp_q;   // ... it was the byte due
-            reg         wrap_q;  // ... and the tenth (our IP's last)
+            reg  [3:0]  q;       // byte due next: 0..5 our MAC's, 6..9 our IP's
             reg         primed;  // prev holds all ten bytes
             reg         chg;
-            wire        cmp  = adv && (beat == pos);
+            wire [5:0]  qpos = {2'b00, q} + ((q < 4'd6) ? 6'd6 : 6'd22);
+            wire        cmp  = adv && (beat == qpos);
             always @(posedge clk) begin
-                b_q <= b;
-                if (cmp_q) prev <= {prev[71:0], b_q};
+                if (cmp) prev <= {prev[71:0], b};
                 if (rst) begin
-                    pos <= 6'd6; cmp_q <= 1'b0; wrap_q <= 1'b0; primed <= 1'b0; chg <= 1'b0;
+                    q <= 4'd0; primed <= 1'b0; chg <= 1'b0;
                 end else begin
-                    cmp_q <= cmp;
-                    wrap_q <= cmp && pos == 6'd31;
-                    chg <= cmp_q && primed && (b_q != prev[79:72]);
-                    if (cmp) pos <= (pos == 6'd11) ? 6'd28 : (pos == 6'd31) ? 6'd6 : pos + 1'b1;
-                    if (wrap_q) primed <= 1'b1;
+                    chg <= cmp && primed && (b != prev[79:72]);
+                    if (cmp) q <= (q == 4'd9) ? 4'd0 : q + 1'b1;
+                    if (cmp && q == 4'd9) primed <= 1'b1;
                 end
             end
             assign cfg_chg = chg;
@@ -244,17 +237,15 @@ module arp_tx #(
 
     // Wider than 8 bits beat and last are 0 whenever the transmitter is idle (cleared
     // with the last beat), so a start only sets busy: it stays off the beat counter. At
-    // 8 bits the idle counter wraps after beat 41 and a start restarts it at 0: through
-    // start_idle, which is start when idle without the terms that only matter when busy
-    // (the output's ready), so that it stays shallow. (A frame has at least 2 beats,
-    // DATA_W <= 168, so last stays 0 on the first.)
+    // 8 bits the idle counter wraps after beat 41 and a start restarts it at 0. (A frame
+    // has at least 2 beats, DATA_W <= 168, so last stays 0 on the first.)
     always @(posedge clk) begin
         if (rst) begin
             busy <= 1'b0;
         end else begin
             busy <= take || (busy && !(m_axis_tready && last));
         end
-        if (rst || done || (FREE && !busy && (start_idle || last))) begin
+        if (rst || done || (FREE && (take || (!busy && last)))) begin
             beat <= {BEAT_W{1'b0}};
             last <= 1'b0;
         end else if (adv) begin
