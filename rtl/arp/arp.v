@@ -225,7 +225,7 @@ module arp #(
     // the cycle an entry is learnt (wr_d: the registered write, which forgets it).
     reg         memo_valid;
     wire        lk_take  = arp_req_valid && arp_req_ready;
-    wire        memo_hit = lk_take && memo_valid && !wr_d && !ip_chg && (arp_req_ip == lk_ip);
+    wire        memo_hit = lk_take && memo_valid && !wr_d && !cfg_chg && (arp_req_ip == lk_ip);
     wire        lk_new   = lk_take && !memo_hit;
 
     // A lookup has been taken since reset. Only a lookup's decision makes an entry
@@ -402,12 +402,9 @@ module arp #(
     // ------------------------------------------------------------------ transmit
     reg               garp_pend;
     reg  [HOLD_W-1:0] garp_hold;
-    // cfg_mac or cfg_ip changed: a strobe from the transmitter's change detector (at 8
-    // bits within two 42-cycle rounds of its beat counter, wider the cycle after)
-    wire              cfg_chg;
-    // cfg_ip changed (registered, the cycle after), for the one-cycle repeat
+    reg  [47:0]       prev_mac;
     reg  [31:0]       prev_ip;
-    reg               ip_chg;
+    reg               cfg_chg;  // cfg_mac or cfg_ip changed (registered, the cycle after)
     wire              tx_is_reply;
     wire              tx_is_garp;
     // 0 reply, 1 gratuitous, 2 request (of the frame being sent: the transmitter's latch)
@@ -440,7 +437,6 @@ module arp #(
         .dst_mac(tx_src_ev ? ev_sha : rd_mac),
         .tpa(tx_src_ev ? ev_spa : rd_ip),
         .busy(tx_busy), .done(tx_done), .is_reply(tx_is_reply), .is_garp(tx_is_garp),
-        .cfg_chg(cfg_chg),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
         .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
         .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
@@ -641,7 +637,7 @@ module arp #(
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
             ev_done <= 1'b0; ev_sent <= 1'b0; ev_rel <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N; garp_ok <= 1'b0;
-            prev_ip <= cfg_ip; ip_chg <= 1'b0;
+            prev_mac <= cfg_mac; prev_ip <= cfg_ip; cfg_chg <= 1'b0;
             cfg_ip_set <= 1'b0;
             cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
             cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
@@ -730,7 +726,7 @@ module arp #(
             // re-validation's, which keeps the MAC). A new lookup forgets it the cycle
             // after its handshake (lk_pend; no lookup is taken then), which keeps the
             // repeat compare off memo_valid's enable.
-            if (wr_d || state == S_INIT || tick_1ms || ip_chg) memo_valid <= 1'b0;
+            if (wr_d || state == S_INIT || tick_1ms || cfg_chg) memo_valid <= 1'b0;
             else if (x_resp) memo_valid <= x_hit;
             else if (lk_pend) memo_valid <= 1'b0;
 
@@ -764,12 +760,13 @@ module arp #(
             end
 
             // gratuitous ARP after reset and on address change, once stable
+            prev_mac <= cfg_mac;
             prev_ip <= cfg_ip;
-            ip_chg <= (cfg_ip != prev_ip);
             cfg_ip_set <= cfg_ip_nz;
             garp_ok <= !cfg_chg && cfg_ip_nz &&
                        ((garp_hold == {HOLD_W{1'b0}}) ||
                         (tick_1ms && garp_hold == {{(HOLD_W-1){1'b0}}, 1'b1}));
+            cfg_chg <= (cfg_mac != prev_mac) || (cfg_ip != prev_ip);
             if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;
             end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin

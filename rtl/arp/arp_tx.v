@@ -56,7 +56,6 @@ module arp_tx #(
     output wire              done,
     output wire              is_reply,  // the frame being sent (latched at start): a reply
     output wire              is_garp,   // ... a gratuitous ARP
-    output wire              cfg_chg,   // cfg_mac or cfg_ip changed (a one-cycle strobe)
 
     output wire [DATA_W-1:0] m_axis_tdata,
     output wire [KEEP_W-1:0] m_axis_tkeep,
@@ -78,11 +77,6 @@ module arp_tx #(
     reg  [47:0]       r_dst;    // destination (all ones for a broadcast: its flip-flops'
                                 // synchronous set), also the THA of a reply
     reg  [31:0]       r_tpa;
-    reg  last;  // beat == LAST_BEAT (registered)
-    // the beat moves on: a beat taken; at 8 bits also every idle cycle (the counter then
-    // runs through the frame's positions for the change detector)
-    localparam FREE = (KEEP_W == 1);
-    wire adv = busy ? m_axis_tready : FREE;
 
     // The frame's bytes. At 8 bits one byte per beat, from two byte multiplexers whose
     // index is a function of the low beat bits alone (the destination at 0..5 and 32..37
@@ -143,30 +137,6 @@ module arp_tx #(
                 endcase
             end
             assign beat_data = b;
-
-            // Change detector. While idle the beat counter runs through a frame's
-            // positions as if sending, so our MAC's six bytes (beats 6..11) and our IP's
-            // four (28..31) leave the multiplexers at least once every 42 cycles, busy
-            // or idle; each is compared with its value one round before, kept in a
-            // 10-byte shift register. q names the byte due next, so that a frame that
-            // starts part way through a round (the beat restarts at 0) keeps the order.
-            reg  [79:0] prev;
-            reg  [3:0]  q;       // byte due next: 0..5 our MAC's, 6..9 our IP's
-            reg         primed;  // prev holds all ten bytes
-            reg         chg;
-            wire [5:0]  qpos = {2'b00, q} + ((q < 4'd6) ? 6'd6 : 6'd22);
-            wire        cmp  = adv && (beat == qpos);
-            always @(posedge clk) begin
-                if (cmp) prev <= {prev[71:0], b};
-                if (rst) begin
-                    q <= 4'd0; primed <= 1'b0; chg <= 1'b0;
-                end else begin
-                    chg <= cmp && primed && (b != prev[79:72]);
-                    if (cmp) q <= (q == 4'd9) ? 4'd0 : q + 1'b1;
-                    if (cmp && q == 4'd9) primed <= 1'b1;
-                end
-            end
-            assign cfg_chg = chg;
         end else begin : g_wide
             // the frame, byte p at bits [8p +: 8]
             reg [NB*DATA_W-1:0] frame;
@@ -195,21 +165,12 @@ module arp_tx #(
                 end
             end
             assign beat_data = frame[beat*DATA_W +: DATA_W];
-
-            // change detector: the previous values, compared every cycle
-            reg [79:0] prev;
-            reg        chg;
-            always @(posedge clk) begin
-                prev <= {cfg_mac, cfg_ip};
-                if (rst) chg <= 1'b0;
-                else chg <= ({cfg_mac, cfg_ip} != prev);
-            end
-            assign cfg_chg = chg;
         end
     endgenerate
 
     localparam integer LAST_M1 = NB - 2;
     localparam [BEAT_W-1:0] LAST_BEAT_M1 = LAST_M1[BEAT_W-1:0];
+    reg  last;  // beat == LAST_BEAT (registered)
 
     assign m_axis_tdata  = beat_data;
     assign m_axis_tkeep  = last ? LAST_KEEP : {KEEP_W{1'b1}};
@@ -235,20 +196,19 @@ module arp_tx #(
         end
     end
 
-    // Wider than 8 bits beat and last are 0 whenever the transmitter is idle (cleared
-    // with the last beat), so a start only sets busy: it stays off the beat counter. At
-    // 8 bits the idle counter wraps after beat 41 and a start restarts it at 0. (A frame
-    // has at least 2 beats, DATA_W <= 168, so last stays 0 on the first.)
+    // beat and last are 0 whenever the transmitter is idle (cleared with the last beat),
+    // so a start only sets busy: it stays off the beat counter (a frame has at least 2
+    // beats, DATA_W <= 168, so last stays 0 on the first)
     always @(posedge clk) begin
         if (rst) begin
             busy <= 1'b0;
         end else begin
             busy <= take || (busy && !(m_axis_tready && last));
         end
-        if (rst || done || (FREE && (take || (!busy && last)))) begin
+        if (rst || done) begin
             beat <= {BEAT_W{1'b0}};
             last <= 1'b0;
-        end else if (adv) begin
+        end else if (busy && m_axis_tready) begin
             beat <= beat + 1'b1;
             last <= (beat == LAST_BEAT_M1);
         end
