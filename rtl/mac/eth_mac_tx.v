@@ -66,8 +66,8 @@ module eth_mac_tx #(
     reg         s_fcs;      // the four FCS bytes
     reg         s_ifg;      // the gap (cnt counts it down)
     reg         s_drain;    // after an underflow: the rest of the user frame is dropped
-    reg  [7:0]  cnt;        // preamble bytes to the SFD (s_pre), idle bytes still to send
-                            // (s_ifg, s_drain)
+    reg  [7:0]  cnt;        // preamble: 12 down to the SFD at 6 (s_pre); idle bytes still
+                            // to send (s_ifg, s_drain)
     reg  [1:0]  fcs_n;      // FCS byte going out (s_fcs)
     reg  [15:0] len;        // frame bytes emitted so far + 4 (the FCS to come)
     reg         min_done;   // len - 4 + 1 >= MIN_LEN: no more padding needed
@@ -106,6 +106,18 @@ module eth_mac_tx #(
     localparam [15:0] MIN_LAST = (MIN_LEN >= 2) ? MIN_LEN[15:0] + 16'd2 : 16'd0;
     wire min_hit = (MIN_LAST < 16'd64) ? (len[5:0] == MIN_LAST[5:0]) : (len == MIN_LAST);
 
+    // cnt: loaded while idle (12: the preamble, counted down to the SFD at 6) and with each
+    // frame and FCS byte (the gap), counted down in the preamble and the gap, and while
+    // draining down to 0. One load for every case, whose value is 12 whenever
+    // cfg_ifg <= 12: then (a constant cfg_ifg) a synchronous set/reset of the flip-flops,
+    // not a multiplexer in front of the decrement
+    wire cnt_ld  = s_idle || s_take || s_fcs;
+    wire cnt_dec = s_pre || s_ifg || (s_drain && cnt != 8'd0);
+    always @(posedge clk) begin
+        if (rst || (ce && cnt_ld)) cnt <= (rst || s_idle) ? 8'd12 : ifg_len;
+        else if (ce && cnt_dec) cnt <= cnt - 8'd1;
+    end
+
     always @(posedge clk) begin
         if (rst) begin
             // a frame cut by reset ends with one error byte, then a full gap
@@ -114,7 +126,6 @@ module eth_mac_tx #(
             gmii_txd <= 8'h00;
             {s_idle, s_pre, s_take, s_pad, s_fcs, s_drain} <= 6'd0;
             s_ifg <= 1'b1;
-            cnt <= 8'd12;
             fcs_n <= 2'd0;  // and it wraps back to 0 after each FCS
             bad <= 1'b0;
         end else if (ce) begin
@@ -124,20 +135,19 @@ module eth_mac_tx #(
                 gmii_tx_en <= s_axis_tvalid;
                 gmii_txd <= {1'b0, s_axis_tvalid, 1'b0, s_axis_tvalid,
                              1'b0, s_axis_tvalid, 1'b0, s_axis_tvalid};  // 0x55
-                cnt <= 8'd6;
                 if (s_axis_tvalid) begin
                     s_idle <= 1'b0;
                     s_pre <= 1'b1;
                 end
             end
             if (s_pre) begin
-                // cnt counts the preamble bytes still to come down to the SFD (cnt = 0)
-                gmii_txd <= (cnt[2:0] == 3'd0) ? 8'hD5 : 8'h55;
-                cnt <= cnt - 8'd1;
+                // cnt counts down from 12 to the SFD at 6 (the only value of 12..6 whose
+                // low bits are 3'b110)
+                gmii_txd <= (cnt[2:0] == 3'd6) ? 8'hD5 : 8'h55;
                 crc <= 32'hFFFFFFFF;
                 len <= 16'd4;
                 min_done <= (MIN_LEN < 2);
-                if (cnt[2:0] == 3'd0) begin
+                if (cnt[2:0] == 3'd6) begin
                     s_pre <= 1'b0;
                     s_take <= 1'b1;
                 end
@@ -152,7 +162,6 @@ module eth_mac_tx #(
             end
             if (s_take) begin
                 bad <= s_axis_tuser;  // that of the last beat stays
-                cnt <= ifg_len;
                 gmii_txd <= s_axis_tdata & {8{s_axis_tvalid}};
                 // underflow: one error byte ends the frame; the rest is dropped
                 gmii_tx_er <= !s_axis_tvalid;
@@ -170,7 +179,6 @@ module eth_mac_tx #(
                 gmii_txd <= crc[7:0] ^ {8{!bad}};
                 gmii_tx_er <= bad;
                 crc <= crc_next;
-                cnt <= ifg_len;
                 fcs_n <= fcs_n + 2'd1;
                 if (fcs_n == 2'd3) begin
                     s_fcs <= 1'b0;
@@ -179,7 +187,6 @@ module eth_mac_tx #(
             end
             if (s_ifg) begin
                 gmii_tx_en <= 1'b0;
-                cnt <= cnt - 8'd1;
                 if (cnt <= 8'd1) begin
                     s_ifg <= 1'b0;
                     s_idle <= 1'b1;
@@ -187,7 +194,6 @@ module eth_mac_tx #(
             end
             if (s_drain) begin
                 gmii_tx_en <= 1'b0;
-                if (cnt != 8'd0) cnt <= cnt - 8'd1;
                 if (s_axis_tvalid && s_axis_tlast) begin
                     s_drain <= 1'b0;
                     s_idle <= (cnt <= 8'd1);
