@@ -96,6 +96,44 @@ async def gratuitous_arp(dut) -> None:
 
 
 @cocotb.test()
+async def address_change_under_traffic(dut) -> None:
+    """Replies starting at every point of the change detector's round (the transmitter's
+    idle beat counter at 8 bits) and a blocked output neither hide a change of our
+    address nor report one that did not happen: one announcement per change."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    rng = random.Random(5)
+    tb.sink.set_pause_generator(itertools.cycle([0, 0, 1, 0, 1, 1, 0]))
+
+    async def burst(n: int, change=None) -> None:
+        for i in range(n):
+            await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP))
+            await ClockCycles(dut.clk, rng.randint(40, 120))
+            if change is not None and i == n // 2:
+                change()
+        for _ in range(n):
+            a = (await tb.recv())[ARP]
+            assert a.op == 2 and a.pdst == PEER_IP and a.hwdst == PEER_MAC
+
+    await burst(12)
+    await tb.ms(tb.hold_ms + 3)
+    await tb.quiet(200)
+    tb.check_counters(c0, req_rx=12, reply_tx=12)
+    new_mac = "02:00:00:00:12:34"
+
+    def change() -> None:
+        dut.cfg_mac.value = mac2int(new_mac)
+
+    await burst(12, change)
+    await tb.ms(tb.hold_ms + 1)
+    check_garp(await tb.recv(), new_mac, OUR_IP)
+    await tb.ms(tb.hold_ms + 3)
+    await tb.quiet(200)
+    tb.check_counters(c0, req_rx=24, reply_tx=24, garp_tx=1)
+
+
+@cocotb.test()
 async def miss_request_reply_hit(dut) -> None:
     """A miss answers at once and sends one request; the reply makes the next lookup hit."""
     tb = ArpTB(dut)
