@@ -25,6 +25,9 @@
 //             m_axis_tvalid_oh[r] = m_axis_tvalid && (m_axis_troute == r), kept in its
 //             own flip-flops, so a consumer's per-route tvalid is a register, not a
 //             decode of the route (the consumer's tready is still muxed by the route).
+//             m_hdr_valid_oh[r] = m_hdr_valid && (cmd_route == r), in flip-flops too
+//             (cmd_route is stable while m_hdr_valid is high: the command is taken only
+//             by the header handshake), so a consumer's header valid is a register.
 // Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS,
 //   USE_LEN (0: cmd_len is ignored and every packet is kept to its end, which removes
 //   the length logic).
@@ -63,6 +66,7 @@ module stream_strip #(
     input  wire               s_axis_tlast,
     input  wire               s_axis_tuser,
     output reg                m_hdr_valid,
+    output reg  [(2**ROUTE_W)-1:0] m_hdr_valid_oh,
     input  wire               m_hdr_ready,
     output reg  [DATA_W-1:0]  m_axis_tdata,
     output reg  [KEEP_W-1:0]  m_axis_tkeep,
@@ -230,6 +234,7 @@ module stream_strip #(
         wire take_n = (st_n == S_RUN) && !sk_v_n && (hdr_done_n || !held_v_n);
         // per-route copies of m_axis_tvalid (see the header)
         reg [(2**ROUTE_W)-1:0] oh_n;
+        wire [(2**ROUTE_W)-1:0] cmd_route_oh = {{((2**ROUTE_W)-1){1'b0}}, 1'b1} << cmd_route;
         integer r;
         always @(*) begin
             for (r = 0; r < 2 ** ROUTE_W; r = r + 1)
@@ -243,6 +248,7 @@ module stream_strip #(
                 held_v <= 1'b0;
                 hdr_done <= 1'b0;
                 m_hdr_valid <= 1'b0;
+                m_hdr_valid_oh <= {(2**ROUTE_W){1'b0}};
                 m_axis_tvalid <= 1'b0;
                 m_axis_tvalid_oh <= {(2**ROUTE_W){1'b0}};
                 sk_v <= 1'b0;
@@ -250,8 +256,14 @@ module stream_strip #(
                 if (out_free) m_axis_tvalid <= sk_v || out_new;
                 if (out_free) m_axis_tvalid_oh <= oh_n;
                 sk_v <= sk_v_n;
-                if (m_hdr_valid && m_hdr_ready) m_hdr_valid <= 1'b0;
-                if (start) m_hdr_valid <= !cmd_drop;
+                if (m_hdr_valid && m_hdr_ready) begin
+                    m_hdr_valid <= 1'b0;
+                    m_hdr_valid_oh <= {(2**ROUTE_W){1'b0}};
+                end
+                if (start) begin
+                    m_hdr_valid <= !cmd_drop;
+                    m_hdr_valid_oh <= cmd_drop ? {(2**ROUTE_W){1'b0}} : cmd_route_oh;
+                end
                 hdr_done <= hdr_done_n;
                 held_v <= held_v_n;
                 st <= st_n;
@@ -429,8 +441,9 @@ module stream_strip #(
             end
         end
 
-        // one-hot of route_r (for m_axis_tvalid_oh)
+        // one-hot of route_r (for m_axis_tvalid_oh) and of cmd_route (m_hdr_valid_oh)
         wire [(2**ROUTE_W)-1:0] route_oh = {{((2**ROUTE_W)-1){1'b0}}, 1'b1} << route_r;
+        wire [(2**ROUTE_W)-1:0] cmd_route_oh = {{((2**ROUTE_W)-1){1'b0}}, 1'b1} << cmd_route;
 
         always @(posedge clk) begin
             if (rst) begin
@@ -439,6 +452,7 @@ module stream_strip #(
                 held_v <= 1'b0;
                 hdr_done <= 1'b0;
                 m_hdr_valid <= 1'b0;
+                m_hdr_valid_oh <= {(2**ROUTE_W){1'b0}};
                 m_axis_tvalid <= 1'b0;
                 m_axis_tvalid_oh <= {(2**ROUTE_W){1'b0}};
             end else begin
@@ -455,11 +469,13 @@ module stream_strip #(
                 end
                 if (m_hdr_valid && m_hdr_ready) begin
                     m_hdr_valid <= 1'b0;
+                    m_hdr_valid_oh <= {(2**ROUTE_W){1'b0}};
                     hdr_done <= 1'b1;
                 end
                 if (start) begin
                     held_v <= 1'b0;
                     m_hdr_valid <= !cmd_drop;
+                    m_hdr_valid_oh <= cmd_drop ? {(2**ROUTE_W){1'b0}} : cmd_route_oh;
                     hdr_done <= cmd_drop;
                 end
                 case (st)

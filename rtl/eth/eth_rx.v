@@ -21,7 +21,10 @@
 // flip-flops (the FIFO's and the parser's own readiness, precomputed a cycle ahead): a
 // frame's first beat is taken in the cycle after the previous frame's command has gone
 // (the same cycle as before when it was gone by the previous frame's last beat, as at
-// line rate).
+// line rate). The destination MAC and EtherType compares are registered as the header
+// window fills (cfg_mac and cfg_raw_ethertype are sampled with the header bytes), so the
+// drop decision and route read flip-flops; the IPv4 and raw header valids are flip-flops
+// of the strip (m_hdr_valid_oh).
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
 //   parsed; must hold at least the 14 header bytes), CNT_W (counter width, 1..32).
@@ -155,18 +158,28 @@ module eth_rx #(
     endfunction
     wire [47:0] f_dst = be48(win[47:0]);
     wire [47:0] f_src = be48(win[95:48]);
-    wire [15:0] f_type = {win[103:96], win[111:104]};
     wire        is_runt = ended && ((KEEP_W == 1) ? !bfull : (flen < 5'd14));
+    // The destination and EtherType compares are made on the window's next value and
+    // registered with it (so they always describe the window's current content), so that
+    // the command's push reads flip-flops only.
+    wire [HW*8-1:0] win_nx = {s_axis_tdata, win[HW*8-1:DATA_W]};
+    wire [47:0] nx_dst = be48(win_nx[47:0]);
+    wire [15:0] nx_type = {win_nx[103:96], win_nx[111:104]};
+    reg         q_dst, q_arp, q_ip, q_raw;
     // broadcast: at DATA_W 8 from a flag built one byte at a time (no 48-bit AND)
     wire        dst_bcast = (KEEP_W == 1) ? dst_ones : (&f_dst);
-    wire        mac_ok = (f_dst == cfg_mac) || dst_bcast;
-    wire        t_arp = (f_type == 16'h0806);
-    wire        t_ip = (f_type == 16'h0800);
-    wire        t_raw = (f_type == cfg_raw_ethertype);
+    wire        mac_ok = q_dst || dst_bcast;
+    wire        t_arp = q_arp;
+    wire        t_ip = q_ip;
+    wire        t_raw = q_raw;
 
     always @(posedge clk) begin
         if (win_beat) begin
-            win <= {s_axis_tdata, win[HW*8-1:DATA_W]};
+            win <= win_nx;
+            q_dst <= (nx_dst == cfg_mac);
+            q_arp <= (nx_type == 16'h0806);
+            q_ip <= (nx_type == 16'h0800);
+            q_raw <= (nx_type == cfg_raw_ethertype);
         end
         if (hdr_beat && bcnt_b < 6)
             dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bcnt_b == {BW{1'b0}});
@@ -260,7 +273,9 @@ module eth_rx #(
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
 
-    wire              hv;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              hv;  // (the outputs read m_hdr_valid_oh)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire              hr;
     wire [DATA_W-1:0] o_tdata;
     wire [KEEP_W-1:0] o_tkeep;
@@ -271,6 +286,7 @@ module eth_rx #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire              o_ttrunc_unused;  // no length: never truncated
     wire [3:0]        o_vh;  // per-route tvalid flip-flops (route 3 is not used)
+    wire [3:0]        o_hvh;  // per-route header valid flip-flops (routes 0, 3 not used)
     wire              o_tvalid;  // replaced by o_vh
     /* verilator lint_on UNUSEDSIGNAL */
     stream_strip #(
@@ -282,7 +298,7 @@ module eth_rx #(
         .sts_valid(1'b1), .sts_ready(sts_ready_unused), .sts_bad(1'b0),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
         .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
-        .m_hdr_valid(hv), .m_hdr_ready(hr),
+        .m_hdr_valid(hv), .m_hdr_valid_oh(o_hvh), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
         .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route),
@@ -290,8 +306,9 @@ module eth_rx #(
     );
 
     assign hr = (cmd_route == R_ARP) ? 1'b1 : (cmd_route == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
-    assign m_ip_hdr_valid = hv && (cmd_route == R_IP);
-    assign m_raw_hdr_valid = hv && (cmd_route == R_RAW);
+    // each header valid is a flip-flop of the strip (hv && cmd_route == its route)
+    assign m_ip_hdr_valid = o_hvh[R_IP];
+    assign m_raw_hdr_valid = o_hvh[R_RAW];
     wire [47:0] o_dst_mac = HOLD ? f_dst : cmd_dst_mac;
     wire [47:0] o_src_mac = HOLD ? f_src : cmd_src_mac;
     assign m_ip_hdr_dst_mac = o_dst_mac;

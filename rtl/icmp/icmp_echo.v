@@ -243,8 +243,10 @@ module icmp_echo #(
     assign s_hdr_ready = (st == S_IDLE) && eng_can;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
-    // IPv4 header checksum in four registered steps (ready 4 cycles after the header,
-    // first needed in the 4th reply beat at 64 bits, which is 5 cycles after it at least)
+    // IPv4 header checksum in four registered steps at 64 bits (ready 4 cycles after the
+    // header, first needed in the 4th reply beat, which is 5 cycles after it at least);
+    // at 8 bits in five, one 2-input adder per stage (ready 5 cycles after the header,
+    // first needed in reply byte 24, more than 30 cycles after it)
     reg  [15:0] tot;
     reg  [16:0] sa, sc;
     reg  [17:0] sb;
@@ -258,9 +260,21 @@ module icmp_echo #(
         sb   <= {({1'b0, t_ttl} + 9'h045), 8'd1} + {2'b0, t_ip[31:16]};
         sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
         sd   <= r_ip[15:0];
-        ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
         sf1  <= {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
     end
+    generate
+        if (CAP != 0) begin : g_sum2
+            reg [18:0] sab;
+            reg [17:0] scd;
+            always @(posedge clk) begin
+                sab  <= {1'b0, sb} + {2'b0, sa};
+                scd  <= {1'b0, sc} + {2'b0, sd};
+                ssum <= sab + {1'b0, scd};
+            end
+        end else begin : g_sum1
+            always @(posedge clk) ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
+        end
+    endgenerate
 
     // type/code/checksum seen: in the first beat (KEEP_W >= 4) or captured (8 bits)
     wire [31:0] head4;

@@ -30,6 +30,10 @@
 // once the current packet's command is gone, so no second copy is kept (at one byte per
 // cycle the next header arrives long after). At DATA_W 64 the header bus has its own
 // registers, so the next packet's header may be parsed while this one waits.
+// For Fmax, s_axis_tready is the FIFO's readiness AND a flip-flop (active and not
+// ended), at DATA_W 8 s_hdr_ready is one gate of flip-flops (both made from their next
+// values: same cycle behaviour), and m_icmp_hdr_valid / m_udp_hdr_valid are flip-flops
+// of the strip (m_hdr_valid_oh).
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
 // m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
@@ -163,6 +167,7 @@ module ip_rx #(
     wire              o_route;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [1:0]        o_vh;  // per-route tvalid flip-flops of the strip (not used here)
+    wire [1:0]        o_hvh;  // per-route header valid flip-flops of the strip
     /* verilator lint_on UNUSEDSIGNAL */
     wire              o_tready;
 
@@ -172,10 +177,26 @@ module ip_rx #(
     // with HOLD the next header waits until this packet's command is gone (its fields are
     // read from cur_src_mac and the window meanwhile): restart without push (a command
     // made in this cycle holds the header; push is never 1 while !active), registers only
-    assign s_hdr_ready = HOLD ? ((!active || (ended && pushed)) && !cmd_valid) :
-                                (!active || restart);
-    assign s_axis_tready = fifo_ready && active && !ended;
+    // (with HOLD, !active || (ended && pushed) is the register hdr_free, so that
+    // s_hdr_ready and this module's header handshake are one gate from flip-flops)
+    reg  hdr_free;
+    assign s_hdr_ready = HOLD ? (hdr_free && !cmd_valid) : (!active || restart);
+    // active && !ended, a register (taking): set by a header handshake (which always
+    // leaves the module active and not ended), cleared by the packet's last beat
+    reg  taking;
+    assign s_axis_tready = fifo_ready && taking;
     wire in_beat = s_axis_tvalid && s_axis_tready;
+    always @(posedge clk)
+        if (rst) taking <= 1'b0;
+        else if (s_hdr_valid && s_hdr_ready) taking <= 1'b1;
+        else if (in_beat && s_axis_tlast) taking <= 1'b0;
+    // hdr_free's next value: a header taken now makes the module busy (after a restart
+    // too); else it is free next if it is not active, or if the packet has ended (or ends
+    // now) and its command is made (or made now) (restart: it is then inactive)
+    always @(posedge clk)
+        if (rst) hdr_free <= 1'b1;
+        else if (s_hdr_valid && s_hdr_ready) hdr_free <= 1'b0;
+        else hdr_free <= !active || ((ended || (in_beat && s_axis_tlast)) && (pushed || push));
 
     reg [SAW-1:0] nkeep;
     integer i;
@@ -419,7 +440,9 @@ module ip_rx #(
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
 
-    wire              hv;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              hv;  // (the outputs read m_hdr_valid_oh)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire              hr;
     wire              sts_ready_unused;
     stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(1), .USE_STS(0)) u_strip (
@@ -429,7 +452,7 @@ module ip_rx #(
         .sts_valid(1'b1), .sts_ready(sts_ready_unused), .sts_bad(1'b0),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
         .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
-        .m_hdr_valid(hv), .m_hdr_ready(hr),
+        .m_hdr_valid(hv), .m_hdr_valid_oh(o_hvh), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
         .m_axis_ttrunc(o_ttrunc), .m_axis_troute(o_route),
@@ -437,8 +460,9 @@ module ip_rx #(
     );
 
     assign hr = cmd_route ? m_udp_hdr_ready : m_icmp_hdr_ready;
-    assign m_icmp_hdr_valid = hv && !cmd_route;
-    assign m_udp_hdr_valid = hv && cmd_route;
+    // (flip-flops of the strip: hv && cmd_route == the route)
+    assign m_icmp_hdr_valid = o_hvh[0];
+    assign m_udp_hdr_valid = o_hvh[1];
     wire [47:0] o_src_mac = HOLD ? cur_src_mac : cmd_src_mac;
     wire [31:0] o_src_ip = HOLD ? f_src : cmd_src_ip;
     wire [31:0] o_dst_ip = HOLD ? f_dst : cmd_dst_ip;

@@ -54,7 +54,12 @@
 // beyond the UDP length) as an empty beat (tkeep = 0) on its way into the FIFO, and the
 // strip keeps what is left (no skip or length counters).
 // The header checks that decide a drop (length, port match) are registered as the header
-// window fills, so the command's push reads flip-flops only.
+// window fills, so the command's push reads flip-flops only. For Fmax the handshake and
+// cut signals are registers made from their next values (same cycle behaviour):
+// s_axis_tready is the FIFO's readiness AND a flip-flop (active and not ended), at
+// DATA_W 8 s_hdr_ready one gate of flip-flops, the end pipeline's busy flag one
+// flip-flop, the "UDP length reached" compare (the FIFO's tkeep) a flip-flop set with
+// the beat before, and m_hdr_valid[k] a flip-flop of the strip.
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
 //   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload),
 //   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
@@ -197,7 +202,9 @@ module udp_rx #(
     wire [15:0] f_dport = {win[23:16], win[31:24]};
     wire [15:0] f_len = {win[39:32], win[47:40]};
     wire [15:0] f_csum = {win[55:48], win[63:56]};
-    wire        hdr_complete = |flen[15:3];  // at least the 8 header bytes are in
+    // at least the 8 header bytes are in (|flen[15:3]), a register: flen only grows
+    // until restart, and the beat that takes it to 8 or more sets its bit 3
+    reg         hdr_complete;
 
     // The header checks are made on the window's next value and registered with it
     // (q_*), so that push reads flip-flops only: the window (and so q_*) holds this
@@ -232,22 +239,41 @@ module udp_rx #(
     wire r_big = (STORE_FWD != 0) && ({1'b0, cur_ip_len} > CAP);
     wire hdr_drop = r_len || r_closed || r_big;
 
-    wire need_hdr = !pushed && (hdr_complete || ended) && !ep && !e0 && !e1 && !e2 && !e3;
+    // ep || e0 || e1 || e2 || e3, a register (ebusy, made from their next values below),
+    // so that push and restart are two gates fewer from flip-flops
+    reg  ebusy;
+    wire need_hdr = !pushed && (hdr_complete || ended) && !ebusy;
     wire need = (STORE_FWD == 0) ? need_hdr : ((need_hdr && hdr_drop) || (e3 && e_acc));
     wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire late_drop = e_bad || (!e_ok && !e_zero);
     // the end pipeline of the previous datagram must be idle before a new one starts
     // (store and forward), and the late-status queue must have room (cut-through)
-    wire room = (STORE_FWD != 0) ? !(ep || e0 || e1 || e2 || e3) : !infl[2];
+    wire room = (STORE_FWD != 0) ? !ebusy : !infl[2];
     wire restart = ended && (pushed || push);
     // the next header waits until this datagram's command is gone: the fields held here
     // (cur_*, the window) are what m_hdr_* and closed_* present meanwhile
     // (with HOLD this is restart without push: a command made in this cycle holds the
     // header; push is never 1 while !active)
-    assign s_hdr_ready = (HOLD ? ((!active || (ended && pushed)) && !cmd_valid) :
-                                 (!active || restart)) && room;
-    assign s_axis_tready = fifo_ready && active && !ended;
+    // (with HOLD, !active || (ended && pushed) is the register hdr_free, so that
+    // s_hdr_ready and this module's header handshake are one gate from flip-flops)
+    reg  hdr_free;
+    assign s_hdr_ready = (HOLD ? (hdr_free && !cmd_valid) : (!active || restart)) && room;
+    // active && !ended, a register (taking): set by a header handshake (which always
+    // leaves the module active and not ended), cleared by the packet's last beat
+    reg  taking;
+    assign s_axis_tready = fifo_ready && taking;
     wire in_beat = s_axis_tvalid && s_axis_tready;
+    always @(posedge clk)
+        if (rst) taking <= 1'b0;
+        else if (s_hdr_valid && s_hdr_ready) taking <= 1'b1;
+        else if (in_beat && s_axis_tlast) taking <= 1'b0;
+    // hdr_free's next value: a header taken now makes the module busy (after a restart
+    // too); else it is free next if it is not active, or if the packet has ended (or ends
+    // now) and its command is made (or made now) (restart: it is then inactive)
+    always @(posedge clk)
+        if (rst) hdr_free <= 1'b1;
+        else if (s_hdr_valid && s_hdr_ready) hdr_free <= 1'b0;
+        else hdr_free <= !active || ((ended || (in_beat && s_axis_tlast)) && (pushed || push));
 
     generate
         if (NB == 1) begin : g_win1
@@ -265,7 +291,11 @@ module udp_rx #(
         for (i = 0; i < KEEP_W; i = i + 1)
             if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
     end
-    wire [15:0] flen_nx = flen + {{(16-SAW){1'b0}}, nkeep};
+    // (DATA_W 8: flen + 1 selected by the beat's tkeep, so that flen + 1 is a carry chain
+    // from flen alone, shared with len_eq below)
+    wire [15:0] flen_p1 = flen + 16'd1;
+    wire [15:0] flen_nx = (KEEP_W == 1) ? (nkeep[0] ? flen_p1 : flen) :
+                                          (flen + {{(16-SAW){1'b0}}, nkeep});
     /* verilator lint_off UNUSEDSIGNAL */
     reg [18:0] bsum;  // (DATA_W 8: bits 18:16 stay 0)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -274,8 +304,20 @@ module udp_rx #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire [4:0] bc = {{(5-BW){1'b0}}, bcnt};  // (DATA_W 8: the beat's position while < 8)
     /* verilator lint_on UNUSEDSIGNAL */
-    // DATA_W 8: this byte and the rest are beyond the UDP length (the window is full here)
-    wire       excl = tail || (hdr_complete && flen == f_len);
+    // DATA_W 8: this byte and the rest are beyond the UDP length (the window is full here).
+    // flen == f_len is a register (len_eq) made with the beat that steps flen, so that
+    // the FIFO's tkeep and the checksum's byte select read flip-flops only: it only counts
+    // once hdr_complete, i.e. after a beat that leaves flen >= 8. Such a beat holds a byte
+    // (a beat without one leaves flen, and so len_eq, as they were) and either completes
+    // the header window (bcnt == NB - 1: all 8 header beats held a byte, so flen becomes 8
+    // and f_len is the window's next UDP length) or comes after it (bcnt == NB: f_len is
+    // fixed and the window no longer moves; flen becomes flen + 1). The beat's tkeep is
+    // only in the enable, not in the compare.
+    reg        len_eq;
+    always @(posedge clk)
+        if (in_beat && s_axis_tkeep[0])
+            len_eq <= (bcnt == NB[BW-1:0]) ? (flen_p1 == f_len) : (nx_len == 16'd8);
+    wire       excl = tail || (hdr_complete && ((KEEP_W == 1) ? len_eq : (flen == f_len)));
     wire       d_in = s_axis_tkeep[0] && !excl;
     wire       d_pay = hdr_complete && !excl;  // a payload byte (DATA_W 8)
     // (read at ep) the input reached the UDP length
@@ -414,7 +456,9 @@ module udp_rx #(
             tail <= 1'b0;
             bcnt <= 0;
             flen <= 16'd0;
+            hdr_complete <= 1'b0;
             ep <= 1'b0;
+            ebusy <= 1'b0;
             e0 <= 1'b0;
             bs_v <= 1'b0;
             first <= 1'b1;
@@ -456,11 +500,14 @@ module udp_rx #(
                 pushed <= 1'b0;
                 bcnt <= 0;
                 flen <= 16'd0;
+                hdr_complete <= 1'b0;
             end else begin
                 if (push) pushed <= 1'b1;
                 if (in_beat) begin
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
                     flen <= flen_nx;
+                    // (flen < 8 steps by at most 8: it lands in 8..15 when it reaches 8)
+                    if (flen_nx[3]) hdr_complete <= 1'b1;
                     if (excl) tail <= 1'b1;
                     if (s_axis_tlast) ended <= 1'b1;
                 end
@@ -471,6 +518,7 @@ module udp_rx #(
             if (s_hdr_valid && s_hdr_ready) first <= 1'b1;
             else if (in_beat) first <= 1'b0;
             ep <= in_beat && s_axis_tlast;
+            ebusy <= (in_beat && s_axis_tlast) || ep || e0 || e1 || e2 || (e3 && !e3_done);
             e0 <= ep;
             if (e0) inc_datagrams <= 1'b1;
             e1 <= e0;
@@ -521,7 +569,9 @@ module udp_rx #(
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
 
-    wire              hv;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire              hv;  // (used with BUSY_WAIT >= 0 only: the ports read m_hdr_valid_oh)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire              hr;
     wire [DATA_W-1:0] o_tdata;
     wire [KEEP_W-1:0] o_tkeep;
@@ -532,6 +582,10 @@ module udp_rx #(
     // per-route tvalid flip-flops of the strip (not used here)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [(2**RW)-1:0] o_vh;
+    /* verilator lint_on UNUSEDSIGNAL */
+    // per-route header valid flip-flops of the strip (routes >= NUM_PORTS never used)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [(2**RW)-1:0] o_hvh;
     /* verilator lint_on UNUSEDSIGNAL */
     /* verilator lint_on UNUSEDSIGNAL */
     wire              o_tready;
@@ -545,7 +599,7 @@ module udp_rx #(
         .sts_valid(sts_nz), .sts_ready(sts_ready), .sts_bad(sts_q[0]),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
         .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
-        .m_hdr_valid(hv), .m_hdr_ready(hr),
+        .m_hdr_valid(hv), .m_hdr_valid_oh(o_hvh), .m_hdr_ready(hr),
         .m_axis_tdata(o_tdata), .m_axis_tkeep(o_tkeep), .m_axis_tvalid(o_tvalid),
         .m_axis_tready(o_tready), .m_axis_tlast(o_tlast), .m_axis_tuser(o_tuser),
         .m_axis_ttrunc(o_ttrunc_unused), .m_axis_troute(o_route),
@@ -604,7 +658,7 @@ module udp_rx #(
     genvar g;
     generate
         for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_port
-            assign m_hdr_valid[g] = hv && (cmd_route == g);
+            assign m_hdr_valid[g] = o_hvh[g];  // hv && cmd_route == g, a flip-flop
             assign m_hdr_src_mac[48*g+:48] = closed_src_mac;
             assign m_hdr_src_ip[32*g+:32] = closed_src_ip;
             assign m_hdr_src_port[16*g+:16] = closed_src_port;

@@ -6,7 +6,8 @@ USE_STS, a late status; valid and ready toggle randomly on every interface. The 
 says what must come out: the bytes skip..skip+len realigned to lane 0 (one empty beat
 when nothing is kept), tuser = input tuser | truncated | status bad on the last beat,
 ttrunc = truncated, the route on every beat, nothing for a dropped packet. A monitor
-checks in every cycle that m_axis_tvalid_oh is the decode of tvalid and troute, that an
+checks in every cycle that m_axis_tvalid_oh is the decode of tvalid and troute and
+m_hdr_valid_oh the decode of m_hdr_valid and the command's route, that an
 offered beat and the header handshake stay stable until taken, and that cmd_ready and
 sts_ready only pulse for a presented command or status.
 """
@@ -182,7 +183,11 @@ async def monitor(
             errors.append("cmd_ready without cmd_valid")
         if int(dut.sts_ready.value) and not int(dut.sts_valid.value):
             errors.append("sts_ready without sts_valid")
-        if int(dut.m_hdr_valid.value):
+        hv = int(dut.m_hdr_valid.value)
+        hoh = int(dut.m_hdr_valid_oh.value)
+        if hoh != ((1 << int(dut.cmd_route.value)) if hv else 0):
+            errors.append(f"hdr_valid_oh {hoh:b} with hdr_valid {hv} route {dut.cmd_route.value}")
+        if hv:
             cmd = (int(dut.cmd_valid.value), int(dut.cmd_route.value), int(dut.cmd_drop.value))
             if cmd[0] == 0 or cmd[2]:
                 errors.append("header offered without its (kept) command")
