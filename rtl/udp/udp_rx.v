@@ -291,11 +291,7 @@ module udp_rx #(
         for (i = 0; i < KEEP_W; i = i + 1)
             if (s_axis_tkeep[i]) nkeep = i[SAW-1:0] + 1'b1;
     end
-    // (DATA_W 8: flen + 1 selected by the beat's tkeep, so that flen + 1 is a carry chain
-    // from flen alone, shared with len_eq below)
-    wire [15:0] flen_p1 = flen + 16'd1;
-    wire [15:0] flen_nx = (KEEP_W == 1) ? (nkeep[0] ? flen_p1 : flen) :
-                                          (flen + {{(16-SAW){1'b0}}, nkeep});
+    wire [15:0] flen_nx = flen + {{(16-SAW){1'b0}}, nkeep};
     /* verilator lint_off UNUSEDSIGNAL */
     reg [18:0] bsum;  // (DATA_W 8: bits 18:16 stay 0)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -313,10 +309,15 @@ module udp_rx #(
     // and f_len is the window's next UDP length) or comes after it (bcnt == NB: f_len is
     // fixed and the window no longer moves; flen becomes flen + 1). The beat's tkeep is
     // only in the enable, not in the compare.
+    // flen + 1 == f_len is tested as flen == f_len - 1, a register (len_m1) loaded with the
+    // window (so no carry chain is in front of len_eq)
     reg        len_eq;
-    always @(posedge clk)
+    reg [15:0] len_m1;
+    always @(posedge clk) begin
+        if (win_en) len_m1 <= nx_len - 16'd1;
         if (in_beat && s_axis_tkeep[0])
-            len_eq <= (bcnt == NB[BW-1:0]) ? (flen_p1 == f_len) : (nx_len == 16'd8);
+            len_eq <= (bcnt == NB[BW-1:0]) ? (flen == len_m1) : (nx_len == 16'd8);
+    end
     wire       excl = tail || (hdr_complete && ((KEEP_W == 1) ? len_eq : (flen == f_len)));
     wire       d_in = s_axis_tkeep[0] && !excl;
     wire       d_pay = hdr_complete && !excl;  // a payload byte (DATA_W 8)
