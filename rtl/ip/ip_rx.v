@@ -179,24 +179,20 @@ module ip_rx #(
     // made in this cycle holds the header; push is never 1 while !active), registers only
     // (with HOLD, !active || (ended && pushed) is the register hdr_free, so that
     // s_hdr_ready and this module's header handshake are one gate from flip-flops)
-    reg  hdr_free;
+    wire hdr_free;
     assign s_hdr_ready = HOLD ? (hdr_free && !cmd_valid) : (!active || restart);
     // active && !ended, a register (taking): set by a header handshake (which always
     // leaves the module active and not ended), cleared by the packet's last beat
-    reg  taking;
+    wire taking;
     assign s_axis_tready = fifo_ready && taking;
     wire in_beat = s_axis_tvalid && s_axis_tready;
-    always @(posedge clk)
-        if (rst) taking <= 1'b0;
-        else if (s_hdr_valid && s_hdr_ready) taking <= 1'b1;
-        else if (in_beat && s_axis_tlast) taking <= 1'b0;
-    // hdr_free's next value: a header taken now makes the module busy (after a restart
-    // too); else it is free next if it is not active, or if the packet has ended (or ends
-    // now) and its command is made (or made now) (restart: it is then inactive)
-    always @(posedge clk)
-        if (rst) hdr_free <= 1'b1;
-        else if (s_hdr_valid && s_hdr_ready) hdr_free <= 1'b0;
-        else hdr_free <= !active || ((ended || (in_beat && s_axis_tlast)) && (pushed || push));
+    // both registers: rtl/common/rx_hdr_gate.v
+    rx_hdr_gate u_hdr_gate (
+        .clk(clk), .rst(rst),
+        .hdr_fire(s_hdr_valid && s_hdr_ready), .last_beat(in_beat && s_axis_tlast),
+        .active(active), .ended(ended), .pushed(pushed), .push(push),
+        .taking(taking), .hdr_free(hdr_free)
+    );
 
     reg [SAW-1:0] nkeep;
     integer i;

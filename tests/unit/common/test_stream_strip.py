@@ -110,12 +110,17 @@ async def drive_input(dut, pkts: list[Pkt], keep_w: int, rng: random.Random, p_i
             dut.s_axis_tlast.value = int(j == len(beats) - 1)
             dut.s_axis_tuser.value = int(p.tuser and j == len(beats) - 1)
             dut.s_axis_tvalid.value = 1
-            while True:
-                await RisingEdge(dut.clk)
-                if int(dut.s_axis_tready.value):
-                    break
+            await until_taken(dut, "s_axis_tready")
         ends[k] = True
     dut.s_axis_tvalid.value = 0
+
+
+async def until_taken(dut, ready: str) -> None:
+    """Wait for the clock edge at which the presented valid meets ``ready``."""
+    while True:
+        await RisingEdge(dut.clk)
+        if int(getattr(dut, ready).value):
+            return
 
 
 async def drive_cmd(dut, pkts: list[Pkt], rng: random.Random) -> None:
@@ -128,10 +133,7 @@ async def drive_cmd(dut, pkts: list[Pkt], rng: random.Random) -> None:
         dut.cmd_drop.value = int(p.drop)
         dut.cmd_route.value = p.route
         dut.cmd_valid.value = 1
-        while True:
-            await RisingEdge(dut.clk)
-            if int(dut.cmd_ready.value):
-                break
+        await until_taken(dut, "cmd_ready")
     dut.cmd_valid.value = 0
 
 
@@ -143,10 +145,7 @@ async def drive_sts(dut, pkts: list[Pkt], rng: random.Random, ends) -> None:
             await RisingEdge(dut.clk)
         dut.sts_bad.value = int(p.sts_bad)
         dut.sts_valid.value = 1
-        while True:
-            await RisingEdge(dut.clk)
-            if int(dut.sts_ready.value):
-                break
+        await until_taken(dut, "sts_ready")
     dut.sts_valid.value = 0
 
 
