@@ -17,13 +17,11 @@ cycle (--gate-verify runs both models side by side), which a deliberately wrong 
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
-from wirecore.vboard import build, read_pcap, write_pcap
+from injected_runs import TICK_CYCLES, assert_same_run, result, run
+from wirecore.vboard import build, write_pcap
 
-TICK_CYCLES = 250
 BOARD_MAC, PC_MAC = "02:00:00:00:00:02", "02:00:00:00:00:01"
 BOARD_IP, PC_IP = "192.0.2.2", "192.0.2.1"
 
@@ -117,20 +115,6 @@ def gate_traffic() -> tuple[list[bytes], list[int], int]:
     return [f for _, f in plan], times, 4200 * TICK_CYCLES
 
 
-def run(exe: Path, pcap: Path, cycles: int, d: Path, *args: str) -> subprocess.CompletedProcess:
-    d.mkdir()
-    cmd = [str(exe), "--tap", "none", "--inject", str(pcap), "--inject-timed"]
-    cmd += ["--run-cycles", str(cycles), "--tick-every-cycles", str(TICK_CYCLES)]
-    cmd += ["--pcap", str(d / "out.pcap"), "--pcap-cycles", "--stats-file", str(d / "st.json")]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=600)
-
-
-def result(d: Path) -> dict:
-    st = json.loads((d / "st.json").read_text())
-    st["wire"] = read_pcap(d / "out.pcap")
-    return st
-
-
 def test_gating_is_exact(tmp_path: Path) -> None:
     """The gated board (default) and the ungated one (--no-gate, --no-skip) send the same
     frames byte for byte at the same cycles and end with the same counters; the gated
@@ -151,12 +135,7 @@ def test_gating_is_exact(tmp_path: Path) -> None:
     assert ref["gated_edges"] == ref["cycles_evaluated"] * 5
     # the gated clocks rose in a minority of the evaluated cycles
     assert g["gated_edges"] < 0.5 * g["cycles_evaluated"] * 5, g["gated_edges"]
-    assert len(g["wire"]) == len(ref["wire"])
-    for i, (a, b) in enumerate(zip(g["wire"], ref["wire"], strict=True)):
-        assert a == b, f"record {i}: {a[0] // 8} vs {b[0] // 8} cycles"
-    for k in ("cycles", "ticks", "to_board_frames", "from_board_frames", "from_board_bytes"):
-        assert g[k] == ref[k], k
-    assert g["counters"] == ref["counters"]
+    assert_same_run(g, ref)
     # the stimulus reached every gated block
     c = g["counters"]
     assert g["to_board_frames"] == len(frames)

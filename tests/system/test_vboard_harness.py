@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from injected_runs import TICK_CYCLES, assert_same_run, result, run
 from scapy.utils import rdpcap
 from wirecore import netns
 from wirecore.vboard import (
@@ -416,7 +417,6 @@ def test_inject_full_board_counts_exactly(tmp_path: Path) -> None:
     assert echoed == sent and len(sent) == 4
 
 
-TICK_CYCLES = 250  # --tick-every-cycles: one simulated millisecond is 250 cycles here
 PKTGEN = (50002).to_bytes(2, "big")  # the generator's source port
 
 
@@ -488,26 +488,16 @@ def test_fast_forward_is_exact(tmp_path: Path) -> None:
     and without --no-skip, sends the same frames byte for byte at the same cycles (pcap
     timestamps in simulated time) and ends with the same counters, while the default
     run skips most of the cycles (the long gaps, ARP retries and aging between)."""
-    from wirecore.vboard import read_pcap
-
-    exe = str(build(quiet=True))
+    exe = build(quiet=True)
     frames, times, cycles = fast_forward_traffic()
     pcap = tmp_path / "in.pcap"
     write_pcap(pcap, frames, times)
     runs = {}
     for skip in (True, False):
         d = tmp_path / ("skip" if skip else "noskip")
-        d.mkdir()
-        cmd = [exe, "--tap", "none", "--inject", str(pcap), "--inject-timed"]
-        cmd += ["--run-cycles", str(cycles), "--tick-every-cycles", str(TICK_CYCLES)]
-        cmd += ["--pcap", str(d / "out.pcap"), "--pcap-cycles", "--stats-file", str(d / "st.json")]
-        if not skip:
-            cmd.append("--no-skip")
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        r = run(exe, pcap, cycles, d, *(() if skip else ("--no-skip",)))
         assert r.returncode == 0, r.stderr
-        st = json.loads((d / "st.json").read_text())
-        st["wire"] = read_pcap(d / "out.pcap")
-        runs[skip] = st
+        runs[skip] = result(d)
     ff, ref = runs[True], runs[False]
     # the reference evaluated every cycle, the default skipped most of them
     assert ref["skip"] is False and ref["cycles_skipped"] == 0
@@ -516,13 +506,8 @@ def test_fast_forward_is_exact(tmp_path: Path) -> None:
     assert ff["cycles_evaluated"] + ff["cycles_skipped"] == ff["cycles"]
     assert ff["cycles_skipped"] > 0.5 * ff["cycles"], ff["cycles_skipped"] / ff["cycles"]
     # identical behaviour: every frame each way, byte-exact, at the same cycle
-    assert len(ff["wire"]) == len(ref["wire"])
-    for i, (a, b) in enumerate(zip(ff["wire"], ref["wire"], strict=True)):
-        assert a == b, f"record {i}: {a[0] // 8} vs {b[0] // 8} cycles"
-    for k in ("cycles", "ticks", "to_board_frames", "from_board_frames", "from_board_bytes"):
-        assert ff[k] == ref[k], k
+    assert_same_run(ff, ref)
     assert ff["from_board_min_gap"] == ref["from_board_min_gap"]
-    assert ff["counters"] == ref["counters"]
     # and the traffic did what it is meant to exercise
     c = ff["counters"]
     assert ff["to_board_frames"] == len(frames) and ff["ticks"] >= 65000
