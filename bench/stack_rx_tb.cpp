@@ -1,19 +1,33 @@
 // stack_rx_tb: Verilator driver of udp_stack for bench/stack_rx.py (receive goodput and
-// latency). For each UDP payload size given on the command line it sends a batch of
-// frames (valid UDP/IPv4 with checksums, to application port 0) on s_axis, each offered
-// at its line-rate slot (the bytes of a frame plus FCS, preamble and inter-frame gap at
-// one byte per byte-time, DATA_W/8 bytes per cycle), with every consumer always ready,
-// and prints one line per size:
+// latency) and bench/stack_duplex.py (both directions at once). For each UDP payload size
+// given on the command line it sends a batch of frames (valid UDP/IPv4 with checksums, to
+// application port 0) on s_axis, each offered at its line-rate slot (the bytes of a frame
+// plus FCS, preamble and inter-frame gap at one byte per byte-time, DATA_W/8 bytes per
+// cycle), with the receive consumers always ready, checks every datagram delivered (payload
+// byte for byte, tuser clear), and prints one line per size:
 //   <payload> <frames> <ideal_cycles> <measured_cycles> <lat_first> <lat_last> <in_stall>
 // ideal_cycles: line-rate time of frames 1..N-1; measured_cycles: between the ends of
 // the first and the last datagram on the application port; lat_first: cycles from the
 // first frame byte in to the first payload byte out (first frame, idle stack);
 // lat_last: from the frame's last byte in to the datagram's last byte out; in_stall:
 // cycles the stack held off a beat the MAC side offered.
-// Usage: Vudp_stack <frames per size> <size> [<size> ...]
+// With -d (duplex) the application port also transmits, at the same time, as many
+// datagrams of the same size back to back to the peer (checksum mode 1: computed by the
+// stack), resolved through the ARP cache (primed by the peer's ARP request at start), into
+// a cycle-exact MAC model on m_axis (a beat's bytes leave DATA_W/8 per byte-time, then
+// padding to 60 bytes, FCS 4, inter-frame gap 12 and the next preamble 8; the MAC takes a
+// beat only when the line can send it), and the line gets 6 more fields:
+//   <tx_line_bytes> <tx_busy_bytes> <tx_max_idle> <tx_underflows> <tx_bad> <rx_bad>
+// tx_line_bytes: the frames' wire time at line rate; tx_busy_bytes: byte times from the
+// first frame's start to the last one's end; tx_max_idle: longest idle beyond the gap;
+// tx_underflows: cycles the MAC wanted a beat mid-frame and had none; tx_bad: frames with a
+// wrong destination MAC, header, checksum or payload; rx_bad: datagrams delivered wrong.
+// Without -d a wrong datagram makes the driver fail (exit 3).
+// Usage: Vudp_stack [-d] <frames per size> <size> [<size> ...]
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "Vudp_stack.h"
@@ -37,6 +51,49 @@ static uint16_t fold(uint32_t s) {
     return (uint16_t)~s;
 }
 
+static const uint64_t OUR_MAC = 0x020000000001ULL, PEER_MAC = 0x020000000099ULL;
+static const uint32_t OUR_IP = 0xC0000201u, PEER_IP = 0xC000024Du;
+static const int OUR_PORT = 5000, PEER_PORT = 12345;
+
+static uint8_t rx_byte(int seq, int i) { return (uint8_t)(i * 7 + seq); }
+static uint8_t tx_byte(int seq, int i) { return (uint8_t)(i * 13 + seq * 5 + 3); }
+
+// The peer's ARP request for our address (primes the cache: the stack learns the peer).
+static std::vector<uint8_t> arp_request() {
+    std::vector<uint8_t> f = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0, 0, 0, 0, 0x99,
+                              0x08, 0x06, 0, 1, 0x08, 0, 6, 4, 0, 1, 0x02, 0, 0, 0, 0, 0x99,
+                              192, 0, 2, 77, 0, 0, 0, 0, 0, 0, 192, 0, 2, 1};
+    while (f.size() < 60) f.push_back(0);
+    return f;
+}
+
+// A transmitted frame as the stack must send it: to the peer's MAC, IPv4 header checksum
+// right, UDP from our port to the peer's, checksum computed, payload tx_byte(seq, .).
+static bool tx_frame_ok(const std::vector<uint8_t>& f, int payload, int seq) {
+    if (f.size() != (size_t)(42 + payload)) return false;
+    for (int i = 0; i < 6; i++) {
+        if (f[i] != (uint8_t)(PEER_MAC >> (8 * (5 - i)))) return false;
+        if (f[6 + i] != (uint8_t)(OUR_MAC >> (8 * (5 - i)))) return false;
+    }
+    if (f[12] != 0x08 || f[13] != 0x00 || f[14] != 0x45 || f[23] != 17) return false;
+    if ((((int)f[16] << 8) | f[17]) != 28 + payload) return false;
+    if (fold(csum_add(0, f, 14, 20)) != 0) return false;
+    for (int i = 0; i < 4; i++) {
+        if (f[26 + i] != (uint8_t)(OUR_IP >> (8 * (3 - i)))) return false;
+        if (f[30 + i] != (uint8_t)(PEER_IP >> (8 * (3 - i)))) return false;
+    }
+    int ulen = 8 + payload;
+    if ((((int)f[34] << 8) | f[35]) != OUR_PORT || (((int)f[36] << 8) | f[37]) != PEER_PORT)
+        return false;
+    if ((((int)f[38] << 8) | f[39]) != ulen) return false;
+    uint32_t ph = (OUR_IP >> 16) + (OUR_IP & 0xFFFF) + (PEER_IP >> 16) + (PEER_IP & 0xFFFF) + 17;
+    if (f[40] == 0 && f[41] == 0) return false;  // mode 1: a checksum, never "none"
+    if (fold(csum_add(ph + ulen, f, 34, ulen)) != 0) return false;
+    for (int i = 0; i < payload; i++)
+        if (f[42 + i] != tx_byte(seq, i)) return false;
+    return true;
+}
+
 static std::vector<uint8_t> make_frame(int payload, int seq) {
     std::vector<uint8_t> f = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x99, 0x08, 0x00};
     int ip_len = 20 + 8 + payload;
@@ -50,7 +107,7 @@ static std::vector<uint8_t> make_frame(int payload, int seq) {
     uint8_t udp[8] = {0x30, 0x39, 5000 >> 8, 5000 & 0xFF, (uint8_t)(ulen >> 8), (uint8_t)ulen,
                       0, 0};
     f.insert(f.end(), udp, udp + 8);
-    for (int i = 0; i < payload; i++) f.push_back((uint8_t)(i * 7 + seq));
+    for (int i = 0; i < payload; i++) f.push_back(rx_byte(seq, i));
     uint32_t s = 0xC000 + 0x024D + 0xC000 + 0x0201 + 17 + ulen;
     uint16_t uc = fold(csum_add(s, f, 34, ulen));
     if (uc == 0) uc = 0xFFFF;
@@ -61,21 +118,24 @@ static std::vector<uint8_t> make_frame(int payload, int seq) {
 }
 
 int main(int argc, char** argv) {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s frames size...\n", argv[0]);
+    int argi = 1;
+    const bool duplex = argc > 1 && strcmp(argv[1], "-d") == 0;
+    if (duplex) argi++;
+    if (argc < argi + 2) {
+        fprintf(stderr, "usage: %s [-d] frames size...\n", argv[0]);
         return 1;
     }
-    int nfr = atoi(argv[1]);
+    int nfr = atoi(argv[argi]);
     Vudp_stack* t = new Vudp_stack;
-    t->cfg_mac = 0x020000000001ULL;
-    t->cfg_ip = 0xC0000201;
+    t->cfg_mac = OUR_MAC;
+    t->cfg_ip = OUR_IP;
     t->cfg_netmask = 0xFFFFFF00;
     t->cfg_gateway = 0xC00002FE;
     t->cfg_ttl = 64;
     t->cfg_df = 0;
     t->cfg_raw_ethertype = 0x88B5;
-    t->cfg_udp_port = 5000;
-    t->cfg_udp_csum_mode = 0;
+    t->cfg_udp_port = OUR_PORT;
+    t->cfg_udp_csum_mode = duplex ? 1 : 0;
     t->tick_1ms = 0;
     t->m_udp_rx_axis_tready = 1;
     t->m_udp_rx_hdr_ready = 1;
@@ -94,7 +154,48 @@ int main(int argc, char** argv) {
     }
     t->rst = 0;
     uint64_t cyc = 0;
-    for (int a = 2; a < argc; a++) {
+    if (duplex) {
+        // the peer's ARP request, then everything the stack sends (gratuitous ARP, the
+        // reply) taken until the reply has gone: the peer is then in the cache
+        std::vector<uint8_t> req = arp_request();
+        size_t off = 0;
+        for (int i = 0; i < 5000 && t->cnt_arp_reply_tx == 0; i++) {
+            bool offer = off < req.size();
+            if (offer) {
+                uint64_t d = 0, k = 0;
+                int n = 0;
+                for (; n < KW && off + n < req.size(); n++) {
+                    d |= (uint64_t)req[off + n] << (8 * n);
+                    k |= 1ULL << n;
+                }
+                t->s_axis_tdata = d;
+                t->s_axis_tkeep = k;
+                t->s_axis_tlast = off + n >= req.size();
+                t->s_axis_tuser = 0;
+            }
+            t->s_axis_tvalid = offer;
+            t->clk = 0;
+            t->eval();
+            bool hs = offer && t->s_axis_tready;
+            t->clk = 1;
+            t->eval();
+            if (hs) off += KW;
+            cyc++;
+        }
+        t->s_axis_tvalid = 0;
+        for (int i = 0; i < 200; i++) {
+            t->clk = 0;
+            t->eval();
+            t->clk = 1;
+            t->eval();
+            cyc++;
+        }
+        if (t->cnt_arp_reply_tx == 0 || t->m_axis_tvalid) {
+            fprintf(stderr, "the stack did not answer the peer's ARP request\n");
+            return 2;
+        }
+    }
+    for (int a = argi + 1; a < argc; a++) {
         int payload = atoi(argv[a]);
         std::vector<std::vector<uint8_t>> frames;
         for (int k = 0; k < nfr; k++) frames.push_back(make_frame(payload, k));
@@ -104,8 +205,16 @@ int main(int argc, char** argv) {
         uint64_t stall = 0, first_in = 0, last_in0 = 0, first_out = 0, last_out0 = 0;
         std::vector<uint64_t> ends;
         bool seen_first = false;
-        int done = 0, idle = 0;
-        while (done < nfr) {
+        int done = 0, idle = 0, rx_bad = 0, rx_off = 0;
+        bool rx_wrong = false;
+        // transmit side (duplex): application and MAC line model
+        const int beats = payload ? (payload + KW - 1) / KW : 1;
+        int hdr_sent = 0, pay_sent = 0, beat = 0, got = 0, underflows = 0, tx_bad = 0;
+        uint64_t wire_next = 0, first_start = 0, last_end = 0, max_idle = 0;
+        bool in_frame = false, started = false;
+        std::vector<uint8_t> txf;
+        const int tx_total = duplex ? nfr : 0;
+        while (done < nfr || got < tx_total) {
             // frame fi may start at its line-rate slot
             uint64_t slot = t0 + ((uint64_t)fi * wire + KW - 1) / KW;
             bool offer = fi < frames.size() && (off > 0 || cyc >= slot);
@@ -123,6 +232,31 @@ int main(int argc, char** argv) {
                 t->s_axis_tuser = 0;
             }
             t->s_axis_tvalid = offer;
+            bool pv = false, mready = true;
+            if (duplex) {
+                // application: header n, then payload n once header n was taken
+                t->s_udp_tx_hdr_valid = hdr_sent < nfr;
+                t->s_udp_tx_hdr_dst_mac = 0;
+                t->s_udp_tx_hdr_dst_mac_valid = 0;
+                t->s_udp_tx_hdr_dst_ip = PEER_IP;
+                t->s_udp_tx_hdr_dst_port = PEER_PORT;
+                t->s_udp_tx_hdr_src_port = OUR_PORT;
+                t->s_udp_tx_hdr_len = payload;
+                t->s_udp_tx_hdr_csum = 0;
+                pv = pay_sent < hdr_sent;
+                uint64_t d = 0;
+                int nb = payload ? ((beat + 1) * KW <= payload ? KW : payload - beat * KW) : 0;
+                for (int i = 0; i < nb; i++)
+                    d |= (uint64_t)tx_byte(pay_sent, beat * KW + i) << (8 * i);
+                t->s_udp_tx_axis_tvalid = pv;
+                t->s_udp_tx_axis_tdata = d;
+                t->s_udp_tx_axis_tkeep = (uint8_t)((1u << nb) - 1);
+                t->s_udp_tx_axis_tlast = beat == beats - 1;
+                t->s_udp_tx_axis_tuser = 0;
+                // MAC: takes a beat whose bytes leave during the next cycle
+                mready = (cyc + 2) * KW > wire_next;
+                t->m_axis_tready = mready;
+            }
             t->clk = 0;
             t->eval();
             bool in_hs = offer && t->s_axis_tready;
@@ -132,8 +266,17 @@ int main(int argc, char** argv) {
                     first_out = cyc;
                     seen_first = true;
                 }
+                uint64_t d = t->m_udp_rx_axis_tdata;
+                for (int n = 0; n < KW; n++) {
+                    if (!((t->m_udp_rx_axis_tkeep >> n) & 1)) continue;
+                    if (rx_off >= payload || (uint8_t)(d >> (8 * n)) != rx_byte(done, rx_off))
+                        rx_wrong = true;
+                    rx_off++;
+                }
                 if (t->m_udp_rx_axis_tlast & 1) {
-                    if (t->m_udp_rx_axis_tuser & 1) fprintf(stderr, "bad datagram\n");
+                    if ((t->m_udp_rx_axis_tuser & 1) || rx_off != payload || rx_wrong) rx_bad++;
+                    rx_off = 0;
+                    rx_wrong = false;
                     ends.push_back(cyc);
                     if (done == 0) last_out0 = cyc;
                     done++;
@@ -143,6 +286,11 @@ int main(int argc, char** argv) {
                 fprintf(stderr, "no output for 100000 cycles at payload %d\n", payload);
                 return 2;
             }
+            bool hfire = duplex && t->s_udp_tx_hdr_valid && t->s_udp_tx_hdr_ready;
+            bool pfire = pv && t->s_udp_tx_axis_tready;
+            bool mv = t->m_axis_tvalid;
+            uint64_t md = t->m_axis_tdata;
+            int mk = t->m_axis_tkeep, ml = t->m_axis_tlast;
             t->clk = 1;
             t->eval();
             if (in_hs) {
@@ -154,14 +302,66 @@ int main(int argc, char** argv) {
                     off = 0;
                 }
             }
+            if (hfire) hdr_sent++;
+            if (pfire && ++beat == beats) {
+                beat = 0;
+                pay_sent++;
+            }
+            if (duplex && mready) {
+                if (mv) {
+                    int n = __builtin_popcount(mk);
+                    if (!in_frame) {
+                        in_frame = true;
+                        uint64_t start = wire_next > (cyc + 1) * KW ? wire_next : (cyc + 1) * KW;
+                        if (started && start - wire_next > max_idle) max_idle = start - wire_next;
+                        if (!started) first_start = start;
+                        started = true;
+                        wire_next = start;
+                        txf.clear();
+                    }
+                    for (int i = 0; i < n; i++) txf.push_back((uint8_t)(md >> (8 * i)));
+                    uint64_t at = (cyc + 1) * KW;
+                    wire_next = (wire_next > at ? wire_next : at) + n;
+                    if (ml) {
+                        in_frame = false;
+                        size_t fl = txf.size();
+                        wire_next += (fl < 60 ? 60 - fl : 0) + 4 + 12 + 8;
+                        last_end = wire_next;
+                        tx_bad += !tx_frame_ok(txf, payload, got);
+                        got++;
+                    }
+                } else if (in_frame) {
+                    underflows++;
+                }
+            }
             cyc++;
+            if (cyc > t0 + (uint64_t)nfr * (payload + 200) * 16 + 100000) {
+                fprintf(stderr, "stalled at payload %d: %d of %d received, %d of %d sent\n",
+                        payload, done, nfr, got, tx_total);
+                return 2;
+            }
         }
         // ideal: frames 1..N-1 at line rate (byte-times / bytes per cycle)
         double ideal = (double)(nfr - 1) * wire / KW;
-        printf("%d %d %.2f %llu %llu %llu %llu\n", payload, nfr, ideal,
+        printf("%d %d %.2f %llu %llu %llu %llu", payload, nfr, ideal,
                (unsigned long long)(ends.back() - ends.front()),
                (unsigned long long)(first_out - first_in),
                (unsigned long long)(last_out0 - last_in0), (unsigned long long)stall);
+        if (duplex) {
+            uint64_t fb = 42 + payload + 4;
+            uint64_t line = (uint64_t)nfr * (8 + (fb < 64 ? 64 : fb) + 12);
+            printf(" %llu %llu %llu %d %d %d", (unsigned long long)line,
+                   (unsigned long long)(last_end - first_start), (unsigned long long)max_idle,
+                   underflows, tx_bad, rx_bad);
+        } else if (rx_bad) {
+            fprintf(stderr, "%d datagrams delivered wrong at payload %d\n", rx_bad, payload);
+            return 3;
+        }
+        printf("\n");
+        fflush(stdout);
+        t->s_udp_tx_hdr_valid = 0;
+        t->s_udp_tx_axis_tvalid = 0;
+        t->m_axis_tready = 1;
         for (int i = 0; i < 200; i++) {
             t->clk = 0;
             t->eval();
