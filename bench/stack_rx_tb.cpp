@@ -22,8 +22,9 @@
 // first frame's start to the last one's end; tx_max_idle: longest idle beyond the gap;
 // tx_underflows: cycles the MAC wanted a beat mid-frame and had none; tx_bad: frames with a
 // wrong destination MAC, header, checksum or payload; rx_bad: datagrams delivered wrong.
-// Without -d a wrong datagram makes the driver fail (exit 3).
-// Usage: Vudp_stack [-d] <frames per size> <size> [<size> ...]
+// With -t (transmit only) the same without the received frames (the receive fields are 0).
+// Without -d or -t a wrong datagram makes the driver fail (exit 3).
+// Usage: Vudp_stack [-d|-t] <frames per size> <size> [<size> ...]
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -119,10 +120,11 @@ static std::vector<uint8_t> make_frame(int payload, int seq) {
 
 int main(int argc, char** argv) {
     int argi = 1;
-    const bool duplex = argc > 1 && strcmp(argv[1], "-d") == 0;
+    const bool tx_only = argc > 1 && strcmp(argv[1], "-t") == 0;
+    const bool duplex = tx_only || (argc > 1 && strcmp(argv[1], "-d") == 0);
     if (duplex) argi++;
     if (argc < argi + 2) {
-        fprintf(stderr, "usage: %s [-d] frames size...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-d|-t] frames size...\n", argv[0]);
         return 1;
     }
     int nfr = atoi(argv[argi]);
@@ -214,7 +216,9 @@ int main(int argc, char** argv) {
         bool in_frame = false, started = false;
         std::vector<uint8_t> txf;
         const int tx_total = duplex ? nfr : 0;
-        while (done < nfr || got < tx_total) {
+        const int rx_total = tx_only ? 0 : nfr;
+        if (tx_only) fi = frames.size();
+        while (done < rx_total || got < tx_total) {
             // frame fi may start at its line-rate slot
             uint64_t slot = t0 + ((uint64_t)fi * wire + KW - 1) / KW;
             bool offer = fi < frames.size() && (off > 0 || cyc >= slot);
@@ -282,7 +286,7 @@ int main(int argc, char** argv) {
                     done++;
                 }
                 idle = 0;
-            } else if (++idle > 100000) {
+            } else if (++idle > 100000 && !tx_only) {
                 fprintf(stderr, "no output for 100000 cycles at payload %d\n", payload);
                 return 2;
             }
@@ -344,7 +348,7 @@ int main(int argc, char** argv) {
         // ideal: frames 1..N-1 at line rate (byte-times / bytes per cycle)
         double ideal = (double)(nfr - 1) * wire / KW;
         printf("%d %d %.2f %llu %llu %llu %llu", payload, nfr, ideal,
-               (unsigned long long)(ends.back() - ends.front()),
+               (unsigned long long)(ends.empty() ? 0 : ends.back() - ends.front()),
                (unsigned long long)(first_out - first_in),
                (unsigned long long)(last_out0 - last_in0), (unsigned long long)stall);
         if (duplex) {
