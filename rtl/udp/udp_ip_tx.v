@@ -42,8 +42,10 @@
 //   (read them while rst is low), for counters kept elsewhere (stat_counters);
 //   CNT_W may then be 1.
 //
-// Latency: first byte 1 cycle after the header handshake (plus the ARP lookup when the
-// MAC is not given); payload combinational. Back to back, one idle cycle between frames:
+// Latency: first byte 1 cycle after the header handshake when the MAC is given; with an
+// ARP lookup, 1 cycle after ARP's answer, the request reaching ARP in the handshake's
+// cycle wider than 8 bits and 1 cycle later at 8 bits (so 2 and 3 cycles in all with
+// ARP's one-cycle answer for a repeated destination); payload combinational. Back to back, one idle cycle between frames:
 // s_hdr_ready is a function of registers only, so the next header is taken the cycle
 // after the previous frame's last beat (the MAC cannot take data during its inter-frame
 // gap and preamble, so the wire loses nothing).
@@ -85,7 +87,7 @@ module udp_ip_tx #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg               arp_req_valid,
+    output wire              arp_req_valid,
     input  wire              arp_req_ready,
     output wire [31:0]       arp_req_ip,
     input  wire              arp_resp_valid,
@@ -103,8 +105,9 @@ module udp_ip_tx #(
     // ARP lookup state, one flag per state (idle: neither): each is set only from the one
     // before it, so when every request carries its MAC (s_hdr_dst_mac_valid tied to 1)
     // synthesis finds both constant and removes the whole lookup path
-    reg w_wait;                     // waiting for the ARP response (arp_req_valid: the request)
-    wire w_idle = !arp_req_valid && !w_wait;
+    reg w_req;                      // a lookup request not yet taken by ARP
+    reg w_wait;                     // waiting for the ARP response
+    wire w_idle = !w_req && !w_wait;
 
     // static table (loaded while no frame is in flight and at each request)
     reg  [47:0] t_mac;
@@ -296,7 +299,23 @@ module udp_ip_tx #(
     // ARP lookup
     reg eng_start, eng_drop;
     reg [15:0] eng_len;
-    assign arp_req_ip = r_dip;
+    // Wider than 8 bits the request goes to ARP in the cycle of the header handshake
+    // (from the request's own IP; held in w_req and r_dip if ARP is busy), so that with
+    // ARP's one-cycle answer for a repeated destination the first byte leaves 2 cycles
+    // after the handshake and back-to-back frames keep 2 idle cycles between them, which
+    // the MAC's FCS, gap and preamble (3 cycles at 64 bits) hide. At 8 bits the gap is 24
+    // cycles long: the request is registered first (3 cycles after the handshake in all),
+    // which saves the 32-bit multiplexer.
+    wire req_now = hdr_fire && !s_hdr_dst_mac_valid;
+    generate
+        if (KEEP_W > 1) begin : g_req_early
+            assign arp_req_valid = w_req || req_now;
+            assign arp_req_ip    = w_req ? r_dip : s_hdr_dst_ip;
+        end else begin : g_req_reg
+            assign arp_req_valid = w_req;
+            assign arp_req_ip    = r_dip;
+        end
+    endgenerate
     always @* begin
         eng_start = 1'b0;
         eng_drop  = 1'b0;
@@ -313,15 +332,15 @@ module udp_ip_tx #(
     end
 
     always @(posedge clk) begin
-        if (hdr_fire && !s_hdr_dst_mac_valid) arp_req_valid <= 1'b1;
+        if (req_now && !(KEEP_W > 1 && arp_req_ready)) w_req <= 1'b1;
         if (arp_req_valid && arp_req_ready) begin
-            arp_req_valid <= 1'b0;
-            w_wait        <= 1'b1;
+            w_req  <= 1'b0;
+            w_wait <= 1'b1;
         end
         if (w_wait && arp_resp_valid) w_wait <= 1'b0;
         if (rst) begin
             w_wait        <= 1'b0;
-            arp_req_valid <= 1'b0;
+            w_req         <= 1'b0;
         end
     end
 

@@ -4,7 +4,10 @@ scapy parses every frame and every header field is checked (IPv4 header checksum
 recomputed by scapy, UDP checksum recomputed when supplied); the first frame beat must
 leave one cycle after the header handshake and back-to-back frames must be separated by
 exactly one idle cycle; length
-mismatches, ARP hits and misses and configuration changes are checked with exact counters.
+mismatches, ARP hits and misses and configuration changes are checked with exact counters;
+with an ARP that answers in one cycle, the request reaches it in the handshake's cycle
+wider than 8 bits (one cycle later at 8) and frames to one destination keep 2 (3) idle
+cycles between them.
 """
 
 from __future__ import annotations
@@ -422,6 +425,61 @@ async def counter_wrap(dut: Any) -> None:
     assert tb.cnt("cnt_tx_abort") == 2 % mod
     assert tb.cnt("cnt_tx_long") == 2 % mod
     assert tb.cnt("cnt_arp_miss") == 0
+
+
+async def arp_stack_model(
+    dut: Any, table: dict[int, int], takes: list[tuple[int, int]], cyc: Cycles
+) -> None:
+    """ARP as the stack's: arp_req_ready (a register) high while no lookup is in flight,
+    a lookup taken in the cycle it is offered and answered in the next (ARP's answer for
+    a repeated destination); records (cycle, IP) of each take."""
+    dut.arp_req_ready.value = 1
+    while True:
+        await RisingEdge(dut.clk)
+        if int(dut.arp_req_valid.value) and int(dut.arp_req_ready.value):
+            ip = int(dut.arp_req_ip.value)
+            takes.append((cyc.now, ip))
+            dut.arp_req_ready.value = 0
+            dut.arp_resp_hit.value = int(ip in table)
+            dut.arp_resp_mac.value = table.get(ip, 0xDEAD)
+            dut.arp_resp_valid.value = 1
+            await RisingEdge(dut.clk)
+            dut.arp_resp_valid.value = 0
+            dut.arp_resp_hit.value = 0
+            dut.arp_req_ready.value = 1
+
+
+@cocotb.test()
+async def arp_lookup_timing(dut: Any) -> None:
+    """Back-to-back lookups against a ready ARP answering in one cycle: wider than 8 bits
+    the request reaches ARP in the header handshake's cycle (first beat 2 cycles after it,
+    2 idle cycles between frames, which the 64-bit MAC's FCS, gap and preamble hide); at 8
+    bits one cycle later (3 cycles, 3 idle). Misses and a given MAC in between."""
+    tb = Tb(dut)
+    await tb.start()
+    peer, other = 0xC0000202, 0xC0000203
+    known = {peer: 0x02AABBCCDDEE}
+    takes: list[tuple[int, int]] = []
+    cocotb.start_soon(arp_stack_model(dut, known, takes, tb.cyc))
+    lead = 1 if tb.w == 8 else 0  # cycles from the handshake to ARP's take
+    plan = [(peer, 0, n, True) for n in (1, 17, 64, 200, 7, 1472)]
+    plan += [(other, 0, 30, False), (peer, 0, 9, True), (DST_IP, 1, 40, True), (peer, 0, 3, True)]
+    await send_plan(tb, plan, known, step=5)
+    looked = [k for k, p in enumerate(plan) if p[1] == 0]
+    assert [ip for _, ip in takes] == [plan[k][0] for k in looked]
+    for (c, _), k in zip(takes, looked, strict=True):
+        assert c - tb.hdr.fired[k] == lead, f"datagram {k}: taken {c - tb.hdr.fired[k]} after"
+    firsts = [b.cycle for b in tb.sink.beats if b.first]
+    lasts = [b.cycle for b in tb.sink.beats if b.last]
+    sent = [k for k, p in enumerate(plan) if p[3]]
+    assert len(firsts) == len(sent)
+    for j, k in enumerate(sent):
+        want = 1 if plan[k][1] else 2 + lead
+        assert firsts[j] - tb.hdr.fired[k] == want, f"datagram {k}: first beat late"
+    for j in range(1, 6):  # the first six: back to back to the peer
+        assert firsts[j] == lasts[j - 1] + 3 + lead, f"gap before frame {j}"
+    assert tb.cnt("cnt_arp_miss") == 1
+    assert tb.cnt("cnt_tx_frames") == len(sent)
 
 
 def test_udp_ip_tx_cnt8() -> None:
