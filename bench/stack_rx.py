@@ -42,7 +42,7 @@ def build(width: int) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     srcs = sorted((ROOT / "rtl").rglob("*.v"))
     exe = out / "Vudp_stack"
-    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER])
+    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER, DRIVER.with_name("line_model.h")])
     if exe.exists() and exe.stat().st_mtime > newest:
         return exe
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "-Wno-lint"]

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "Vudp_stack.h"
+#include "line_model.h"
 #include "verilated.h"
 
 #ifndef DATA_W
@@ -118,6 +119,20 @@ static std::vector<uint8_t> make_frame(int payload, int seq) {
     return f;
 }
 
+// Drive s_axis with the beat of frame f at byte offset off (tvalid apart).
+static void put_beat(Vudp_stack* t, const std::vector<uint8_t>& f, size_t off) {
+    uint64_t d = 0, k = 0;
+    int n = 0;
+    for (; n < KW && off + n < f.size(); n++) {
+        d |= (uint64_t)f[off + n] << (8 * n);
+        k |= 1ULL << n;
+    }
+    t->s_axis_tdata = d;
+    t->s_axis_tkeep = k;
+    t->s_axis_tlast = off + n >= f.size();
+    t->s_axis_tuser = 0;
+}
+
 int main(int argc, char** argv) {
     int argi = 1;
     const bool tx_only = argc > 1 && strcmp(argv[1], "-t") == 0;
@@ -163,18 +178,7 @@ int main(int argc, char** argv) {
         size_t off = 0;
         for (int i = 0; i < 5000 && t->cnt_arp_reply_tx == 0; i++) {
             bool offer = off < req.size();
-            if (offer) {
-                uint64_t d = 0, k = 0;
-                int n = 0;
-                for (; n < KW && off + n < req.size(); n++) {
-                    d |= (uint64_t)req[off + n] << (8 * n);
-                    k |= 1ULL << n;
-                }
-                t->s_axis_tdata = d;
-                t->s_axis_tkeep = k;
-                t->s_axis_tlast = off + n >= req.size();
-                t->s_axis_tuser = 0;
-            }
+            if (offer) put_beat(t, req, off);
             t->s_axis_tvalid = offer;
             t->clk = 0;
             t->eval();
@@ -211,10 +215,8 @@ int main(int argc, char** argv) {
         bool rx_wrong = false;
         // transmit side (duplex): application and MAC line model
         const int beats = payload ? (payload + KW - 1) / KW : 1;
-        int hdr_sent = 0, pay_sent = 0, beat = 0, got = 0, underflows = 0, tx_bad = 0;
-        uint64_t wire_next = 0, first_start = 0, last_end = 0, max_idle = 0;
-        bool in_frame = false, started = false;
-        std::vector<uint8_t> txf;
+        int hdr_sent = 0, pay_sent = 0, beat = 0, got = 0, tx_bad = 0;
+        LineModel line(KW);
         const int tx_total = duplex ? nfr : 0;
         const int rx_total = tx_only ? 0 : nfr;
         if (tx_only) fi = frames.size();
@@ -222,19 +224,7 @@ int main(int argc, char** argv) {
             // frame fi may start at its line-rate slot
             uint64_t slot = t0 + ((uint64_t)fi * wire + KW - 1) / KW;
             bool offer = fi < frames.size() && (off > 0 || cyc >= slot);
-            if (offer) {
-                const std::vector<uint8_t>& f = frames[fi];
-                uint64_t d = 0, k = 0;
-                int n = 0;
-                for (; n < KW && off + n < f.size(); n++) {
-                    d |= (uint64_t)f[off + n] << (8 * n);
-                    k |= 1ULL << n;
-                }
-                t->s_axis_tdata = d;
-                t->s_axis_tkeep = k;
-                t->s_axis_tlast = off + n >= f.size();
-                t->s_axis_tuser = 0;
-            }
+            if (offer) put_beat(t, frames[fi], off);
             t->s_axis_tvalid = offer;
             bool pv = false, mready = true;
             if (duplex) {
@@ -258,7 +248,7 @@ int main(int argc, char** argv) {
                 t->s_udp_tx_axis_tlast = beat == beats - 1;
                 t->s_udp_tx_axis_tuser = 0;
                 // MAC: takes a beat whose bytes leave during the next cycle
-                mready = (cyc + 2) * KW > wire_next;
+                mready = line.ready(cyc);
                 t->m_axis_tready = mready;
             }
             t->clk = 0;
@@ -311,32 +301,9 @@ int main(int argc, char** argv) {
                 beat = 0;
                 pay_sent++;
             }
-            if (duplex && mready) {
-                if (mv) {
-                    int n = __builtin_popcount(mk);
-                    if (!in_frame) {
-                        in_frame = true;
-                        uint64_t start = wire_next > (cyc + 1) * KW ? wire_next : (cyc + 1) * KW;
-                        if (started && start - wire_next > max_idle) max_idle = start - wire_next;
-                        if (!started) first_start = start;
-                        started = true;
-                        wire_next = start;
-                        txf.clear();
-                    }
-                    for (int i = 0; i < n; i++) txf.push_back((uint8_t)(md >> (8 * i)));
-                    uint64_t at = (cyc + 1) * KW;
-                    wire_next = (wire_next > at ? wire_next : at) + n;
-                    if (ml) {
-                        in_frame = false;
-                        size_t fl = txf.size();
-                        wire_next += (fl < 60 ? 60 - fl : 0) + 4 + 12 + 8;
-                        last_end = wire_next;
-                        tx_bad += !tx_frame_ok(txf, payload, got);
-                        got++;
-                    }
-                } else if (in_frame) {
-                    underflows++;
-                }
+            if (duplex && mready && line.step(cyc, mv, md, (unsigned)mk, ml)) {
+                tx_bad += !tx_frame_ok(line.frame, payload, got);
+                got++;
             }
             cyc++;
             if (cyc > t0 + (uint64_t)nfr * (payload + 200) * 16 + 100000) {
@@ -353,10 +320,10 @@ int main(int argc, char** argv) {
                (unsigned long long)(last_out0 - last_in0), (unsigned long long)stall);
         if (duplex) {
             uint64_t fb = 42 + payload + 4;
-            uint64_t line = (uint64_t)nfr * (8 + (fb < 64 ? 64 : fb) + 12);
-            printf(" %llu %llu %llu %d %d %d", (unsigned long long)line,
-                   (unsigned long long)(last_end - first_start), (unsigned long long)max_idle,
-                   underflows, tx_bad, rx_bad);
+            uint64_t wire_bytes = (uint64_t)nfr * (8 + (fb < 64 ? 64 : fb) + 12);
+            printf(" %llu %llu %llu %d %d %d", (unsigned long long)wire_bytes,
+                   (unsigned long long)(line.last_end - line.first_start),
+                   (unsigned long long)line.max_idle, line.underflows, tx_bad, rx_bad);
         } else if (rx_bad) {
             fprintf(stderr, "%d datagrams delivered wrong at payload %d\n", rx_bad, payload);
             return 3;

@@ -39,7 +39,7 @@ def build(width: int, buf: int) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     srcs = [ROOT / "rtl" / "common" / "tx_prepend.v", *sorted((ROOT / "rtl" / "udp").glob("*.v"))]
     exe = out / "Vudp_tx"
-    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER])
+    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER, DRIVER.with_name("line_model.h")])
     if exe.exists() and exe.stat().st_mtime > newest:
         return exe
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "-Wno-lint"]

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "Vudp_tx.h"
+#include "line_model.h"
 #include "verilated.h"
 
 #ifndef DATA_W
@@ -86,10 +87,9 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 4; i++) tick();
         t->rst = 0;
         tick();
-        uint64_t c = 0, wire_next = 0, first_start = 0, last_end = 0, max_idle = 0;
-        int hdr_sent = 0, pay_sent = 0, beat = 0, got = 0, underflows = 0, bad = 0;
-        bool in_frame = false, started = false;
-        std::vector<uint8_t> frame;
+        uint64_t c = 0;
+        int hdr_sent = 0, pay_sent = 0, beat = 0, got = 0, bad = 0;
+        LineModel line(KW);
         while (got < nframes) {
             // application: header n, then payload n once header n was taken
             t->s_hdr_valid = hdr_sent < nframes;
@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
             t->s_axis_tlast = beat == beats - 1;
             t->s_axis_tuser = 0;
             // MAC: takes a beat whose bytes leave during the next cycle
-            bool ready = (c + 2) * KW > wire_next;
+            bool ready = line.ready(c);
             t->m_axis_tready = ready;
             t->eval();
             bool hfire = t->s_hdr_valid && t->s_hdr_ready;
@@ -127,39 +127,16 @@ int main(int argc, char** argv) {
                     pay_sent++;
                 }
             }
-            if (ready) {
-                if (mv) {
-                    int n = __builtin_popcount(mk);
-                    if (!in_frame) {
-                        in_frame = true;
-                        uint64_t start = wire_next > (c + 1) * KW ? wire_next : (c + 1) * KW;
-                        if (started && start - wire_next > max_idle) max_idle = start - wire_next;
-                        if (!started) first_start = start;
-                        started = true;
-                        wire_next = start;
-                        frame.clear();
-                    }
-                    for (int i = 0; i < n; i++) frame.push_back((uint8_t)(md >> (8 * i)));
-                    uint64_t at = (c + 1) * KW;
-                    wire_next = (wire_next > at ? wire_next : at) + n;
-                    if (ml) {
-                        in_frame = false;
-                        size_t fl = frame.size();
-                        wire_next += (fl < 60 ? 60 - fl : 0) + 4 + 12 + 8;
-                        last_end = wire_next;
-                        bool ok = fl == (size_t)(42 + len);
-                        if (ok) {
-                            uint16_t uc = ((uint16_t)frame[40] << 8) | frame[41];
-                            ok = uc == (mode == 1 ? udp_csum(frame) : mode == 2 ? 0x1234 : 0);
-                            for (int i = 0; ok && i < len; i++)
-                                ok = frame[42 + i] == pay_byte(got, i);
-                        }
-                        bad += !ok;
-                        got++;
-                    }
-                } else if (in_frame) {
-                    underflows++;
+            if (ready && line.step(c, mv, md, (unsigned)mk, ml)) {
+                const std::vector<uint8_t>& frame = line.frame;
+                bool ok = frame.size() == (size_t)(42 + len);
+                if (ok) {
+                    uint16_t uc = ((uint16_t)frame[40] << 8) | frame[41];
+                    ok = uc == (mode == 1 ? udp_csum(frame) : mode == 2 ? 0x1234 : 0);
+                    for (int i = 0; ok && i < len; i++) ok = frame[42 + i] == pay_byte(got, i);
                 }
+                bad += !ok;
+                got++;
             }
             c++;
             if (c > (uint64_t)nframes * (len + 200) * 8 + 100000) {
@@ -167,12 +144,11 @@ int main(int argc, char** argv) {
                 return 2;
             }
         }
-        uint64_t line = 0;
         uint64_t fb = 42 + len + 4;
-        line = (uint64_t)nframes * (8 + (fb < 64 ? 64 : fb) + 12);
-        printf("%d %d %llu %llu %llu %d %d\n", len, nframes, (unsigned long long)line,
-               (unsigned long long)(last_end - first_start), (unsigned long long)max_idle,
-               underflows, bad);
+        uint64_t wire_bytes = (uint64_t)nframes * (8 + (fb < 64 ? 64 : fb) + 12);
+        printf("%d %d %llu %llu %llu %d %d\n", len, nframes, (unsigned long long)wire_bytes,
+               (unsigned long long)(line.last_end - line.first_start),
+               (unsigned long long)line.max_idle, line.underflows, bad);
         fflush(stdout);
     }
     delete t;
