@@ -171,6 +171,15 @@ int main(int argc, char** argv) {
     }
     t->rst = 0;
     uint64_t cyc = 0;
+    auto run_idle = [&](int n) {
+        for (int i = 0; i < n; i++) {
+            t->clk = 0;
+            t->eval();
+            t->clk = 1;
+            t->eval();
+            cyc++;
+        }
+    };
     if (duplex) {
         // the peer's ARP request, then everything the stack sends (gratuitous ARP, the
         // reply) taken until the reply has gone: the peer is then in the cache
@@ -189,13 +198,7 @@ int main(int argc, char** argv) {
             cyc++;
         }
         t->s_axis_tvalid = 0;
-        for (int i = 0; i < 200; i++) {
-            t->clk = 0;
-            t->eval();
-            t->clk = 1;
-            t->eval();
-            cyc++;
-        }
+        run_idle(200);
         if (t->cnt_arp_reply_tx == 0 || t->m_axis_tvalid) {
             fprintf(stderr, "the stack did not answer the peer's ARP request\n");
             return 2;
@@ -333,13 +336,7 @@ int main(int argc, char** argv) {
         t->s_udp_tx_hdr_valid = 0;
         t->s_udp_tx_axis_tvalid = 0;
         t->m_axis_tready = 1;
-        for (int i = 0; i < 200; i++) {
-            t->clk = 0;
-            t->eval();
-            t->clk = 1;
-            t->eval();
-            cyc++;
-        }
+        run_idle(200);
     }
     delete t;
     return 0;

@@ -273,6 +273,16 @@ async def length_mismatch(dut: Any) -> None:
     assert tb.sink.count() == 0
 
 
+async def arp_answer(dut: Any, table: dict[int, int], ip: int) -> None:
+    """ARP's answer for `ip` from `table` (0xDEAD on a miss), a one-cycle strobe."""
+    dut.arp_resp_hit.value = int(ip in table)
+    dut.arp_resp_mac.value = table.get(ip, 0xDEAD)
+    dut.arp_resp_valid.value = 1
+    await RisingEdge(dut.clk)
+    dut.arp_resp_valid.value = 0
+    dut.arp_resp_hit.value = 0
+
+
 async def arp_model(dut: Any, table: dict[int, int], log: list[int], delay: int = 3) -> None:
     """ARP lookup responder: request accepted after one cycle, answer `delay` cycles later."""
     while True:
@@ -284,12 +294,7 @@ async def arp_model(dut: Any, table: dict[int, int], log: list[int], delay: int 
             ip = int(dut.arp_req_ip.value)
             log.append(ip)
             await wait_cycles(dut, delay)
-            dut.arp_resp_hit.value = int(ip in table)
-            dut.arp_resp_mac.value = table.get(ip, 0xDEAD)
-            dut.arp_resp_valid.value = 1
-            await RisingEdge(dut.clk)
-            dut.arp_resp_valid.value = 0
-            dut.arp_resp_hit.value = 0
+            await arp_answer(dut, table, ip)
 
 
 Plan = list[tuple[int, int, int, bool]]  # (destination IP, dst_mac_valid, length, delivered)
@@ -440,12 +445,7 @@ async def arp_stack_model(
             ip = int(dut.arp_req_ip.value)
             takes.append((cyc.now, ip))
             dut.arp_req_ready.value = 0
-            dut.arp_resp_hit.value = int(ip in table)
-            dut.arp_resp_mac.value = table.get(ip, 0xDEAD)
-            dut.arp_resp_valid.value = 1
-            await RisingEdge(dut.clk)
-            dut.arp_resp_valid.value = 0
-            dut.arp_resp_hit.value = 0
+            await arp_answer(dut, table, ip)
             dut.arp_req_ready.value = 1
 
 
