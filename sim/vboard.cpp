@@ -187,6 +187,36 @@ inline size_t sim_cycle_offset(const R* root) {
         return sizeof(R);
 }
 
+// Fast evaluation. Verilator's eval() runs its scheduler's loops until no trigger fires
+// (the input combinational region until settled, the 'act' triggers, the 'nba' region,
+// the triggers again), with its trigger vectors' bookkeeping around each step, about 6%
+// of the board's time under load. When every trigger is a rising edge of a clock that
+// only the input combinational region assigns (checked on the generated code at build
+// time: VBOARD_FAST_EVAL in vboard_model.h), one pass is the whole evaluation: that
+// region once, the triggers once (vboard_act: the model's own trigger expressions, which
+// also take the clocks' new samples, giving a bit mask), and the 'nba' functions of the
+// fired triggers once (vboard_nba: the model's own _eval_nba with its trigger flags read
+// from that mask); the loops' second rounds would find nothing. The
+// model's state afterwards is the one eval() leaves, byte for byte (the same iteration
+// counts, the trigger vectors cleared). The first evaluation, which initializes the
+// model, is eval() itself; --no-fast-eval uses eval() throughout, and --gate-verify's
+// reference model always does (so it checks this too).
+#ifndef VBOARD_FAST_EVAL
+#define VBOARD_FAST_EVAL 0
+#endif
+#if VBOARD_FAST_EVAL
+template <typename R>
+inline void fast_eval(R* r) {
+    r->__VicoIterCount = 0;
+    Vtop___024root___eval_triggers__ico(r);  // the input region's one trigger: first pass
+    Vtop___024root___eval_ico(r);
+    r->__VicoIterCount = 1;
+    r->__VicoTriggered.clear();
+    const unsigned m = vboard_act(r);  // the triggers as a bit mask, the clocks' samples
+    if (m) vboard_nba(r, m);
+}
+#endif
+
 template <typename R>
 inline void rising_edge_next(R* root) {
     if constexpr (OneEvalModel<R>::value) {
@@ -263,6 +293,7 @@ struct Options {
     bool skip = true;              // fast-forward over quiescent cycles
     bool gate = true;              // activity gating (sim_gclk from sim_gate_en)
     bool gate_verify = false;      // run an ungated copy alongside and compare every cycle
+    bool fast_eval = true;         // one-pass evaluation (see VBOARD_FAST_EVAL)
     uint64_t gate_mask = ~0ull;    // --gate-mask: enables ANDed with it (tests the verifier)
     uint64_t tick_every = 0;       // tick_1ms every N simulated cycles instead of each wall ms
     bool pcap_cycles = false;      // pcap timestamps: the frame's first cycle on the wire x 8 ns
@@ -338,6 +369,9 @@ void usage(FILE* f) {
             "                        the first difference; implies --no-skip; slow)\n"
             "  --gate-mask M         AND the enables with M (a wrong gating, to test\n"
             "                        --gate-verify; ticks and reset still raise every clock)\n"
+            "  --no-fast-eval        evaluate with the model's eval() (its scheduler's loops)\n"
+            "                        instead of the one-pass evaluation (the same results,\n"
+            "                        slower)\n"
             "  -h, --help            this help\n"
             "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
 }
@@ -347,7 +381,7 @@ Options parse_args(int argc, char** argv) {
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
         O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
-        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC, O_NOGATE, O_GVERIFY, O_GMASK
+        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC, O_NOGATE, O_GVERIFY, O_GMASK, O_NOFAST
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -373,6 +407,7 @@ Options parse_args(int argc, char** argv) {
         {"no-gate", no_argument, nullptr, O_NOGATE},
         {"gate-verify", no_argument, nullptr, O_GVERIFY},
         {"gate-mask", required_argument, nullptr, O_GMASK},
+        {"no-fast-eval", no_argument, nullptr, O_NOFAST},
         {"tick-every-cycles", required_argument, nullptr, O_TICKC},
         {"pcap-cycles", no_argument, nullptr, O_PCAPC},
         {"help", no_argument, nullptr, 'h'},
@@ -414,6 +449,7 @@ Options parse_args(int argc, char** argv) {
             case O_NOGATE: o.gate = false; break;
             case O_GVERIFY: o.gate_verify = true; o.skip = false; break;
             case O_GMASK: o.gate_mask = strtoull(optarg, nullptr, 0); break;
+            case O_NOFAST: o.fast_eval = false; break;
             case O_TICKC: {
                 double v = parse_num(optarg, "--tick-every-cycles");
                 if (v < kTickSpacing || v != uint64_t(v))
@@ -554,6 +590,7 @@ class Board {
     // fast-forward (see kCheckFirst)
     bool skip_on_ = false;
     bool gate_on_ = false;
+    bool fast_on_ = false;     // fast_eval() instead of eval() (after the first evaluation)
     bool fixed_ = false;       // the model's state is a fixed point under idle inputs
     int snap_stage_ = 0;  // snap_ holds the state after the previous (idle) cycle: 1 its
                           // first quick_ bytes, 2 all of it; 0 nothing
@@ -780,7 +817,16 @@ inline void Board::cycle() {
         rising_edge_next(t->rootp);
         t->clk = 1;
         set_gclk(t->rootp, false, en);
+#if VBOARD_FAST_EVAL
+        if (fast_on_) {
+            fast_eval(t->rootp);
+        } else {
+            t->eval();
+            fast_on_ = o_.fast_eval;
+        }
+#else
         t->eval();
+#endif
     } else {
         t->clk = 0;
         clear_gclk(t->rootp);
@@ -969,9 +1015,10 @@ void Board::write_stats_file() {
     fprintf(f, "\"cpu_s\": %.6f, \"cycles_per_cpu_s\": %.1f, ", cpu,
             cpu > 0 ? double(cycles_) / cpu : 0.0);
     fprintf(f,
-            "\"evals_per_cycle\": %d, \"gate\": %s, \"gated_clocks\": %d, "
+            "\"evals_per_cycle\": %d, \"fast_eval\": %s, \"gate\": %s, \"gated_clocks\": %d, "
             "\"gate_verified_cycles\": %" PRIu64 ", \"gated_edges\": %" PRIu64 ", ",
-            kOneEval ? 1 : 2, gate_on_ ? "true" : "false", kGate ? VBOARD_GATES : 0, verified_,
+            kOneEval ? 1 : 2, fast_on_ ? "true" : "false", gate_on_ ? "true" : "false",
+            kGate ? VBOARD_GATES : 0, verified_,
             gate_edges());
     fprintf(f, "\"gated_edges_by_clock\": [");
     for (int i = 0; i < (kGate ? VBOARD_GATES : 0); i++)

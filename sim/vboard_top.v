@@ -66,14 +66,14 @@
 // Latency: the MAC's receive latency, plus the whole frame (the RX FIFO is a frame
 //   FIFO) and 2 cycles, plus the stack's turnaround (docs/stack.md) and, for IPbus, the
 //   target's (docs/ipbus.md), plus 1 cycle to the first preamble byte.
-// Parameters: NG (the number of gated clocks: 5, fixed by the design below),
+// Parameters: NG (the number of gated clocks: 6, fixed by the design below),
 //   RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and more),
 //   MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
 //   echo port's TX checksum mode: 0 none, 1 computed), RX_BUSY_WAIT (cycles an application
 //   port may take to accept a datagram before it is dropped and counted: 125000 = 1 ms,
 //   far longer than any of the board's applications needs).
 module vboard_top #(
-    parameter integer NG             = 5,  // gated domains (fixed: see "Activity gating")
+    parameter integer NG             = 6,  // gated domains (fixed: see "Activity gating")
     parameter integer RX_FIFO_BYTES  = 16384,
     parameter integer MAX_FRAME      = 9018,
     parameter integer ECHO_CSUM_MODE = 1,
@@ -167,14 +167,35 @@ module vboard_top #(
   wire gclk_ipb = sim_gclk[3];  // ipbus_ctrl and port 1's transmitter
   wire gclk_pg  = sim_gclk[4];  // pktgen and port 2's transmitter
   wire gclk_arp = sim_gclk[0], gclk_icmp = sim_gclk[1], gclk_tx0 = sim_gclk[2];
+  wire gclk_cfg = sim_gclk[5];  // the addresses' registers and raw_tx
   // the stack's gated clocks (udp_stack SIM_GATE = 1)
   assign u_stack.g_gate.arp     = gclk_arp;
   assign u_stack.g_gate.icmp    = gclk_icmp;
   assign u_stack.g_gate.unreach = gclk_icmp;
+  assign u_stack.g_gate.raw     = gclk_cfg;
   assign u_stack.g_tx[0].g_gate.tx = gclk_tx0;
   assign u_stack.g_tx[1].g_gate.tx = gclk_ipb;
   assign u_stack.g_tx[2].g_gate.tx = gclk_pg;
   localparam [1:0] ECHO_MODE = ECHO_CSUM_MODE[1:0];
+
+  // The addresses and the echo's port, registered on their own gated clock (domain 5),
+  // which rises only in reset and with tick_1ms (its enable is 0). The harness sets the
+  // cfg_* inputs once, before reset, and never changes them, so these registers hold
+  // them from the first cycle of reset on, as the ungated design's (loaded every cycle)
+  // do. Read as the model's inputs, the logic that uses them (ARP's transmit bytes, and
+  // from there the transmit arbiter's data and the MAC's transmit CRC) was also in the
+  // model's input region, evaluated a second time every cycle; as registers of a
+  // domain that rarely rises it is evaluated only with the logic that reads it.
+  reg [47:0] cfg_mac_q;
+  reg [31:0] cfg_ip_q, cfg_netmask_q, cfg_gateway_q;
+  reg [15:0] cfg_echo_port_q;
+  always @(posedge gclk_cfg) begin
+    cfg_mac_q       <= cfg_mac;
+    cfg_ip_q        <= cfg_ip;
+    cfg_netmask_q   <= cfg_netmask;
+    cfg_gateway_q   <= cfg_gateway;
+    cfg_echo_port_q <= cfg_udp_echo_port;
+  end
 
   // register-file outputs used ahead of the control plane's instance
   wire [7:0]  reg_mac_ifg;
@@ -273,10 +294,10 @@ module vboard_top #(
       .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT), .SIM_GATE(1)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
-      .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
-      .cfg_gateway(cfg_gateway), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
+      .cfg_mac(cfg_mac_q), .cfg_ip(cfg_ip_q), .cfg_netmask(cfg_netmask_q),
+      .cfg_gateway(cfg_gateway_q), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
       .cfg_raw_ethertype(16'hFFFF),
-      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_udp_echo_port}),
+      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_echo_port_q}),
       .cfg_udp_csum_mode({2'd1, 2'd1, ECHO_MODE}),
       .cfg_unreach_per_ms(reg_unreach_per_ms),
       .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
@@ -525,6 +546,8 @@ module vboard_top #(
   // model has few triggers):
   //   [0] ARP   [1] icmp_echo and icmp_unreach   [2] port 0's UDP transmitter
   //   [3] ipbus_ctrl and port 1's transmitter    [4] pktgen and port 2's transmitter
+  //   [5] the addresses' registers (cfg_*_q) and raw_tx (unused here: it only settles
+  //       after reset and takes the ticks' edges)
   // sim_gate_en[i] is read after a cycle's evaluation, for the next edge, so it is a
   // function of registers only. It is exact: when it is 0, no register or memory of the
   // domain would change at that edge: each block is in its idle state (named below), no
@@ -609,17 +632,24 @@ module vboard_top #(
   // from the register file while idle: with domain 3's enable)
   wire act_pg = (u_pktgen.state != 3'd0) || (pg_ctrl != 2'd0) || act_tx[2];
 
+  // the addresses' registers load the constant cfg_* inputs; raw_tx (the unused
+  // raw-EtherType channel: its inputs are constants): its engine idle, no header or beat
+  // offered (while idle it loads its header registers from constants)
+  wire act_cfg = (u_stack.u_raw_tx.eng.st != 3'd0) || u_stack.s_raw_tx_hdr_valid ||
+                 u_stack.s_raw_tx_axis_tvalid;
+
   // the last GATE_SETTLE cycles' act_*
-  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg;
+  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg, h_cfg;
   always @(posedge clk) begin
     h_arp  <= rst ? SETTLE : {h_arp[GATE_SETTLE-2:0], act_arp};
     h_icmp <= rst ? SETTLE : {h_icmp[GATE_SETTLE-2:0], act_icmp};
     h_tx0  <= rst ? SETTLE : {h_tx0[GATE_SETTLE-2:0], act_tx0};
     h_ipb  <= rst ? SETTLE : {h_ipb[GATE_SETTLE-2:0], act_ipb};
     h_pg   <= rst ? SETTLE : {h_pg[GATE_SETTLE-2:0], act_pg};
+    h_cfg  <= rst ? SETTLE : {h_cfg[GATE_SETTLE-2:0], act_cfg};
   end
   wire en_ipb = act_ipb || (h_ipb != NONE);
-  assign sim_gate_en = {act_pg || (h_pg != NONE) || en_ipb, en_ipb,
+  assign sim_gate_en = {act_cfg || (h_cfg != NONE), act_pg || (h_pg != NONE) || en_ipb, en_ipb,
                         act_tx0 || (h_tx0 != NONE), act_icmp || (h_icmp != NONE),
                         act_arp || (h_arp != NONE)};
 

@@ -88,6 +88,9 @@ PGO_GEN = "-fprofile-generate -fprofile-update=single"
 PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
 PGO_TRAIN_CYCLES = 1_000_000
 PGO_TRAIN_REPEAT = 40  # times the training frames are sent (about 40% of the cycles busy)
+# the version of the headers generated from the verilated model (vboard_model.h): part of
+# the build's recipe, so that a change of the generator rebuilds the boards
+MODEL_GEN = 2
 
 
 def _verilator_cmd(top: str, top_file: Path, out: Path, exe: Path, trace: bool) -> list[str]:
@@ -333,6 +336,88 @@ def _model_triggers(obj: Path) -> str:
         f"#define VBOARD_GATES {gates}\n"
         "#define VBOARD_INPUTS(X) " + " ".join(f"X({n})" for n in inputs) + "\n"
         "#define VBOARD_STATE(X) " + " ".join(f"X({n})" for n in keep) + "\n"
+    ) + _fast_eval(obj, prev, posedge)
+
+
+def _functions(text: str) -> dict[str, str]:
+    """The top-level function definitions of a verilated C++ file: name -> body."""
+    out: dict[str, str] = {}
+    for m in re.finditer(r"^(?:VL_INLINE_OPT |VL_ATTR_COLD )?void (\w+)\([^)]*\) \{\n(.*?)^\}\n",
+                         text, re.M | re.S):  # fmt: skip
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+_BOILERPLATE = re.compile(
+    r"^\s*(?:if \(false && vlSelf\) \{\}.*|Vtop__Syms\* const .*|VL_DEBUG_IF\(.*|// Body)$"
+)
+
+
+def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
+    """The harness's fast evaluation of one rising edge, when the model allows it.
+
+    Verilator 5.006's ``_eval`` runs loops until no trigger fires: the input
+    combinational region ('ico') until settled, then the 'act' triggers, then the 'nba'
+    region, then the triggers again. When every trigger is a rising edge of a clock that
+    only the 'ico' region assigns (clocks that are inputs or derived from inputs alone),
+    the 'act' region does nothing and no region can fire a trigger again, so one pass is
+    the whole evaluation: 'ico' once, the triggers once, the 'nba' functions of the fired
+    triggers once, and the loops' second rounds (which find nothing) and their
+    bookkeeping can be left out. ``VBOARD_FAST_EVAL`` is 1 when that holds (checked on
+    the generated code); ``vboard_act(vlSelf)`` is the model's ``_eval_triggers__act``
+    returning the fired triggers as a bit mask (bit i: trigger i) instead of setting its
+    trigger vector, and ``vboard_nba(vlSelf, m)`` its ``_eval_nba`` with the trigger flags
+    read from that mask.
+    """
+    funcs: dict[str, str] = {}
+    for f in sorted(obj.glob("Vtop___024root__DepSet_*.cpp")):
+        if not f.name.endswith("__Slow.cpp"):
+            funcs.update(_functions(f.read_text()))
+    off = "#define VBOARD_FAST_EVAL 0\n"
+    need = ("Vtop___024root___eval_nba", "Vtop___024root___eval_act",
+            "Vtop___024root___eval_ico", "Vtop___024root___eval_triggers__ico",
+            "Vtop___024root___eval_triggers__act")  # fmt: skip
+    if not posedge or not prev or any(n not in funcs for n in need):
+        return off
+    if any(not _BOILERPLATE.match(ln) for ln in funcs[need[1]].splitlines() if ln.strip()):
+        return off  # the 'act' region does something
+    # every clock that triggers is assigned only in the 'ico' region
+    for p in prev:
+        sig = p.removeprefix("__Vtrigrprev__TOP__")
+        assign = re.compile(rf"vlSelf->{re.escape(sig)}\s*=(?!=)")
+        for name, body in funcs.items():
+            if assign.search(body) and "___ico_" not in name:
+                return off
+    body = re.sub(r"vlSelf->__VnbaTriggered\.at\((\d+)U\)", r"((m >> \1) & 1U)", funcs[need[0]])
+    lines = [ln for ln in body.splitlines() if ln.strip() and not _BOILERPLATE.match(ln)]
+    called = sorted(set(re.findall(r"\b(Vtop___024root___\w+)\(vlSelf\);", body)))
+    rest = re.sub(r"\b(Vtop___024root___\w+)\(vlSelf\);|\(\(m >> \d+\) & 1U\)", "", body)
+    if "vlSelf" in "\n".join(ln for ln in rest.splitlines() if not _BOILERPLATE.match(ln)):
+        return off  # something other than trigger tests and calls
+    # the triggers, as a bit mask: 'act' trigger i = its expression (a rising edge: the
+    # clock and not its previous sample); then the clocks' new samples
+    trig = re.sub(r"#ifdef VL_DEBUG.*?#endif", "", funcs[need[4]], flags=re.S)
+    act_re = r"vlSelf->__VactTriggered\.at\((\d+)U\) = ([^;]*);"
+    sample_re = r"(vlSelf->__Vtrigrprev__\w+\s*=[^;]*;)"
+    act = re.findall(act_re, trig)
+    samples = re.findall(sample_re, trig)
+    left = re.sub(f"{act_re}|{sample_re}", "", trig)
+    if sorted(int(i) for i, _ in act) != list(range(len(prev))) or len(samples) != len(prev):
+        return off
+    if any(not _BOILERPLATE.match(ln) for ln in left.splitlines() if ln.strip()):
+        return off
+    protos = "".join(f"void {c}(Vtop___024root* vlSelf);\n" for c in called)
+    protos += "".join(f"void {n}(Vtop___024root* vlSelf);\n" for n in need[2:4])
+    return (
+        "#define VBOARD_FAST_EVAL 1\n"
+        + protos
+        + "static inline unsigned vboard_act(Vtop___024root* vlSelf) {\n    unsigned m = 0;\n"
+        + "".join(f"    m |= (unsigned({e.strip()}) & 1U) << {i};\n" for i, e in act)
+        + "".join(f"    {a.strip()}\n" for a in samples)
+        + "    return m;\n}\n"
+        + "static inline void vboard_nba(Vtop___024root* vlSelf, unsigned m) {\n"
+        + "\n".join(lines)
+        + "\n}\n"
     )
 
 
@@ -347,6 +432,7 @@ def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool)
         _make_cmd(out),
         OPT,
         pgo and (PGO_GEN, PGO_USE, PGO_TRAIN_CYCLES, PGO_TRAIN_REPEAT),
+        MODEL_GEN,
     ]
     key = hashlib.sha256(repr(recipe).encode()).hexdigest()
     if exe.exists() and stamp.exists():

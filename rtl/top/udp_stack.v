@@ -45,7 +45,7 @@
 //   its frames, two beats of storage; 0: none),
 //   SIM_GATE (simulation only, default 0: every block on clk; 1: the blocks that are
 //   mostly idle run on their own clocks, the wires g_gate.arp, .icmp (icmp_echo),
-//   .unreach (icmp_unreach) and g_tx[g].g_gate.tx (UDP transmitter g), driven by the
+//   .unreach (icmp_unreach), .raw (raw_tx) and g_tx[g].g_gate.tx (UDP transmitter g), driven by the
 //   simulation top through hierarchical assignments: a cycle-based simulator (Verilator) evaluates a block's
 //   logic only at its clock's edges, so a simulation harness that raises a block's clock
 //   together with clk only in cycles where the block can change state skips it in the
@@ -227,18 +227,20 @@ module udp_stack #(
     // the stack as it is without them. (clk_icmp and clk_unreach are unused when their
     // block is left out.)
     /* verilator lint_off UNUSEDSIGNAL */
-    wire clk_arp, clk_icmp, clk_unreach;
+    wire clk_arp, clk_icmp, clk_unreach, clk_raw;
     /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (SIM_GATE != 0) begin : g_gate
-            wire arp, icmp, unreach;  // driven by the simulation top
+            wire arp, icmp, unreach, raw;  // driven by the simulation top
             assign clk_arp     = arp;
             assign clk_icmp    = icmp;
             assign clk_unreach = unreach;
+            assign clk_raw     = raw;
         end else begin : g_clk
             assign clk_arp     = clk;
             assign clk_icmp    = clk;
             assign clk_unreach = clk;
+            assign clk_raw     = clk;
         end
     endgenerate
 
@@ -475,7 +477,7 @@ module udp_stack #(
     endgenerate
 
     raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_raw_tx (
-        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .clk(clk_raw), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .s_hdr_valid(s_raw_tx_hdr_valid), .s_hdr_ready(s_raw_tx_hdr_ready),
         .s_hdr_dst_mac(s_raw_tx_hdr_dst_mac),
         .s_axis_tdata(s_raw_tx_axis_tdata), .s_axis_tkeep(s_raw_tx_axis_tkeep),

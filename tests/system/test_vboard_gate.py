@@ -23,6 +23,7 @@ from injected_runs import TICK_CYCLES, assert_same_run, result, run
 from wirecore.vboard import build, write_pcap
 
 BOARD_MAC, PC_MAC = "02:00:00:00:00:02", "02:00:00:00:00:01"
+NG = 6  # vboard_top's gated clocks
 BOARD_IP, PC_IP = "192.0.2.2", "192.0.2.1"
 
 
@@ -131,10 +132,10 @@ def test_gating_is_exact(tmp_path: Path) -> None:
         r = run(exe, pcap, cycles, tmp_path / name, *args)
         assert r.returncode == 0, r.stderr
     g, ref = result(tmp_path / "gate"), result(tmp_path / "ref")
-    assert g["gate"] is True and ref["gate"] is False and g["gated_clocks"] == 5
-    assert ref["gated_edges"] == ref["cycles_evaluated"] * 5
+    assert g["gate"] is True and ref["gate"] is False and g["gated_clocks"] == NG
+    assert ref["gated_edges"] == ref["cycles_evaluated"] * NG
     # the gated clocks rose in a minority of the evaluated cycles
-    assert g["gated_edges"] < 0.5 * g["cycles_evaluated"] * 5, g["gated_edges"]
+    assert g["gated_edges"] < 0.5 * g["cycles_evaluated"] * NG, g["gated_edges"]
     assert_same_run(g, ref)
     # the stimulus reached every gated block
     c = g["counters"]
@@ -175,6 +176,31 @@ def test_gate_verify_finds_a_wrong_gating(tmp_path: Path) -> None:
                 "--gate-mask", hex(mask))  # fmt: skip
         assert r.returncode == 3, (bit, r.stderr[-1000:])
         assert "--gate-verify: the gated model's state differs" in r.stderr, r.stderr
+
+
+def test_fast_evaluation_is_exact(tmp_path: Path) -> None:
+    """The one-pass evaluation (the default) and the model's own eval() (--no-fast-eval)
+    send the same frames byte for byte at the same cycles and end with the same
+    counters and gated edges, gated and ungated; --gate-verify, whose reference model
+    uses eval(), also passes with it (test_gating_is_exact)."""
+    exe = build(quiet=True)
+    frames, times, _ = gate_traffic()
+    pcap = tmp_path / "in.pcap"
+    write_pcap(pcap, frames[:24], times[:24])
+    for gate in ((), ("--no-gate",)):
+        runs = {}
+        for fast in (True, False):
+            d = tmp_path / f"{'fast' if fast else 'eval'}{len(gate)}"
+            args = ("--no-skip", *gate) + (() if fast else ("--no-fast-eval",))
+            r = run(exe, pcap, 300_000, d, *args)
+            assert r.returncode == 0, r.stderr
+            runs[fast] = result(d)
+        fast_run, ref = runs[True], runs[False]
+        assert fast_run["fast_eval"] is True and ref["fast_eval"] is False
+        assert len(fast_run["wire"]) > 20
+        assert_same_run(fast_run, ref)
+        for k in ("cycles_evaluated", "gated_edges", "gated_edges_by_clock"):
+            assert fast_run[k] == ref[k], k
 
 
 def test_gating_with_both_edges_evaluated(tmp_path: Path) -> None:
