@@ -4,15 +4,20 @@ Builds the board (``--top``, default vboard_top) as ``wirecore.vboard.build()`` 
 but with debug line information and without the profile-guided step (C++ ``-O2 -g``,
 in ``build/vboard-prof/``), runs it under valgrind's cachegrind for ``--cycles`` cycles
 without a TAP (idle, or with back-to-back 1472-byte UDP echo requests with
-``--load``), and charges every line of the generated C++ to the RTL instance whose
-signal the statement it belongs to assigns (``vboard_top__DOT__u_stack__DOT__u_arp...``
--> ``u_stack.u_arp``, cut at ``--depth`` levels). Instruction counts do not depend on
-the machine's load, unlike timings; they leave out cache effects (the generated code is
-larger than the instruction cache, so fewer instructions also means fewer misses).
+``--load``), with a ``tick_1ms`` every ``--tick-every`` simulated cycles (2,500: about
+the rate of the wall-clock ticks of the board at full speed, where one millisecond is
+2,000-3,000 evaluated cycles; under valgrind the wall clock would give one every few
+tens of cycles, each raising every gated clock), and charges every line of the
+generated C++ to the RTL instance whose signal the statement it belongs to assigns
+(``vboard_top__DOT__u_stack__DOT__u_arp...`` -> ``u_stack.u_arp``, cut at ``--depth``
+levels). Instruction counts do not depend on the machine's load, unlike timings; they
+leave out cache effects (the code run each cycle is about the size of the instruction
+cache, so its layout matters too: confirm a change with timings, bench.vboard).
 
 Prints the blocks and the hottest C++ lines (with their statement), and writes JSON
 (``--out``). Needs valgrind; no root. Usage:
-    python -m bench.vboard_profile [--load] [--cycles 100000] [--depth 3] [--out F]
+    python -m bench.vboard_profile [--load] [--cycles 100000] [--depth 3]
+        [--tick-every 2500] [--out F]
 """
 
 from __future__ import annotations
@@ -48,9 +53,10 @@ def build_profiled(top: str) -> Path:
         vb.BUILD, vb.OPT, vb._uses_pgo = saved
 
 
-def run_cachegrind(exe: Path, cycles: int, load: bool, out: Path) -> None:
+def run_cachegrind(exe: Path, cycles: int, load: bool, out: Path, tick_every: int) -> None:
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}"]
     cmd += [str(exe), "--tap", "none", "--spin", "--run-cycles", str(cycles), "--no-skip"]
+    cmd += ["--tick-every-cycles", str(tick_every)]
     if load:
         pcap = out.parent / "echo1472.pcap"
         vb.write_pcap(pcap, [f for f in vb.training_frames() if len(f) == 1514])
@@ -112,6 +118,9 @@ def main() -> int:
     ap.add_argument("--cycles", type=int, default=100_000, help="cycles to run (100000)")
     ap.add_argument("--load", action="store_true", help="back-to-back 1472-byte echo requests")
     ap.add_argument("--depth", type=int, default=3, help="instance levels per block (3)")
+    ap.add_argument(
+        "--tick-every", type=int, default=2500, help="cycles between tick_1ms pulses (2500)"
+    )
     ap.add_argument("--show", type=int, default=40, help="rows of each table (40)")
     ap.add_argument("--out", default="", help="write the figures as JSON")
     a = ap.parse_args()
@@ -121,7 +130,7 @@ def main() -> int:
     exe = build_profiled(a.top)
     with tempfile.TemporaryDirectory() as tmp:
         cg = Path(tmp) / "cachegrind.out"
-        run_cachegrind(exe, a.cycles, a.load, cg)
+        run_cachegrind(exe, a.cycles, a.load, cg, a.tick_every)
         per = line_counts(cg)
     blocks, hot = attribute(per, a.depth)
     total = sum(blocks.values())
@@ -139,6 +148,7 @@ def main() -> int:
             "top": a.top,
             "load": a.load,
             "cycles": a.cycles,
+            "tick_every_cycles": a.tick_every,
             "instructions_per_cycle": round(total / a.cycles, 1),
             "depth": a.depth,
             "blocks": {k: round(v / a.cycles, 1) for k, v in blocks.most_common()},
