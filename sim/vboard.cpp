@@ -207,11 +207,13 @@ inline size_t sim_cycle_offset(const R* root) {
 #if VBOARD_FAST_EVAL
 template <typename R>
 inline void fast_eval(R* r) {
+#if VBOARD_FAST_ICO
     r->__VicoIterCount = 0;
     Vtop___024root___eval_triggers__ico(r);  // the input region's one trigger: first pass
     Vtop___024root___eval_ico(r);
     r->__VicoIterCount = 1;
     r->__VicoTriggered.clear();
+#endif
     const unsigned m = vboard_act(r);  // the triggers as a bit mask, the clocks' samples
     if (m) vboard_nba(r, m);
 }

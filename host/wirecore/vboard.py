@@ -90,7 +90,7 @@ PGO_TRAIN_CYCLES = 1_000_000
 PGO_TRAIN_REPEAT = 40  # times the training frames are sent (about 40% of the cycles busy)
 # the version of the headers generated from the verilated model (vboard_model.h): part of
 # the build's recipe, so that a change of the generator rebuilds the boards
-MODEL_GEN = 2
+MODEL_GEN = 3
 
 
 def _verilator_cmd(top: str, top_file: Path, out: Path, exe: Path, trace: bool) -> list[str]:
@@ -364,7 +364,8 @@ def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
     the whole evaluation: 'ico' once, the triggers once, the 'nba' functions of the fired
     triggers once, and the loops' second rounds (which find nothing) and their
     bookkeeping can be left out. ``VBOARD_FAST_EVAL`` is 1 when that holds (checked on
-    the generated code); ``vboard_act(vlSelf)`` is the model's ``_eval_triggers__act``
+    the generated code; ``VBOARD_FAST_ICO`` 0 when the model has no input region);
+    ``vboard_act(vlSelf)`` is the model's ``_eval_triggers__act``
     returning the fired triggers as a bit mask (bit i: trigger i) instead of setting its
     trigger vector, and ``vboard_nba(vlSelf, m)`` its ``_eval_nba`` with the trigger flags
     read from that mask.
@@ -375,9 +376,12 @@ def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
             funcs.update(_functions(f.read_text()))
     off = "#define VBOARD_FAST_EVAL 0\n"
     need = ("Vtop___024root___eval_nba", "Vtop___024root___eval_act",
-            "Vtop___024root___eval_ico", "Vtop___024root___eval_triggers__ico",
             "Vtop___024root___eval_triggers__act")  # fmt: skip
+    ico = ("Vtop___024root___eval_ico", "Vtop___024root___eval_triggers__ico")
     if not posedge or not prev or any(n not in funcs for n in need):
+        return off
+    has_ico = all(n in funcs for n in ico)  # a model without input logic has no 'ico' region
+    if not has_ico and any(n in funcs for n in ico):
         return off
     if any(not _BOILERPLATE.match(ln) for ln in funcs[need[1]].splitlines() if ln.strip()):
         return off  # the 'act' region does something
@@ -396,7 +400,7 @@ def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
         return off  # something other than trigger tests and calls
     # the triggers, as a bit mask: 'act' trigger i = its expression (a rising edge: the
     # clock and not its previous sample); then the clocks' new samples
-    trig = re.sub(r"#ifdef VL_DEBUG.*?#endif", "", funcs[need[4]], flags=re.S)
+    trig = re.sub(r"#ifdef VL_DEBUG.*?#endif", "", funcs[need[2]], flags=re.S)
     act_re = r"vlSelf->__VactTriggered\.at\((\d+)U\) = ([^;]*);"
     sample_re = r"(vlSelf->__Vtrigrprev__\w+\s*=[^;]*;)"
     act = re.findall(act_re, trig)
@@ -407,9 +411,9 @@ def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
     if any(not _BOILERPLATE.match(ln) for ln in left.splitlines() if ln.strip()):
         return off
     protos = "".join(f"void {c}(Vtop___024root* vlSelf);\n" for c in called)
-    protos += "".join(f"void {n}(Vtop___024root* vlSelf);\n" for n in need[2:4])
+    protos += "".join(f"void {n}(Vtop___024root* vlSelf);\n" for n in ico if has_ico)
     return (
-        "#define VBOARD_FAST_EVAL 1\n"
+        f"#define VBOARD_FAST_EVAL 1\n#define VBOARD_FAST_ICO {int(has_ico)}\n"
         + protos
         + "static inline unsigned vboard_act(Vtop___024root* vlSelf) {\n    unsigned m = 0;\n"
         + "".join(f"    m |= (unsigned({e.strip()}) & 1U) << {i};\n" for i, e in act)
