@@ -92,6 +92,7 @@ def idle_speed(
         "evaluated_per_cpu_s": round(st["evaluated_per_cpu_s"], 1),
         "skipped_share": round(st["cycles_skipped"] / st["cycles"], 4) if st["cycles"] else 0.0,
         "evals_per_cycle": st.get("evals_per_cycle", 2),
+        "fast_eval": st.get("fast_eval", False),
         "gate": st.get("gate", False),
         "gated_clocks": st.get("gated_clocks", 0),
         # share of the gated clocks' possible rising edges (evaluated cycles x clocks) raised
@@ -127,6 +128,7 @@ def main() -> int:
     idle = idle_speed(a.top, a.seconds, skip=False)
     res["build"] = build_info(a.top)
     res["evals_per_cycle"] = idle["evals_per_cycle"]
+    res["fast_eval"] = idle["fast_eval"]
     res["idle"] = idle
     res["idle_cycles_per_cpu_s"] = idle["cycles_per_cpu_s"]
     gated = bool(idle["gate"])
@@ -216,6 +218,7 @@ def main() -> int:
     assert isinstance(b, dict)
     how = (
         f"{b.get('opt', '?')}{', PGO' if b.get('pgo') else ''}, {res['evals_per_cycle']} eval/cycle"
+        f"{' in one pass' if res['fast_eval'] else ''}"
     )
     print(f"virtual board ({a.top}; {how}); {load_avg}")
     print("cycles per CPU second: evaluation rate (every cycle evaluated, --no-skip) and")

@@ -1117,9 +1117,10 @@ void Board::run() {
     uint64_t busy_since = t_start_;
     fprintf(stderr,
             "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u, %d eval%s per "
-            "cycle, fast-forward %s, activity gating %s\n",
+            "cycle%s, fast-forward %s, activity gating %s\n",
             o_.tap.c_str(), o_.mac, o_.echo_port, kOneEval ? 1 : 2, kOneEval ? "" : "s",
-            skip_on_ ? "on" : "off", gate_on_ ? "on" : (kGate ? "off" : "none"));
+            fast_on_ ? " (one pass)" : "", skip_on_ ? "on" : "off",
+            gate_on_ ? "on" : (kGate ? "off" : "none"));
     auto accrue = [&](uint64_t now) {
         if (now >= next_tick) {
             uint64_t n = (now - next_tick) / ms + 1;
