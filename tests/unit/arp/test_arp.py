@@ -317,6 +317,67 @@ async def gateway_and_broadcast(dut) -> None:
 
 
 @cocotb.test()
+async def next_hop_alternating_and_gateway_change_while_pending(dut) -> None:
+    """The next hop of each lookup, on and off our subnet in turn, back to back; a gateway
+    changed while a lookup waits behind a received frame is the one its scan uses."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    new_gw, new_gw_mac = "192.168.10.254", "52:54:00:aa:bb:fe"
+    # a received request for us keeps the engine busy; a lookup of an off-subnet address
+    # is taken meanwhile and waits; the gateway changes in the cycle after it is taken
+    await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP), wait=False)
+    while not (int(dut.state.value) != 1 and int(dut.op.value) == 1):  # a frame's scan
+        await RisingEdge(dut.clk)
+    dut.arp_req_ip.value = ip2int("8.8.4.4")
+    dut.arp_req_valid.value = 1
+    while True:
+        await RisingEdge(dut.clk)
+        if int(dut.arp_req_ready.value):
+            break
+    dut.arp_req_valid.value = 0
+    dut.cfg_gateway.value = ip2int(new_gw)
+    waited = 0
+    while not int(dut.arp_resp_valid.value):
+        await RisingEdge(dut.clk)
+        waited += 1
+    assert not int(dut.arp_resp_hit.value)
+    assert waited > tb.lk_cycles, waited  # it did wait behind the frame
+    check_reply(await tb.recv(), PEER_MAC, PEER_IP)
+    check_request(await tb.recv(), new_gw)
+    await tb.send(arp_frame(2, new_gw_mac, new_gw, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC))
+    await ClockCycles(dut.clk, 50)
+    # on and off the subnet in turn, each lookup offered as the previous one is answered
+    # (repeats answered in one cycle in between)
+    want = {PEER_IP: PEER_MAC, "8.8.4.4": new_gw_mac, "10.1.2.3": new_gw_mac}
+    seq = [PEER_IP, "8.8.4.4", PEER_IP, PEER_IP, "10.1.2.3", "10.1.2.3", PEER_IP, "8.8.4.4"]
+    for i, ip in enumerate(seq):
+        r = await tb.lookup(ip)
+        rep = i > 0 and seq[i - 1] == ip
+        assert r.hit and r.mac == want[ip], (ip, r)
+        assert r.latency == (1 if rep else tb.lk_cycles), (ip, r)
+    # a miss on each side of the subnet boundary in turn: each request is for its own
+    # next hop
+    assert not (await tb.lookup("192.168.10.90")).hit
+    check_request(await tb.recv(), "192.168.10.90")
+    dut.cfg_gateway.value = ip2int(GATEWAY)
+    await ClockCycles(dut.clk, 2)
+    assert not (await tb.lookup("8.8.4.4")).hit
+    check_request(await tb.recv(), GATEWAY)
+    assert not (await tb.lookup("192.168.10.91")).hit
+    check_request(await tb.recv(), "192.168.10.91")
+    await tb.quiet(100)
+    # five entries learnt or allocated in the cache (nothing expires meanwhile): the
+    # ones beyond a set's ways replaced others
+    sets = [set_of(ip, tb.sets) for ip in (PEER_IP, new_gw, "192.168.10.90", GATEWAY)]
+    sets.append(set_of("192.168.10.91", tb.sets))
+    evicted = sum(max(0, sets.count(x) - tb.ways) for x in set(sets))
+    tb.check_counters(
+        c0, req_rx=1, reply_tx=1, reply_rx=1, hit=8, miss=4, req_tx=4, evicted=evicted
+    )
+
+
+@cocotb.test()
 async def malformed_dropped_and_counted(dut) -> None:
     """Every kind of malformed frame is dropped and counted; the next good one is answered."""
     tb = ArpTB(dut)
