@@ -6,7 +6,11 @@ family: LUTs (SB_LUT4 / LUT1..LUT6), flip-flops, block RAMs (SB_RAM40_4K / RAMB1
 distributed RAM cells (Xilinx LUTRAM/SRL) and carry cells. Prints a table and writes
 bench/results/area.json.
 
-Usage: python -m bench.area [--only NAME ...] [--family ice40|xilinx|both]
+--synth-opt adds an option to the synthesis command (repeatable, e.g. --synth-opt=-abc9);
+the options are recorded in the JSON (``synth_options``). Without it the tools' default
+synthesis runs: the figures of record.
+
+Usage: python -m bench.area [--only NAME ...] [--family ice40|xilinx|both] [--synth-opt OPT]
 """
 
 from __future__ import annotations
@@ -30,10 +34,10 @@ def select(tops: list[Top], only: list[str] | None) -> list[Top]:
     return [t for t in tops if any(o in t.name for o in only)]
 
 
-def measure(top: Top, family: str) -> dict[str, object]:
+def measure(top: Top, family: str, options: tuple[str, ...] = ()) -> dict[str, object]:
     t0 = time.monotonic()
     try:
-        r = synthesize(top, family)
+        r = synthesize(top, family, options=options)
     except (RuntimeError, OSError, ValueError) as e:
         return {"top": top.name, "family": family, "error": str(e)[-500:]}
     return {
@@ -54,8 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", action="append", help="only tops whose name contains this")
     ap.add_argument("--family", choices=(*FAMILIES, "both"), default="both")
+    ap.add_argument(
+        "--synth-opt",
+        action="append",
+        metavar="OPT",
+        help="extra synthesis option (repeatable; write --synth-opt=-abc9)",
+    )
     ap.add_argument("--out", help="result file (default bench/results/area.json)")
     a = ap.parse_args(argv)
+    opts = tuple(a.synth_opt or ())
     tops = select(TOPS, a.only)
     if not tops:
         print(f"no top matches {a.only}; tops: {', '.join(t.name for t in TOPS)}", file=sys.stderr)
@@ -64,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     rows_out: list[dict[str, object]] = []
     for t in tops:
         for f in fams:
-            rows_out.append(measure(t, f))
+            rows_out.append(measure(t, f, opts))
     by = {(r["top"], r["family"]): r for r in rows_out}
     cols = ["top"]
     for f in fams:
@@ -80,10 +91,15 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 row += [r["luts"], r["ffs"], r["bram"]] + ([r["lutram"]] if f == "xilinx" else [])
         rows.append(row)
-    print_table("Area (yosys 0.23)", cols, rows)
+    print_table("Area (yosys 0.23" + (f", {' '.join(opts)})" if opts else ")"), cols, rows)
     path = write_result(
         "area",
-        {"tool": "yosys 0.23", "families": list(fams), "results": rows_out},
+        {
+            "tool": "yosys 0.23",
+            "families": list(fams),
+            "synth_options": list(opts),
+            "results": rows_out,
+        },
         Path(a.out) if a.out else None,
     )
     print(f"wrote {path}")

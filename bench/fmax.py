@@ -7,7 +7,15 @@ every clock domain it reports the best and the worst seed's achieved frequency, 
 the 125 MHz target (GMII byte clock); LCs and RAMs used include the wrapper's registers.
 Prints a table and writes bench/results/fmax.json.
 
-Usage: python -m bench.fmax [--only NAME ...] [--seeds N] [--freq MHZ]
+Flows (syn/pnr.py FLOWS; the JSON records each flow's exact tool options):
+  default  synth_ice40 and nextpnr-ice40 with the tools' default options (comparable
+           with past figures and with the reference's);
+  timing   nextpnr's timing options on top (see syn/pnr.py TIMING_NEXTPNR).
+Without --flow every top runs the default flow, and a full run (no --only) also runs
+the timing flow on the goal tops (GOAL_TOPS). --synth-opt / --nextpnr-opt add options
+to a flow named "custom" (for trying options).
+
+Usage: python -m bench.fmax [--only NAME ...] [--seeds N] [--freq MHZ] [--flow NAME ...]
 """
 
 from __future__ import annotations
@@ -17,10 +25,12 @@ import sys
 from pathlib import Path
 
 from bench.common import print_table, write_result
-from syn.pnr import place_and_route
+from syn.pnr import FLOWS, Flow, place_and_route
 from syn.tops import TOPS, Top
 
 TARGET_MHZ = 125.0
+# the tops of the stack's Fmax and area goals: a full run reports them in every flow
+GOAL_TOPS = ("udp_echo_node_8_nocnt", "udp_echo_node_8_noicmp")
 
 
 def select(tops: list[Top], only: list[str] | None) -> list[Top]:
@@ -44,11 +54,48 @@ def _path_of(paths: object, clock: str) -> dict[str, object] | None:
     return None
 
 
+def flows_for(top: Top, flows: list[Flow] | None, full_run: bool) -> list[Flow]:
+    """The flows to run on ``top``: ``flows`` if given, else the default flow, plus every
+    other flow on a goal top in a full run."""
+    if flows:
+        return flows
+    if full_run and top.name in GOAL_TOPS:
+        return list(FLOWS.values())
+    return [FLOWS["default"]]
+
+
+def custom_flow(base: Flow, synth: list[str] | None, nextpnr: list[str] | None) -> Flow:
+    """``base`` with extra synthesis / nextpnr options, named "custom" (``base`` unchanged
+    when there are none)."""
+    if not synth and not nextpnr:
+        return base
+    return Flow("custom", base.synth + tuple(synth or ()), base.nextpnr + tuple(nextpnr or ()))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", action="append", help="only tops whose name contains this")
     ap.add_argument("--seeds", type=int, default=3, help="placement seeds per top (3)")
     ap.add_argument("--freq", type=float, default=TARGET_MHZ, help="target MHz (125)")
+    ap.add_argument(
+        "--flow",
+        action="append",
+        choices=sorted(FLOWS),
+        help="tool flow (repeatable); default: see above",
+    )
+    ap.add_argument(
+        "--synth-opt",
+        action="append",
+        metavar="OPT",
+        help="extra synth_ice40 option (repeatable; use --synth-opt=-abc9)",
+    )
+    ap.add_argument(
+        "--nextpnr-opt",
+        action="append",
+        metavar="OPT",
+        help="extra nextpnr-ice40 option or value (repeatable: --nextpnr-opt=--router "
+        "--nextpnr-opt=router2)",
+    )
     ap.add_argument("--out", help="result file (default bench/results/fmax.json)")
     a = ap.parse_args(argv)
     tops = select(TOPS, a.only)
@@ -60,12 +107,19 @@ def main(argv: list[str] | None = None) -> int:
     results: list[dict[str, object]] = []
     rows: list[list[object]] = []
     failed = False
-    for t in tops:
+    chosen = [FLOWS[f] for f in a.flow] if a.flow else None
+    if a.synth_opt or a.nextpnr_opt:
+        base = chosen or [FLOWS["default"]]
+        chosen = [custom_flow(f, a.synth_opt, a.nextpnr_opt) for f in base]
+    used: dict[str, dict[str, object]] = {}
+    runs_of = [(t, f) for t in tops for f in flows_for(t, chosen, not a.only)]
+    for t, flow in runs_of:
+        used[flow.name] = flow.describe()
         try:
-            runs = place_and_route(t, seeds, a.freq)
+            runs = place_and_route(t, seeds, a.freq, flow)
         except (RuntimeError, OSError, ValueError) as e:
-            results.append({"top": t.name, "error": str(e)[-500:]})
-            rows.append([t.name, "-", "error", "-", "-", "-", "-", "-"])
+            results.append({"top": t.name, "flow": flow.name, "error": str(e)[-500:]})
+            rows.append([t.name, flow.name, "-", "error", "-", "-", "-", "-", "-"])
             failed = True
             continue
         good = [r for r in runs if r.ok]
@@ -76,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             results.append(
                 {
                     "top": t.name,
+                    "flow": flow.name,
                     "module": t.module,
                     "params": dict(t.params),
                     "clock": c,
@@ -90,11 +145,13 @@ def main(argv: list[str] | None = None) -> int:
                     "critical_path_per_seed": {
                         r.seed: _path_of(r.extra.get("critical_paths"), c) for r in good
                     },
+                    "nextpnr_seconds_per_seed": {r.seed: r.extra.get("seconds") for r in good},
                 }
             )
             rows.append(
                 [
                     t.name,
+                    flow.name,
                     c,
                     best,
                     worst,
@@ -110,19 +167,21 @@ def main(argv: list[str] | None = None) -> int:
         for seed, cp in dict(res.get("critical_path_per_seed", {})).items():  # type: ignore[call-overload]
             if cp:
                 print(
-                    f"{res['top']} {res['clock']} seed {seed}: {cp['delay_ns']} ns, "
+                    f"{res['top']} ({res['flow']}) {res['clock']} seed {seed}: "
+                    f"{cp['delay_ns']} ns, "
                     f"{cp['logic_cells']} logic cells, {cp['routing_share']:.0%} routing: "
                     f"{' -> '.join(cp['blocks'])} ({cp['first_net']} ... {cp['last_net']})"
                 )
     print_table(
         f"Fmax, iCE40 HX8K ct256, nextpnr, {len(seeds)} seeds (target {a.freq:.0f} MHz)",
-        ["top", "clock", "best MHz", "worst MHz", "target", "LCs", "RAMs", "seeds ok"],
+        ["top", "flow", "clock", "best MHz", "worst MHz", "target", "LCs", "RAMs", "seeds ok"],
         rows,
     )
     path = write_result(
         "fmax",
         {
             "tool": "yosys 0.23 synth_ice40 + nextpnr-ice40 0.4",
+            "flows": used,
             "device": "iCE40 HX8K ct256",
             "target_mhz": a.freq,
             "seeds": list(seeds),

@@ -20,12 +20,20 @@ is in ``gmii_rx``). Ports matching none belong to the top's first clock.
 Synthesis is native yosys ``synth_ice40 -json``; nextpnr's ``--report`` JSON gives the
 achieved frequency per clock, the utilization and the critical path of each clock, which
 ``critical_paths`` condenses (the blocks it crosses, its logic cells, its routing share).
+
+A :class:`Flow` names the tool options of a run: extra ``synth_ice40`` options and extra
+``nextpnr-ice40`` options on top of the fixed ones (device, ``--freq``, ``--seed``,
+``--report``, ``--timing-allow-fail``). ``FLOWS["default"]`` adds none: the tools' defaults,
+as the reference design's published figures were made. ``FLOWS["timing"]`` adds the
+nextpnr timing options that measured best on the node (docs/benchmarks.md). Each flow
+builds in its own directory, ``build/pnr/<top>/<flow>/``.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +43,8 @@ from syn.tops import Top
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "pnr"
 DEVICE = ("--hx8k", "--package", "ct256")
+# nextpnr options of the "timing" flow (measured on the goal tops: docs/benchmarks.md)
+TIMING_NEXTPNR: tuple[str, ...] = ("--opt-timing",)
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,29 @@ class Port:
     name: str
     direction: str  # "input" or "output" (inout is not supported)
     width: int
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The tool options of one synthesis + place-and-route flow."""
+
+    name: str
+    synth: tuple[str, ...] = ()  # extra synth_ice40 options
+    nextpnr: tuple[str, ...] = ()  # extra nextpnr-ice40 options
+
+    def describe(self) -> dict[str, object]:
+        """The flow as recorded in a result file: its name and the exact options."""
+        return {
+            "name": self.name,
+            "synth_options": list(self.synth),
+            "nextpnr_options": list(self.nextpnr),
+        }
+
+
+FLOWS: dict[str, Flow] = {
+    "default": Flow("default"),
+    "timing": Flow("timing", (), TIMING_NEXTPNR),
+}
 
 
 @dataclass
@@ -183,22 +216,41 @@ def make_wrapper(top: Top, ports: list[Port]) -> tuple[str, int]:
     return src, ffs
 
 
-def synthesize_wrapped(top: Top) -> tuple[Path, int]:
-    """Generate the wrapper and synthesize it with ``synth_ice40 -json``."""
-    out = BUILD / top.name
+def synth_script(top: Top, wrapper: Path, netlist: Path, flow: Flow) -> list[str]:
+    """The yosys script that synthesizes the wrapped ``top`` for ``flow``."""
+    script = [f"read_verilog -defer {f}" for f in rtl_files()]
+    script += [
+        f"read_verilog -defer {wrapper}",
+        "hierarchy -check -top pnr_wrap",
+        " ".join(["synth_ice40", "-top", "pnr_wrap", *flow.synth, "-json", str(netlist)]),
+    ]
+    return script
+
+
+def nextpnr_cmd(netlist: Path, report: Path, seed: int, freq_mhz: float, flow: Flow) -> list[str]:
+    """The nextpnr-ice40 command line of one seed of ``flow``."""
+    cmd = ["nextpnr-ice40", *DEVICE, "--json", str(netlist), "--freq", str(freq_mhz)]
+    cmd += ["--seed", str(seed), *flow.nextpnr]
+    return cmd + ["--report", str(report), "--timing-allow-fail", "-q"]
+
+
+def build_dir(top: Top, flow: Flow) -> Path:
+    """Where ``flow`` builds ``top``: ``build/pnr/<top>/<flow>``."""
+    return BUILD / top.name / flow.name
+
+
+def synthesize_wrapped(top: Top, flow: Flow | None = None) -> tuple[Path, int]:
+    """Generate the wrapper and synthesize it with ``synth_ice40 -json`` (and the flow's
+    synthesis options)."""
+    flow = flow or FLOWS["default"]
+    out = build_dir(top, flow)
     out.mkdir(parents=True, exist_ok=True)
     src, ffs = make_wrapper(top, top_ports(top))
     wrap = out / "pnr_wrap.v"
     wrap.write_text(src)
     netlist = out / "netlist.json"
-    script = [f"read_verilog -defer {f}" for f in rtl_files()]
-    script += [
-        f"read_verilog -defer {wrap}",
-        "hierarchy -check -top pnr_wrap",
-        f"synth_ice40 -top pnr_wrap -json {netlist}",
-    ]
     ys = out / "synth.ys"
-    ys.write_text("\n".join(script) + "\n")
+    ys.write_text("\n".join(synth_script(top, wrap, netlist, flow)) + "\n")
     r = _run(["yosys", "-q", "-s", str(ys)], out / "synth.log")
     if r.returncode != 0:
         raise RuntimeError(f"yosys failed on the wrapped {top.name}:\n{r.stderr[-3000:]}")
@@ -258,17 +310,22 @@ def critical_paths(report: dict) -> list[dict[str, object]]:
 
 
 def place_and_route(
-    top: Top, seeds: tuple[int, ...] = (1, 2, 3), freq_mhz: float = 125.0
+    top: Top,
+    seeds: tuple[int, ...] = (1, 2, 3),
+    freq_mhz: float = 125.0,
+    flow: Flow | None = None,
 ) -> list[PnrResult]:
-    """Synthesize ``top`` wrapped, then nextpnr-ice40 once per seed."""
-    netlist, ffs = synthesize_wrapped(top)
+    """Synthesize ``top`` wrapped, then nextpnr-ice40 once per seed, with ``flow``'s options
+    (the default flow when None)."""
+    flow = flow or FLOWS["default"]
+    netlist, ffs = synthesize_wrapped(top, flow)
     out = netlist.parent
     results = []
     for seed in seeds:
         rep = out / f"report_seed{seed}.json"
-        cmd = ["nextpnr-ice40", *DEVICE, "--json", str(netlist), "--freq", str(freq_mhz)]
-        cmd += ["--seed", str(seed), "--report", str(rep), "--timing-allow-fail", "-q"]
-        r = _run(cmd, out / f"nextpnr_seed{seed}.log")
+        t0 = time.monotonic()
+        r = _run(nextpnr_cmd(netlist, rep, seed, freq_mhz, flow), out / f"nextpnr_seed{seed}.log")
+        secs = round(time.monotonic() - t0, 1)
         if r.returncode != 0 or not rep.exists():
             results.append(
                 PnrResult(top.name, seed, {}, 0, 0, ffs, ok=False, error=r.stderr[-2000:])
@@ -284,7 +341,7 @@ def place_and_route(
                 int(util.get("ICESTORM_LC", {}).get("used", 0)),
                 int(util.get("ICESTORM_RAM", {}).get("used", 0)),
                 ffs,
-                extra={"critical_paths": critical_paths(report)},
+                extra={"critical_paths": critical_paths(report), "seconds": secs},
             )
         )
     return results

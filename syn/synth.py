@@ -2,8 +2,9 @@
 
 Used by the synthesis tests and by bench/area.py. Every RTL file under rtl/ is read (one
 module per file), parameters are applied to the top, and the family's synth script runs:
-``synth_ice40`` (LUT4) or ``synth_xilinx -family xc7`` (LUT6). Yosys's ``stat -json``
-output is parsed into a :class:`Report`.
+``synth_ice40`` (LUT4) or ``synth_xilinx -family xc7`` (LUT6), with any extra options
+given (``options``: for example ``("-abc9",)``; none by default, the figures of record).
+Yosys's ``stat -json`` output is parsed into a :class:`Report`.
 """
 
 from __future__ import annotations
@@ -55,21 +56,33 @@ def _count(cells: dict[str, int], family: str) -> Report:
     return Report("", family, luts, ffs, ram, lutram, carry, dict(cells))
 
 
-def synthesize(top: Top, family: str, keep_json: bool = False) -> Report:
-    """Run Yosys on ``top`` for ``family`` ('ice40' or 'xilinx'); raise on any error."""
-    out = BUILD / f"{top.name}_{family}"
+def synth_command(top: Top, family: str, options: tuple[str, ...] = ()) -> str:
+    """The yosys synthesis command for ``family`` with extra ``options``."""
+    if family == "ice40":
+        return " ".join(["synth_ice40", "-top", top.module, *options])
+    if family == "xilinx":
+        return " ".join(["synth_xilinx -flatten -noiopad -family xc7 -top", top.module, *options])
+    raise ValueError(f"unknown family {family!r}: use 'ice40' or 'xilinx'")
+
+
+def _slug(options: tuple[str, ...]) -> str:
+    return "".join(c if c.isalnum() else "_" for c in "".join(options)).strip("_")
+
+
+def synthesize(
+    top: Top, family: str, keep_json: bool = False, options: tuple[str, ...] = ()
+) -> Report:
+    """Run Yosys on ``top`` for ``family`` ('ice40' or 'xilinx') with extra synthesis
+    ``options``; raise on any error."""
+    cmd = synth_command(top, family, options)
+    out = BUILD / (f"{top.name}_{family}" + (f"_{_slug(options)}" if options else ""))
     out.mkdir(parents=True, exist_ok=True)
     stat_json = out / "stat.json"
     netlist = out / "netlist.json"
     chparams = "".join(f" -chparam {k} {v}" for k, v in top.params.items())
     script = [f"read_verilog -defer {f}" for f in rtl_files()]
     script.append(f"hierarchy -check -top {top.module}{chparams}")
-    if family == "ice40":
-        script.append(f"synth_ice40 -top {top.module}" + (f" -json {netlist}" if keep_json else ""))
-    elif family == "xilinx":
-        script.append(f"synth_xilinx -flatten -noiopad -family xc7 -top {top.module}")
-    else:
-        raise ValueError(f"unknown family {family!r}: use 'ice40' or 'xilinx'")
+    script.append(cmd + (f" -json {netlist}" if keep_json and family == "ice40" else ""))
     script.append(f"tee -q -o {stat_json} stat -json")
     ys = out / "run.ys"
     ys.write_text("\n".join(script) + "\n")

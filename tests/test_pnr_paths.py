@@ -1,4 +1,5 @@
-"""syn.pnr.critical_paths and bench.fmax's choice of path: condensing a nextpnr report.
+"""syn.pnr.critical_paths and bench.fmax's choice of path: condensing a nextpnr report; the
+tool command lines of each flow (syn.pnr.FLOWS) and bench.fmax's choice of flows.
 
 The report below has the shape nextpnr-ice40 writes with --report (a register-to-register
 path crossing two blocks, with a carry step and a nextpnr-internal net, and an
@@ -7,8 +8,14 @@ input path), so the condensed figures can be checked exactly without running the
 
 from __future__ import annotations
 
-from bench.fmax import _path_of
-from syn.pnr import critical_paths
+from pathlib import Path
+
+import pytest
+
+from bench.fmax import GOAL_TOPS, _path_of, custom_flow, flows_for
+from bench.fmax import main as fmax_main
+from syn.pnr import FLOWS, TIMING_NEXTPNR, build_dir, critical_paths, nextpnr_cmd, synth_script
+from syn.tops import TOPS, Top
 
 CLK = "posedge clk$SB_IO_IN_$glb_clk"
 REPORT = {
@@ -51,3 +58,89 @@ def test_critical_path_condensed() -> None:
 def test_no_register_path_for_another_clock() -> None:
     assert _path_of(critical_paths(REPORT), "rx_clk") is None
     assert _path_of(None, "clk") is None
+
+
+def test_default_flow_command_is_unchanged() -> None:
+    """The default flow runs nextpnr with exactly the options figures were always made with."""
+    cmd = nextpnr_cmd(Path("n.json"), Path("r.json"), 2, 125.0, FLOWS["default"])
+    assert cmd == [
+        "nextpnr-ice40",
+        "--hx8k",
+        "--package",
+        "ct256",
+        "--json",
+        "n.json",
+        "--freq",
+        "125.0",
+        "--seed",
+        "2",
+        "--report",
+        "r.json",
+        "--timing-allow-fail",
+        "-q",
+    ]
+    top = Top("t", "m")
+    script = synth_script(top, Path("w.v"), Path("n.json"), FLOWS["default"])
+    assert script[-1] == "synth_ice40 -top pnr_wrap -json n.json"
+    assert script[-3:-1] == ["read_verilog -defer w.v", "hierarchy -check -top pnr_wrap"]
+
+
+def test_timing_flow_adds_its_options() -> None:
+    flow = FLOWS["timing"]
+    assert flow.nextpnr == TIMING_NEXTPNR and TIMING_NEXTPNR
+    cmd = nextpnr_cmd(Path("n.json"), Path("r.json"), 1, 125.0, flow)
+    base = nextpnr_cmd(Path("n.json"), Path("r.json"), 1, 125.0, FLOWS["default"])
+    # the flow's options come after the seed, in order; nothing else changes
+    i = cmd.index("--seed") + 2
+    assert cmd[i : i + len(flow.nextpnr)] == list(flow.nextpnr)
+    assert cmd[:i] + cmd[i + len(flow.nextpnr) :] == base
+    top = Top("t", "m")
+    script = synth_script(top, Path("w.v"), Path("n.json"), flow)
+    assert script[-1] == " ".join(["synth_ice40 -top pnr_wrap", *flow.synth, "-json n.json"])
+    assert flow.describe() == {
+        "name": "timing",
+        "synth_options": list(flow.synth),
+        "nextpnr_options": list(TIMING_NEXTPNR),
+    }
+
+
+def test_flow_builds_apart() -> None:
+    top = Top("t", "m")
+    assert build_dir(top, FLOWS["default"]) != build_dir(top, FLOWS["timing"])
+    assert build_dir(top, FLOWS["timing"]).name == "timing"
+
+
+def test_flows_chosen_per_top() -> None:
+    goal = Top(GOAL_TOPS[0], "udp_echo_node", fmax=True)
+    other = Top("mac_tx_8", "mac_tx", fmax=True)
+    dflt = FLOWS["default"]
+    # a full run: every flow on a goal top, the default flow elsewhere
+    assert flows_for(goal, None, full_run=True) == list(FLOWS.values())
+    assert flows_for(other, None, full_run=True) == [dflt]
+    # a selective run (--only) without --flow: the default flow only
+    assert flows_for(goal, None, full_run=False) == [dflt]
+    # --flow wins everywhere
+    assert flows_for(other, [FLOWS["timing"]], full_run=True) == [FLOWS["timing"]]
+
+
+def test_custom_flow_options() -> None:
+    dflt = FLOWS["default"]
+    assert custom_flow(dflt, None, None) is dflt
+    f = custom_flow(FLOWS["timing"], ["-abc9"], ["--router", "router2"])
+    assert f.name == "custom"
+    assert f.synth == ("-abc9",)
+    assert f.nextpnr == (*TIMING_NEXTPNR, "--router", "router2")
+
+
+def test_fmax_rejects_unknown_flow() -> None:
+    with pytest.raises(SystemExit):
+        fmax_main(["--flow", "fastest", "--only", "nothing"])
+
+
+def test_fmax_no_top_matches() -> None:
+    assert fmax_main(["--flow", "timing", "--only", "no_such_top"]) == 2
+
+
+def test_goal_tops_exist() -> None:
+    names = {t.name for t in TOPS if t.fmax}
+    assert set(GOAL_TOPS) <= names
