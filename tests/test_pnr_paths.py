@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.fmax import GOAL_TOPS, _path_of, custom_flow, flows_for
+from bench.fmax import FULL_RUN_FLOWS, GOAL_TOPS, _path_of, custom_flow, flows_for
 from bench.fmax import main as fmax_main
 from syn.pnr import FLOWS, TIMING_NEXTPNR, build_dir, critical_paths, nextpnr_cmd, synth_script
 from syn.tops import TOPS, Top
@@ -114,11 +114,13 @@ def test_flows_chosen_per_top() -> None:
     goal = Top(GOAL_TOPS[0], "udp_echo_node", fmax=True)
     other = Top("mac_tx_8", "mac_tx", fmax=True)
     dflt = FLOWS["default"]
-    # a full run: every flow on a goal top, the default flow elsewhere
-    assert flows_for(goal, None, full_run=True) == list(FLOWS.values())
-    assert flows_for(other, None, full_run=True) == [dflt]
+    # a full run: the extra flows on a goal top only, after the default
+    assert flows_for(goal, None, True, ("timing",)) == [dflt, FLOWS["timing"]]
+    assert flows_for(other, None, True, ("timing",)) == [dflt]
+    assert flows_for(goal, None, True, ()) == [dflt]
+    assert flows_for(goal, None, True) == [dflt, *(FLOWS[f] for f in FULL_RUN_FLOWS)]
     # a selective run (--only) without --flow: the default flow only
-    assert flows_for(goal, None, full_run=False) == [dflt]
+    assert flows_for(goal, None, False, ("timing",)) == [dflt]
     # --flow wins everywhere
     assert flows_for(other, [FLOWS["timing"]], full_run=True) == [FLOWS["timing"]]
 
@@ -141,6 +143,7 @@ def test_fmax_no_top_matches() -> None:
     assert fmax_main(["--flow", "timing", "--only", "no_such_top"]) == 2
 
 
-def test_goal_tops_exist() -> None:
+def test_goal_tops_and_full_run_flows_exist() -> None:
     names = {t.name for t in TOPS if t.fmax}
     assert set(GOAL_TOPS) <= names
+    assert set(FULL_RUN_FLOWS) <= set(FLOWS)
