@@ -8,7 +8,9 @@
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
 //   memory; two more beats sit in the read and output registers).
 // Latency: a beat written in cycle t is presented on m_axis in cycle t+3.
-// Throughput: one beat per cycle in and out. s_axis_tready is a flip-flop output.
+// Throughput: one beat per cycle in and out. s_axis_tready is a flip-flop output; the
+//   read side's enable is one gate from flip-flops (the empty flag and rd_ptr + 1 are
+//   registers) and m_axis_tready.
 module stream_fifo #(
     parameter integer DATA_W = 8,
     parameter integer KEEP_W = DATA_W / 8,
@@ -38,7 +40,10 @@ module stream_fifo #(
     reg  [W-1:0] mem [0:(1<<AW)-1];
     reg  [AW:0]  wr_ptr;
     reg  [AW:0]  rd_ptr;
-    wire         empty = (wr_ptr == rd_ptr);
+    reg  [AW:0]  rd_p1;  // rd_ptr + 1, a register (the next read address, ready in advance)
+    // empty (wr_ptr == rd_ptr) kept as a register made from the next pointers: the read
+    // enable is then one gate from flip-flops, with no pointer compare in front of it
+    reg          empty;
     reg          full;  // registered (s_axis_tready comes straight from a flip-flop)
     wire         wr = s_axis_tvalid && !full;
     // two read stages: the memory's own read register (a), then an output register in
@@ -49,7 +54,10 @@ module stream_fifo #(
     wire         rd = !empty && (!a_valid || a_to_b);
     // the increments are computed from the registers alone; wr/rd only enable the load
     wire [AW:0]  wr_p1 = wr_ptr + 1'b1;
-    wire [AW:0]  rd_p1 = rd_ptr + 1'b1;
+    // after a read without a write, the FIFO is empty when the next read pointer meets the
+    // write pointer; the low AW bits suffice (after a read at most DEPTH-1 entries remain,
+    // so equal low bits mean equal pointers)
+    wire         rd_last = (rd_p1[AW-1:0] == wr_ptr[AW-1:0]);
     wire         almost = (wr_p1[AW-1:0] == rd_ptr[AW-1:0]) && (wr_p1[AW] != rd_ptr[AW]);
     assign s_axis_tready = !full;
 
@@ -68,12 +76,21 @@ module stream_fifo #(
         if (rst) begin
             wr_ptr <= 0;
             rd_ptr <= 0;
+            rd_p1 <= 1;
+            empty <= 1'b1;
             full <= 1'b0;
             a_valid <= 1'b0;
             m_axis_tvalid <= 1'b0;
         end else begin
             if (wr) wr_ptr <= wr_p1;
-            if (rd) rd_ptr <= rd_p1;
+            if (rd) begin
+                rd_ptr <= rd_p1;
+                rd_p1  <= rd_p1 + 1'b1;
+            end
+            // a write makes it non-empty (a read and a write together leave it non-empty:
+            // a read needs a non-empty FIFO); a read alone empties it on its last entry
+            if (wr) empty <= 1'b0;
+            else if (rd) empty <= rd_last;
             full <= full ? !rd : (wr && !rd && almost);
             if (rd) a_valid <= 1'b1;
             else if (a_to_b) a_valid <= 1'b0;
