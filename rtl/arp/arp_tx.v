@@ -16,7 +16,8 @@
 // A broadcast request sets bcast (destination ff:ff:ff:ff:ff:ff, dst_mac unused); a
 // unicast request (cache re-validation) passes the known MAC; a gratuitous ARP sets
 // garp (broadcast, TPA = cfg_ip, dst_mac and tpa unused). cfg_mac and cfg_ip are read
-// live (they are quasi-static configuration).
+// live (they are quasi-static configuration; at 8 bits a byte of them is read one beat
+// before it is presented).
 //
 // Interfaces:
 //   start, reply, bcast, garp,  frame request, taken when start (only when !busy || done)
@@ -31,7 +32,10 @@
 // frames can follow back to back.
 // At 8 bits two byte multiplexers indexed by the low beat bits (destination and our
 // MAC; our IP and the target IP) and the beat's decoded source and constant make the
-// byte; wider, a beat is a slice of the whole frame. A broadcast destination is loaded
+// byte, one beat ahead: the counter holds the next beat's index and the byte is loaded
+// into an output register as the beat before it is taken, so the output is a flip-flop
+// (the first beat, the destination's first byte, is taken from its latch through one
+// gate); wider, a beat is a slice of the whole frame. A broadcast destination is loaded
 // as all ones (the latch's synchronous set), not multiplexed per beat.
 // Parameters: DATA_W (multiple of 8, at most 168: a frame has at least two beats),
 // KEEP_W = DATA_W/8.
@@ -71,7 +75,12 @@ module arp_tx #(
     localparam BEAT_W      = 6;
     localparam [KEEP_W-1:0] LAST_KEEP = {KEEP_W{1'b1}} >> (KEEP_W - LAST_BYTES);
 
+    // beat counter: at 8 bits the index of the beat after the one presented (1 when
+    // idle), wider the index of the beat presented (0 when idle)
+    localparam integer BC0 = (KEEP_W == 1) ? 1 : 0;
     reg  [BEAT_W-1:0] beat;
+    reg               last;  // the last beat is presented (registered)
+    wire              adv = busy && m_axis_tready;  // a beat is taken
     reg               r_reply;
     reg               r_garp;   // gratuitous ARP: TPA = cfg_ip
     reg  [47:0]       r_dst;    // destination (all ones for a broadcast: its flip-flops'
@@ -91,6 +100,7 @@ module arp_tx #(
             reg [7:0] dm, ib, b;
             reg s_dm, s_ib;
             reg [7:0] kb;
+            // (beat here is the next beat's index: the byte made is loaded into ob)
             wire [1:0] ix = {beat[1] ^ beat[5], beat[0]};
             wire [31:0] ipsrc = (beat[5] && !r_garp) ? r_tpa : cfg_ip;
             always @* begin
@@ -136,7 +146,17 @@ module arp_tx #(
                     default: ;
                 endcase
             end
-            assign beat_data = b;
+            // the presented byte: a register loaded with the next beat's byte as a beat is
+            // taken (its value while idle is never presented: the first beat comes from
+            // the destination latch); the enable is the consumer's ready alone
+            reg [7:0] ob;
+            reg       first;  // the first beat is presented (or idle)
+            always @(posedge clk) begin
+                if (m_axis_tready) ob <= b;
+                if (rst || done) first <= 1'b1;
+                else if (adv) first <= 1'b0;
+            end
+            assign beat_data = first ? r_dst[47:40] : ob;
         end else begin : g_wide
             // the frame, byte p at bits [8p +: 8]
             reg [NB*DATA_W-1:0] frame;
@@ -168,9 +188,9 @@ module arp_tx #(
         end
     endgenerate
 
-    localparam integer LAST_M1 = NB - 2;
+    localparam integer LAST_M1 = NB - 2 + BC0;
     localparam [BEAT_W-1:0] LAST_BEAT_M1 = LAST_M1[BEAT_W-1:0];
-    reg  last;  // beat == LAST_BEAT (registered)
+    localparam [BEAT_W-1:0] BEAT_0 = BC0[BEAT_W-1:0];
 
     assign m_axis_tdata  = beat_data;
     assign m_axis_tkeep  = last ? LAST_KEEP : {KEEP_W{1'b1}};
@@ -179,7 +199,7 @@ module arp_tx #(
     assign m_axis_tuser  = 1'b0;
     assign is_reply      = r_reply;
     assign is_garp       = r_garp;
-    assign done          = busy && m_axis_tready && last;
+    assign done          = adv && last;
 
     wire take = start;  // the caller starts only when !busy || done
 
@@ -196,9 +216,10 @@ module arp_tx #(
         end
     end
 
-    // beat and last are 0 whenever the transmitter is idle (cleared with the last beat),
-    // so a start only sets busy: it stays off the beat counter (a frame has at least 2
-    // beats, DATA_W <= 168, so last stays 0 on the first)
+    // beat and last are at their first values (beat BEAT_0, last 0) whenever the
+    // transmitter is idle (set with the last beat), so a start only sets busy: it stays
+    // off the beat counter (a frame has at least 2 beats, DATA_W <= 168, so last stays 0
+    // on the first)
     always @(posedge clk) begin
         if (rst) begin
             busy <= 1'b0;
@@ -206,9 +227,9 @@ module arp_tx #(
             busy <= take || (busy && !(m_axis_tready && last));
         end
         if (rst || done) begin
-            beat <= {BEAT_W{1'b0}};
+            beat <= BEAT_0;
             last <= 1'b0;
-        end else if (busy && m_axis_tready) begin
+        end else if (adv) begin
             beat <= beat + 1'b1;
             last <= (beat == LAST_BEAT_M1);
         end
