@@ -221,6 +221,15 @@ module icmp_echo #(
 
     localparam [1:0] S_IDLE = 2'd0, S_PEEK = 2'd1, S_CAP = 2'd2, S_RUN = 2'd3;
     reg [1:0] st;
+    // decodes of the state kept as registers (each the next value of its logic), so that
+    // the FIFO's read handshake and the engine's start are one gate from flip-flops:
+    reg       s_capm;   // st == S_CAP && cc != NCAP: a first byte still to capture
+    reg       s_capd;   // st == S_CAP && cc == NCAP: the first bytes captured
+    reg       s_run;    // st == S_RUN
+    // made with the first captured beat (the type byte; 8 bits): the request is answerable
+    // (header acceptable and an echo request), and the reply may start once the capture
+    // is done (not answerable, or not short: no wait for the checksum verdict)
+    reg       c_echo, c_go;
 
     // per request
     reg [47:0] r_mac, t_mac;
@@ -327,46 +336,71 @@ module icmp_echo #(
         eng_start     = 1'b0;
         eng_drop      = 1'b0;
         eng_bad       = 1'b0;
-        case (st)
-            S_PEEK: if (CAP == 0 && f_tvalid) begin
+        if (CAP == 0) begin
+            if (st == S_PEEK && f_tvalid) begin
                 eng_bad   = r_ok && is_echo && r_short && q_head;
                 eng_drop  = !(r_ok && is_echo) || eng_bad;
                 eng_start = !(r_ok && is_echo) || ready_go;
             end
-            S_CAP: if (CAP != 0 && cc == NCAP[2:0]) begin
-                eng_bad   = r_ok && is_echo && r_short && q_head;
-                eng_drop  = !(r_ok && is_echo) || eng_bad;
-                eng_start = !(r_ok && is_echo) || ready_go;
-            end
-            default: ;
-        endcase
+        end else if (s_capd) begin
+            // (c_go || q_have) = !(r_ok && is_echo) || ready_go, from registers
+            eng_bad   = c_echo && r_short && q_head;
+            eng_drop  = !c_echo || eng_bad;
+            eng_start = c_go || q_have;
+        end
     end
 
-    wire cap_fire = (st == S_CAP) && (cc != NCAP[2:0]) && f_tvalid;
+    wire cap_fire = s_capm && f_tvalid;
 
     always @(posedge clk) begin
         case (st)
             S_IDLE: if (hdr_fire) begin
-                st    <= CAP ? S_CAP : S_PEEK;
-                cc    <= 3'd0;
-                first <= 1'b1;
+                st     <= CAP ? S_CAP : S_PEEK;
+                s_capm <= (CAP != 0);
+                cc     <= 3'd0;
+                first  <= 1'b1;
             end
-            S_PEEK: if (eng_start) st <= S_RUN;
+            S_PEEK: if (eng_start) begin
+                st    <= S_RUN;
+                s_run <= 1'b1;
+            end
             S_CAP: begin
                 if (cap_fire) begin
                     cap <= cap_next;
                     cc  <= cc + 3'd1;
-                    if (f_tlast) st <= S_IDLE;  // ended too early: nothing to answer
+                    if (cc == 3'd0) begin
+                        c_echo <= r_ok && (f_tdata[7:0] == 8'd8);
+                        c_go   <= !(r_ok && (f_tdata[7:0] == 8'd8)) || !r_short;
+                    end
+                    if (f_tlast) begin
+                        st     <= S_IDLE;  // ended too early: nothing to answer
+                        s_capm <= 1'b0;
+                    end else if (cc == NCAP[2:0] - 3'd1) begin
+                        s_capm <= 1'b0;
+                        s_capd <= 1'b1;
+                    end
                 end
-                if (eng_start) st <= S_RUN;
+                if (eng_start) begin
+                    st     <= S_RUN;
+                    s_capd <= 1'b0;
+                    s_run  <= 1'b1;
+                end
             end
             S_RUN: begin
                 if (eng_s_tvalid && eng_s_tready) first <= 1'b0;
-                if (eng_can) st <= S_IDLE;
+                if (eng_can) begin
+                    st    <= S_IDLE;
+                    s_run <= 1'b0;
+                end
             end
             default: st <= S_IDLE;
         endcase
-        if (rst) st <= S_IDLE;
+        if (rst) begin
+            st     <= S_IDLE;
+            s_capm <= 1'b0;
+            s_capd <= 1'b0;
+            s_run  <= 1'b0;
+        end
     end
 
     reg ev_sent_r, ev_ab_r, ev_abc_r, ev_drop_r, ev_bad_r;
@@ -433,7 +467,7 @@ module icmp_echo #(
         end
     endgenerate
 
-    wire eng_s_tvalid = (st == S_RUN) && f_tvalid;
+    wire eng_s_tvalid = s_run && f_tvalid;
     wire eng_s_tready;
     // a cut-through reply whose request had a bad checksum (and a good frame) ends aborted;
     // ab_csum / ab_csum_now tell the engine's abort event which counter it belongs to
@@ -442,13 +476,10 @@ module icmp_echo #(
     reg  ab_csum;
     reg  r_drop;  // the engine is consuming a dropped message (no event will follow)
     wire ab_csum_now  = ab_csum || csum_last;
-    always @* begin
-        case (st)
-            S_CAP:   f_tready = (cc != NCAP[2:0]);
-            S_RUN:   f_tready = eng_s_tready;
-            default: f_tready = 1'b0;
-        endcase
-    end
+    // the engine takes payload only while it runs a frame (st == S_RUN: it is idle in
+    // the other states, having been started from S_PEEK / S_CAP and left idle before
+    // S_IDLE), so its tready needs no state gate
+    always @* f_tready = s_capm || eng_s_tready;
 
     wire ev_sent, ev_abort;
     /* verilator lint_off UNUSEDSIGNAL */

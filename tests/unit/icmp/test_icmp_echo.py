@@ -238,6 +238,45 @@ async def bad_checksum(dut: Any) -> None:
 
 
 @cocotb.test()
+async def short_requests_decided_early(dut: Any) -> None:
+    """Short messages (under 26 bytes, answered only once whole in the FIFO) that are not
+    answerable (other types, broadcast, too short) are consumed at once whatever their
+    checksum, counted in cnt_dropped only; short echo requests are answered or, with a
+    bad checksum, discarded; the decision made with the first byte (8 bits) follows each
+    request, also back to back with requests of the other kind."""
+    tb = Tb(dut, pause=0.3)
+    await tb.start()
+    rng = random.Random(11)
+    # (message, bcast, expected: "reply" or None)
+    cases: list[tuple[bytes, int, str | None]] = []
+    for k in range(3):
+        n = rng.randrange(0, 17)
+        body = bytes(rng.getrandbits(8) for _ in range(n))
+        echo = request(9, k, body)
+        cases.append((request(9, k, body, itype=13), 0, None))  # not an echo request
+        cases.append((corrupt(request(9, k, body, itype=0), 4), 0, None))  # bad csum too
+        cases.append((echo, 1, None))  # broadcast
+        cases.append((echo[:7], 0, None))  # too short
+        cases.append((echo, 0, "reply"))
+        cases.append((corrupt(echo, 5), 0, None))  # bad checksum: discarded
+        cases.append((request(9, 100 + k, body), 0, "reply"))
+    for m, b, _ in cases:
+        tb.send(m, bcast=b)
+    for k, (m, _, exp) in enumerate(cases):
+        if exp is None:
+            continue
+        raw, tuser = await tb.sink.recv()
+        assert tuser == 0, f"request {k}: reply aborted"
+        check_reply(raw, m, k)
+    await wait_cycles(dut, 60)
+    assert tb.sink.count() == 0, "a frame for a request not answered"
+    assert tb.cnt("cnt_replies") == 6
+    assert tb.cnt("cnt_dropped") == 12
+    assert tb.cnt("cnt_bad_csum") == 3
+    assert tb.cnt("cnt_aborted") == 0
+
+
+@cocotb.test()
 async def backpressure_and_gaps(dut: Any) -> None:
     """Output stalls and idle cycles in the request: replies still exact."""
     tb = Tb(dut, pause=0.4, gap=0.3)
