@@ -63,10 +63,28 @@ module eth_tx_arb #(
     reg  [N-1:0] grant;   // registered grant, one-hot (zero only after reset)
     reg          locked;  // inside a frame: its first beat taken, its tlast beat not yet
 
+    // (prefix ORs, not adders: no carry chain on the grant's next-value path)
     wire [N-1:0] req    = s_axis_tvalid & ~grant;  // requests of the other inputs
-    wire [N-1:0] above  = ~((grant << 1) - {{(N - 1) {1'b0}}, 1'b1});  // strictly above
+    reg  [N-1:0] above;   // inputs strictly above the granted one
+    reg  [N-1:0] pick;
+    reg          r_lo, r_hi;  // a request below / above bit k (running, in the loop)
+    integer k;
+    always @* begin
+        above = {N{1'b0}};
+        for (k = 1; k < N; k = k + 1) above[k] = above[k-1] | grant[k-1];
+    end
     wire [N-1:0] req_hi = req & above;
-    wire [N-1:0] pick   = (req_hi != {N{1'b0}}) ? (req_hi & (~req_hi + 1'b1)) : (req & (~req + 1'b1));
+    wire         any_hi = (req_hi != {N{1'b0}});
+    always @* begin
+        // the lowest requester above the granted input, else the lowest requester
+        r_lo = 1'b0;
+        r_hi = 1'b0;
+        for (k = 0; k < N; k = k + 1) begin
+            pick[k] = any_hi ? (req_hi[k] && !r_hi) : (req[k] && !r_lo);
+            r_hi = r_hi | req_hi[k];
+            r_lo = r_lo | req[k];
+        end
+    end
     wire         any    = (req != {N{1'b0}});
 
     reg [DATA_W-1:0] o_data;
