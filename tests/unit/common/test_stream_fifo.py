@@ -15,67 +15,20 @@ from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
-from fifo_tb import make_frame, pauses
-
-
-async def reset(dut) -> None:
-    cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
-    dut.rst.value = 1
-    await ClockCycles(dut.clk, 4)
-    dut.rst.value = 0
-    await ClockCycles(dut.clk, 2)
-
-
-async def setup(dut) -> tuple[AxiStreamSource, AxiStreamSink]:
-    src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
-    snk = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk, dut.rst)
-    await reset(dut)
-    return src, snk
+from cocotb.triggers import FallingEdge, RisingEdge
+from fifo_tb import check_full_throughput, check_random_backpressure, stream_reset
 
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")
 async def random_backpressure(dut) -> None:
-    src, snk = await setup(dut)
-    rng = random.Random(1)
-    keep_w = len(dut.s_axis_tkeep)
-    for p_src, p_snk in ((0.3, 0.3), (0.0, 0.7), (0.7, 0.0), (0.5, 0.5), (0.8, 0.2)):
-        src.set_pause_generator(pauses(rng, p_src))
-        snk.set_pause_generator(pauses(rng, p_snk))
-        frames = [
-            (make_frame(i, rng.randint(1, 12 * keep_w), rng), rng.random() < 0.3) for i in range(25)
-        ]
-        for data, bad in frames:
-            src.send_nowait(AxiStreamFrame(data, tuser=int(bad)))
-        for data, bad in frames:
-            rx = await snk.recv(compact=False)
-            got = bytes(b for b, k in zip(rx.tdata, rx.tkeep, strict=True) if k)
-            tu = rx.tuser if isinstance(rx.tuser, list) else [rx.tuser]
-            assert (got, bool(tu[-1])) == (data, bad)
-    assert snk.empty()
+    await check_random_backpressure(
+        dut, ((0.3, 0.3), (0.0, 0.7), (0.7, 0.0), (0.5, 0.5), (0.8, 0.2))
+    )
 
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")
 async def full_throughput(dut) -> None:
-    src, snk = await setup(dut)
-    rng = random.Random(2)
-    keep_w = len(dut.s_axis_tkeep)
-    frames = [make_frame(i, 16 * keep_w, rng) for i in range(10)]
-    for f in frames:
-        src.send_nowait(AxiStreamFrame(f))
-    await RisingEdge(dut.m_axis_tvalid)
-    beats = 0
-    cycles = 0
-    while beats < 160:
-        await RisingEdge(dut.clk)
-        cycles += 1
-        if int(dut.m_axis_tvalid.value) and int(dut.m_axis_tready.value):
-            beats += 1
-    assert cycles == 160, f"160 beats took {cycles} cycles"
-    for f in frames:
-        assert bytes((await snk.recv()).tdata) == f
+    await check_full_throughput(dut)
 
 
 def _idle_inputs(dut) -> None:
@@ -93,7 +46,7 @@ async def latency_after_empty(dut) -> None:
     cycle the FIFO's last entry is read."""
     _idle_inputs(dut)
     dut.m_axis_tready.value = 1
-    await reset(dut)
+    await stream_reset(dut)
     rng = random.Random(3)
     width = len(dut.s_axis_tdata)
     written: dict[int, int] = {}  # cycle -> data
@@ -126,7 +79,7 @@ async def fill_and_hold(dut) -> None:
     registers) and then drops its ready; the beats then come out in order."""
     _idle_inputs(dut)
     dut.m_axis_tready.value = 0
-    await reset(dut)
+    await stream_reset(dut)
     depth = int(dut.DEPTH.value)
     width = len(dut.s_axis_tdata)
     taken: list[int] = []
