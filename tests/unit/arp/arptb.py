@@ -159,7 +159,8 @@ class ArpTB:
                 f"unexpected frame: {Ether(bytes(self.sink.recv_nowait().tdata)).summary()}"
             )
 
-    async def lookup(self, ip: str) -> Lookup:
+    async def take_lookup(self, ip: str) -> None:
+        """Offer a lookup of ``ip`` until the module takes it."""
         d = self.dut
         d.arp_req_ip.value = ip2int(ip)
         d.arp_req_valid.value = 1
@@ -168,6 +169,10 @@ class ArpTB:
             if int(d.arp_req_ready.value):
                 break
         d.arp_req_valid.value = 0
+
+    async def lookup(self, ip: str) -> Lookup:
+        d = self.dut
+        await self.take_lookup(ip)
         for n in range(1, 200):
             await RisingEdge(d.clk)
             if int(d.arp_resp_valid.value):

@@ -329,13 +329,7 @@ async def next_hop_alternating_and_gateway_change_while_pending(dut) -> None:
     await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP), wait=False)
     while not (int(dut.state.value) != 1 and int(dut.op.value) == 1):  # a frame's scan
         await RisingEdge(dut.clk)
-    dut.arp_req_ip.value = ip2int("8.8.4.4")
-    dut.arp_req_valid.value = 1
-    while True:
-        await RisingEdge(dut.clk)
-        if int(dut.arp_req_ready.value):
-            break
-    dut.arp_req_valid.value = 0
+    await tb.take_lookup("8.8.4.4")
     dut.cfg_gateway.value = ip2int(new_gw)
     waited = 0
     while not int(dut.arp_resp_valid.value):
