@@ -149,6 +149,43 @@ inline uint64_t gate_en(const R* root) {
         return 0;
 }
 
+// A gated top may also have an output sim_gate_in (same width, constant): the gated
+// clocks to raise in every cycle whose GMII receive inputs (gmii_rxd, gmii_rx_dv,
+// gmii_rx_er) are not all 0, for the blocks that sample them (vboard_top: the receive
+// path, whose MAC registers the wire every cycle): the inputs are not registers of the
+// model, so the top's enables, computed from registers after the previous cycle, cannot
+// know them.
+template <typename R, typename = void>
+struct HasGateIn : std::false_type {};
+template <typename R>
+struct HasGateIn<R, std::void_t<decltype(std::declval<R&>().sim_gate_in)>> : std::true_type {};
+
+template <typename R>
+inline uint64_t gate_in(const R* root) {
+    if constexpr (HasGateIn<R>::value)
+        return uint64_t(root->sim_gate_in);
+    else
+        return 0;
+}
+
+// A gated top may also have an output sim_gate_clk (1 bit, constant 1): its own logic on
+// clk is the gating's alone, and holds its state in a cycle where every sim_gate_en bit
+// is 0 and the inputs are idle (vboard_top: the enables' histories and the copies they
+// compare, which then all equal what they load). The harness then holds clk low too in
+// such a cycle: no clock rises, and the evaluation runs no clocked logic at all.
+template <typename R, typename = void>
+struct HasGateClk : std::false_type {};
+template <typename R>
+struct HasGateClk<R, std::void_t<decltype(std::declval<R&>().sim_gate_clk)>> : std::true_type {};
+
+template <typename R>
+inline bool gate_clk(const R* root) {
+    if constexpr (HasGateClk<R>::value)
+        return root->sim_gate_clk != 0;
+    else
+        return false;
+}
+
 template <typename R>
 inline void set_gclk(R* root, bool all, uint64_t en) {
     if constexpr (HasGate<R>::value) root->sim_gclk = all ? kGateAll : en;
@@ -205,8 +242,11 @@ inline size_t sim_cycle_offset(const R* root) {
 #define VBOARD_FAST_EVAL 0
 #endif
 #if VBOARD_FAST_EVAL
+// edges: whether any clock rises in this evaluation. Without one the triggers are all 0
+// and the clocks' samples (cleared by rising_edge_next) stay 0, so vboard_act would
+// only confirm that: the input region is then the whole evaluation.
 template <typename R>
-inline void fast_eval(R* r) {
+inline void fast_eval(R* r, bool edges) {
 #if VBOARD_FAST_ICO
     r->__VicoIterCount = 0;
     Vtop___024root___eval_triggers__ico(r);  // the input region's one trigger: first pass
@@ -214,6 +254,7 @@ inline void fast_eval(R* r) {
     r->__VicoIterCount = 1;
     r->__VicoTriggered.clear();
 #endif
+    if (!edges) return;
     const unsigned m = vboard_act(r);  // the triggers as a bit mask, the clocks' samples
     if (m) vboard_nba(r, m);
 }
@@ -296,6 +337,7 @@ struct Options {
     bool gate = true;              // activity gating (sim_gclk from sim_gate_en)
     bool gate_verify = false;      // run an ungated copy alongside and compare every cycle
     bool fast_eval = true;         // one-pass evaluation (see VBOARD_FAST_EVAL)
+    bool gate_clk = true;          // hold clk too when the whole design idles (HasGateClk)
     uint64_t gate_mask = ~0ull;    // --gate-mask: enables ANDed with it (tests the verifier)
     uint64_t tick_every = 0;       // tick_1ms every N simulated cycles instead of each wall ms
     bool pcap_cycles = false;      // pcap timestamps: the frame's first cycle on the wire x 8 ns
@@ -371,6 +413,8 @@ void usage(FILE* f) {
             "                        the first difference; implies --no-skip; slow)\n"
             "  --gate-mask M         AND the enables with M (a wrong gating, to test\n"
             "                        --gate-verify; ticks and reset still raise every clock)\n"
+            "  --no-gate-clk         raise clk in every cycle, also when every gated clock\n"
+            "                        is off (the same results, slower)\n"
             "  --no-fast-eval        evaluate with the model's eval() (its scheduler's loops)\n"
             "                        instead of the one-pass evaluation (the same results,\n"
             "                        slower)\n"
@@ -383,7 +427,8 @@ Options parse_args(int argc, char** argv) {
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
         O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
-        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC, O_NOGATE, O_GVERIFY, O_GMASK, O_NOFAST
+        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC, O_NOGATE, O_GVERIFY, O_GMASK, O_NOFAST,
+        O_NOGCLK
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -410,6 +455,7 @@ Options parse_args(int argc, char** argv) {
         {"gate-verify", no_argument, nullptr, O_GVERIFY},
         {"gate-mask", required_argument, nullptr, O_GMASK},
         {"no-fast-eval", no_argument, nullptr, O_NOFAST},
+        {"no-gate-clk", no_argument, nullptr, O_NOGCLK},
         {"tick-every-cycles", required_argument, nullptr, O_TICKC},
         {"pcap-cycles", no_argument, nullptr, O_PCAPC},
         {"help", no_argument, nullptr, 'h'},
@@ -452,6 +498,7 @@ Options parse_args(int argc, char** argv) {
             case O_GVERIFY: o.gate_verify = true; o.skip = false; break;
             case O_GMASK: o.gate_mask = strtoull(optarg, nullptr, 0); break;
             case O_NOFAST: o.fast_eval = false; break;
+            case O_NOGCLK: o.gate_clk = false; break;
             case O_TICKC: {
                 double v = parse_num(optarg, "--tick-every-cycles");
                 if (v < kTickSpacing || v != uint64_t(v))
@@ -559,6 +606,7 @@ class Board {
     std::unique_ptr<Vtop> ref_;
     uint64_t verified_ = 0;  // cycles whose states were compared
     uint64_t gate_edges_by_[64] = {};  // rising edges of each gated clock
+    uint64_t clk_held_ = 0;            // evaluated cycles with clk held low (HasGateClk)
     uint64_t gate_edges() const {
         uint64_t n = 0;
         for (uint64_t e : gate_edges_by_) n += e;
@@ -809,19 +857,27 @@ inline void Board::cycle() {
     // the gated clocks of this cycle's edge: from the enables after the last evaluation
     const bool gate_all = !gate_on_ || t->tick_1ms || t->rst;
     uint64_t en = 0;
+    uint8_t clk_edge = 1;  // clk rises (held low when the whole design idles: HasGateClk)
     if (kGate && !fixed_) {
-        en = gate_all ? kGateAll : gate_en(t->rootp) & o_.gate_mask;
+        const bool rx_in = t->gmii_rx_dv || t->gmii_rxd || t->gmii_rx_er;
+        const uint64_t want = gate_all ? kGateAll
+                                       : gate_en(t->rootp) | (rx_in ? gate_in(t->rootp) : 0);
+        en = want & o_.gate_mask;
+        if (!want && o_.gate_clk && gate_clk(t->rootp)) {
+            clk_edge = 0;
+            clk_held_++;
+        }
         for (uint64_t b = en; b; b &= b - 1) gate_edges_by_[__builtin_ctzll(b)]++;
     }
     if (ref_ && !fixed_) verify_cycle();
     if (fixed_) {
     } else if constexpr (kOneEval) {
         rising_edge_next(t->rootp);
-        t->clk = 1;
+        t->clk = clk_edge;
         set_gclk(t->rootp, false, en);
 #if VBOARD_FAST_EVAL
         if (fast_on_) {
-            fast_eval(t->rootp);
+            fast_eval(t->rootp, clk_edge || en);
         } else {
             t->eval();
             fast_on_ = o_.fast_eval;
@@ -836,7 +892,7 @@ inline void Board::cycle() {
 #if VM_TRACE
         if (vcd_) vcd_->dump(cycles_ * 8);
 #endif
-        t->clk = 1;
+        t->clk = clk_edge;
         set_gclk(t->rootp, false, en);
         t->eval();
 #if VM_TRACE
@@ -1025,7 +1081,7 @@ void Board::write_stats_file() {
     fprintf(f, "\"gated_edges_by_clock\": [");
     for (int i = 0; i < (kGate ? VBOARD_GATES : 0); i++)
         fprintf(f, "%s%" PRIu64, i ? ", " : "", gate_edges_by_[i]);
-    fprintf(f, "], ");
+    fprintf(f, "], \"clk_held_cycles\": %" PRIu64 ", ", clk_held_);
     fprintf(f,
             "\"skip\": %s, \"cycles_evaluated\": %" PRIu64 ", \"cycles_skipped\": %" PRIu64
             ", \"evaluated_per_cpu_s\": %.1f, \"skip_checks\": %" PRIu64

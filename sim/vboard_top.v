@@ -55,6 +55,10 @@
 //                                      time, driven by the harness, and whether each
 //                                      domain can change state at the next edge (see
 //                                      "activity gating" below)
+//   sim_gate_in[NG-1:0], sim_gate_clk  (constants) the gated clocks the harness also
+//                                      raises whenever the GMII receive inputs are not
+//                                      idle, and that clk may be held low too when every
+//                                      enable is 0
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_netmask[31:0], cfg_gateway[31:0]   addresses
 //   cfg_udp_echo_port[15:0]            UDP port of the echo (0 = closed)
@@ -66,14 +70,14 @@
 // Latency: the MAC's receive latency, plus the whole frame (the RX FIFO is a frame
 //   FIFO) and 2 cycles, plus the stack's turnaround (docs/stack.md) and, for IPbus, the
 //   target's (docs/ipbus.md), plus 1 cycle to the first preamble byte.
-// Parameters: NG (the number of gated clocks: 6, fixed by the design below),
+// Parameters: NG (the number of gated clocks: 8, fixed by the design below),
 //   RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and more),
 //   MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
 //   echo port's TX checksum mode: 0 none, 1 computed), RX_BUSY_WAIT (cycles an application
 //   port may take to accept a datagram before it is dropped and counted: 125000 = 1 ms,
 //   far longer than any of the board's applications needs).
 module vboard_top #(
-    parameter integer NG             = 6,  // gated domains (fixed: see "Activity gating")
+    parameter integer NG             = 8,  // gated domains (fixed: see "Activity gating")
     parameter integer RX_FIFO_BYTES  = 16384,
     parameter integer MAX_FRAME      = 9018,
     parameter integer ECHO_CSUM_MODE = 1,
@@ -86,6 +90,8 @@ module vboard_top #(
     // simulation-only activity gating (see "Activity gating" below)
     input  wire [NG-1:0] sim_gclk,
     output wire [NG-1:0] sim_gate_en,
+    output wire [NG-1:0] sim_gate_in,
+    output wire          sim_gate_clk,
     input  wire [47:0] cfg_mac,
     input  wire [31:0] cfg_ip,
     input  wire [31:0] cfg_netmask,
@@ -168,11 +174,15 @@ module vboard_top #(
   wire gclk_pg  = sim_gclk[4];  // pktgen and port 2's transmitter
   wire gclk_arp = sim_gclk[0], gclk_icmp = sim_gclk[1], gclk_tx0 = sim_gclk[2];
   wire gclk_cfg = sim_gclk[5];  // the addresses' registers and raw_tx
+  wire gclk_rx  = sim_gclk[6];  // the receive path: the MAC's receiver to udp_rx, udp_echo
+  wire gclk_arb = sim_gclk[7];  // the transmit arbiter and the MAC's transmitter
   // the stack's gated clocks (udp_stack SIM_GATE = 1)
   assign u_stack.g_gate.arp     = gclk_arp;
   assign u_stack.g_gate.icmp    = gclk_icmp;
   assign u_stack.g_gate.unreach = gclk_icmp;
   assign u_stack.g_gate.raw     = gclk_cfg;
+  assign u_stack.g_gate.rx      = gclk_rx;
+  assign u_stack.g_gate.arb     = gclk_arb;
   assign u_stack.g_tx[0].g_gate.tx = gclk_tx0;
   assign u_stack.g_tx[1].g_gate.tx = gclk_ipb;
   assign u_stack.g_tx[2].g_gate.tx = gclk_pg;
@@ -210,7 +220,7 @@ module vboard_top #(
   wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
 
   eth_mac_gmii u_mac (
-      .tx_clk(clk), .tx_rst(rst), .rx_clk(clk), .rx_rst(rst),
+      .tx_clk(gclk_arb), .tx_rst(rst), .rx_clk(gclk_rx), .rx_rst(rst),
       .s_axis_tdata(mac_tx_tdata), .s_axis_tvalid(mac_tx_tvalid),
       .s_axis_tready(mac_tx_tready), .s_axis_tlast(mac_tx_tlast),
       .s_axis_tuser(mac_tx_tuser),
@@ -241,7 +251,7 @@ module vboard_top #(
       .DATA_W(8), .KEEP_W(1), .DEPTH(RX_FIFO_BYTES), .FRAME_FIFO(1), .DROP_BAD_FRAME(1),
       .DROP_WHEN_FULL(1)
   ) u_rx_fifo (
-      .clk(clk), .rst(rst),
+      .clk(gclk_rx), .rst(rst),
       .s_axis_tdata(mac_rx_tdata), .s_axis_tkeep(1'b1), .s_axis_tvalid(mac_rx_tvalid),
       .s_axis_tready(), .s_axis_tlast(mac_rx_tlast), .s_axis_tuser(mac_rx_tuser),
       .m_axis_tdata(st_rx_tdata), .m_axis_tkeep(st_rx_tkeep), .m_axis_tvalid(st_rx_tvalid),
@@ -251,7 +261,7 @@ module vboard_top #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  always @(posedge clk) begin
+  always @(posedge gclk_rx) begin
     if (rst) cnt_rx_fifo_drop_full <= 32'd0;
     else if (fifo_drop_full) cnt_rx_fifo_drop_full <= cnt_rx_fifo_drop_full + 1'b1;
   end
@@ -363,7 +373,7 @@ module vboard_top #(
 
   // ---------------- port 0: UDP echo ----------------
   udp_echo #(.DATA_W(8), .KEEP_W(1)) u_echo (
-      .clk(clk), .rst(rst),
+      .clk(gclk_rx), .rst(rst),
       .s_hdr_valid(urx_hdr_valid[0]), .s_hdr_ready(urx_hdr_ready[0]),
       .s_hdr_src_mac(urx_hdr_src_mac[47:0]), .s_hdr_src_ip(urx_hdr_src_ip[31:0]),
       .s_hdr_src_port(urx_hdr_src_port[15:0]), .s_hdr_dst_port(urx_hdr_dst_port[15:0]),
@@ -548,6 +558,12 @@ module vboard_top #(
   //   [3] ipbus_ctrl and port 1's transmitter    [4] pktgen and port 2's transmitter
   //   [5] the addresses' registers (cfg_*_q) and raw_tx (unused here: it only settles
   //       after reset and takes the ticks' edges)
+  //   [6] the receive path: the MAC's receiver, the RX frame FIFO, eth_rx, ip_rx, udp_rx
+  //       and udp_echo (raised also in every cycle whose GMII receive inputs are not
+  //       idle: sim_gate_in)
+  //   [7] the transmit side: eth_tx_arb and the MAC's transmitter
+  // and clk itself, which only the gating's own logic below is left on, held low by the
+  // harness when every enable is 0 (sim_gate_clk).
   // sim_gate_en[i] is read after a cycle's evaluation, for the next edge, so it is a
   // function of registers only. It is exact: when it is 0, no register or memory of the
   // domain would change at that edge: each block is in its idle state (named below), no
@@ -562,10 +578,11 @@ module vboard_top #(
   localparam [GATE_SETTLE-1:0] SETTLE = {GATE_SETTLE{1'b1}};
   localparam [GATE_SETTLE-1:0] NONE = {GATE_SETTLE{1'b0}};
 
-  // ARP: the engine idle (no lookup waiting, no received event, no background pass to
-  // run or to run again, no decision's write), the transmitter idle, no gratuitous ARP
-  // due, no lookup answer out, the receiver between frames with nothing held, no beat
-  // from eth_rx, no lookup request
+  // ARP (and the stack's round-robin grant of its lookup port, arp_last/arp_owner, which
+  // load only when a lookup request is taken): the engine idle (no lookup waiting, no
+  // received event, no background pass to run or to run again, no decision's write),
+  // the transmitter idle, no gratuitous ARP due, no lookup answer out, the receiver
+  // between frames with nothing held, no beat from eth_rx, no lookup request
   wire act_arp = (u_stack.u_arp.state != 3'd1) || u_stack.u_arp.lk_pend ||
                  u_stack.u_arp.ev_valid || (u_stack.u_arp.sw_left != 0) ||
                  u_stack.u_arp.sw_again || u_stack.u_arp.wr_m || u_stack.u_arp.wr_d ||
@@ -638,8 +655,71 @@ module vboard_top #(
   wire act_cfg = (u_stack.u_raw_tx.eng.st != 3'd0) || u_stack.s_raw_tx_hdr_valid ||
                  u_stack.s_raw_tx_axis_tvalid;
 
+  // The receive path (domain 6): the MAC's receiver, the RX frame FIFO, eth_rx, ip_rx and
+  // udp_rx (each with its FIFO and stream_strip) and udp_echo. Idle: the MAC's receiver
+  // between frames (not in a frame, not dropping one, no end pending, no beat out) with
+  // its input registers holding an idle wire (the wire itself is an input of the model,
+  // not a register: the harness raises this clock in every cycle whose GMII receive
+  // inputs are not idle, sim_gate_in below); the frame FIFO empty, no beat out, not
+  // dropping; each parser between packets (no header taken, no end seen, no command
+  // made or waiting, nothing in its checksum and verdict pipelines, no datagram in
+  // flight towards udp_rx's strip, no closed-port strobe, no busy-port wait or discard),
+  // its FIFO empty and its strip idle with no header or beat offered; udp_echo's pipe
+  // empty. What they load while idle comes from their own registers (settled within
+  // GATE_SETTLE cycles) and the addresses' registers (domain 5); the readies from the
+  // other domains matter only while a header or beat is offered, and cfg_udp_port
+  // (port 1's is the register file's) is read only as a datagram's header arrives.
+  wire act_mac_rx = u_mac.u_core.u_rx.in_frame || u_mac.u_core.u_rx.drop ||
+                    u_mac.u_core.u_rx.end_p || u_mac.u_core.u_rx.out_open ||
+                    u_mac.u_core.u_rx.dv0 || u_mac.u_core.u_rx.er0 ||
+                    (u_mac.u_core.u_rx.d0 != 8'd0) || mac_rx_tvalid;
+  wire act_rx_fifo = !u_rx_fifo.empty || u_rx_fifo.out_valid || u_rx_fifo.drop_frame;
+  wire act_eth_rx = u_stack.u_eth_rx.cmd_valid || u_stack.u_eth_rx.pushed ||
+                    u_stack.u_eth_rx.ended || (u_stack.u_eth_rx.bcnt != 0) ||
+                    !u_stack.u_eth_rx.u_fifo.empty || u_stack.u_eth_rx.u_fifo.a_valid ||
+                    u_stack.u_eth_rx.u_fifo.m_axis_tvalid ||
+                    (u_stack.u_eth_rx.u_strip.g_byte.st != 2'd0) ||
+                    u_stack.u_eth_rx.u_strip.g_byte.sk_v ||
+                    u_stack.u_eth_rx.u_strip.m_hdr_valid ||
+                    u_stack.u_eth_rx.u_strip.m_axis_tvalid;
+  wire act_ip_rx = u_stack.u_ip_rx.active || u_stack.u_ip_rx.ended ||
+                   u_stack.u_ip_rx.pushed || u_stack.u_ip_rx.cmd_valid ||
+                   u_stack.u_ip_rx.hdr_have || u_stack.u_ip_rx.ck0 || u_stack.u_ip_rx.ck1 ||
+                   u_stack.u_ip_rx.ck2 || u_stack.u_ip_rx.bs_v || (u_stack.u_ip_rx.bcnt != 0) ||
+                   !u_stack.u_ip_rx.u_fifo.empty || u_stack.u_ip_rx.u_fifo.a_valid ||
+                   u_stack.u_ip_rx.u_fifo.m_axis_tvalid ||
+                   (u_stack.u_ip_rx.u_strip.g_byte.st != 2'd0) ||
+                   u_stack.u_ip_rx.u_strip.g_byte.sk_v ||
+                   u_stack.u_ip_rx.u_strip.m_hdr_valid ||
+                   u_stack.u_ip_rx.u_strip.m_axis_tvalid;
+  wire act_udp_rx = u_stack.u_udp_rx.active || u_stack.u_udp_rx.ended ||
+                    u_stack.u_udp_rx.pushed || u_stack.u_udp_rx.cmd_valid ||
+                    u_stack.u_udp_rx.hdr_complete || u_stack.u_udp_rx.tail ||
+                    u_stack.u_udp_rx.bs_v || u_stack.u_udp_rx.ep || u_stack.u_udp_rx.e0 ||
+                    u_stack.u_udp_rx.e1 || u_stack.u_udp_rx.e2 || u_stack.u_udp_rx.e3 ||
+                    u_stack.u_udp_rx.ebusy || u_stack.u_udp_rx.sts_nz ||
+                    (u_stack.u_udp_rx.sts_n != 3'd0) || (u_stack.u_udp_rx.infl != 3'd0) ||
+                    u_stack.u_udp_rx.closed_valid || (u_stack.u_udp_rx.bcnt != 0) ||
+                    u_stack.u_udp_rx.g_busy.disc_r || u_stack.u_udp_rx.g_busy.inc_busy ||
+                    (u_stack.u_udp_rx.g_busy.bw_t != 0) ||
+                    !u_stack.u_udp_rx.u_fifo.empty || u_stack.u_udp_rx.u_fifo.a_valid ||
+                    u_stack.u_udp_rx.u_fifo.m_axis_tvalid ||
+                    (u_stack.u_udp_rx.u_strip.g_byte.st != 2'd0) ||
+                    u_stack.u_udp_rx.u_strip.g_byte.sk_v ||
+                    u_stack.u_udp_rx.u_strip.m_hdr_valid ||
+                    u_stack.u_udp_rx.u_strip.m_axis_tvalid;
+  wire act_echo = u_echo.g_pipe.u_pipe.out_valid || u_echo.g_pipe.u_pipe.skid_valid;
+  wire act_rx = act_mac_rx || act_rx_fifo || act_eth_rx || act_ip_rx || act_udp_rx || act_echo;
+
+  // The transmit side (domain 7): eth_tx_arb and the MAC's transmitter. Idle: the
+  // arbiter not inside a frame and no source offering a beat (its grant moves only to a
+  // requester), the MAC's transmitter in its idle state (past the inter-frame gap); the
+  // MAC reads cfg_ifg (the register file's) only inside a frame.
+  wire act_arb = u_stack.u_tx_arb.locked || (u_stack.ab_tvalid != 0) ||
+                 !u_mac.u_core.u_tx.s_idle;
+
   // the last GATE_SETTLE cycles' act_*
-  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg, h_cfg;
+  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg, h_cfg, h_rx, h_arb;
   always @(posedge clk) begin
     h_arp  <= rst ? SETTLE : {h_arp[GATE_SETTLE-2:0], act_arp};
     h_icmp <= rst ? SETTLE : {h_icmp[GATE_SETTLE-2:0], act_icmp};
@@ -647,11 +727,23 @@ module vboard_top #(
     h_ipb  <= rst ? SETTLE : {h_ipb[GATE_SETTLE-2:0], act_ipb};
     h_pg   <= rst ? SETTLE : {h_pg[GATE_SETTLE-2:0], act_pg};
     h_cfg  <= rst ? SETTLE : {h_cfg[GATE_SETTLE-2:0], act_cfg};
+    h_rx   <= rst ? SETTLE : {h_rx[GATE_SETTLE-2:0], act_rx};
+    h_arb  <= rst ? SETTLE : {h_arb[GATE_SETTLE-2:0], act_arb};
   end
   wire en_ipb = act_ipb || (h_ipb != NONE);
-  assign sim_gate_en = {act_cfg || (h_cfg != NONE), act_pg || (h_pg != NONE) || en_ipb, en_ipb,
+  assign sim_gate_en = {act_arb || (h_arb != NONE), act_rx || (h_rx != NONE),
+                        act_cfg || (h_cfg != NONE), act_pg || (h_pg != NONE) || en_ipb, en_ipb,
                         act_tx0 || (h_tx0 != NONE), act_icmp || (h_icmp != NONE),
                         act_arp || (h_arp != NONE)};
+  // the clocks the harness raises in every cycle whose GMII receive inputs (gmii_rxd,
+  // gmii_rx_dv, gmii_rx_er) are not all 0: the receive path's, whose MAC samples them
+  assign sim_gate_in = 8'b0100_0000;
+  // Every block is on a gated clock: what is left on clk is the gating's own logic (the
+  // histories h_*, the copies icmp_tuser_q, ttl_df_q, f0_q), and in a cycle where every
+  // enable is 0 each of its registers loads the value it holds (every act_* is 0, so
+  // each copy equals its source and each history shifts a 0 into zeros). The harness
+  // then holds clk low as well: nothing is clocked in such a cycle.
+  assign sim_gate_clk = 1'b1;
 
   // Signals that exist only because the blocks offer them: the raw channel (unused, its
   // EtherType is reserved), the FIFO's other status strobes, tkeep of an 8-bit stream,

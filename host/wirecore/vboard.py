@@ -90,7 +90,7 @@ PGO_TRAIN_CYCLES = 1_000_000
 PGO_TRAIN_REPEAT = 40  # times the training frames are sent (about 40% of the cycles busy)
 # the version of the headers generated from the verilated model (vboard_model.h): part of
 # the build's recipe, so that a change of the generator rebuilds the boards
-MODEL_GEN = 3
+MODEL_GEN = 4
 
 
 def _verilator_cmd(top: str, top_file: Path, out: Path, exe: Path, trace: bool) -> list[str]:
@@ -412,6 +412,7 @@ def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
         return off
     protos = "".join(f"void {c}(Vtop___024root* vlSelf);\n" for c in called)
     protos += "".join(f"void {n}(Vtop___024root* vlSelf);\n" for n in ico if has_ico)
+    clk = next((int(i) for i, e in act if "vlSelf->__Vtrigrprev__TOP__clk)" in e), -1)
     return (
         f"#define VBOARD_FAST_EVAL 1\n#define VBOARD_FAST_ICO {int(has_ico)}\n"
         + protos
@@ -420,9 +421,46 @@ def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
         + "".join(f"    {a.strip()}\n" for a in samples)
         + "    return m;\n}\n"
         + "static inline void vboard_nba(Vtop___024root* vlSelf, unsigned m) {\n"
+        + _nba_cases(body, len(prev), clk)
         + "\n".join(lines)
         + "\n}\n"
     )
+
+
+_NBA_STEP = re.compile(r"\s*if \(([()m>&|\s\dU]*)\) \{\s*(Vtop___024root___\w+)\(vlSelf\);\s*\}")
+
+
+def _nba_cases(body: str, ntrig: int, clk: int) -> str:
+    """A straight-line dispatch for each trigger mask that has clk's bit set.
+
+    ``_eval_nba`` tests each region function's condition (an OR of trigger bits) in
+    turn: some 40-60 tests and branches per evaluation, most of them false when few
+    clocks rise. With clk rising at every evaluation (the one-evaluation harness) and at
+    most 10 triggers, the masks that can occur are at most 512: for each, the calls its
+    conditions select, in the same order, as a case of a switch (a jump and the calls);
+    any other mask falls through to the tests. Empty when the body is anything but a
+    sequence of ``if (condition) { call; }`` (the tests alone are then the dispatch).
+    """
+    steps: list[tuple[int, str]] = []
+    pos = 0
+    lines = "\n".join(ln for ln in body.splitlines() if ln.strip() and not _BOILERPLATE.match(ln))
+    for mt in _NBA_STEP.finditer(lines):
+        if lines[pos : mt.start()].strip():
+            return ""
+        bits = [int(b) for b in re.findall(r"\(m >> (\d+)\) & 1U", mt.group(1))]
+        if not bits or re.sub(r"\(\(m >> \d+\) & 1U\)|[()|\s]", "", mt.group(1)):
+            return ""
+        steps.append((sum(1 << b for b in set(bits)), mt.group(2)))
+        pos = mt.end()
+    if lines[pos:].strip() or not steps or clk < 0 or ntrig > 10:
+        return ""
+    out = ["    switch (m) {"]
+    for mask in range(1 << ntrig):
+        if mask >> clk & 1:
+            calls = "".join(f" {f}(vlSelf);" for need, f in steps if need & mask)
+            out.append(f"    case {mask:#x}U:{calls} return;")
+    out.append("    default: break;\n    }")
+    return "\n".join(out) + "\n"
 
 
 def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool) -> Path:

@@ -45,7 +45,8 @@
 //   its frames, two beats of storage; 0: none),
 //   SIM_GATE (simulation only, default 0: every block on clk; 1: the blocks that are
 //   mostly idle run on their own clocks, the wires g_gate.arp, .icmp (icmp_echo),
-//   .unreach (icmp_unreach), .raw (raw_tx) and g_tx[g].g_gate.tx (UDP transmitter g), driven by the
+//   .unreach (icmp_unreach), .raw (raw_tx), .rx (eth_rx, ip_rx, udp_rx), .arb (eth_tx_arb
+//   and its TX_PIPE slices) and g_tx[g].g_gate.tx (UDP transmitter g), driven by the
 //   simulation top through hierarchical assignments: a cycle-based simulator (Verilator) evaluates a block's
 //   logic only at its clock's edges, so a simulation harness that raises a block's clock
 //   together with clk only in cycles where the block can change state skips it in the
@@ -227,20 +228,27 @@ module udp_stack #(
     // the stack as it is without them. (clk_icmp and clk_unreach are unused when their
     // block is left out.)
     /* verilator lint_off UNUSEDSIGNAL */
-    wire clk_arp, clk_icmp, clk_unreach, clk_raw;
+    wire clk_arp, clk_icmp, clk_unreach, clk_raw, clk_rx, clk_arb;
     /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (SIM_GATE != 0) begin : g_gate
-            wire arp, icmp, unreach, raw;  // driven by the simulation top
+            wire arp, icmp, unreach, raw, rx, arb;  // driven by the simulation top
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_clk = clk;  // (every block takes a gated clock)
+            /* verilator lint_on UNUSEDSIGNAL */
             assign clk_arp     = arp;
             assign clk_icmp    = icmp;
             assign clk_unreach = unreach;
             assign clk_raw     = raw;
+            assign clk_rx      = rx;
+            assign clk_arb     = arb;
         end else begin : g_clk
             assign clk_arp     = clk;
             assign clk_icmp    = clk;
             assign clk_unreach = clk;
             assign clk_raw     = clk;
+            assign clk_rx      = clk;
+            assign clk_arb     = clk;
         end
     endgenerate
 
@@ -259,7 +267,7 @@ module udp_stack #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_eth_rx (
-        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .clk(clk_rx), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
@@ -303,7 +311,7 @@ module udp_stack #(
     wire              udp_tvalid, udp_tready, udp_tlast, udp_tuser;
 
     ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_ip_rx (
-        .clk(clk), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
+        .clk(clk_rx), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
         .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready), .s_hdr_src_mac(ip_hdr_src_mac),
         .s_axis_tdata(ip_tdata), .s_axis_tkeep(ip_tkeep), .s_axis_tvalid(ip_tvalid),
         .s_axis_tready(ip_tready), .s_axis_tlast(ip_tlast), .s_axis_tuser(ip_tuser),
@@ -337,7 +345,7 @@ module udp_stack #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD),
         .CNT_W(CNT_W), .BUSY_WAIT(RX_BUSY_WAIT)
     ) u_udp_rx (
-        .clk(clk), .rst(rst), .cfg_udp_port(cfg_udp_port),
+        .clk(clk_rx), .rst(rst), .cfg_udp_port(cfg_udp_port),
         .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
         .s_hdr_src_mac(udp_hdr_src_mac), .s_hdr_src_ip(udp_hdr_src_ip),
         .s_hdr_dst_ip(udp_hdr_dst_ip), .s_hdr_len(udp_hdr_len),
@@ -419,7 +427,8 @@ module udp_stack #(
     end
     assign arp_req_valid = arp_any;
     assign arp_req_ip = p_arp_req_ip[32*arp_gnt+:32];
-    always @(posedge clk) begin
+    // (on ARP's clock: they change only with a lookup request, which ARP takes)
+    always @(posedge clk_arp) begin
         if (rst) begin
             arp_last <= {PW{1'b0}};
             arp_owner <= {PW{1'b0}};
@@ -580,7 +589,7 @@ module udp_stack #(
         for (g = 0; g < NTX; g = g + 1) begin : g_txp
             if (((TX_PIPE >> g) & 1) != 0) begin : g_pipe
                 axis_pipe #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_pipe (
-                    .clk(clk), .rst(rst),
+                    .clk(clk_arb), .rst(rst),
                     .s_axis_tdata(tx_tdata[g*DATA_W+:DATA_W]),
                     .s_axis_tkeep(tx_tkeep[g*KEEP_W+:KEEP_W]),
                     .s_axis_tvalid(tx_tvalid[g]), .s_axis_tready(tx_tready[g]),
@@ -602,7 +611,7 @@ module udp_stack #(
     endgenerate
 
     eth_tx_arb #(.N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_tx_arb (
-        .clk(clk), .rst(rst),
+        .clk(clk_arb), .rst(rst),
         .s_axis_tdata(ab_tdata), .s_axis_tkeep(ab_tkeep), .s_axis_tvalid(ab_tvalid),
         .s_axis_tready(ab_tready), .s_axis_tlast(ab_tlast), .s_axis_tuser(ab_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),

@@ -106,6 +106,33 @@ def test_generates_the_trigger_mask_and_the_dispatch(tmp_path: Path) -> None:
     assert "if (((m >> 1) & 1U)) {" in out
     assert "if ((((m >> 0) & 1U) | ((m >> 1) & 1U))) {" in out
     assert "__VnbaTriggered" not in out
+    # and before it, one straight case for each mask with clk's bit (trigger 0): the
+    # calls the tests select, in their order
+    seq, comb = "Vtop___024root___nba_sequent__TOP__0", "Vtop___024root___nba_comb__TOP__0"
+    assert "    switch (m) {\n" in out and out.index("switch (m)") < out.index("if (((m >> 1)")
+    assert f"    case 0x1U: {comb}(vlSelf); return;\n" in out
+    assert f"    case 0x3U: {seq}(vlSelf); {comb}(vlSelf); return;\n" in out
+    assert "case 0x0U" not in out and "case 0x2U" not in out
+    assert "    default: break;\n    }\n" in out
+
+
+def test_no_cases_for_a_dispatch_of_another_shape(tmp_path: Path) -> None:
+    """A condition that is not an OR of trigger bits, or a call outside a condition,
+    leaves the tests alone as the dispatch (still exact)."""
+    odd = NBA.replace(
+        "    if (vlSelf->__VnbaTriggered.at(1U)) {\n        Vtop___024root___nba_sequent__TOP__0",
+        "    if (!vlSelf->__VnbaTriggered.at(1U)) {\n        Vtop___024root___nba_sequent__TOP__0",
+    )
+    assert odd != NBA
+    out = _fast_eval(model(tmp_path / "a", ICO + ACT, odd), PREV, posedge=True)
+    assert "VBOARD_FAST_EVAL 1" in out and "switch" not in out and "if (!((m >> 1) & 1U))" in out
+    # no clk trigger: nothing known to rise at every evaluation
+    gclk = [PREV[1], "__Vtrigrprev__TOP__other"]
+    act = ACT.replace("__Vtrigrprev__TOP__clk", "__Vtrigrprev__TOP__other").replace(
+        "vlSelf->clk", "vlSelf->other"
+    )
+    out = _fast_eval(model(tmp_path / "b", ICO + act, NBA), gclk, posedge=True)
+    assert "VBOARD_FAST_EVAL 1" in out and "switch" not in out
 
 
 def test_a_model_without_input_logic(tmp_path: Path) -> None:
