@@ -70,14 +70,14 @@
 // Latency: the MAC's receive latency, plus the whole frame (the RX FIFO is a frame
 //   FIFO) and 2 cycles, plus the stack's turnaround (docs/stack.md) and, for IPbus, the
 //   target's (docs/ipbus.md), plus 1 cycle to the first preamble byte.
-// Parameters: NG (the number of gated clocks: 8, fixed by the design below),
+// Parameters: NG (the number of gated clocks: 7, fixed by the design below),
 //   RX_FIFO_BYTES (power of two; 16384 holds a 9018-byte jumbo frame and more),
 //   MAX_FRAME (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (the
 //   echo port's TX checksum mode: 0 none, 1 computed), RX_BUSY_WAIT (cycles an application
 //   port may take to accept a datagram before it is dropped and counted: 125000 = 1 ms,
 //   far longer than any of the board's applications needs).
 module vboard_top #(
-    parameter integer NG             = 8,  // gated domains (fixed: see "Activity gating")
+    parameter integer NG             = 7,  // gated domains (fixed: see "Activity gating")
     parameter integer RX_FIFO_BYTES  = 16384,
     parameter integer MAX_FRAME      = 9018,
     parameter integer ECHO_CSUM_MODE = 1,
@@ -172,17 +172,17 @@ module vboard_top #(
   // the gated clocks (see "Activity gating" below)
   wire gclk_ipb = sim_gclk[3];  // ipbus_ctrl and port 1's transmitter
   wire gclk_pg  = sim_gclk[4];  // pktgen and port 2's transmitter
-  wire gclk_arp = sim_gclk[0], gclk_icmp = sim_gclk[1], gclk_tx0 = sim_gclk[2];
+  wire gclk_arp = sim_gclk[0], gclk_icmp = sim_gclk[1];
+  wire gclk_tx0 = sim_gclk[2];  // port 0's transmitter, the arbiter, the MAC's transmitter
   wire gclk_cfg = sim_gclk[5];  // the addresses' registers and raw_tx
   wire gclk_rx  = sim_gclk[6];  // the receive path: the MAC's receiver to udp_rx, udp_echo
-  wire gclk_arb = sim_gclk[7];  // the transmit arbiter and the MAC's transmitter
   // the stack's gated clocks (udp_stack SIM_GATE = 1)
   assign u_stack.g_gate.arp     = gclk_arp;
   assign u_stack.g_gate.icmp    = gclk_icmp;
   assign u_stack.g_gate.unreach = gclk_icmp;
   assign u_stack.g_gate.raw     = gclk_cfg;
   assign u_stack.g_gate.rx      = gclk_rx;
-  assign u_stack.g_gate.arb     = gclk_arb;
+  assign u_stack.g_gate.arb     = gclk_tx0;
   assign u_stack.g_tx[0].g_gate.tx = gclk_tx0;
   assign u_stack.g_tx[1].g_gate.tx = gclk_ipb;
   assign u_stack.g_tx[2].g_gate.tx = gclk_pg;
@@ -220,7 +220,7 @@ module vboard_top #(
   wire mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
 
   eth_mac_gmii u_mac (
-      .tx_clk(gclk_arb), .tx_rst(rst), .rx_clk(gclk_rx), .rx_rst(rst),
+      .tx_clk(gclk_tx0), .tx_rst(rst), .rx_clk(gclk_rx), .rx_rst(rst),
       .s_axis_tdata(mac_tx_tdata), .s_axis_tvalid(mac_tx_tvalid),
       .s_axis_tready(mac_tx_tready), .s_axis_tlast(mac_tx_tlast),
       .s_axis_tuser(mac_tx_tuser),
@@ -554,14 +554,14 @@ module vboard_top #(
   // combinational logic that depends only on it, only at its clock's edges, so an idle
   // block costs nothing. The domains (blocks that act together share one, so that the
   // model has few triggers):
-  //   [0] ARP   [1] icmp_echo and icmp_unreach   [2] port 0's UDP transmitter
+  //   [0] ARP   [1] icmp_echo and icmp_unreach
+  //   [2] port 0's UDP transmitter, the transmit arbiter and the MAC's transmitter
   //   [3] ipbus_ctrl and port 1's transmitter    [4] pktgen and port 2's transmitter
   //   [5] the addresses' registers (cfg_*_q) and raw_tx (unused here: it only settles
   //       after reset and takes the ticks' edges)
   //   [6] the receive path: the MAC's receiver, the RX frame FIFO, eth_rx, ip_rx, udp_rx
   //       and udp_echo (raised also in every cycle whose GMII receive inputs are not
   //       idle: sim_gate_in)
-  //   [7] the transmit side: eth_tx_arb and the MAC's transmitter
   // and clk itself, which only the gating's own logic below is left on, held low by the
   // harness when every enable is 0 (sim_gate_clk).
   // sim_gate_en[i] is read after a cycle's evaluation, for the next edge, so it is a
@@ -609,7 +609,7 @@ module vboard_top #(
 
   // a UDP transmitter: the store-and-forward writer and reader idle, no ARP lookup, the
   // engine idle, no header offered. While idle it loads the header fields and cfg_ttl,
-  // cfg_df (the register file's, domain 3): port 0's come from udp_echo, on clk, and
+  // cfg_df (the register file's, domain 3): port 0's come from udp_echo (domain 6) and
   // are compared with the previous cycle's; ports 1 and 2 share their application's
   // domain, whose registers they are (and port 2's source port, the register file's:
   // domain 4 runs whenever domain 3 does)
@@ -711,7 +711,7 @@ module vboard_top #(
   wire act_echo = u_echo.g_pipe.u_pipe.out_valid || u_echo.g_pipe.u_pipe.skid_valid;
   wire act_rx = act_mac_rx || act_rx_fifo || act_eth_rx || act_ip_rx || act_udp_rx || act_echo;
 
-  // The transmit side (domain 7): eth_tx_arb and the MAC's transmitter. Idle: the
+  // The transmit side (in domain 2): eth_tx_arb and the MAC's transmitter. Idle: the
   // arbiter not inside a frame and no source offering a beat (its grant moves only to a
   // requester), the MAC's transmitter in its idle state (past the inter-frame gap); the
   // MAC reads cfg_ifg (the register file's) only inside a frame.
@@ -719,25 +719,25 @@ module vboard_top #(
                  !u_mac.u_core.u_tx.s_idle;
 
   // the last GATE_SETTLE cycles' act_*
-  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg, h_cfg, h_rx, h_arb;
+  wire act_out = act_tx0 || act_arb;  // domain 2
+  reg  [GATE_SETTLE-1:0] h_arp, h_icmp, h_tx0, h_ipb, h_pg, h_cfg, h_rx;
   always @(posedge clk) begin
     h_arp  <= rst ? SETTLE : {h_arp[GATE_SETTLE-2:0], act_arp};
     h_icmp <= rst ? SETTLE : {h_icmp[GATE_SETTLE-2:0], act_icmp};
-    h_tx0  <= rst ? SETTLE : {h_tx0[GATE_SETTLE-2:0], act_tx0};
+    h_tx0  <= rst ? SETTLE : {h_tx0[GATE_SETTLE-2:0], act_out};
     h_ipb  <= rst ? SETTLE : {h_ipb[GATE_SETTLE-2:0], act_ipb};
     h_pg   <= rst ? SETTLE : {h_pg[GATE_SETTLE-2:0], act_pg};
     h_cfg  <= rst ? SETTLE : {h_cfg[GATE_SETTLE-2:0], act_cfg};
     h_rx   <= rst ? SETTLE : {h_rx[GATE_SETTLE-2:0], act_rx};
-    h_arb  <= rst ? SETTLE : {h_arb[GATE_SETTLE-2:0], act_arb};
   end
   wire en_ipb = act_ipb || (h_ipb != NONE);
-  assign sim_gate_en = {act_arb || (h_arb != NONE), act_rx || (h_rx != NONE),
+  assign sim_gate_en = {act_rx || (h_rx != NONE),
                         act_cfg || (h_cfg != NONE), act_pg || (h_pg != NONE) || en_ipb, en_ipb,
-                        act_tx0 || (h_tx0 != NONE), act_icmp || (h_icmp != NONE),
+                        act_out || (h_tx0 != NONE), act_icmp || (h_icmp != NONE),
                         act_arp || (h_arp != NONE)};
   // the clocks the harness raises in every cycle whose GMII receive inputs (gmii_rxd,
   // gmii_rx_dv, gmii_rx_er) are not all 0: the receive path's, whose MAC samples them
-  assign sim_gate_in = 8'b0100_0000;
+  assign sim_gate_in = 7'b100_0000;
   // Every block is on a gated clock: what is left on clk is the gating's own logic (the
   // histories h_*, the copies icmp_tuser_q, ttl_df_q, f0_q), and in a cycle where every
   // enable is 0 each of its registers loads the value it holds (every act_* is 0, so
