@@ -862,7 +862,7 @@ inline void Board::cycle() {
         const bool rx_in = t->gmii_rx_dv || t->gmii_rxd || t->gmii_rx_er;
         const uint64_t want = gate_all ? kGateAll
                                        : gate_en(t->rootp) | (rx_in ? gate_in(t->rootp) : 0);
-        en = want & o_.gate_mask;
+        en = gate_all ? want : want & o_.gate_mask;  // (ticks and reset: every clock)
         if (!want && o_.gate_clk && gate_clk(t->rootp)) {
             clk_edge = 0;
             clk_held_++;

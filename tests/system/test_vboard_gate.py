@@ -240,3 +240,42 @@ def test_gating_with_both_edges_evaluated(tmp_path: Path) -> None:
     assert one["wire"] == two["wire"] and len(one["wire"]) > 20
     for k in ("cycles", "counters", "gated_edges", "gated_edges_by_clock"):
         assert one[k] == two[k], k
+
+
+def test_receive_path_gating_at_its_limits(tmp_path: Path) -> None:
+    """The receive path's gating (domain 6) with what the main stimulus does not send: a
+    jumbo datagram of the largest frame the MAC takes (9018 bytes with the FCS), a frame
+    one byte longer than that and a longer one (cut by the MAC, dropped and counted), and
+    bursts of short frames back to back (the 12-cycle gap): every cycle's whole state
+    equal to the ungated model's."""
+    from scapy.layers.inet import ICMP, IP, UDP
+    from scapy.layers.l2 import Ether
+    from scapy.packet import Raw
+
+    def to_board(payload) -> bytes:  # type: ignore[no-untyped-def]
+        return bytes(Ether(dst=BOARD_MAC, src=PC_MAC) / IP(src=PC_IP, dst=BOARD_IP) / payload)
+
+    jumbo = to_board(UDP(sport=40001, dport=7) / Raw(bytes(8972)))
+    assert len(jumbo) + 4 == 9018
+    over = to_board(UDP(sport=40001, dport=7) / Raw(bytes(8973)))
+    longer = bytes(Ether(dst=BOARD_MAC, src=PC_MAC, type=0x0800) / Raw(bytes(9600)))
+    burst = [to_board(ICMP(id=9, seq=i) / Raw(bytes(i))) for i in range(4)]
+    burst += [to_board(UDP(sport=40001, dport=7) / Raw(bytes(i))) for i in range(4)]
+    plan = [(2, jumbo), (60, over), (100, longer)] + [(140, f) for f in burst]
+    plan += [(160, f) for f in burst]
+    frames = [f for _, f in plan]
+    times = [ms * TICK_CYCLES * 8 for ms, _ in plan]
+    pcap = tmp_path / "in.pcap"
+    write_pcap(pcap, frames, times)
+    exe = build(quiet=True)
+    cycles = 200 * TICK_CYCLES
+    r = run(exe, pcap, cycles, tmp_path / "verify", "--gate-verify")
+    assert r.returncode == 0, r.stderr[-2000:]
+    v = result(tmp_path / "verify")
+    assert v["gate_verified_cycles"] == v["cycles_evaluated"] == v["cycles"]
+    c = v["counters"]
+    assert v["to_board_frames"] == len(frames)
+    assert c["cnt_mac_rx_oversize"] == 2 and c["cnt_mac_rx_frames"] == len(frames) - 2
+    assert c["cnt_icmp_replies"] == 8 and c["cnt_udp_rx_datagrams"] == 9
+    # the receive path's clock was off in some cycles between them
+    assert v["gated_edges_by_clock"][6] < v["cycles_evaluated"]
