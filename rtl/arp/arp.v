@@ -446,6 +446,10 @@ module arp #(
     reg  [AW-1:0]    sw_addr;
     reg  [SWL_W-1:0] sw_left;    // entries still to visit in this pass
     reg              sw_again;   // an entry was due while the transmitter was busy
+    // a request was due in S_SWD while the transmitter was idle but a reply or a
+    // gratuitous ARP went first (it starts then: the transmitter is busy the next cycle,
+    // when this flag sets sw_again, unless tick_1ms restarts the pass anyway)
+    reg              sw_late;
     wire rx_can = ev_valid && !ev_done;
     wire sw_can = (sw_left != {SWL_W{1'b0}});
     // A lookup waits as lk_pend (registered: its scan starts the cycle after the
@@ -630,6 +634,7 @@ module arp #(
             state <= S_INIT; op <= OP_SW; k <= {WAY_W{1'b0}};
             cur_set <= {SET_W{1'b0}}; init_addr <= {AW{1'b0}};
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
+            sw_late <= 1'b0;
             now_n <= {TS_W{1'b1}};
             d_exp <= ONE_T - EXPIRE_T; d_reval <= ONE_T - REVAL_T; d_retry <= ONE_T - RETRY_T;
             lk_pend <= 1'b0; lk_seen <= 1'b0;
@@ -706,8 +711,13 @@ module arp #(
                 end
                 default: state <= S_IDLE;
             endcase
-            // (a request due while the output was busy: written out from the registered flags)
-            if (state == S_SWD && b_send && !req_ok) sw_again <= 1'b1;
+            // (a request due while the output was busy: written out from the registered
+            // flags; when it was busy with a reply or a gratuitous ARP starting then,
+            // sw_again is set the next cycle, when the transmitter is busy, which
+            // keeps the receive slot's flags off its enable)
+            sw_late <= (state == S_SWD) && b_send && !tx_busy && tx_first;
+            if ((state == S_SWD && b_send && tx_busy) || (sw_late && !tick_1ms))
+                sw_again <= 1'b1;
             if (wr_kick) begin
                 sw_addr <= wr_a;
                 sw_left <= ENTRIES_I[SWL_W-1:0];

@@ -30,13 +30,14 @@
 //   m_axis_*                    AXI4-Stream output, tuser always 0
 // Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
 // frames can follow back to back.
-// At 8 bits two byte multiplexers indexed by the low beat bits (destination and our
-// MAC; our IP and the target IP) and the beat's decoded source and constant make the
-// byte, one beat ahead: the counter holds the next beat's index and the byte is loaded
-// into an output register as the beat before it is taken, so the output is a flip-flop
-// (the first beat, the destination's first byte, is taken from its latch through one
-// gate); wider, a beat is a slice of the whole frame. A broadcast destination is loaded
-// as all ones (the latch's synchronous set), not multiplexed per beat.
+// At 8 bits the byte is made one beat ahead: the counter holds the next beat's index, a
+// one-hot register the pair of beats it is in, each source (selected by the low beat
+// bits) is gated by an enable that is one gate from that register, and the byte is
+// loaded into an output register as the beat before it is taken, so the output is a
+// flip-flop (the first beat, the destination's first byte, is taken from its latch
+// through one gate); wider, a beat is a slice of the whole frame. A broadcast
+// destination is loaded as all ones (the latch's synchronous set), not multiplexed per
+// beat.
 // Parameters: DATA_W (multiple of 8, at most 168: a frame has at least two beats),
 // KEEP_W = DATA_W/8.
 
@@ -78,6 +79,9 @@ module arp_tx #(
     // beat counter: at 8 bits the index of the beat after the one presented (1 when
     // idle), wider the index of the beat presented (0 when idle)
     localparam integer BC0 = (KEEP_W == 1) ? 1 : 0;
+    localparam integer LAST_M1 = NB - 2 + BC0;
+    localparam [BEAT_W-1:0] LAST_BEAT_M1 = LAST_M1[BEAT_W-1:0];
+    localparam [BEAT_W-1:0] BEAT_0 = BC0[BEAT_W-1:0];
     reg  [BEAT_W-1:0] beat;
     reg               last;  // the last beat is presented (registered)
     wire              adv = busy && m_axis_tready;  // a beat is taken
@@ -87,65 +91,63 @@ module arp_tx #(
                                 // synchronous set), also the THA of a reply
     reg  [31:0]       r_tpa;
 
-    // The frame's bytes. At 8 bits one byte per beat, from two byte multiplexers whose
-    // index is a function of the low beat bits alone (the destination at 0..5 and 32..37
-    // and our MAC at 6..11 and 22..27 in one; our IP at 28..31 and the target's at
-    // 38..41 in the other), or a constant.
+    // The frame's bytes: at 8 bits one byte per beat (below), wider a slice of the frame.
     wire [DATA_W-1:0] beat_data;
+    wire              next_last;  // the beat after the one taken is the last
     generate
         if (KEEP_W == 1) begin : g_byte
-            // dm: the destination's byte (beat[3:0] 0..5: beats 0..5 and 32..37) or our
-            // MAC's (6..11: beats 6..11 and 22..27); ib: an IP byte of cfg_ip (28..31)
-            // or of the target (38..41), indexed by {beat[1] ^ beat[5], beat[0]}
-            reg [7:0] dm, ib, b;
-            reg s_dm, s_ib;
-            reg [7:0] kb;
-            // (beat here is the next beat's index: the byte made is loaded into ob)
-            wire [1:0] ix = {beat[1] ^ beat[5], beat[0]};
-            wire [31:0] ipsrc = (beat[5] && !r_garp) ? r_tpa : cfg_ip;
+            // The next beat's byte (beat is the next beat's index: the byte made is
+            // loaded into ob). A one-hot register h marks the pair of beats it is in
+            // (h[j]: beats 2j and 2j + 1). Eight sources, each gated by an enable that
+            // is an OR of a few h bits (and the frame's kind), are ORed with the
+            // constant bytes (pairs 6..10, beats 12..21): two selected by beat[1:0],
+            // the destination's bytes 0..3 (beats 0..3, and 32..35 for a reply) and our
+            // MAC's bytes 2..5 (beats 8..11 and 24..27); six selected by beat[0], the
+            // destination's bytes 4, 5 (beats 4, 5, and 36, 37 for a reply), our MAC's
+            // 0, 1 (beats 6, 7 and 22, 23), our IP's 0, 1 and 2, 3 (beats 28..31, and
+            // 38..41 for a gratuitous ARP) and the target IP's 0, 1 and 2, 3 (beats
+            // 38..41 otherwise).
+            reg  [20:0] h;
+            wire        o = beat[0];
+            wire [7:0]  en;
+            wire [3:0]  kb;
+            assign en[0] = h[0] | h[1] | ((h[16] | h[17]) & r_reply);  // D0..3 by beat[1:0]
+            assign en[1] = h[2] | (h[18] & r_reply);                 // D4, D5 by o
+            assign en[2] = h[3] | h[11];                             // M0, M1 by o
+            assign en[3] = h[4] | h[5] | h[12] | h[13];              // M2..5 by beat[1:0]
+            assign en[4] = h[14] | (h[19] & r_garp);                 // I0, I1 by o
+            assign en[5] = h[15] | (h[20] & r_garp);                 // I2, I3 by o
+            assign en[6] = h[19] & !r_garp;                          // T0, T1 by o
+            assign en[7] = h[20] & !r_garp;                          // T2, T3 by o
+            // 08 06 | 00 01 | 08 00 | 06 04 | 00 opcode (1 request, 2 reply)
+            assign kb[3] = (h[6] | h[8]) & !o;
+            assign kb[2] = (h[6] & o) | h[9];
+            assign kb[1] = (h[6] & o) | (h[9] & !o) | (h[10] & o & r_reply);
+            assign kb[0] = (h[7] & o) | (h[10] & o & !r_reply);
+            reg [7:0] qa, qc;
             always @* begin
-                case (beat[3:0])
-                    4'd0: dm = r_dst[47:40];
-                    4'd1: dm = r_dst[39:32];
-                    4'd2: dm = r_dst[31:24];
-                    4'd3: dm = r_dst[23:16];
-                    4'd4: dm = r_dst[15:8];
-                    4'd5: dm = r_dst[7:0];
-                    4'd6: dm = cfg_mac[47:40];
-                    4'd7: dm = cfg_mac[39:32];
-                    4'd8: dm = cfg_mac[31:24];
-                    4'd9: dm = cfg_mac[23:16];
-                    4'd10: dm = cfg_mac[15:8];
-                    default: dm = cfg_mac[7:0];
-                endcase
-                case (ix)
-                    2'd0: ib = ipsrc[31:24];
-                    2'd1: ib = ipsrc[23:16];
-                    2'd2: ib = ipsrc[15:8];
-                    default: ib = ipsrc[7:0];
-                endcase
-                b = ({8{s_dm}} & dm) | ({8{s_ib}} & ib) | kb;
-            end
-            // which source the beat takes, and the constant bytes (decoded from beat)
-            always @* begin
-                s_dm = 1'b0; s_ib = 1'b0; kb = 8'h00;
-                case (beat)
-                    6'd0, 6'd1, 6'd2, 6'd3, 6'd4, 6'd5,
-                    6'd6, 6'd7, 6'd8, 6'd9, 6'd10, 6'd11,
-                    6'd22, 6'd23, 6'd24, 6'd25, 6'd26, 6'd27: s_dm = 1'b1;
-                    6'd12: kb = 8'h08;
-                    6'd13: kb = 8'h06;
-                    6'd15: kb = 8'h01;
-                    6'd16: kb = 8'h08;
-                    6'd18: kb = 8'h06;
-                    6'd19: kb = 8'h04;
-                    6'd21: kb = r_reply ? 8'h02 : 8'h01;
-                    6'd28, 6'd29, 6'd30, 6'd31,
-                    6'd38, 6'd39, 6'd40, 6'd41: s_ib = 1'b1;
-                    6'd32, 6'd33, 6'd34, 6'd35, 6'd36, 6'd37: s_dm = r_reply;
-                    default: ;
+                case (beat[1:0])
+                    2'd0: begin qa = r_dst[47:40]; qc = cfg_mac[31:24]; end
+                    2'd1: begin qa = r_dst[39:32]; qc = cfg_mac[23:16]; end
+                    2'd2: begin qa = r_dst[31:24]; qc = cfg_mac[15:8]; end
+                    default: begin qa = r_dst[23:16]; qc = cfg_mac[7:0]; end
                 endcase
             end
+            wire [7:0] b =
+                ({8{en[0]}} & qa) |
+                ({8{en[1]}} & (o ? r_dst[7:0] : r_dst[15:8])) |
+                ({8{en[2]}} & (o ? cfg_mac[39:32] : cfg_mac[47:40])) |
+                ({8{en[3]}} & qc) |
+                ({8{en[4]}} & (o ? cfg_ip[23:16] : cfg_ip[31:24])) |
+                ({8{en[5]}} & (o ? cfg_ip[7:0]   : cfg_ip[15:8]))  |
+                ({8{en[6]}} & (o ? r_tpa[23:16] : r_tpa[31:24])) |
+                ({8{en[7]}} & (o ? r_tpa[7:0]   : r_tpa[15:8]))  | {4'h0, kb};
+            // h follows beat: pair 0 (beat 1) when idle, the next pair after an odd beat
+            always @(posedge clk) begin
+                if (rst || done) h <= 21'd1;
+                else if (adv && o) h <= {h[19:0], 1'b0};
+            end
+            assign next_last = h[20] && o;  // beat 41 (the pair of beats 40 and 41)
             // the presented byte: a register loaded with the next beat's byte as a beat is
             // taken (its value while idle is never presented: the first beat comes from
             // the destination latch); the enable is the consumer's ready alone
@@ -185,12 +187,10 @@ module arp_tx #(
                 end
             end
             assign beat_data = frame[beat*DATA_W +: DATA_W];
+            assign next_last = (beat == LAST_BEAT_M1);
         end
     endgenerate
 
-    localparam integer LAST_M1 = NB - 2 + BC0;
-    localparam [BEAT_W-1:0] LAST_BEAT_M1 = LAST_M1[BEAT_W-1:0];
-    localparam [BEAT_W-1:0] BEAT_0 = BC0[BEAT_W-1:0];
 
     assign m_axis_tdata  = beat_data;
     assign m_axis_tkeep  = last ? LAST_KEEP : {KEEP_W{1'b1}};
@@ -231,7 +231,7 @@ module arp_tx #(
             last <= 1'b0;
         end else if (adv) begin
             beat <= beat + 1'b1;
-            last <= (beat == LAST_BEAT_M1);
+            last <= next_last;
         end
     end
 

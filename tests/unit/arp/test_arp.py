@@ -582,6 +582,49 @@ async def repeated_lookup_one_cycle(dut) -> None:
 
 
 @cocotb.test()
+async def request_due_as_a_reply_starts(dut) -> None:
+    """A miss's request that falls due as a reply (or the transmitter's last frame) goes
+    first is sent right after it, with no millisecond tick: the background pass runs
+    again once the output is free. Swept over the lookup's offset from a request for us,
+    so that the request falls due before, with and after the reply's start."""
+    tb = ArpTB(dut)
+    late = 0  # cycles in which the pass saw a due request while a reply started
+    beats = -(-42 // (tb.width // 8))
+    for n, off in enumerate(range(-16, 16 + beats)):
+        await tb.start()
+        c0 = tb.counters()
+        peer_mac, peer_ip = f"52:54:00:00:06:{n:02x}", f"192.168.10.{100 + n}"
+        target = f"192.168.10.{250 - n}"
+        # the lookup off cycles after the request for us starts (before it if off < 0)
+        if off >= 0:
+            await tb.send(arp_frame(1, peer_mac, peer_ip, OUR_IP), wait=False)
+            await ClockCycles(dut.clk, off)
+            look = cocotb.start_soon(tb.lookup(target))
+        else:
+            look = cocotb.start_soon(tb.lookup(target))
+            await ClockCycles(dut.clk, -off)
+            await tb.send(arp_frame(1, peer_mac, peer_ip, OUR_IP), wait=False)
+        frames = []
+        for _ in range(400):
+            await RisingEdge(dut.clk)
+            late += int(dut.sw_late.value)
+            if not tb.sink.empty():
+                frames.append(Ether(bytes(tb.sink.recv_nowait().tdata)))
+            if len(frames) == 2 and look.done():
+                break
+        assert len(frames) == 2, (off, [f.summary() for f in frames])
+        assert not look.result().hit
+        replies = [f for f in frames if f[ARP].op == 2]
+        requests = [f for f in frames if f[ARP].op == 1]
+        assert len(replies) == 1 and len(requests) == 1, (off, [f.summary() for f in frames])
+        check_reply(replies[0], peer_mac, peer_ip)
+        check_request(requests[0], target)
+        await tb.quiet(100)
+        tb.check_counters(c0, req_rx=1, reply_tx=1, req_tx=1, miss=1)
+    assert late > 0, "no offset made a request fall due as a reply started"
+
+
+@cocotb.test()
 async def back_to_back_line_rate(dut) -> None:
     """Minimum-size requests back to back with a free output: all answered, in order."""
     tb = ArpTB(dut)
