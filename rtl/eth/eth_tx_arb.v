@@ -63,28 +63,31 @@ module eth_tx_arb #(
     reg  [N-1:0] grant;   // registered grant, one-hot (zero only after reset)
     reg          locked;  // inside a frame: its first beat taken, its tlast beat not yet
 
-    // (prefix ORs, not adders: no carry chain on the grant's next-value path)
+    // (prefix ORs, not adders: no carry chain on the grant's next-value path). A function
+    // called only under the enables that load the grant, so that a cycle-based simulator
+    // computes it only when the grant may change (same logic in hardware)
     wire [N-1:0] req    = s_axis_tvalid & ~grant;  // requests of the other inputs
-    reg  [N-1:0] above;   // inputs strictly above the granted one
-    reg  [N-1:0] pick;
-    reg          r_lo, r_hi;  // a request below / above bit k (running, in the loop)
-    integer k;
-    always @* begin
-        above = {N{1'b0}};
-        for (k = 1; k < N; k = k + 1) above[k] = above[k-1] | grant[k-1];
-    end
-    wire [N-1:0] req_hi = req & above;
-    wire         any_hi = (req_hi != {N{1'b0}});
-    always @* begin
-        // the lowest requester above the granted input, else the lowest requester
-        r_lo = 1'b0;
-        r_hi = 1'b0;
-        for (k = 0; k < N; k = k + 1) begin
-            pick[k] = any_hi ? (req_hi[k] && !r_hi) : (req[k] && !r_lo);
-            r_hi = r_hi | req_hi[k];
-            r_lo = r_lo | req[k];
+    function [N-1:0] pick_of(input [N-1:0] g, input [N-1:0] rq);
+        reg [N-1:0] above;   // inputs strictly above the granted one
+        reg [N-1:0] req_hi;
+        reg         any_hi;
+        reg         r_lo, r_hi;  // a request below / above bit k (running, in the loop)
+        integer k;
+        begin
+            above = {N{1'b0}};
+            for (k = 1; k < N; k = k + 1) above[k] = above[k-1] | g[k-1];
+            req_hi = rq & above;
+            any_hi = (req_hi != {N{1'b0}});
+            // the lowest requester above the granted input, else the lowest requester
+            r_lo = 1'b0;
+            r_hi = 1'b0;
+            for (k = 0; k < N; k = k + 1) begin
+                pick_of[k] = any_hi ? (req_hi[k] && !r_hi) : (rq[k] && !r_lo);
+                r_hi = r_hi | req_hi[k];
+                r_lo = r_lo | rq[k];
+            end
         end
-    end
+    endfunction
     wire         any    = (req != {N{1'b0}});
 
     reg [DATA_W-1:0] o_data;
@@ -113,12 +116,12 @@ module eth_tx_arb #(
             if (m_axis_tlast) begin
                 locked     <= 1'b0;
                 cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
-                if (any) grant <= pick;  // next input's frame follows with no idle cycle
+                if (any) grant <= pick_of(grant, req);  // next input's frame follows with no idle cycle
             end else begin
                 locked <= 1'b1;
             end
         end else if (!locked && !m_axis_tvalid && any) begin
-            grant <= pick;  // the granted input offers nothing: hand over to a requester
+            grant <= pick_of(grant, req);  // the granted input offers nothing: hand over to a requester
         end
         if (rst) begin
             grant      <= {N{1'b0}};
