@@ -433,17 +433,15 @@ module udp_rx #(
     // the queue never holds more than 4 entries (see `room`). A pushed status goes to
     // entry sts_n - sts_ready: each entry's two candidates (the queue shifts or holds) are
     // made from registers, and the late sts_ready only selects between them
-    reg [3:0] sts_q_n;
+    // (whole 4-bit vectors with one-hot write selects: the same per-entry logic, fewer
+    // operations in a cycle-based simulator than a loop over the entries)
     wire [3:0] sts_q_sh = {1'b0, sts_q[3:1]};
-    integer si;
-    always @(*) begin
-        for (si = 0; si < 4; si = si + 1) begin
-            if (sts_ready)
-                sts_q_n[si] = (sts_push && (sts_n == si[2:0] + 3'd1)) ? late_drop : sts_q_sh[si];
-            else
-                sts_q_n[si] = (sts_push && (sts_n == si[2:0])) ? late_drop : sts_q[si];
-        end
-    end
+    wire [4:0] sts_oh = {5{sts_push}} & {sts_n == 3'd4, sts_n == 3'd3, sts_n == 3'd2,
+                                         sts_n == 3'd1, sts_n == 3'd0};
+    wire [3:0] sts_w0 = sts_oh[3:0];  // entry sts_n gets the push (the queue holds)
+    wire [3:0] sts_w1 = sts_oh[4:1];  // entry sts_n - 1 (the queue shifts)
+    wire [3:0] sts_q_n = sts_ready ? ((sts_q_sh & ~sts_w1) | (sts_w1 & {4{late_drop}}))
+                                   : ((sts_q & ~sts_w0) | (sts_w0 & {4{late_drop}}));
 
     always @(posedge clk) begin
         if (rst) begin
