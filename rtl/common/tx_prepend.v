@@ -16,13 +16,18 @@
 //              holds it there (so it may come from a register loaded at `start`), and the
 //              payload's byte count is compared with it (an up counter cleared at the start,
 //              instead of a down counter loaded with it); 0: read at `start`
+//   HDR_MSB    (8 bits only) 1: `hdr` holds byte 0 in its top bits (hdr[HDR_BYTES*8-1 -: 8]),
+//              so a header of big-endian fields is their plain concatenation (no byte
+//              reversal for a cycle-based simulator to redo every cycle; the same wires in
+//              hardware); 0: byte 0 in hdr[7:0]
 //
 // Interfaces
 //   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
 //                                  and emit nothing). Assert only when can_start = 1.
 //   can_start                      1 when idle (a register: the cycle after a frame's last
 //                                  beat is taken at the earliest)
-//   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0]; read
+//   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0] (in the
+//                                  top byte with HDR_MSB = 1); read
 //                                  while the header beats are emitted: the user holds it
 //                                  from the cycle after `start` while hdr_free = 0
 //   hdr_free                       1 when `hdr` is not needed in this cycle or later for the
@@ -47,7 +52,8 @@ module tx_prepend #(
     parameter KEEP_W    = DATA_W / 8,
     parameter HDR_BYTES = 42,
     parameter CHECK_LEN = 1,
-    parameter LEN_LATE  = 0
+    parameter LEN_LATE  = 0,
+    parameter HDR_MSB   = 0
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -151,7 +157,9 @@ module tx_prepend #(
                 integer f;
                 begin
                     hsel = 8'd0;
-                    for (f = 0; f < HB - 1; f = f + 1) hsel = hsel | (h[(f+1)*8+:8] & {8{o[f]}});
+                    for (f = 0; f < HB - 1; f = f + 1)
+                        hsel = hsel | (h[((HDR_MSB != 0) ? (HB - 2 - f) : (f + 1)) * 8 +: 8] &
+                                       {8{o[f]}});
                 end
             endfunction
             // a header byte is taken. Before the last one the output is always valid (the
@@ -175,7 +183,7 @@ module tx_prepend #(
                     hpre <= 8'd0;
                 end
             end
-            assign hbeat    = oh[0] ? hdr[7:0] : hpre;
+            assign hbeat    = oh[0] ? hdr[((HDR_MSB != 0) ? (HB - 1) : 0) * 8 +: 8] : hpre;
             assign pre_last = oh[HB-2];
             // oh[0]: idle (from its second cycle) or the first header byte on the output;
             // 0 in the payload, where the length registers count

@@ -164,19 +164,28 @@ module udp_ip_tx #(
             reg  [11:0] q;
             reg  [15:0] op, acc;
             reg         cy;
-            wire [16:0] acc_n = {1'b0, acc} + {1'b0, op} + {16'd0, cy};
-            wire [15:0] w_8   = 16'h0008 & {16{q[3]}};
-            wire [15:0] w_20  = 16'h0014 & {16{q[4]}};
-            wire [15:0] w_c   = {q[5] & t_df, q[5] & !t_df, 3'd0, q[5], 1'b0, q[5], 3'd0, q[5],
-                                 3'd0, q[5]};  // 0x4511 + DF * 0x4000
+            // the operand word selected by q (0 when q is 0): a function called only while
+            // a header is sent (not idle_load), so that a cycle-based simulator forms the
+            // AND-OR only then (same logic)
+            /* verilator lint_off UNUSEDSIGNAL */
+            function [15:0] op_of(input [11:0] o);  // o[1] selects no word
+            /* verilator lint_on UNUSEDSIGNAL */
+                reg [15:0] w_8, w_20, w_c;
+                begin
+                    w_8   = 16'h0008 & {16{o[3]}};
+                    w_20  = 16'h0014 & {16{o[4]}};
+                    w_c   = {o[5] & t_df, o[5] & !t_df, 3'd0, o[5], 1'b0, o[5], 3'd0, o[5],
+                             3'd0, o[5]};  // 0x4511 + DF * 0x4000
+                    op_of = (r_id & {16{o[0] | o[7]}}) | (r_len & {16{o[2]}}) | w_8 | w_20 |
+                            w_c | ({t_ttl, 8'h00} & {16{o[6]}}) | (t_ip[31:16] & {16{o[8]}}) |
+                            (t_ip[15:0] & {16{o[9]}}) | (r_dip[31:16] & {16{o[10]}}) |
+                            (r_dip[15:0] & {16{o[11]}});
+                end
+            endfunction
+            // (written as if/else on the clears, which override the rest: the same logic,
+            // and a cycle-based simulator forms the operand and the sum only while a
+            // header is sent)
             always @(posedge clk) begin
-                q  <= {q[10:0], 1'b0};
-                op <= (r_id & {16{q[0] | q[7]}}) | (r_len & {16{q[2]}}) | w_8 | w_20 | w_c |
-                      ({t_ttl, 8'h00} & {16{q[6]}}) | (t_ip[31:16] & {16{q[8]}}) |
-                      (t_ip[15:0] & {16{q[9]}}) | (r_dip[31:16] & {16{q[10]}}) |
-                      (r_dip[15:0] & {16{q[11]}});
-                {cy, acc} <= acc_n;
-                if (q[1] || q[4] || q[5]) cy <= 1'b0;  // the counter and lengths wrap
                 if (q[5]) udp_len <= acc;  // hdr_len + 8
                 if (q[6]) tot_len <= acc;  // hdr_len + 28
                 // while no header is sent (the request's cycle included): the sum starts
@@ -184,10 +193,16 @@ module udp_ip_tx #(
                 if (idle_load) begin
                     q  <= 12'd1;
                     op <= 16'd1;
+                end else begin
+                    q  <= {q[10:0], 1'b0};
+                    op <= op_of(q);
                 end
                 if (idle_load || q[2]) begin
                     acc <= 16'd0;
                     cy  <= 1'b0;
+                end else begin
+                    {cy, acc} <= {1'b0, acc} + {1'b0, op} + {16'd0, cy};
+                    if (q[1] || q[4] || q[5]) cy <= 1'b0;  // the counter and lengths wrap
                 end
             end
             // identification: one value per datagram, the first 0
@@ -345,24 +360,29 @@ module udp_ip_tx #(
     end
 
 
-    // the header, byte 0 in bits [7:0]
-    wire [42*8-1:0] hdr = {
-        r_ucsum[7:0], r_ucsum[15:8], udp_len[7:0], udp_len[15:8],
-        r_dport[7:0], r_dport[15:8], r_sport[7:0], r_sport[15:8],
-        r_dip[7:0], r_dip[15:8], r_dip[23:16], r_dip[31:24],
-        t_ip[7:0], t_ip[15:8], t_ip[23:16], t_ip[31:24],
-        ip_csum[7:0], ip_csum[15:8], 8'd17, t_ttl,
-        8'h00, 1'b0, t_df, 6'd0, r_id[7:0], r_id[15:8],
-        tot_len[7:0], tot_len[15:8], 8'h00, 8'h45, 8'h00, 8'h08,
-        t_mac[7:0], t_mac[15:8], t_mac[23:16], t_mac[31:24], t_mac[39:32], t_mac[47:40],
-        dmac[7:0], dmac[15:8], dmac[23:16], dmac[31:24], dmac[39:32], dmac[47:40]
+    // the header: at 8 bits byte 0 in the top bits (tx_prepend's HDR_MSB: the big-endian
+    // fields concatenated as they are), wider byte 0 in bits [7:0]
+    wire [42*8-1:0] hdr_be = {
+        dmac, t_mac, 16'h0800, 8'h45, 8'h00, tot_len, r_id, 1'b0, t_df, 6'd0, 8'h00,
+        t_ttl, 8'd17, ip_csum, t_ip, r_dip, r_sport, r_dport, udp_len, r_ucsum
     };
+    wire [42*8-1:0] hdr;
+    generate
+        if (KEEP_W == 1) begin : g_hdr_be
+            assign hdr = hdr_be;
+        end else begin : g_hdr_le
+            genvar hb;
+            for (hb = 0; hb < 42; hb = hb + 1) begin : g_b
+                assign hdr[hb*8 +: 8] = hdr_be[(41 - hb)*8 +: 8];
+            end
+        end
+    endgenerate
 
     wire ev_sent, ev_abort, ev_long;
     reg  ev_sent_r, ev_abort_r, ev_long_r;
     tx_prepend #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(42), .CHECK_LEN(1),
-        .LEN_LATE(KEEP_W == 1)
+        .LEN_LATE(KEEP_W == 1), .HDR_MSB(KEEP_W == 1)
     ) eng (
         .clk(clk), .rst(rst),
         .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
