@@ -30,7 +30,9 @@
 //             by the header handshake), so a consumer's header valid is a register.
 // Parameters: DATA_W (8 or 64), KEEP_W, SKIP_W (width of cmd_skip), ROUTE_W, USE_STS,
 //   USE_LEN (0: cmd_len is ignored and every packet is kept to its end, which removes
-//   the length logic).
+//   the length logic), USE_SKIP (0: cmd_skip is ignored and nothing is skipped, which
+//   removes the skip counter: for a producer that marks the bytes to drop in the stream
+//   itself, with tkeep = 0).
 // Latency: a payload byte leaves 1 input beat after the beat that completes its output
 //   beat (one beat is held back so the last beat can carry tuser); per packet one cycle
 //   of overhead (end flush; two when the last output beat spills into the flush).
@@ -46,7 +48,8 @@ module stream_strip #(
     parameter integer SKIP_W  = 8,
     parameter integer ROUTE_W = 2,
     parameter integer USE_STS = 0,
-    parameter integer USE_LEN = 1
+    parameter integer USE_LEN = 1,
+    parameter integer USE_SKIP = 1
 ) (
     input  wire               clk,
     input  wire               rst,
@@ -129,8 +132,10 @@ module stream_strip #(
         // len_c != 0, kept in a register: the 16-bit OR stays off the tready paths
         reg  len_left;
         wire byte_in = s_axis_tkeep[0];  // a beat with tkeep = 0 holds no byte
-        // skip_c != 0, kept in a register too (the OR stays off the tready/enable paths)
-        reg  skipping;
+        // skip_c != 0, kept in a register too (the OR stays off the tready/enable paths);
+        // constant 0 without USE_SKIP
+        reg  skipping_r;
+        wire skipping = (USE_SKIP != 0) && skipping_r;
         wire len_gt1 = |len_c[15:1];  // len_c > 1 (an OR, no carry chain)
         wire no_len = (USE_LEN == 0) || unlim;
         wire kept = byte_in && !skipping && (no_len || len_left);
@@ -164,7 +169,7 @@ module stream_strip #(
                 if (byte_in) begin
                     if (skipping) begin
                         skip_c <= skip_c - 1'b1;
-                        skipping <= (skip_c != {{(SKIP_W-1){1'b0}}, 1'b1});
+                        skipping_r <= (skip_c != {{(SKIP_W-1){1'b0}}, 1'b1});
                     end else if (len_left) begin
                         len_c <= len_c - 16'd1;
                         len_left <= len_gt1;
@@ -180,7 +185,7 @@ module stream_strip #(
             // command (so their load does not wait for start, which depends on tready)
             if (st != S_RUN) begin
                 skip_c <= cmd_skip;
-                skipping <= |cmd_skip;
+                skipping_r <= |cmd_skip;
                 len_c <= cmd_len;
                 len_left <= |cmd_len;
                 unlim <= &cmd_len;
@@ -359,17 +364,18 @@ module stream_strip #(
         assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
         assign sts_ready = finish && (USE_STS != 0);
 
-        // first-window parameters of a new command
+        // first-window parameters of a new command (skip_e: the skip in effect)
+        wire [SKIP_W-1:0] skip_e = (USE_SKIP != 0) ? cmd_skip : {SKIP_W{1'b0}};
         wire [SAW-1:0] sa_new;
             if (KEEP_W == 1) begin : g_sa1
                 assign sa_new = 1'b1;
             end else begin : g_san
-                wire [SAW-2:0] m = cmd_skip[SAW-2:0];
+                wire [SAW-2:0] m = skip_e[SAW-2:0];
                 assign sa_new = (m == 0) ? KEEP_W[SAW-1:0] : {1'b0, m};
             end
         localparam signed [WW-1:0] KW_W = KEEP_W[WW-1:0];
         assign wb_new = $signed({{(WW-SAW){1'b0}}, sa_new}) - KW_W -
-                        $signed({{(WW-SKIP_W){1'b0}}, cmd_skip});
+                        $signed({{(WW-SKIP_W){1'b0}}, skip_e});
         wire signed [PW-1:0] len_s = $signed({{(PW-16){1'b0}}, cmd_len});
         assign rem_new = len_s - {{(PW-WW){wb_new[WW-1]}}, wb_new};
 

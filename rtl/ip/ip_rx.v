@@ -24,6 +24,10 @@
 // path holds more than one short adder. At DATA_W 8 each byte is added to the sum
 // rotated by 8 bits (multiplied by 256 modulo 0xFFFF), so no lane select is needed, and
 // the 255.255.255.255 destination check is a flag built one byte at a time.
+// At DATA_W 8 the payload is marked as the bytes enter the FIFO: header bytes and bytes
+// past the total length go in with tkeep = 0 (and the last beat with tuser = 1 if the
+// frame ends before the total length), so the strip has no skip or length counter; a
+// truncated accepted packet is counted once both its end and its decision are known.
 //
 // At DATA_W 8 the fields held for the input packet (src_mac from eth_rx, the IP header
 // window) are the ones presented on the header bus: the next input header is taken only
@@ -126,9 +130,11 @@ module ip_rx #(
     reg  [HW*8-1:0] win;
     /* verilator lint_on UNUSEDSIGNAL */
     reg  [BW-1:0]   bcnt;
-    reg  [6:0]      flen;  // bytes seen, saturating at 64 (bit 6: past any header byte)
+    reg  [6:0]      flen;  // bytes seen, saturating at 64 (bit 6: past any header byte);
+                           // DATA_W 64 only (DATA_W 8 counts bytes in bpos)
     reg  [6:0]      lim;  // header bytes to sum (4*IHL, 20 if IHL < 5), from the first beat
     reg  [6:0]      lim_kw;  // lim - KEEP_W: the header ends in a beat starting at or past it
+                             // (DATA_W 8: lim, the header's last byte's 1-based index)
     reg             active;  // Ethernet header of the current packet taken
     reg             ended;
     reg             hdr_have;  // whole IP header (IHL*4 bytes) summed
@@ -148,6 +154,11 @@ module ip_rx #(
     reg             csum_ok;
     reg             dst_ones;  // DATA_W 8: the destination bytes seen so far are all ff
     reg  [47:0]     cur_src_mac;
+    // DATA_W 8: the payload is marked in the stream as it enters the FIFO (see below)
+    reg  [15:0]     tlen_r;  // total length, captured as header bytes 2 and 3 arrive
+    reg  [15:0]     bpos;  // DATA_W 8: 1-based index of the next byte in the packet (wraps)
+    reg             in_tl;  // the next byte lies within the total length
+    reg             trunc_q;  // the packet ended before its total length
 
     reg             cmd_valid;
     wire            cmd_ready;
@@ -229,10 +240,11 @@ module ip_rx #(
     // the header ends in this beat if its last byte (lim-1) is reached and present
     // (mid-packet beats are full, so that byte sits in lane (lim-1) mod KEEP_W)
     localparam [6:0] KW7 = KEEP_W[6:0];
-    // (one byte per beat: flen steps by one byte, so it meets lim - 1 exactly: an equality;
-    // flen is 0 on a first beat, when lim_kw is 19 from reset or >= 19 from the packet
+    // (one byte per beat: bpos steps by one byte, so it meets lim exactly: an equality;
+    // bpos is 1 on a first beat, when lim_kw is 20 from reset or >= 20 from the packet
+    // before; a later match, bpos wrapped modulo 64, only sets hdr_have again;
     // before, and 0 again once saturated)
-    wire        reach = (KEEP_W == 1) ? (flen[5:0] == lim_kw[5:0]) :
+    wire        reach = (KEEP_W == 1) ? (bpos[5:0] == lim_kw[5:0]) :
                         (!first && pos_small && ({1'b0, flen[5:0]} >= lim_kw));
     wire        lastb;
     generate
@@ -244,6 +256,20 @@ module ip_rx #(
         end
     endgenerate
     wire        hdr_end = reach && lastb;
+
+    // DATA_W 8: the stream enters the FIFO with tkeep = 0 on every byte that is not
+    // payload (header, options, bytes past the total length), so the strip needs neither a
+    // skip nor a length counter; the last beat's tuser is also set if the frame ended
+    // before the total length (truncated). A byte is within the total length while its
+    // 1-based index has not passed tlen_r (one 16-bit equality of two registers per byte;
+    // tlen_r is cleared with the packet's start, so it matches no index before it is
+    // complete: an accepted packet's total length is >= 20).
+    wire        tl_last = (bpos == tlen_r);  // the last byte within the total length
+    wire        in_tl_nx = in_tl && !(s_axis_tkeep[0] && tl_last);  // after this beat
+    wire        trunc_now = in_beat && s_axis_tlast && in_tl_nx;
+    wire [KEEP_W-1:0] fin_tkeep = (KEEP_W == 1) ? (s_axis_tkeep & {KEEP_W{hdr_have && in_tl}}) :
+                                  s_axis_tkeep;
+    wire        fin_tuser = s_axis_tuser || ((KEEP_W == 1) && in_tl_nx);
 
     // header fields
     wire [3:0]  f_ver = win[7:4];
@@ -280,9 +306,14 @@ module ip_rx #(
         end
         if (in_beat && first) begin
             lim <= lim_in;
-            lim_kw <= lim_in - KW7;
+            lim_kw <= (KEEP_W == 1) ? lim_in : (lim_in - KW7);
         end
-        if (rst) lim_kw <= 7'd19;  // (see reach)
+        if (rst) lim_kw <= (KEEP_W == 1) ? 7'd20 : 7'd19;  // (see reach)
+        if (rst || restart) tlen_r <= 16'd0;  // (see tl_last)
+        else if (in_beat && s_axis_tkeep[0]) begin
+            if (bpos == 16'd3) tlen_r[15:8] <= s_axis_tdata[7:0];
+            if (bpos == 16'd4) tlen_r[7:0] <= s_axis_tdata[7:0];
+        end
         // checksum: accumulate, then fold once and compare
         if (KEEP_W == 1) begin
             // one byte per beat: the sum so far is multiplied by 256 (a rotation by 8
@@ -311,9 +342,10 @@ module ip_rx #(
         // (one carry bit: lo + c = 0xFFFF is lo = 0xFFFF, c = 0 or lo = 0xFFFE, c = 1)
         s1_ok <= (&acc_lo[15:1]) && (acc_lo[0] ^ acc_c[0]);
         csum_ok <= (KEEP_W == 1) ? s1_ok : (s1 == 17'h0FFFF);
-        // destination 255.255.255.255, one byte at a time (bytes 16..19)
-        if (in_beat && s_axis_tkeep[0] && flen[6:2] == 5'd4)
-            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || flen[1:0] == 2'd0);
+        // destination 255.255.255.255, one byte at a time (bytes 16..19: bpos 17..20
+        // modulo 128; the decision is made by byte 65)
+        if (in_beat && s_axis_tkeep[0] && bpos[6:0] >= 7'd17 && bpos[6:0] <= 7'd20)
+            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bpos[6:0] == 7'd17);
         if (push) begin
             cmd_len <= {tl_d[13:0], f_tlen[1:0]};
             cmd_bcast <= r_bcast;
@@ -339,6 +371,9 @@ module ip_rx #(
             first <= 1'b1;
             bs_v <= 1'b0;
             pushed <= 1'b0;
+            bpos <= 16'd1;
+            in_tl <= 1'b1;
+            trunc_q <= 1'b0;
             cmd_valid <= 1'b0;
             cnt_packets <= 32'd0;
             cnt_runt <= 32'd0;
@@ -392,9 +427,15 @@ module ip_rx #(
                 ck2 <= 1'b0;
                 first <= 1'b1;
                 pushed <= 1'b0;
+                bpos <= 16'd1;
+                in_tl <= 1'b1;
+                trunc_q <= 1'b0;
             end else begin
                 if (push) pushed <= 1'b1;
                 if (in_beat) begin
+                    if (s_axis_tkeep[0]) bpos <= bpos + 16'd1;
+                    in_tl <= in_tl_nx;
+                    if (s_axis_tlast) trunc_q <= in_tl_nx;
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
                     if (pos_small) flen <= flen_next;
                     first <= 1'b0;
@@ -402,9 +443,14 @@ module ip_rx #(
                     if (s_axis_tlast) ended <= 1'b1;
                 end
             end
-            // truncation (frame shorter than the total length) of an accepted packet, as
+            // truncation (frame shorter than the total length) of an accepted packet: at
+            // DATA_W 8 once both the packet's end and its decision are known (the decision
+            // made with or after the end, or the end after the decision), at DATA_W 64 as
             // the strip found it at the packet's end
-            if (o_tvalid && o_tready && o_tlast && o_ttrunc) inc_truncated <= 1'b1;
+            if ((KEEP_W == 1) ? ((push && !drop && (trunc_q || trunc_now)) ||
+                                 (trunc_now && pushed && !cmd_drop)) :
+                                (o_tvalid && o_tready && o_tlast && o_ttrunc))
+                inc_truncated <= 1'b1;
             if (s_hdr_valid && s_hdr_ready) active <= 1'b1;
             else if (restart) active <= 1'b0;
             if (push) begin
@@ -429,9 +475,9 @@ module ip_rx #(
     wire              f_tvalid, f_tready, f_tlast, f_tuser;
     stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(fin_tkeep),
         .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
-        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(fin_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
@@ -441,7 +487,11 @@ module ip_rx #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire              hr;
     wire              sts_ready_unused;
-    stream_strip #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(1), .USE_STS(0)) u_strip (
+    // (DATA_W 8: the payload is marked with tkeep, see fin_tkeep: no skip, no length)
+    stream_strip #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(1), .USE_STS(0),
+        .USE_LEN((KEEP_W == 1) ? 0 : 1), .USE_SKIP((KEEP_W == 1) ? 0 : 1)
+    ) u_strip (
         .clk(clk), .rst(rst),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip), .cmd_len(cmd_len),
         .cmd_drop(cmd_drop), .cmd_route(cmd_route),

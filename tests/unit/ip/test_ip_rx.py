@@ -51,6 +51,8 @@ def with_ihl(pkt: bytes, ihl: int) -> bytes:
 def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
     """(IP packet bytes as eth_rx delivers them, expected: icmp/udp/trunc_*/reason)."""
     plen = rng.choice([0, 1, 7, 8, 9, 18, 26, 64, rng.randint(0, 200)])
+    if kind in ("long", "trunc_long"):
+        plen = rng.choice([228, 229, 247, 248, 249, rng.randint(250, 1400)])
     data = bytes(rng.getrandbits(8) for _ in range(plen))
     opts = [IPOption_NOP()] * (4 * rng.choice([0, 0, 1, 2, 10]))
     dst = MY_IP
@@ -68,11 +70,18 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
         p = ip.copy()
         p.proto = rng.choice([6, 47, 50, 255])
         b = bytes(p / Raw(data))
+    elif kind in ("empty", "trunc_empty"):
+        # total length = header length: an empty IP payload
+        p = ip.copy()
+        p.proto = rng.choice([1, 17])
+        b = bytes(p)
     elif kind == "icmp":
         b = bytes(ip / ICMP(id=rng.getrandbits(16)) / Raw(data))
     else:
         b = bytes(ip / UDP(sport=rng.getrandbits(16), dport=rng.getrandbits(16)) / Raw(data))
-    exp = {"bcast": "udp", "udp": "udp", "icmp": "icmp"}.get(kind, kind)
+    exp = {"bcast": "udp", "udp": "udp", "icmp": "icmp", "long": "udp"}.get(kind, kind)
+    if kind == "empty":
+        exp = "icmp" if b[9] == 1 else "udp"
     if kind == "bad_csum":
         bb = bytearray(b)
         bb[10] ^= 1 << rng.randint(0, 7)
@@ -96,7 +105,11 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
         b = bytes(bb)
     elif kind == "runt":
         b = b[: rng.randint(1, (b[0] & 15) * 4 - 1)]
-    elif kind == "trunc":
+    elif kind == "trunc_empty":
+        # the frame ends within the header of an empty packet: a runt
+        b = b[: rng.randint(1, len(b) - 1)]
+        exp = "runt"
+    elif kind in ("trunc", "trunc_long"):
         hl = (b[0] & 15) * 4
         if len(b) > hl + 1:
             b = b[: rng.randint(hl, len(b) - 1)]
@@ -213,6 +226,23 @@ async def counter_wrap(dut) -> None:
     assert got["packets"] >= 256 and got["runt"] >= 256 and got["truncated"] >= 256
 
 
+EDGE_KINDS = ["empty", "empty", "trunc_empty", "long", "trunc_long", "udp", "trunc"]
+
+
+@cocotb.test()
+async def edge_lengths(dut) -> None:
+    """Empty IP payloads (total length = header length, 20 bytes and with options,
+    padded or not), runts of them, total lengths past 255 (both length bytes matter) and
+    truncations of them."""
+    await run_mix(dut, 90, 1.0, 1.0, seed=24, kinds=EDGE_KINDS)
+
+
+@cocotb.test()
+async def edge_lengths_backpressure(dut) -> None:
+    """The same with random tready / hdr_ready on both outputs."""
+    await run_mix(dut, 60, 0.4, 0.5, seed=25, kinds=EDGE_KINDS)
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_ip_rx(data_w: int) -> None:
     import cocotb_run
@@ -221,7 +251,12 @@ def test_ip_rx(data_w: int) -> None:
         "ip_rx",
         "test_ip_rx",
         parameters={"DATA_W": data_w},
-        testcase=["mix_full_rate", "mix_backpressure"],
+        testcase=[
+            "mix_full_rate",
+            "mix_backpressure",
+            "edge_lengths",
+            "edge_lengths_backpressure",
+        ],
         test_dir=Path(__file__).parent,
     )
 
