@@ -23,7 +23,8 @@
 // words registered first), then folded and compared in two more pipelined stages, so no
 // path holds more than one short adder. At DATA_W 8 each byte is added to the sum
 // rotated by 8 bits (multiplied by 256 modulo 0xFFFF), so no lane select is needed, and
-// the 255.255.255.255 destination check is a flag built one byte at a time.
+// the destination checks (cfg_ip, 255.255.255.255, the subnet broadcast) are flags built
+// one byte at a time (cfg_ip and cfg_netmask are sampled with the destination bytes).
 // At DATA_W 8 the payload is marked as the bytes enter the FIFO: header bytes and bytes
 // past the total length go in with tkeep = 0 (and the last beat with tuser = 1 if the
 // frame ends before the total length), so the strip has no skip or length counter; a
@@ -153,6 +154,8 @@ module ip_rx #(
     reg             s1_ok;  // DATA_W 8: acc_lo + acc_c == 0xFFFF without an adder
     reg             csum_ok;
     reg             dst_ones;  // DATA_W 8: the destination bytes seen so far are all ff
+    reg             dst_ip;  // DATA_W 8: ... equal cfg_ip's
+    reg             dst_bc;  // DATA_W 8: ... equal the subnet broadcast's (cfg_ip | ~cfg_netmask)
     reg  [47:0]     cur_src_mac;
     // DATA_W 8: the payload is marked in the stream as it enters the FIFO (see below)
     reg  [15:0]     tlen_r;  // total length, captured as header bytes 2 and 3 arrive
@@ -291,11 +294,22 @@ module ip_rx #(
     always @(posedge clk) begin
         r_hdr <= (f_ver != 4'd4) || (f_ihl < 4'd5);
         r_len <= tl_d[14];
-        r_bcast <= (f_dst != cfg_ip);
-        r_dst <= !((f_dst == cfg_ip) || ((KEEP_W == 1) ? dst_ones : (&f_dst)) ||
-                   (f_dst == (cfg_ip | ~cfg_netmask)));
+        // (DATA_W 8: from the flags built one destination byte at a time)
+        r_bcast <= (KEEP_W == 1) ? !dst_ip : (f_dst != cfg_ip);
+        r_dst <= (KEEP_W == 1) ? !(dst_ip || dst_ones || dst_bc) :
+                 !((f_dst == cfg_ip) || (&f_dst) || (f_dst == (cfg_ip | ~cfg_netmask)));
         r_frag <= f_mf || (f_off != 13'd0);
         r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17));
+    end
+    // the byte of cfg_ip / cfg_netmask for the destination byte at bpos (17..20)
+    reg  [7:0]  ip_byte, mask_byte;
+    always @(*) begin
+        case (bpos[1:0])
+            2'd1: begin ip_byte = cfg_ip[31:24]; mask_byte = cfg_netmask[31:24]; end
+            2'd2: begin ip_byte = cfg_ip[23:16]; mask_byte = cfg_netmask[23:16]; end
+            2'd3: begin ip_byte = cfg_ip[15:8]; mask_byte = cfg_netmask[15:8]; end
+            default: begin ip_byte = cfg_ip[7:0]; mask_byte = cfg_netmask[7:0]; end
+        endcase
     end
     wire        drop = r_runt || r_hdr || r_csum || r_len || r_dst || r_frag || r_proto;
 
@@ -342,10 +356,16 @@ module ip_rx #(
         // (one carry bit: lo + c = 0xFFFF is lo = 0xFFFF, c = 0 or lo = 0xFFFE, c = 1)
         s1_ok <= (&acc_lo[15:1]) && (acc_lo[0] ^ acc_c[0]);
         csum_ok <= (KEEP_W == 1) ? s1_ok : (s1 == 17'h0FFFF);
-        // destination 255.255.255.255, one byte at a time (bytes 16..19: bpos 17..20
-        // modulo 128; the decision is made by byte 65)
-        if (in_beat && s_axis_tkeep[0] && bpos[6:0] >= 7'd17 && bpos[6:0] <= 7'd20)
+        // destination checks (DATA_W 8), one byte at a time (bytes 16..19: bpos 17..20
+        // modulo 128; the decision is made by byte 65): 255.255.255.255, cfg_ip and the
+        // subnet broadcast, each byte compared with the byte of cfg_ip / cfg_netmask that
+        // bpos selects (three 8-bit compares instead of two 32-bit ones)
+        if (in_beat && s_axis_tkeep[0] && bpos[6:0] >= 7'd17 && bpos[6:0] <= 7'd20) begin
             dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bpos[6:0] == 7'd17);
+            dst_ip <= (s_axis_tdata[7:0] == ip_byte) && (dst_ip || bpos[6:0] == 7'd17);
+            dst_bc <= (s_axis_tdata[7:0] == (ip_byte | ~mask_byte)) &&
+                      (dst_bc || bpos[6:0] == 7'd17);
+        end
         if (push) begin
             cmd_len <= {tl_d[13:0], f_tlen[1:0]};
             cmd_bcast <= r_bcast;

@@ -60,6 +60,17 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
         dst = rng.choice(["255.255.255.255", "192.0.2.255"])
     if kind == "not_for_us":
         dst = rng.choice(["192.0.2.2", "10.0.0.1", "192.0.3.255"])
+    if kind == "dst_pos":
+        # one byte off cfg_ip, the subnet broadcast or 255.255.255.255, in every position
+        base = rng.choice([MY_IP, "192.0.2.255", "255.255.255.255"])
+        dst = base
+        if rng.random() < 0.7:
+            octets = [int(x) for x in base.split(".")]
+            i = rng.randrange(4)
+            octets[i] ^= 1 << rng.randrange(8)
+            dst = ".".join(str(x) for x in octets)
+        ok = dst in (MY_IP, "192.0.2.255", "255.255.255.255")
+        kind = "udp" if ok else "dst_off"
     ip = IP(src=PEER_IP, dst=dst, options=opts, id=rng.getrandbits(16), ttl=rng.randint(1, 255))
     if kind == "fragment":
         if rng.random() < 0.5:
@@ -80,6 +91,8 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
     else:
         b = bytes(ip / UDP(sport=rng.getrandbits(16), dport=rng.getrandbits(16)) / Raw(data))
     exp = {"bcast": "udp", "udp": "udp", "icmp": "icmp", "long": "udp"}.get(kind, kind)
+    if kind == "dst_off":
+        exp = "not_for_us"
     if kind == "empty":
         exp = "icmp" if b[9] == 1 else "udp"
     if kind == "bad_csum":
@@ -226,14 +239,15 @@ async def counter_wrap(dut) -> None:
     assert got["packets"] >= 256 and got["runt"] >= 256 and got["truncated"] >= 256
 
 
-EDGE_KINDS = ["empty", "empty", "trunc_empty", "long", "trunc_long", "udp", "trunc"]
+EDGE_KINDS = ["empty", "empty", "trunc_empty", "long", "trunc_long", "udp", "trunc", "dst_pos"]
 
 
 @cocotb.test()
 async def edge_lengths(dut) -> None:
     """Empty IP payloads (total length = header length, 20 bytes and with options,
     padded or not), runts of them, total lengths past 255 (both length bytes matter) and
-    truncations of them."""
+    truncations of them; destinations one bit off cfg_ip, the subnet broadcast and
+    255.255.255.255 in every byte."""
     await run_mix(dut, 90, 1.0, 1.0, seed=24, kinds=EDGE_KINDS)
 
 
