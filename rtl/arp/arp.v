@@ -34,6 +34,8 @@
 // Cache: ENTRIES entries in SETS = ENTRIES/WAYS sets of WAYS ways, in RAM words
 //   {state, retries, stamp}, {ip} and {mac} at address set * WAYS + way, read in
 //   clocked blocks (Yosys maps them to block RAM). No per-entry state outside the RAM.
+//   The MAC memory has two more words, never written (initial contents): the broadcast
+//   MAC and 01:00:5e:00:00:00, read as a broadcast or multicast lookup's answer.
 //   Set index = the low log2(SETS) bits of the XOR of the IP's four bytes. A lookup or
 //   a received frame scans the ways of its set one per cycle, keeping the matching
 //   way, the first free way and the least recently refreshed way (oldest stamp);
@@ -251,7 +253,6 @@ module arp #(
     reg  [SET_W-1:0] gw_set;
     reg  [SET_W-1:0] lk_ip_set;
     wire [31:0]      lk_nh = lk_local ? lk_ip : gw_q;
-    wire [47:0]      lk_mcast_mac = {24'h01005e, 1'b0, lk_ip[22:0]};
 
     // Set index: low bits of the XOR of the four bytes (the high bits of the fold are
     // unused when SETS < 256).
@@ -309,7 +310,7 @@ module arp #(
     reg  [AW-1:0]    ra;
     (* ram_style = "block" *) reg [MW-1:0] mem_m [0:ENTRIES-1];
     (* ram_style = "block" *) reg [31:0]   mem_ip [0:ENTRIES-1];
-    (* ram_style = "block" *) reg [47:0]   mem_mac [0:ENTRIES-1];
+    (* ram_style = "block" *) reg [47:0]   mem_mac [0:ENTRIES+1];
     reg  [MW-1:0]    rd;
     reg  [31:0]      rd_ip;
     reg  [47:0]      rd_mac;
@@ -323,10 +324,28 @@ module arp #(
         if (wr_d) mem_ip[wr_a] <= key;
         else rd_ip <= mem_ip[ra];
     end
+    // Two more words of the MAC memory, never written (initial contents), hold the
+    // answers of a broadcast and of a multicast lookup: ff:ff:ff:ff:ff:ff and
+    // 01:00:5e:00:00:00 (the low 23 bits, the IP's, are ORed in as the answer is loaded).
+    // Such a lookup's scan reads one of them, in its first cycle, instead of its set's
+    // first way (whose MAC it does not need), so that the answer register loads the RAM
+    // read alone: no multiplexer in front of it.
+    localparam integer MAC_BC_I = ENTRIES;
+    localparam integer MAC_MC_I = ENTRIES + 1;
+    localparam [AW:0]  MAC_BC = MAC_BC_I[AW:0];
+    localparam [AW:0]  MAC_MC = MAC_MC_I[AW:0];
+    initial begin
+        mem_mac[MAC_BC_I] = {48{1'b1}};
+        mem_mac[MAC_MC_I] = 48'h01005e000000;
+    end
+    // (rm_init: a lookup's scan starts, its first cycle; below)
+    reg              rm_init;
+    wire             mac_bm = rm_init && lk_bm;
+    wire [AW:0]      mac_ra = !mac_bm ? {1'b0, ra_q} : lk_mcast ? MAC_MC : MAC_BC;
     always @(posedge clk) begin
         ra_q <= ra;
-        if (wr_d) mem_mac[wr_a] <= ev_sha;
-        else rd_mac <= mem_mac[ra_q];
+        if (wr_d) mem_mac[{1'b0, wr_a}] <= ev_sha;
+        else rd_mac <= mem_mac[mac_ra];
     end
 
     wire [TS_W-1:0] rd_ts  = rd[0 +: TS_W];
@@ -352,7 +371,7 @@ module arp #(
     reg  [WAY_W-1:0] a_k;      // its way (scan)
     reg              a_scan;   // the scan is in its second stage for way a_k
     reg              a_lkok;   // a lookup's scan whose key may hit (configured, not bad,
-                               // not broadcast or multicast)
+                               // not broadcast or multicast), reading a VALID or PROBED way
     reg              a_bad;    // the key is 0.0.0.0 or cfg_ip (see key_bad)
     // the age's threshold compares, registered with it: age >= T is the sign of
     // (now - T) - stamp = (now - T + 1) + ~stamp, with now - T + 1 kept in a register per
@@ -481,7 +500,8 @@ module arp #(
         a_k     <= k;
         a_scan  <= (state == S_SCAN);
         a_bad   <= key_bad;
-        a_lkok  <= (state == S_SCAN) && (op == OP_LK) && !key_bad && cfg_ip_set && !lk_bm;
+        a_lkok  <= (state == S_SCAN) && (op == OP_LK) && !key_bad && cfg_ip_set && !lk_bm &&
+                   rd_st[1];
         b_exp   <= a_live && old_exp;
         b_due   <= lk_seen && (a_st == ST_INC) && (old_retry || a_rtn1);
         b_rt0   <= a_rt0;
@@ -582,14 +602,22 @@ module arp #(
         end
     end
 
-    // answer MAC loads: the matching way's during a lookup's scan (exclusive with the
-    // decision), and on the decision 0 for a miss, broadcast or multicast
-    // (an IP is in at most one way of its set; rd_mac is the MAC of way a_k)
-    // (only a fresh match of a lookup that can hit loads it: the register was zeroed,
-    // or given the broadcast or multicast MAC, as the scan started, so it holds the
-    // answer's MAC, 0 for a miss, by the decision)
-    wire        rm_scan = a_lkok && a_match && a_live && !old_exp;
-    wire        rm_init = (state == S_SCAN) && (op == OP_LK) && (k == {WAY_W{1'b0}});
+    // answer MAC loads: zeroed as a lookup's scan starts (rm_init), then loaded from the
+    // MAC memory's read while the set is scanned: the matching way's (rm_scan; an IP is
+    // in at most one way of its set; rd_mac is the MAC of way a_k), or for a broadcast
+    // or multicast lookup the reserved word read in place of the first way's (rm_bm,
+    // the multicast IP's low 23 bits ORed in), so that it holds the answer's MAC, 0 for
+    // a miss, by the decision (only a fresh match of a lookup that can hit loads it)
+    // (registered: rm_init is the first cycle of a lookup's scan, S_SCAN with k = 0,
+    // rm_ld that or the cycle after it for a broadcast or multicast lookup, when rd_mac
+    // holds the reserved word; a_lkok includes the way's liveness: the register's
+    // enable is then one LUT4 from flip-flops)
+    wire        rm_scan = a_lkok && a_match && !old_exp;
+    reg         rm_ld;
+    always @(posedge clk) begin
+        rm_init <= !rst && (state == S_IDLE) && !wr_m && lk_pend;
+        rm_ld <= !rst && (((state == S_IDLE) && !wr_m && lk_pend) || mac_bm);
+    end
 
     // counter strobes, registered
     // (a lookup's: its answer, arp_resp_valid with arp_resp_hit)
@@ -740,13 +768,14 @@ module arp #(
             else if (x_resp) memo_valid <= x_hit;
             else if (lk_pend) memo_valid <= 1'b0;
 
-            // answer MAC: as a lookup's scan starts, the broadcast or multicast MAC, else
-            // 0 (the register's synchronous reset); then the way's that hits, if one
-            // does, while the set is scanned (rm_init comes before any rm_scan of the
-            // scan, and a memorised answer is forgotten by then: lk_pend)
-            if (rm_init && !lk_bm) arp_resp_mac <= 48'd0;
-            else if (rm_init) arp_resp_mac <= lk_mcast ? lk_mcast_mac : {48{1'b1}};
-            else if (rm_scan) arp_resp_mac <= rd_mac;
+            // answer MAC: 0 as a lookup's scan starts (the register's synchronous
+            // reset); then the way's that hits, if one does, or the broadcast or
+            // multicast MAC (the reserved word; lk_mcast implies lk_bm, so a hit ORs in
+            // nothing), while the set is scanned (rm_init comes before any rm_scan or
+            // rm_bm of the scan, and a memorised answer is forgotten by then: lk_pend)
+            if (rm_init) arp_resp_mac <= 48'd0;
+            else if (rm_ld || rm_scan)
+                arp_resp_mac <= rd_mac | {25'd0, lk_ip[22:0] & {23{lk_mcast}}};
 
             // receive slot: reply handed over, event processed; both cleared on release
             // (a reply or a gratuitous ARP starts when the transmitter is free: tx_go is

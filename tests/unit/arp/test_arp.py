@@ -317,6 +317,40 @@ async def gateway_and_broadcast(dut) -> None:
 
 
 @cocotb.test()
+async def answer_mac_broadcast_multicast_hit_miss_in_turn(dut) -> None:
+    """Broadcast, multicast, hit and miss answers in turn: each lookup's MAC is its own
+    (the broadcast and multicast MACs are read from the MAC memory's reserved words, the
+    multicast IP's low 23 bits ORed in; a miss after them answers 0)."""
+    tb = ArpTB(dut)
+    await tb.start()
+    c0 = tb.counters()
+    await tb.send(arp_frame(2, PEER_MAC, PEER_IP, OUR_IP, eth_dst=OUR_MAC, tha=OUR_MAC))
+    await ClockCycles(dut.clk, 100)
+    zero = "00:00:00:00:00:00"
+    want = [
+        ("239.255.255.255", True, "01:00:5e:7f:ff:ff"),
+        ("192.168.10.99", False, zero),
+        ("224.0.0.1", True, "01:00:5e:00:00:01"),
+        (PEER_IP, True, PEER_MAC),
+        ("255.255.255.255", True, BCAST_MAC),
+        ("192.168.10.99", False, zero),
+        ("238.128.0.0", True, "01:00:5e:00:00:00"),
+        ("192.168.10.255", True, BCAST_MAC),
+        ("192.168.10.98", False, zero),
+        (PEER_IP, True, PEER_MAC),
+    ]
+    for ip, hit, mac in want:
+        # (a lookup after a miss may wait for the new entry's request step)
+        await ClockCycles(dut.clk, 10)
+        r = await tb.lookup(ip)
+        assert r.hit == hit and r.mac == mac and r.latency == tb.lk_cycles, (ip, r)
+    check_request(await tb.recv(), "192.168.10.99")
+    check_request(await tb.recv(), "192.168.10.98")
+    await tb.quiet(100)
+    tb.check_counters(c0, reply_rx=1, hit=7, miss=3, req_tx=2)
+
+
+@cocotb.test()
 async def next_hop_alternating_and_gateway_change_while_pending(dut) -> None:
     """The next hop of each lookup, on and off our subnet in turn, back to back; a gateway
     changed while a lookup waits behind a received frame is the one its scan uses."""
