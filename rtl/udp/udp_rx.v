@@ -152,8 +152,8 @@ module udp_rx #(
     reg  [BW-1:0]   bcnt;
     reg  [15:0]     flen;
     reg             active, ended, pushed;
-    // checksum accumulator: 16 bits plus deferred (end-around) carries; the sum is
-    // acc_lo + acc_c modulo 0xFFFF
+    // checksum accumulator (DATA_W 64): 16 bits plus deferred (end-around) carries; the
+    // sum is acc_lo + acc_c modulo 0xFFFF (DATA_W 8: two rotating byte lanes, ck_*)
     localparam integer BSW = (KEEP_W == 1) ? 16 : 19;  // per-beat sum width
     localparam integer CW = (KEEP_W == 1) ? 1 : 4;  // deferred carry bits
     reg  [15:0]     acc_lo;
@@ -166,13 +166,18 @@ module udp_rx #(
     // end-of-datagram checksum pipeline
     reg             ep, e0, e1, e2, e3;
     reg             ez0, eb0, ea0;
-    reg  [16:0]     ps_a, ps_b;  // pseudo-header: source and destination IP word sums
+    reg  [16:0]     ps_a, ps_b;  // DATA_W 64: source and destination IP word sums
     reg  [17:0]     psum_r;  // their sum (protocol 17 is left out: see e_ok)
     reg  [18:0]     pl0;  // psum + UDP length (captured at ep)
     reg             tail;  // DATA_W 8: the bytes from here on are beyond the UDP length
     reg             ek1, ek2;  // DATA_W 8: the checksum verdict through e1, e2
     reg  [BSW-1:0]  bsum_r;  // registered per-beat sum (a pipeline stage for Fmax)
     reg             bs_v, bs_first, first;
+    // DATA_W 8: the beat's data byte and pseudo-header byte, registered (a pipeline stage
+    // for Fmax), ck_v: the data byte counts (within the UDP length); the two byte lanes of
+    // the sum (ck_x: the lane the next data byte goes to) and their pending carries
+    reg  [7:0]      ck_d, ck_p, ck_x, ck_y;
+    reg             ck_v, ck_cx, ck_cy;
     reg  [20:0]     es1;
     reg  [16:0]     es2;
     reg             e_ok, e_zero, e_bad, e_acc;
@@ -326,17 +331,14 @@ module udp_rx #(
         if (KEEP_W == 1) begin
             // one byte per beat, in the high half of the word at even positions: the other
             // half takes a pseudo-header byte of the same half (position 0: destination IP
-            // byte 1, 1: byte 0, 2: byte 3, 3: byte 2, 5: UDP length high byte, 6: low
-            // byte, both from the window's newest byte); the source IP's word sum starts
-            // the accumulator (ps_a), so the whole sum is in once the last beat is
+            // byte 1, 1: byte 0, 2: byte 3, 3: byte 2, 4: source IP byte 3, 5: UDP length
+            // high byte, 6: low byte, both from the window's newest byte, 7: source IP byte
+            // 2); the source IP's high word starts the sum, so the whole sum is in once the
+            // last beat is (the byte lanes: ck_* below)
             if (!bc[3]) begin
-                if (bc[2]) xb = (bc[0] ^ bc[1]) ? win[HW*8-1-:8] : 8'd0;
+                if (bc[2]) xb = (bc[0] ^ bc[1]) ? win[HW*8-1-:8] : cur_src_ip[8*bc[0]+:8];
                 else xb = cur_dst_ip[8*{~bc[1], bc[0]}+:8];
             end
-            if (flen[0] == 1'b0)
-                bsum = {3'd0, d_in ? s_axis_tdata[7:0] : 8'd0, xb};
-            else
-                bsum = {3'd0, xb, d_in ? s_axis_tdata[7:0] : 8'd0};
         end else begin
             for (i = 0; i < KEEP_W; i = i + 1) begin
                 lpos = flen + i[15:0];
@@ -348,19 +350,28 @@ module udp_rx #(
         end
     end
     // the checksum sum without the pseudo-header's protocol word (17): the datagram is
-    // good when the rest sums to 0xFFFF - 17 = 0xFFEE (one's complement); at DATA_W 8 the
-    // accumulator starts from the source IP's word sum (17 bits: its carry enters as acc_c)
-    wire [15:0]    acc_init = (KEEP_W == 1) ? ps_a[15:0] : 16'd0;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [3:0]     ps_c = {3'd0, ps_a[16]};
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [CW-1:0]  acc_cinit = (KEEP_W == 1) ? ps_c[CW-1:0] : {CW{1'b0}};
-    wire [CW+15:0] acc_sum = {{CW{1'b0}}, bs_first ? acc_init : acc_lo} +
+    // good when the rest sums to 0xFFFF - 17 = 0xFFEE (one's complement); DATA_W 64: the
+    // datagram's words are summed here, the pseudo-header is added at the end (es1)
+    wire [CW+15:0] acc_sum = {{CW{1'b0}}, bs_first ? 16'd0 : acc_lo} +
                              {{(CW+16-BSW){1'b0}}, bsum_r} +
-                             {16'd0, bs_first ? acc_cinit : acc_c};
-    // DATA_W 8: {acc_c, acc_lo} (at most 0x1FFFF) is congruent to the sum modulo 0xFFFF
-    wire [20:0] acc_v = {{(5-CW){1'b0}}, acc_c, acc_lo};
-    wire acc_good = (acc_v == 21'h0FFEE) || (acc_v == 21'h1FFED);
+                             {16'd0, bs_first ? {CW{1'b0}} : acc_c};
+    // DATA_W 8: the sum in two byte lanes that swap with every data byte, so that the
+    // data byte always enters lane ck_x and the pseudo-header byte lane ck_y (no lane
+    // multiplexer): each lane is an 8-bit adder whose carry out belongs to the other lane
+    // (the next higher one, or end-around), which is the lane the other adder works on
+    // in the next step, so each lane's carry waits in one flip-flop (ck_cx, ck_cy). The
+    // first step starts from the source IP's high word (its low word enters in the free
+    // halves of positions 4 and 7). Only bytes within the UDP length step the lanes.
+    wire [7:0] ck_sx = bs_first ? cur_src_ip[31:24] : ck_x;
+    wire [7:0] ck_sy = bs_first ? cur_src_ip[23:16] : ck_y;
+    wire [8:0] ck_ax = {1'b0, ck_sx} + {1'b0, ck_d} + {8'd0, ck_cx && !bs_first};
+    wire [8:0] ck_ay = {1'b0, ck_sy} + {1'b0, ck_p} + {8'd0, ck_cy && !bs_first};
+    // after the UDP length's bytes (read at e0) ck_x is the high lane if that length is
+    // even; the sum (each lane plus its pending carry, at most 0x10100) is congruent to
+    // -17 modulo 0xFFFF only if it is 0xFFEE: high lane + carry == 0xFF, low == 0xEE
+    wire ck_hi = f_len[0] ? (ck_y == (ck_cy ? 8'hFE : 8'hFF)) : (ck_x == (ck_cx ? 8'hFE : 8'hFF));
+    wire ck_lo = f_len[0] ? (ck_x == (ck_cx ? 8'hED : 8'hEE)) : (ck_y == (ck_cy ? 8'hED : 8'hEE));
+    wire acc_good = ck_hi && ck_lo;
 
     always @(posedge clk) begin
         if (s_hdr_valid && s_hdr_ready) begin
@@ -380,6 +391,16 @@ module udp_rx #(
         bsum_r <= bsum[BSW-1:0];
         bs_first <= first;
         if (bs_v) {acc_c, acc_lo} <= acc_sum;
+        ck_d <= s_axis_tdata[7:0];
+        ck_p <= xb;
+        ck_v <= in_beat && d_in;
+        if (ck_v) begin
+            // the lanes swap: the pseudo-header lane takes the next data byte
+            ck_x <= ck_ay[7:0];
+            ck_y <= ck_ax[7:0];
+            ck_cx <= ck_ax[8];
+            ck_cy <= ck_ay[8];
+        end
         if (in_beat && s_axis_tlast) last_bad <= s_axis_tuser;
         // end pipeline data: header verdict and fields at ep (before the next datagram's
         // header can replace them), the sum at e0 (once the last beat is in)
