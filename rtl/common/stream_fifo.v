@@ -38,9 +38,11 @@ module stream_fifo #(
     // never address the same entry in one cycle (saves the bypass logic synthesis adds)
     (* no_rw_check *)
     reg  [W-1:0] mem [0:(1<<AW)-1];
-    reg  [AW:0]  wr_ptr;
-    reg  [AW:0]  rd_ptr;
-    reg  [AW:0]  rd_p1;  // rd_ptr + 1, a register (the next read address, ready in advance)
+    // the pointers are memory addresses alone (no wrap bit): full and empty are registers,
+    // so the pointers never have to tell a full memory from an empty one
+    reg  [AW-1:0] wr_ptr;
+    reg  [AW-1:0] rd_ptr;
+    reg  [AW-1:0] rd_p1;  // rd_ptr + 1, a register (the next read address, ready in advance)
     // empty (wr_ptr == rd_ptr) kept as a register made from the next pointers: the read
     // enable is then one gate from flip-flops, with no pointer compare in front of it
     reg          empty;
@@ -53,17 +55,20 @@ module stream_fifo #(
     wire         a_to_b = a_valid && (!m_axis_tvalid || m_axis_tready);
     wire         rd = !empty && (!a_valid || a_to_b);
     // the increments are computed from the registers alone; wr/rd only enable the load
-    wire [AW:0]  wr_p1 = wr_ptr + 1'b1;
+    wire [AW-1:0] wr_p1 = wr_ptr + 1'b1;
     // after a read without a write, the FIFO is empty when the next read pointer meets the
-    // write pointer; the low AW bits suffice (after a read at most DEPTH-1 entries remain,
-    // so equal low bits mean equal pointers)
-    wire         rd_last = (rd_p1[AW-1:0] == wr_ptr[AW-1:0]);
-    wire         almost = (wr_p1[AW-1:0] == rd_ptr[AW-1:0]) && (wr_p1[AW] != rd_ptr[AW]);
+    // write pointer (after a read at most 2^AW - 1 entries remain, so the addresses meet
+    // only then)
+    wire         rd_last = (rd_p1 == wr_ptr);
+    // (read while not full) a write without a read fills the FIFO when the next write
+    // address meets the read address: with at most 2^AW - 1 entries held, only when
+    // 2^AW - 1 are
+    wire         almost = (wr_p1 == rd_ptr);
     assign s_axis_tready = !full;
 
     always @(posedge clk) begin
-        if (wr) mem[wr_ptr[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
-        if (rd) rd_word <= mem[rd_ptr[AW-1:0]];
+        if (wr) mem[wr_ptr] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+        if (rd) rd_word <= mem[rd_ptr];
         if (a_to_b) begin
             m_axis_tdata <= rd_word[DATA_W-1:0];
             m_axis_tkeep <= rd_word[DATA_W+KEEP_W-1:DATA_W];
