@@ -51,9 +51,19 @@ def make(rng: random.Random, kind: str, sf: bool, dports: list[int] | None = Non
     zero = kind == "good" and rng.random() < 0.2
     if kind == "closed":
         dport = rng.choice([1, 8, 4999, 65535])
-    b = datagram(src, dst, rng.getrandbits(16), dport, data, zero)
+    if kind == "bad_pseudo":
+        # the checksum made over a pseudo-header whose source or destination IP differs
+        # in one bit from the one the datagram arrives with (each byte of either address
+        # enters the sum in its own beat at 8 bits)
+        k = rng.randrange(64)
+        addr = [int.from_bytes(bytes(map(int, a.split("."))), "big") for a in (src, dst)]
+        addr[k // 32] ^= 1 << (k % 32)
+        alt = [".".join(str(x) for x in a.to_bytes(4, "big")) for a in addr]
+        b = datagram(alt[0], alt[1], rng.getrandbits(16), dport, data, False)
+    else:
+        b = datagram(src, dst, rng.getrandbits(16), dport, data, zero)
     ip_len = len(b)
-    exp = "good"
+    exp = "bad_csum" if kind == "bad_pseudo" else "good"
     if kind == "extra":  # IP payload longer than the UDP length: the rest is ignored
         b = b + bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 9)))
         ip_len = len(b)
@@ -108,6 +118,7 @@ KINDS = [
     "good",
     "extra",
     "bad_csum",
+    "bad_pseudo",
     "short_len",
     "long_len",
     "runt",
