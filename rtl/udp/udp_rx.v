@@ -607,7 +607,8 @@ module udp_rx #(
     wire              o_tready;
     stream_strip #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(RW),
-        .USE_STS((STORE_FWD != 0) ? 0 : 1), .USE_LEN((KEEP_W == 1) ? 0 : 1)
+        .USE_STS((STORE_FWD != 0) ? 0 : 1), .USE_LEN((KEEP_W == 1) ? 0 : 1),
+        .USE_SKIP((KEEP_W == 1) ? 0 : 1)
     ) u_strip (
         .clk(clk), .rst(rst),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(SKIP), .cmd_len(cmd_len),
