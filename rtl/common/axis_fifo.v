@@ -31,7 +31,9 @@
 // Latency: 3 cycles from a beat (plain mode) or a frame's tlast beat (frame mode) at the
 //   input to the first beat it releases at the output.
 // Capacity: DEPTH beats in RAM plus one in the output register. full and empty are
-//   registered a cycle ahead, so neither ready path has a comparator in it.
+//   registered a cycle ahead, so neither ready path has a comparator in it; being
+//   registers, they also tell a full RAM from an empty one, so the pointers are RAM
+//   addresses alone (no wrap bit).
 // Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8), DEPTH (beats, a power of two >= 2),
 //   FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0/1).
 module axis_fifo #(
@@ -67,29 +69,35 @@ module axis_fifo #(
 
     localparam AW = $clog2(DEPTH);
     localparam W = DATA_W + KEEP_W + 2;  // {tuser, tlast, tkeep, tdata}
-    localparam [AW:0] MSB = {1'b1, {AW{1'b0}}};
-    localparam [AW:0] ONE = {{AW{1'b0}}, 1'b1};
+    localparam [AW-1:0] ONE = 1;
     localparam FRAME = (FRAME_FIFO != 0);
     localparam DROP_BAD = FRAME && (DROP_BAD_FRAME != 0);
     localparam DROP_FULL = FRAME && (DROP_WHEN_FULL != 0);
 
     (* no_rw_check *) reg [W-1:0] mem[0:DEPTH-1];
 
-    // Pointers carry one bit more than the address so full and empty differ.
-    reg  [AW:0] wr_ptr;  // committed: everything below is visible to the reader
-    reg  [AW:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
-    reg  [AW:0] wr_ptr_cur_inc;  // wr_ptr_cur + 1
-    reg  [AW:0] rd_ptr;
-    reg  [AW:0] rd_ptr_inc;  // rd_ptr + 1
-    reg         full;  // wr_ptr_cur is DEPTH beats ahead of rd_ptr
-    reg         full_wr;  // frame mode: the open frame alone fills the FIFO
-    reg         empty;  // nothing committed at rd_ptr
-    reg         drop_frame;  // discarding the rest of the current input frame
+    // Pointers are RAM addresses (no wrap bit): equal addresses mean 0 or DEPTH beats
+    // apart, and the flags below say which.
+    reg  [AW-1:0] wr_ptr;  // committed: everything below is visible to the reader
+    reg  [AW-1:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
+    reg  [AW-1:0] wr_ptr_cur_inc;  // wr_ptr_cur + 1
+    reg  [AW-1:0] rd_ptr;
+    reg  [AW-1:0] rd_ptr_inc;  // rd_ptr + 1
+    reg           full;  // wr_ptr_cur is DEPTH beats ahead of rd_ptr
+    reg           full_wr;  // frame mode: the open frame alone fills the FIFO
+    reg           empty;  // nothing committed at rd_ptr
+    reg           commit_q;  // a commit last cycle (wr_ptr moved on)
+    reg           drop_frame;  // discarding the rest of the current input frame
 
     // full and empty are registered one cycle ahead, each against the other side's
     // pointer of this cycle: that pointer only moves on, so at worst the FIFO looks full
     // (or empty) one cycle longer than it is, and no comparator sits in a ready path.
-    wire [AW:0] full_at = rd_ptr ^ MSB;
+    // With C = wr_ptr - rd_ptr (committed beats, 0..DEPTH) and W = wr_ptr_cur - rd_ptr
+    // (0..DEPTH), both of this cycle:
+    //   empty(next) = (C == rd_en), full(next) = (W(next) == DEPTH) against this rd_ptr.
+    // C == 0 exactly when empty && !commit_q: empty was registered from C - rd_en of
+    // last cycle, before last cycle's commit (if any) reached wr_ptr.
+    wire          c_zero = empty && !commit_q;
 
     assign s_axis_tready = drop_frame || !full || DROP_FULL || (FRAME && full_wr);
 
@@ -102,7 +110,7 @@ module axis_fifo #(
     wire to_rev = over || discard_bad;  // wr_ptr_cur falls back to wr_ptr
 
     always @(posedge clk) begin
-        if (store) mem[wr_ptr_cur[AW-1:0]] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+        if (store) mem[wr_ptr_cur] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
     end
 
     always @(posedge clk) begin
@@ -111,13 +119,15 @@ module axis_fifo #(
         status_drop_full  <= (over && s_axis_tlast) || (take && drop_frame && s_axis_tlast);
         status_good_frame <= commit && s_axis_tlast;
         if (rst) begin
-            wr_ptr         <= {(AW + 1) {1'b0}};
-            wr_ptr_cur     <= {(AW + 1) {1'b0}};
+            wr_ptr         <= {AW{1'b0}};
+            wr_ptr_cur     <= {AW{1'b0}};
             wr_ptr_cur_inc <= ONE;
             full           <= 1'b0;
             full_wr        <= 1'b0;
+            commit_q       <= 1'b0;
             drop_frame     <= 1'b0;
         end else begin
+            commit_q <= commit;
             if (take && drop_frame && s_axis_tlast) drop_frame <= 1'b0;
             if (over) drop_frame <= !s_axis_tlast;
             if (commit) wr_ptr <= wr_ptr_cur_inc;
@@ -128,11 +138,17 @@ module axis_fifo #(
                 wr_ptr_cur     <= wr_ptr_cur_inc;
                 wr_ptr_cur_inc <= wr_ptr_cur_inc + ONE;
             end
-            if (to_rev) full <= (wr_ptr == full_at);
-            else if (to_inc) full <= (wr_ptr_cur_inc == full_at);
-            else full <= (wr_ptr_cur == full_at);
+            // to_rev: W(next) = C, and equal addresses mean C = 0 or DEPTH.
+            // to_inc: store needs !full, so W < DEPTH and W + 1 is 1..DEPTH: equal
+            // addresses mean DEPTH. Otherwise W(next) = W, which is DEPTH - 1 or DEPTH
+            // while full is set (rd_ptr moves at most one a cycle) and below DEPTH while
+            // it is clear.
+            if (to_rev) full <= (wr_ptr == rd_ptr) && !c_zero;
+            else if (to_inc) full <= (wr_ptr_cur_inc == rd_ptr);
+            else full <= full && (wr_ptr_cur == rd_ptr);
+            // (the open frame, wr_ptr_cur - wr_ptr, is at most W < DEPTH on a store)
             if (to_rev || commit) full_wr <= 1'b0;
-            else if (to_inc) full_wr <= FRAME && (wr_ptr_cur_inc == (wr_ptr ^ MSB));
+            else if (to_inc) full_wr <= FRAME && (wr_ptr_cur_inc == wr_ptr);
         end
         if (rst) begin
             status_overflow   <= 1'b0;
@@ -148,12 +164,12 @@ module axis_fifo #(
     wire       rd_en = !empty && (!out_valid || m_axis_tready);
 
     always @(posedge clk) begin
-        if (rd_en) out_q <= mem[rd_ptr[AW-1:0]];
+        if (rd_en) out_q <= mem[rd_ptr];
     end
 
     always @(posedge clk) begin
         if (rst) begin
-            rd_ptr     <= {(AW + 1) {1'b0}};
+            rd_ptr     <= {AW{1'b0}};
             rd_ptr_inc <= ONE;
             empty      <= 1'b1;
             out_valid  <= 1'b0;
@@ -162,7 +178,8 @@ module axis_fifo #(
                 rd_ptr     <= rd_ptr_inc;
                 rd_ptr_inc <= rd_ptr_inc + ONE;
             end
-            empty <= rd_en ? (rd_ptr_inc == wr_ptr) : (rd_ptr == wr_ptr);
+            // rd_en: C is 1..DEPTH, so equal addresses mean C = 1 (empty after the read)
+            empty <= rd_en ? (rd_ptr_inc == wr_ptr) : c_zero;
             if (rd_en) out_valid <= 1'b1;
             else if (m_axis_tready) out_valid <= 1'b0;
         end
