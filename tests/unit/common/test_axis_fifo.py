@@ -27,7 +27,7 @@ from fifo_tb import (
 PERIOD = 8.0
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2, timeout_unit="ms")  # bounded: a stuck FIFO fails, never hangs
 async def stream_random_backpressure(dut) -> None:
     """Random frames with random pauses on both sides come out whole and in order."""
     cfg = cfg_from_env()
@@ -36,7 +36,7 @@ async def stream_random_backpressure(dut) -> None:
     await run_stream_rounds(tb, random.Random(1), ((0.3, 0.3), (0.0, 0.6), (0.6, 0.0)))
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2, timeout_unit="ms")  # bounded: a stuck FIFO fails, never hangs
 async def full_throughput(dut) -> None:
     """With no pauses, one beat per cycle in and out, back to back."""
     cfg = cfg_from_env()
@@ -65,7 +65,7 @@ async def full_throughput(dut) -> None:
     assert cycles <= limit, f"{beats} beats took {cycles} cycles (limit {limit})"
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2, timeout_unit="ms")  # bounded: a stuck FIFO fails, never hangs
 async def fill_and_overflow(dut) -> None:
     """Output stalled: plain mode back-pressures at DEPTH; frame mode drops or waits."""
     cfg = cfg_from_env()
@@ -103,7 +103,7 @@ async def fill_and_overflow(dut) -> None:
     assert [r.data for r in tb.rx] == more
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2, timeout_unit="ms")  # bounded: a stuck FIFO fails, never hangs
 async def oversize_frame(dut) -> None:
     """Frame mode: a frame longer than the FIFO is dropped whole and counted, no hang."""
     cfg = cfg_from_env()
@@ -125,7 +125,7 @@ async def oversize_frame(dut) -> None:
     assert tb.status.counts["good_frame"] == 4
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2, timeout_unit="ms")  # bounded: a stuck FIFO fails, never hangs
 async def reset_mid_stream(dut) -> None:
     """A reset in the middle of traffic: afterwards frames pass whole, nothing old leaks."""
     cfg = cfg_from_env()
