@@ -192,6 +192,9 @@ module udp_rx #(
     wire            sts_ready;
 
     reg             cmd_valid;
+    // !cmd_valid, a second flip-flop (inverted, so synthesis keeps it apart): s_hdr_ready
+    // reads it, cmd_valid drives push and the strip (splits the fanout, Fmax)
+    reg             cmd_idle;
     wire            cmd_ready;
     reg             cmd_drop;
     reg  [RW-1:0]   cmd_route;
@@ -262,7 +265,7 @@ module udp_rx #(
     // (with HOLD, !active || (ended && pushed) is the register hdr_free, so that
     // s_hdr_ready and this module's header handshake are one gate from flip-flops)
     wire hdr_free;
-    assign s_hdr_ready = (HOLD ? (hdr_free && !cmd_valid) : (!active || restart)) && room;
+    assign s_hdr_ready = (HOLD ? (hdr_free && cmd_idle) : (!active || restart)) && room;
     // active && !ended, a register (taking): set by a header handshake (which always
     // leaves the module active and not ended), cleared by the packet's last beat
     wire taking;
@@ -485,6 +488,7 @@ module udp_rx #(
             sts_nz <= 1'b0;
             infl <= 3'd0;
             cmd_valid <= 1'b0;
+            cmd_idle <= 1'b1;
             cnt_datagrams <= 32'd0;
             inc_datagrams <= 1'b0;
             inc_bad_len <= 1'b0;
@@ -552,6 +556,7 @@ module udp_rx #(
             else if (!(in_beat && s_axis_tlast) && sts_ready) infl <= infl - 3'd1;
             if (push) begin
                 cmd_valid <= 1'b1;
+                cmd_idle <= 1'b0;
                 if (!(STORE_FWD != 0 && e3)) begin
                     if (r_len) inc_bad_len <= 1'b1;
                     else if (r_closed) inc_closed_port <= 1'b1;
@@ -559,6 +564,7 @@ module udp_rx #(
                 end
             end else if (cmd_ready) begin
                 cmd_valid <= 1'b0;
+                cmd_idle <= 1'b1;
             end
             if (e3 && e3_done && e_acc) begin
                 if (e_bad) inc_err_in <= 1'b1;
