@@ -373,18 +373,23 @@ module arp #(
     reg              a_lkok;   // a lookup's scan whose key may hit (configured, not bad,
                                // not broadcast or multicast), reading a VALID or PROBED way
     reg              a_bad;    // the key is 0.0.0.0 or cfg_ip (see key_bad)
-    // the age's threshold compares, registered with it: age >= T is the sign of
-    // (now - T) - stamp = (now - T + 1) + ~stamp, with now - T + 1 kept in a register per
-    // threshold (ages and thresholds stay below 2^(TS_W-1)) and ~stamp as stored, so
-    // that each is one addition straight from the RAM read and the second stage's flags
-    // and the scan results start from flip-flops
-    reg  [TS_W-1:0]  d_exp, d_reval, d_retry;  // now + 1 - EXPIRE_MS, - REVALIDATE_MS, - RETRY_MS
+    // The age's threshold compares. age >= T is the sign of (now - T) - stamp =
+    // (now - T + 1) + ~stamp (ages and thresholds stay below 2^(TS_W-1)). For EXPIRE_MS
+    // that is one addition straight from the RAM read, with now - EXPIRE_MS + 1 kept in a
+    // register (d_exp) and ~stamp as stored; its sum (age - EXPIRE_MS) is registered
+    // whole (a_xe), its sign being the expiry flag, so the second stage's flags and the
+    // scan results start from flip-flops. The other thresholds are compared in the
+    // second stage, from the registered sum plus a constant: (age - EXPIRE_MS) +
+    // (EXPIRE_MS - T), the same value, modulo 2^TS_W, that a register now - T + 1 per
+    // threshold added to the stamp would give one cycle earlier.
+    reg  [TS_W-1:0]  d_exp;    // now + 1 - EXPIRE_MS
     wire [TS_W-1:0]  x_exp     = d_exp + rd_ts;
-    wire [TS_W-1:0]  x_reval   = d_reval + rd_ts;
-    wire [TS_W-1:0]  x_retry   = d_retry + rd_ts;
-    reg              old_exp;    // its age >= EXPIRE_MS
-    reg              old_reval;  // its age >= REVALIDATE_MS
-    reg              old_retry;  // its age >= RETRY_MS
+    reg  [TS_W-1:0]  a_xe;     // x_exp registered: age - EXPIRE_MS (modulo 2^TS_W)
+    wire [TS_W-1:0]  x_reval   = a_xe + (EXPIRE_T - REVAL_T);  // age - REVALIDATE_MS
+    wire [TS_W-1:0]  x_retry   = a_xe + (EXPIRE_T - RETRY_T);  // age - RETRY_MS
+    wire             old_exp   = !a_xe[TS_W-1];     // its age >= EXPIRE_MS
+    wire             old_reval = !x_reval[TS_W-1];  // its age >= REVALIDATE_MS
+    wire             old_retry = !x_retry[TS_W-1];  // its age >= RETRY_MS
     // second stage (background pass): the entry's flags, registered
     reg              b_exp;    // VALID/PROBED, expired
     reg              b_due;    // INCOMPLETE, a request due
@@ -490,9 +495,7 @@ module arp #(
     always @(posedge clk) begin
         a_ts    <= rd_ts;
         a_tsn   <= ~rd_ts;
-        old_exp   <= !x_exp[TS_W-1];
-        old_reval <= !x_reval[TS_W-1];
-        old_retry <= !x_retry[TS_W-1];
+        a_xe    <= x_exp;
         a_st    <= rd_st;
         a_match <= w_match;
         a_rt0   <= (rd_rt == {RW{1'b0}});
@@ -664,7 +667,7 @@ module arp #(
             sw_addr <= {AW{1'b0}}; sw_left <= {SWL_W{1'b0}}; sw_again <= 1'b0;
             sw_late <= 1'b0;
             now_n <= {TS_W{1'b1}};
-            d_exp <= ONE_T - EXPIRE_T; d_reval <= ONE_T - REVAL_T; d_retry <= ONE_T - RETRY_T;
+            d_exp <= ONE_T - EXPIRE_T;
             lk_pend <= 1'b0; lk_seen <= 1'b0;
             memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
@@ -681,7 +684,7 @@ module arp #(
 
             if (tick_1ms) begin
                 now_n <= now_n - 1'b1;
-                d_exp <= d_exp + 1'b1; d_reval <= d_reval + 1'b1; d_retry <= d_retry + 1'b1;
+                d_exp <= d_exp + 1'b1;
             end
 
             // lookup request (a repeated one loads the same values again)
