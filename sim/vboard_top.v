@@ -670,10 +670,11 @@ module vboard_top #(
   // other domains matter only while a header or beat is offered, and cfg_udp_port
   // (port 1's is the register file's) is read only as a datagram's header arrives.
 
-  // a parser's FIFO (stream_fifo u_fifo) and strip (stream_strip u_strip, 8 bits) not idle:
-  // something stored, offered or in the strip's state machine or skid register
-`define VBOARD_FIFO_STRIP_ACT(b) \
-    (!b.u_fifo.empty || b.u_fifo.a_valid || b.u_fifo.m_axis_tvalid || \
+  // a parser's FIFO (f: the stream_fifo_g inside stream_fifo u_fifo, or udp_rx's own
+  // stream_fifo_g u_fifo) and strip (stream_strip u_strip, 8 bits) not idle: something
+  // stored, offered or in the strip's state machine or skid register
+`define VBOARD_FIFO_STRIP_ACT(b, f) \
+    (!f.empty || f.a_valid || f.m_axis_tvalid || \
      (b.u_strip.g_byte.st != 2'd0) || b.u_strip.g_byte.sk_v || b.u_strip.m_hdr_valid || \
      b.u_strip.m_axis_tvalid)
   wire act_mac_rx = u_mac.u_core.u_rx.in_frame || u_mac.u_core.u_rx.drop ||
@@ -683,12 +684,12 @@ module vboard_top #(
   wire act_rx_fifo = !u_rx_fifo.empty || u_rx_fifo.out_valid || u_rx_fifo.drop_frame;
   wire act_eth_rx = u_stack.u_eth_rx.cmd_valid || u_stack.u_eth_rx.pushed ||
                     u_stack.u_eth_rx.ended || (u_stack.u_eth_rx.bcnt != 0) ||
-                    `VBOARD_FIFO_STRIP_ACT(u_stack.u_eth_rx);
+                    `VBOARD_FIFO_STRIP_ACT(u_stack.u_eth_rx, u_stack.u_eth_rx.u_fifo.u_fifo);
   wire act_ip_rx = u_stack.u_ip_rx.active || u_stack.u_ip_rx.ended ||
                    u_stack.u_ip_rx.pushed || u_stack.u_ip_rx.cmd_valid ||
                    u_stack.u_ip_rx.hdr_have || u_stack.u_ip_rx.ck0 || u_stack.u_ip_rx.ck1 ||
                    u_stack.u_ip_rx.ck2 || u_stack.u_ip_rx.bs_v || (u_stack.u_ip_rx.bcnt != 0) ||
-                   `VBOARD_FIFO_STRIP_ACT(u_stack.u_ip_rx);
+                   `VBOARD_FIFO_STRIP_ACT(u_stack.u_ip_rx, u_stack.u_ip_rx.u_fifo.u_fifo);
   wire act_udp_rx = u_stack.u_udp_rx.active || u_stack.u_udp_rx.ended ||
                     u_stack.u_udp_rx.pushed || u_stack.u_udp_rx.cmd_valid ||
                     u_stack.u_udp_rx.hdr_complete || u_stack.u_udp_rx.tail ||
@@ -699,7 +700,7 @@ module vboard_top #(
                     u_stack.u_udp_rx.closed_valid || (u_stack.u_udp_rx.bcnt != 0) ||
                     u_stack.u_udp_rx.g_busy.disc_r || u_stack.u_udp_rx.g_busy.inc_busy ||
                     (u_stack.u_udp_rx.g_busy.bw_t != 0) ||
-                    `VBOARD_FIFO_STRIP_ACT(u_stack.u_udp_rx);
+                    `VBOARD_FIFO_STRIP_ACT(u_stack.u_udp_rx, u_stack.u_udp_rx.u_fifo);
   wire act_echo = u_echo.g_pipe.u_pipe.out_valid || u_echo.g_pipe.u_pipe.skid_valid;
   wire act_rx = act_mac_rx || act_rx_fifo || act_eth_rx || act_ip_rx || act_udp_rx || act_echo;
 `undef VBOARD_FIFO_STRIP_ACT

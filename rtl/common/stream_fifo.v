@@ -1,8 +1,6 @@
 `default_nettype none
-// stream_fifo: synchronous first-word-fall-through FIFO for AXI4-Stream beats.
-//
-// Stores {tdata, tkeep, tlast, tuser} per beat in a memory read in a clocked block
-// (so Yosys infers RAM and Icarus sees writes), followed by two register stages.
+// stream_fifo: synchronous first-word-fall-through FIFO for AXI4-Stream beats: stream_fifo_g
+// without its input gate (rtl/common/stream_fifo_g.v has the description).
 //
 // Interfaces: s_axis_* (write side), m_axis_* (read side), both AXI4-Stream.
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
@@ -24,84 +22,21 @@ module stream_fifo #(
     output wire              s_axis_tready,
     input  wire              s_axis_tlast,
     input  wire              s_axis_tuser,
-    output reg  [DATA_W-1:0] m_axis_tdata,
-    output reg  [KEEP_W-1:0] m_axis_tkeep,
-    output reg               m_axis_tvalid,
+    output wire [DATA_W-1:0] m_axis_tdata,
+    output wire [KEEP_W-1:0] m_axis_tkeep,
+    output wire              m_axis_tvalid,
     input  wire              m_axis_tready,
-    output reg               m_axis_tlast,
-    output reg               m_axis_tuser
+    output wire              m_axis_tlast,
+    output wire              m_axis_tuser
 );
-    localparam integer AW = (DEPTH <= 2) ? 1 : $clog2(DEPTH);
-    localparam integer W = DATA_W + KEEP_W + 2;
-
-    // no read/write collision check: a read needs !empty and a write !full, so the two
-    // never address the same entry in one cycle (saves the bypass logic synthesis adds)
-    (* no_rw_check *)
-    reg  [W-1:0] mem [0:(1<<AW)-1];
-    // the pointers are memory addresses alone (no wrap bit): full and empty are registers,
-    // so the pointers never have to tell a full memory from an empty one
-    reg  [AW-1:0] wr_ptr;
-    reg  [AW-1:0] rd_ptr;
-    reg  [AW-1:0] rd_p1;  // rd_ptr + 1, a register (the next read address, ready in advance)
-    // empty (wr_ptr == rd_ptr) kept as a register made from the next pointers: the read
-    // enable is then one gate from flip-flops, with no pointer compare in front of it
-    reg          empty;
-    reg          full;  // registered (s_axis_tready comes straight from a flip-flop)
-    wire         wr = s_axis_tvalid && !full;
-    // two read stages: the memory's own read register (a), then an output register in
-    // logic (b), so the memory's slow clock-to-output never feeds the consumer's logic
-    reg  [W-1:0] rd_word;
-    reg          a_valid;
-    wire         a_to_b = a_valid && (!m_axis_tvalid || m_axis_tready);
-    wire         rd = !empty && (!a_valid || a_to_b);
-    // the increments are computed from the registers alone; wr/rd only enable the load
-    wire [AW-1:0] wr_p1 = wr_ptr + 1'b1;
-    // after a read without a write, the FIFO is empty when the next read pointer meets the
-    // write pointer (after a read at most 2^AW - 1 entries remain, so the addresses meet
-    // only then)
-    wire         rd_last = (rd_p1 == wr_ptr);
-    // (read while not full) a write without a read fills the FIFO when the next write
-    // address meets the read address: with at most 2^AW - 1 entries held, only when
-    // 2^AW - 1 are
-    wire         almost = (wr_p1 == rd_ptr);
-    assign s_axis_tready = !full;
-
-    always @(posedge clk) begin
-        if (wr) mem[wr_ptr] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
-        if (rd) rd_word <= mem[rd_ptr];
-        if (a_to_b) begin
-            m_axis_tdata <= rd_word[DATA_W-1:0];
-            m_axis_tkeep <= rd_word[DATA_W+KEEP_W-1:DATA_W];
-            m_axis_tlast <= rd_word[DATA_W+KEEP_W];
-            m_axis_tuser <= rd_word[DATA_W+KEEP_W+1];
-        end
-    end
-
-    always @(posedge clk) begin
-        if (rst) begin
-            wr_ptr <= 0;
-            rd_ptr <= 0;
-            rd_p1 <= 1;
-            empty <= 1'b1;
-            full <= 1'b0;
-            a_valid <= 1'b0;
-            m_axis_tvalid <= 1'b0;
-        end else begin
-            if (wr) wr_ptr <= wr_p1;
-            if (rd) begin
-                rd_ptr <= rd_p1;
-                rd_p1  <= rd_p1 + 1'b1;
-            end
-            // a write makes it non-empty (a read and a write together leave it non-empty:
-            // a read needs a non-empty FIFO); a read alone empties it on its last entry
-            if (wr) empty <= 1'b0;
-            else if (rd) empty <= rd_last;
-            full <= full ? !rd : (wr && !rd && almost);
-            if (rd) a_valid <= 1'b1;
-            else if (a_to_b) a_valid <= 1'b0;
-            if (a_to_b) m_axis_tvalid <= 1'b1;
-            else if (m_axis_tready) m_axis_tvalid <= 1'b0;
-        end
-    end
+    stream_fifo_g #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(DEPTH), .GATED(0)) u_fifo (
+        .clk(clk), .rst(rst), .s_gate_nx(1'b1),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
+    );
 endmodule
 `default_nettype wire

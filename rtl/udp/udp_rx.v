@@ -262,15 +262,30 @@ module udp_rx #(
     // (cur_*, the window) are what m_hdr_* and closed_* present meanwhile
     // (with HOLD this is restart without push: a command made in this cycle holds the
     // header; push is never 1 while !active)
-    // (with HOLD, !active || (ended && pushed) is the register hdr_free, so that
-    // s_hdr_ready and this module's header handshake are one gate from flip-flops)
+    // DATA_W 8: s_hdr_ready is one flip-flop (hdr_ok): the header gate of the cycle before,
+    // (!active || (ended && pushed)) && cmd_idle && room, all flip-flops, cleared by a
+    // header handshake. While no header is taken that gate can only rise (nothing is in
+    // progress, or the packet has ended and its command is made: no command is pushed, no
+    // last beat comes, and it stays so until a header is taken), so hdr_ok implies it: a
+    // header is taken at most one cycle later than with the gate itself, never when it is 0
+    // (rx_hdr_gate's hdr_free, the same gate's first term as a register, is not used here)
+    /* verilator lint_off UNUSEDSIGNAL */
     wire hdr_free;
-    assign s_hdr_ready = (HOLD ? (hdr_free && cmd_idle) : (!active || restart)) && room;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  hdr_ok;
+    assign s_hdr_ready = HOLD ? hdr_ok : ((!active || restart) && room);
+    always @(posedge clk)
+        if (rst) hdr_ok <= 1'b0;
+        else if (s_hdr_valid && hdr_ok) hdr_ok <= 1'b0;
+        else hdr_ok <= HOLD && (!active || (ended && pushed)) && cmd_idle && room;
     // active && !ended, a register (taking): set by a header handshake (which always
     // leaves the module active and not ended), cleared by the packet's last beat
+    // s_axis_tready is one flip-flop of the FIFO (GATED): fifo ready AND taking, made from
+    // their next values (taking's: taking_nx)
     wire taking;
-    assign s_axis_tready = fifo_ready && taking;
+    assign s_axis_tready = fifo_ready;
     wire in_beat = s_axis_tvalid && s_axis_tready;
+    wire taking_nx = (s_hdr_valid && s_hdr_ready) || (taking && !(in_beat && s_axis_tlast));
     // both registers: rtl/common/rx_hdr_gate.v
     rx_hdr_gate u_hdr_gate (
         .clk(clk), .rst(rst),
@@ -279,12 +294,14 @@ module udp_rx #(
         .taking(taking), .hdr_free(hdr_free)
     );
 
+    // bcnt != NB (the window still fills), a register: the window's and bcnt's enables
+    // read flip-flops only, not bcnt's compare
+    reg bopen;
+    assign win_en = in_beat && bopen;
     generate
         if (NB == 1) begin : g_win1
-            assign win_en = in_beat && bcnt == 0;
             assign win_nx = s_axis_tdata;
         end else begin : g_winn
-            assign win_en = in_beat && bcnt != NB[BW-1:0];
             assign win_nx = {s_axis_tdata, win[HW*8-1:DATA_W]};
         end
     endgenerate
@@ -474,6 +491,7 @@ module udp_rx #(
             pushed <= 1'b0;
             tail <= 1'b0;
             bcnt <= 0;
+            bopen <= 1'b1;
             flen <= 16'd0;
             hdr_complete <= 1'b0;
             ep <= 1'b0;
@@ -519,12 +537,16 @@ module udp_rx #(
                 ended <= 1'b0;
                 pushed <= 1'b0;
                 bcnt <= 0;
+                bopen <= 1'b1;
                 flen <= 16'd0;
                 hdr_complete <= 1'b0;
             end else begin
                 if (push) pushed <= 1'b1;
+                if (win_en) begin
+                    bcnt <= bcnt + 1'b1;
+                    bopen <= (bcnt != NB[BW-1:0] - 1'b1);
+                end
                 if (in_beat) begin
-                    if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
                     flen <= flen_nx;
                     // (flen < 8 steps by at most 8: it lands in 8..15 when it reaches 8)
                     if (flen_nx[3]) hdr_complete <= 1'b1;
@@ -582,10 +604,10 @@ module udp_rx #(
     // nor counts a length (USE_LEN = 0); DATA_W 64: the strip skips 8 bytes, keeps cmd_len
     localparam [3:0] SKIP = (KEEP_W == 1) ? 4'd0 : 4'd8;
     wire [KEEP_W-1:0] in_keep = (KEEP_W == 1) ? (s_axis_tkeep & {KEEP_W{d_pay}}) : s_axis_tkeep;
-    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
-        .clk(clk), .rst(rst),
+    stream_fifo_g #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .GATED(1)) u_fifo (
+        .clk(clk), .rst(rst), .s_gate_nx(taking_nx),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_keep),
-        .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
