@@ -56,10 +56,13 @@
 // The header checks that decide a drop (length, port match) are registered as the header
 // window fills, so the command's push reads flip-flops only. For Fmax the handshake and
 // cut signals are registers made from their next values (same cycle behaviour):
-// s_axis_tready is the FIFO's readiness AND a flip-flop (active and not ended), at
-// DATA_W 8 s_hdr_ready one gate of flip-flops, the end pipeline's busy flag one
-// flip-flop, the "UDP length reached" compare (the FIFO's tkeep) a flip-flop set with
-// the beat before, and m_hdr_valid[k] a flip-flop of the strip.
+// s_axis_tready is one flip-flop (the FIFO's readiness AND active and not ended, kept
+// by stream_fifo_g's gate), the header window's enable reads flip-flops only (bopen),
+// the end pipeline's busy flag is one flip-flop, the "UDP length reached" compare (the
+// FIFO's tkeep) a flip-flop set with the beat before, and m_hdr_valid[k] a flip-flop of
+// the strip. At DATA_W 8 s_hdr_ready is one flip-flop too (hdr_ok), the header gate of
+// the cycle before: the one exception to same-cycle behaviour, a header may be taken a
+// cycle later than the gate allows (see hdr_ok).
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
 //   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload),
 //   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
