@@ -27,13 +27,34 @@
 // cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
 //   cnt_frames), each high in the cycle before its counter steps (read them
 //   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
-// Latency: data path 0 cycles (the registered grant selects the input); an idle arbiter
+// Latency (REG_OUT = 0): data path 0 cycles (the registered grant selects the input); an idle arbiter
 //   adds 1 cycle to a request from an input that does not hold the grant, 0 otherwise.
+//
+// REG_OUT = 1: registered output and registered decisions, for a consumer that keeps
+// every frame's beats coming and pauses between frames (a MAC: FCS and inter-frame gap).
+// m_axis_* are flip-flops (an output register loaded from the grant's input whenever it
+// is empty or taken); s_axis_tready[i] = grant[i] AND (output register empty, or taken
+// and not holding a tlast beat), one gate from flip-flops and m_axis_tready. The grant
+// (one-hot, or zero: no frame committed) is decided only from registers: the round-robin
+// pick is made every cycle into a register (nxt) from the requests of the inputs not
+// granted, and it is loaded into the grant when the frame's tlast beat leaves the output
+// register, or while no input holds the grant. So a frame is never interleaved (the
+// grant moves only after its tlast beat has left), and the next frame follows the tlast
+// beat with one output cycle without a beat when the MAC takes the tlast beat at once
+// (the next input's first beat is offered 2 cycles after the tlast beat was, or 4
+// (3 cycles without a beat) when the same input goes again with no other requester) and 4 (3 cycles without a beat) when the same input goes again with no
+// other requester (only its new frame's request has to be picked). Round robin: the first requester after the input served last, that input
+// itself last (no parking: a tie goes to the other input). A request that was not there
+// in the cycle before the decision waits for the next one. The pick relies on the
+// AXI4-Stream rule that an input's tvalid stays high until its beat is taken (an
+// axis_pipe slice in front keeps it). Latency: a request on an idle arbiter reaches
+// m_axis_tvalid 3 cycles later (pick, grant, output register); data path 1 cycle.
 module eth_tx_arb #(
     parameter N      = 2,
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter integer CNT_W = 32,
+    parameter integer REG_OUT = 0
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -60,8 +81,10 @@ module eth_tx_arb #(
     // one-hot grant: the data path is an AND-OR of the inputs selected by a register, and
     // the round-robin pick is "the lowest other requester above the granted input, else
     // the lowest other requester" (with no grant, after reset: the lowest requester)
-    reg  [N-1:0] grant;   // registered grant, one-hot (zero only after reset)
+    reg  [N-1:0] grant;   // registered grant, one-hot (zero only after reset; REG_OUT = 1:
+                          // zero while no input holds it)
     reg          locked;  // inside a frame: its first beat taken, its tlast beat not yet
+                          // (REG_OUT = 1: an input holds the grant, grant != 0)
 
     // (prefix ORs, not adders: no carry chain on the grant's next-value path). A function
     // called only under the enables that load the grant, so that a cycle-based simulator
@@ -100,34 +123,98 @@ module eth_tx_arb #(
             o_data = o_data | (s_axis_tdata[i*DATA_W+:DATA_W] & {DATA_W{grant[i]}});
             o_keep = o_keep | (s_axis_tkeep[i*KEEP_W+:KEEP_W] & {KEEP_W{grant[i]}});
         end
-        s_axis_tready = grant & {N{m_axis_tready}};
     end
+    // the granted input's beat (all zero with no grant)
+    wire in_valid = |(s_axis_tvalid & grant);
+    wire in_last  = |(s_axis_tlast & grant);
+    wire in_user  = |(s_axis_tuser & grant);
 
-    assign m_axis_tdata  = o_data;
-    assign m_axis_tkeep  = o_keep;
-    assign m_axis_tvalid = |(s_axis_tvalid & grant);
-    assign m_axis_tlast  = |(s_axis_tlast & grant);
-    assign m_axis_tuser  = |(s_axis_tuser & grant);
+    generate
+        if (REG_OUT == 0) begin : g_comb
+            always @* s_axis_tready = grant & {N{m_axis_tready}};
 
-    wire fire = m_axis_tvalid && m_axis_tready;
-    assign cnt_ev = fire && m_axis_tlast;
-    always @(posedge clk) begin
-        if (fire) begin
-            if (m_axis_tlast) begin
-                locked     <= 1'b0;
-                cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
-                if (any) grant <= pick_of(grant, req);  // next input's frame follows with no idle cycle
-            end else begin
-                locked <= 1'b1;
+            assign m_axis_tdata  = o_data;
+            assign m_axis_tkeep  = o_keep;
+            assign m_axis_tvalid = in_valid;
+            assign m_axis_tlast  = in_last;
+            assign m_axis_tuser  = in_user;
+
+            wire fire = m_axis_tvalid && m_axis_tready;
+            assign cnt_ev = fire && m_axis_tlast;
+            always @(posedge clk) begin
+                if (fire) begin
+                    if (m_axis_tlast) begin
+                        locked     <= 1'b0;
+                        cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
+                        if (any) grant <= pick_of(grant, req);  // next input's frame follows with no idle cycle
+                    end else begin
+                        locked <= 1'b1;
+                    end
+                end else if (!locked && !m_axis_tvalid && any) begin
+                    grant <= pick_of(grant, req);  // the granted input offers nothing: hand over to a requester
+                end
+                if (rst) begin
+                    grant      <= {N{1'b0}};
+                    locked     <= 1'b0;
+                    cnt_frames <= 32'd0;
+                end
             end
-        end else if (!locked && !m_axis_tvalid && any) begin
-            grant <= pick_of(grant, req);  // the granted input offers nothing: hand over to a requester
+        end else begin : g_reg
+            // output register
+            reg [DATA_W-1:0] r_data;
+            reg [KEEP_W-1:0] r_keep;
+            reg              r_valid, r_last, r_user;
+            // the round-robin pick, made every cycle from the requests of the inputs not
+            // granted (nxt, zero with none: nxt_any low), and the input served last (ptr)
+            reg [N-1:0]      nxt, ptr;
+            reg              nxt_any;
+            // room in the output register for a beat of the frame under way: empty, or
+            // taken and not holding the frame's tlast beat
+            wire cont = !r_valid || (m_axis_tready && !r_last);
+            wire o_ld = !r_valid || m_axis_tready;            // the output register loads
+            wire fin  = r_valid && r_last && m_axis_tready;   // a frame's tlast beat leaves
+            wire dec  = fin || !locked;                       // the grant is decided
+            always @* s_axis_tready = grant & {N{cont}};
+
+            assign m_axis_tdata  = r_data;
+            assign m_axis_tkeep  = r_keep;
+            assign m_axis_tvalid = r_valid;
+            assign m_axis_tlast  = r_last;
+            assign m_axis_tuser  = r_user;
+            assign cnt_ev = fin;
+
+            // the output register's data loads whenever it may (its content matters only
+            // with r_valid); r_valid: a beat came, unless the tlast beat just left
+            always @(posedge clk) begin
+                if (o_ld) begin
+                    r_data <= o_data;
+                    r_keep <= o_keep;
+                    r_last <= in_last;
+                    r_user <= in_user;
+                end
+            end
+            // locked: an input holds the grant (its frame is committed), = (grant != 0)
+            always @(posedge clk) begin
+                if (o_ld) r_valid <= in_valid && !(r_valid && r_last);
+                nxt     <= pick_of(ptr, req);
+                nxt_any <= any;
+                if (dec) begin
+                    grant  <= nxt;
+                    locked <= nxt_any;
+                    if (nxt_any) ptr <= nxt;
+                end
+                if (fin) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
+                if (rst) begin
+                    r_valid    <= 1'b0;
+                    grant      <= {N{1'b0}};
+                    locked     <= 1'b0;
+                    ptr        <= {N{1'b0}};
+                    nxt        <= {N{1'b0}};
+                    nxt_any    <= 1'b0;
+                    cnt_frames <= 32'd0;
+                end
+            end
         end
-        if (rst) begin
-            grant      <= {N{1'b0}};
-            locked     <= 1'b0;
-            cnt_frames <= 32'd0;
-        end
-    end
+    endgenerate
 endmodule
 `default_nettype wire

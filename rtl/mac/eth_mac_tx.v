@@ -76,7 +76,10 @@ module eth_mac_tx #(
     wire [31:0] crc_next;
     wire [7:0]  ifg_len = (cfg_ifg < 8'd12) ? 8'd12 : cfg_ifg;
 
-    assign s_axis_tready = ce && (s_take || s_drain);
+    // s_axis_tready: rdy, a flip-flop equal to s_take || s_drain (made from their next
+    // values), so that the ready is one flip-flop (and ce) for the source's handshake
+    reg         rdy;
+    assign s_axis_tready = ce && rdy;
 
     // CRC input: the frame byte, 0 while padding, and while the FCS goes out its own low
     // byte, which makes the CRC step a plain shift right by 8 (the byte cancels itself
@@ -116,6 +119,13 @@ module eth_mac_tx #(
     always @(posedge clk) begin
         if (rst || (ce && cnt_ld)) cnt <= (rst || s_idle) ? 8'd12 : ifg_len;
         else if (ce && cnt_dec) cnt <= cnt - 8'd1;
+    end
+
+    // rdy's next value: s_take or s_drain next. Both are entered only at the SFD (s_take)
+    // or from each other, and both are left only with the frame's tlast beat.
+    always @(posedge clk) begin
+        if (rst) rdy <= 1'b0;
+        else if (ce) rdy <= (s_pre && cnt[2:0] == 3'd6) || (rdy && !(s_axis_tvalid && s_axis_tlast));
     end
 
     always @(posedge clk) begin

@@ -267,7 +267,8 @@ module udp_echo_node #(
         .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
         .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_ECHO(ICMP_ECHO),
         .ICMP_UNREACH(ICMP_UNREACH),
-        .CNT_W(SUB_CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT), .TX_PIPE(31)
+        .CNT_W(SUB_CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT), .TX_PIPE(31),
+        .TX_ARB_REG(1)
     ) u_stack (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),

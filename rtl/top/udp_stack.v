@@ -43,6 +43,12 @@
 //   on that source's output in front of eth_tx_arb, so the arbiter's grant logic and data
 //   multiplexer see flip-flops for it and its tready is a flip-flop: one cycle more on
 //   its frames, two beats of storage; 0: none),
+//   TX_ARB_REG (eth_tx_arb REG_OUT: 0 the arbiter's output is its data multiplexer;
+//   1 an output register, with the grant decided from registers only: m_axis_* are
+//   flip-flops and no path from the sources' slices or the MAC crosses the arbiter in
+//   more than a gate or two, for a consumer that pauses between frames (a MAC); a frame
+//   reaches m_axis 3 cycles after its source offers it on an idle arbiter, and frames
+//   leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap),
 //   SIM_GATE (simulation only, default 0: every block on clk; 1: the blocks that are
 //   mostly idle run on their own clocks, the wires g_gate.arp, .icmp (icmp_echo),
 //   .unreach (icmp_unreach), .raw (raw_tx), .rx (eth_rx, ip_rx, udp_rx), .arb (eth_tx_arb
@@ -65,6 +71,7 @@ module udp_stack #(
     parameter integer CNT_W        = 32,
     parameter integer RX_BUSY_WAIT = -1,
     parameter integer TX_PIPE      = 0,
+    parameter integer TX_ARB_REG   = 0,
     parameter integer SIM_GATE     = 0
 ) (
     input  wire                        clk,
@@ -610,7 +617,9 @@ module udp_stack #(
         end
     endgenerate
 
-    eth_tx_arb #(.N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_tx_arb (
+    eth_tx_arb #(
+        .N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W), .REG_OUT(TX_ARB_REG)
+    ) u_tx_arb (
         .clk(clk_arb), .rst(rst),
         .s_axis_tdata(ab_tdata), .s_axis_tkeep(ab_tkeep), .s_axis_tvalid(ab_tvalid),
         .s_axis_tready(ab_tready), .s_axis_tlast(ab_tlast), .s_axis_tuser(ab_tuser),

@@ -1,5 +1,9 @@
 """eth_tx_arb: frame-level round robin, at DATA_W 8 and 64 with 3 inputs.
 
+REG_OUT = 0 and 1 share the frame-level tests (whole frames, order per input, no
+preemption, tuser, counter); REG_OUT = 1 has its own timing tests (registered outputs, a
+MAC-like consumer never kept waiting, 3-cycle idle latency, round robin with no parking).
+
 Frames are tagged with their input and sequence number; the output (cocotbext-axi sink,
 with and without random backpressure) must hold every frame whole and in order per input,
 never interleaved; with all inputs busy the order is strict round robin and the output has
@@ -302,6 +306,170 @@ async def counter_wrap(dut: Any) -> None:
     assert int(dut.cnt_frames.value) == n % (1 << int(dut.CNT_W.value))
 
 
+def _reg_out(dut: Any) -> int:
+    return int(dut.REG_OUT.value)
+
+
+@cocotb.test()
+async def reg_round_robin(dut: Any) -> None:
+    """REG_OUT = 1, all inputs busy, output always ready: strict round robin, whole
+    frames, no gap inside a frame, and exactly one cycle without a beat between frames."""
+    if not _reg_out(dut):
+        return
+    w = len(dut.m_axis_tdata)
+    cyc = Cycles(dut)
+    src = MultiSource(dut, N, w)
+    sink = FrameSink(dut, "m_axis", cyc)
+    await start_clock(dut)
+    await reset(dut)
+    rng = random.Random(21)
+    per = 5
+    for s in range(per):
+        for p in range(N):
+            src.send(p, tagged(p, s, rng.randrange(0, 40)))
+    frames = await collect(sink, per * N)
+    order = [f[0] for f, _ in frames]
+    assert order == [k % N for k in range(per * N)], f"order {order}"
+    for f, tu in frames:
+        assert tu == 0 and f == tagged(f[0], f[1], len(f) - 2), "frame corrupted"
+    beats = sink.beats
+    for a, b in zip(beats, beats[1:], strict=False):
+        gap = b.cycle - a.cycle
+        assert gap == (2 if a.last else 1), f"beats {a} -> {b}"
+    await wait_cycles(dut, 2)
+    assert int(dut.cnt_frames.value) == per * N
+
+
+@cocotb.test()
+async def reg_mac_consumer(dut: Any) -> None:
+    """REG_OUT = 1 in front of a MAC-like consumer (ready for a whole frame, then not for
+    16 cycles: FCS and gap): with frames queued on the inputs the consumer never waits
+    for a beat, inside a frame or after its pause; frames whole, round robin."""
+    if not _reg_out(dut):
+        return
+    w = len(dut.m_axis_tdata)
+    kw = w // 8
+    src = MultiSource(dut, N, w)
+    dut.m_axis_tready.value = 0
+    await start_clock(dut)
+    await reset(dut)
+    rng = random.Random(22)
+    per = 4
+    for s in range(per):
+        for p in [2, 0, 1]:
+            src.send(p, tagged(p, s, rng.randrange(0, 30)))
+    await wait_cycles(dut, 6)  # every input offers its first frame by now
+    frames: list[bytes] = []
+    cur = b""
+    pause = 0
+    waited = 0
+    for _ in range(4000):
+        dut.m_axis_tready.value = int(pause == 0)
+        await RisingEdge(dut.clk)
+        v = int(dut.m_axis_tvalid.value)
+        if pause:
+            pause -= 1
+            continue
+        if not v:
+            if len(frames) < per * N:
+                waited += 1
+            continue
+        k = int(dut.m_axis_tkeep.value)
+        d = int(dut.m_axis_tdata.value).to_bytes(kw, "little")
+        cur += d[: bin(k).count("1")]
+        if int(dut.m_axis_tlast.value):
+            frames.append(cur)
+            cur = b""
+            pause = 16
+        if len(frames) == per * N:
+            break
+    assert len(frames) == per * N
+    assert waited == 0, f"the consumer waited {waited} cycles for a beat"
+    order = [f[0] for f in frames]
+    assert order == [(order[0] + k) % N for k in range(per * N)], f"order {order}"
+    for f in frames:
+        assert f == tagged(f[0], f[1], len(f) - 2), "frame corrupted or interleaved"
+
+
+@cocotb.test()
+async def reg_outputs_registered(dut: Any) -> None:
+    """REG_OUT = 1: m_axis_* never change within a cycle when the inputs or
+    m_axis_tready do, and no tvalid changes any tready within its cycle."""
+    if not _reg_out(dut):
+        return
+    await start_clock(dut)
+    dut.s_axis_tvalid.value = 0
+    dut.m_axis_tready.value = 0
+    await reset(dut)
+    rng = random.Random(23)
+    seen_valid = 0
+    for _ in range(300):
+        await RisingEdge(dut.clk)
+        await cocotb.triggers.ReadOnly()
+        out = [str(getattr(dut, f"m_axis_{n}").value) for n in ("tdata", "tvalid", "tlast")]
+        rdy = int(dut.s_axis_tready.value)
+        await cocotb.triggers.NextTimeStep()
+        drive_beats(dut, {p: rng.randrange(256) for p in range(N) if rng.random() < 0.6})
+        dut.s_axis_tlast.value = rng.randrange(1 << N)
+        await cocotb.triggers.ReadOnly()
+        now = [str(getattr(dut, f"m_axis_{n}").value) for n in ("tdata", "tvalid", "tlast")]
+        assert now == out, "an output changed with the inputs"
+        assert int(dut.s_axis_tready.value) == rdy, "tready changed with tvalid"
+        assert bin(rdy).count("1") <= 1, "more than one input granted"
+        seen_valid += int(now[1] == "1")
+        await cocotb.triggers.Timer(1, "ns")  # still inside the cycle (8 ns)
+        dut.m_axis_tready.value = int(rng.random() < 0.5)
+        await cocotb.triggers.ReadOnly()
+        now = [str(getattr(dut, f"m_axis_{n}").value) for n in ("tdata", "tvalid", "tlast")]
+        assert now == out, "an output changed with m_axis_tready"
+    assert seen_valid > 20
+
+
+@cocotb.test()
+async def reg_idle_latency_no_park(dut: Any) -> None:
+    """REG_OUT = 1: a lone request on an idle arbiter reaches m_axis_tvalid 3 cycles
+    later, whichever input was served last; two requests in the same cycle: the input
+    after the one served last goes first (no parking)."""
+    if not _reg_out(dut):
+        return
+    await start_clock(dut)
+    dut.s_axis_tvalid.value = 0
+    dut.m_axis_tready.value = 1
+    await reset(dut)
+    for p in [2, 0, 1, 1, 2]:
+        await RisingEdge(dut.clk)
+        data = 0x5A + p
+        drive_beats(dut, {p: data})
+        for k in range(3):
+            await cocotb.triggers.ReadOnly()
+            assert int(dut.m_axis_tvalid.value) == 0, f"input {p} out after {k} cycles"
+            await RisingEdge(dut.clk)
+            if int(dut.s_axis_tready.value) >> p & 1:
+                dut.s_axis_tvalid.value = 0
+        await cocotb.triggers.ReadOnly()
+        assert int(dut.m_axis_tvalid.value) == 1, f"input {p} not out after 3 cycles"
+        assert int(dut.m_axis_tdata.value) == data and int(dut.m_axis_tlast.value) == 1
+        await RisingEdge(dut.clk)
+        dut.s_axis_tvalid.value = 0
+        await wait_cycles(dut, 3)
+    # served last: 2. Inputs 2 and 1 ask together: 1 (wrapping after 2) goes first
+    await RisingEdge(dut.clk)
+    drive_beats(dut, {1: 0x11, 2: 0x22})
+    got: list[int] = []
+    for _ in range(20):
+        await RisingEdge(dut.clk)
+        r = int(dut.s_axis_tready.value)
+        v = int(dut.s_axis_tvalid.value)
+        if int(dut.m_axis_tvalid.value) and int(dut.m_axis_tready.value):
+            got.append(int(dut.m_axis_tdata.value))
+        if r & v:
+            left = {p: 0x11 * p for p in (1, 2) if (v & ~r) >> p & 1}
+            drive_beats(dut, left)
+            if not left:
+                dut.s_axis_tvalid.value = 0
+    assert got == [0x11, 0x22], f"{got}"
+
+
 def test_eth_tx_arb_cnt8() -> None:
     """CNT_W = 8: the frame counter wraps."""
     from cocotb_run import run
@@ -319,3 +487,27 @@ def test_eth_tx_arb(data_w: int) -> None:
     from cocotb_run import run
 
     run("eth_tx_arb", "test_eth_tx_arb", parameters={"DATA_W": data_w, "N": N})
+
+
+REG_TESTS = [
+    "backpressure_no_interleave",
+    "no_preemption",
+    "counter_wrap",
+    "reg_round_robin",
+    "reg_mac_consumer",
+    "reg_outputs_registered",
+    "reg_idle_latency_no_park",
+]
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_eth_tx_arb_reg_out(data_w: int) -> None:
+    """REG_OUT = 1: the frame-level tests and its own timing tests."""
+    from cocotb_run import run
+
+    run(
+        "eth_tx_arb",
+        "test_eth_tx_arb",
+        parameters={"DATA_W": data_w, "N": N, "REG_OUT": 1},
+        testcase=REG_TESTS,
+    )

@@ -383,3 +383,24 @@ def test_udp_stack_tx_pipe(data_w: int) -> None:
         testcase=["receive_mix", "transmit_udp_and_raw"],
         test_dir=Path(__file__).parent,
     )
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_stack_tx_arb_reg(data_w: int) -> None:
+    """TX_PIPE with TX_ARB_REG = 1: the slices, then the arbiter's registered output
+    (eth_tx_arb REG_OUT = 1), as udp_echo_node builds it."""
+    import cocotb_run
+
+    cocotb_run.run(
+        "udp_stack",
+        "test_udp_stack",
+        parameters={
+            "DATA_W": data_w,
+            "NUM_PORTS": 2,
+            "ICMP_UNREACH": 1,
+            "TX_PIPE": 255,
+            "TX_ARB_REG": 1,
+        },
+        testcase=["receive_mix", "transmit_udp_and_raw"],
+        test_dir=Path(__file__).parent,
+    )
