@@ -50,18 +50,20 @@ module axis_pipe #(
         if (!skid_valid) skid_q <= in_q;
     end
 
-    // out_valid and skid_valid written as their next values (out_valid: a beat is held, or
-    // one arrives from the skid register or the input; skid_valid: the output is held and
-    // a beat is, or arrives, in the skid register), not under an enable: one LUT each
-    // from their inputs, with no clock-enable or reset net to route from the consumer's
-    // tready
+    // out_valid written as its next value (a beat is held, or one arrives from the skid
+    // register or the input), not under an enable: one LUT from its inputs, with no
+    // clock-enable net to route from the consumer's tready. skid_valid: cleared when the
+    // output is free or taken, else set by a beat arriving: a synchronous reset (one gate
+    // of the consumer's tready) over a next value, no clock enable behind that gate; and
+    // with a constant-0 s_axis_tvalid it stays a constant 0 that synthesis removes
     always @(posedge clk) begin
         if (rst) begin
             out_valid  <= 1'b0;
             skid_valid <= 1'b0;
         end else begin
-            out_valid  <= (out_valid && !m_axis_tready) || skid_valid || s_axis_tvalid;
-            skid_valid <= out_valid && !m_axis_tready && (skid_valid || s_axis_tvalid);
+            out_valid <= (out_valid && !m_axis_tready) || skid_valid || s_axis_tvalid;
+            if (!out_valid || m_axis_tready) skid_valid <= 1'b0;
+            else skid_valid <= skid_valid || s_axis_tvalid;
         end
     end
 
