@@ -27,8 +27,8 @@
 // cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
 //   cnt_frames), each high in the cycle before its counter steps (read them
 //   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
-// Latency (REG_OUT = 0): data path 0 cycles (the registered grant selects the input); an idle arbiter
-//   adds 1 cycle to a request from an input that does not hold the grant, 0 otherwise.
+// Latency (REG_OUT = 0): data path 0 cycles (the registered grant selects the input); an
+//   idle arbiter adds 1 cycle to a request from an input that does not hold the grant, 0 otherwise.
 //
 // REG_OUT = 1: registered output and registered decisions, for a consumer that keeps
 // every frame's beats coming and pauses between frames (a MAC: FCS and inter-frame gap).
@@ -39,11 +39,10 @@
 // pick is made every cycle into a register (nxt) from the requests of the inputs not
 // granted, and it is loaded into the grant when the frame's tlast beat leaves the output
 // register, or while no input holds the grant. So a frame is never interleaved (the
-// grant moves only after its tlast beat has left), and the next frame follows the tlast
-// beat with one output cycle without a beat when the MAC takes the tlast beat at once
-// (the next input's first beat is offered 2 cycles after the tlast beat was, or 4
-// (3 cycles without a beat) when the same input goes again with no other requester) and 4 (3 cycles without a beat) when the same input goes again with no
-// other requester (only its new frame's request has to be picked). Round robin: the first requester after the input served last, that input
+// grant moves only after its tlast beat has left). Output always ready: each tlast beat
+// is followed by one cycle without a beat when another input is waiting, by three when
+// the same input goes again with no other requester (its new request has to be picked
+// first). Round robin: the first requester after the input served last, that input
 // itself last (no parking: a tie goes to the other input). A request that was not there
 // in the cycle before the decision waits for the next one. The pick relies on the
 // AXI4-Stream rule that an input's tvalid stays high until its beat is taken (an
