@@ -123,9 +123,9 @@ async def until_taken(dut, ready: str) -> None:
             return
 
 
-async def drive_cmd(dut, pkts: list[Pkt], rng: random.Random) -> None:
+async def drive_cmd(dut, pkts: list[Pkt], rng: random.Random, p_wait: float = 0.3) -> None:
     for p in pkts:
-        while rng.random() < 0.3:
+        while rng.random() < p_wait:
             dut.cmd_valid.value = 0
             await RisingEdge(dut.clk)
         dut.cmd_skip.value = p.skip
@@ -137,11 +137,11 @@ async def drive_cmd(dut, pkts: list[Pkt], rng: random.Random) -> None:
     dut.cmd_valid.value = 0
 
 
-async def drive_sts(dut, pkts: list[Pkt], rng: random.Random, ends) -> None:
+async def drive_sts(dut, pkts: list[Pkt], rng: random.Random, ends, p_wait: float = 0.4) -> None:
     """One status per packet, presented only once the packet's input has ended."""
     for k, p in enumerate(pkts):
         dut.sts_valid.value = 0
-        while not ends[k] or rng.random() < 0.4:
+        while not ends[k] or rng.random() < p_wait:
             await RisingEdge(dut.clk)
         dut.sts_bad.value = int(p.sts_bad)
         dut.sts_valid.value = 1
@@ -223,7 +223,24 @@ async def monitor(
             prev_beat = beat
 
 
-async def run_mix(dut, seed: int, p_idle: float, p_busy: float, n: int = 160) -> None:
+async def count_stalls(dut, stalls: list[int]) -> None:
+    """Count the clock edges at which the input offers a beat and the strip holds it off."""
+    while True:
+        await RisingEdge(dut.clk)
+        if int(dut.s_axis_tvalid.value) and not int(dut.s_axis_tready.value):
+            stalls[0] += 1
+
+
+async def run_mix(
+    dut,
+    seed: int,
+    p_idle: float,
+    p_busy: float,
+    n: int = 160,
+    p_cmd: float = 0.3,
+    p_sts: float = 0.4,
+    max_stalls_per_pkt: int | None = None,
+) -> None:
     keep_w = len(dut.s_axis_tkeep)
     skip_w = len(dut.cmd_skip)
     routes = len(dut.m_axis_tvalid_oh)
@@ -247,9 +264,11 @@ async def run_mix(dut, seed: int, p_idle: float, p_busy: float, n: int = 160) ->
     cocotb.start_soon(monitor(dut, got, hdrs, errors))
     cocotb.start_soon(ready_toggler(dut, "m_axis_tready", random.Random(seed + 1), p_busy))
     cocotb.start_soon(ready_toggler(dut, "m_hdr_ready", random.Random(seed + 2), p_busy))
-    cocotb.start_soon(drive_cmd(dut, pkts, random.Random(seed + 3)))
+    cocotb.start_soon(drive_cmd(dut, pkts, random.Random(seed + 3), p_cmd))
     if use_sts:
-        cocotb.start_soon(drive_sts(dut, pkts, random.Random(seed + 4), ends))
+        cocotb.start_soon(drive_sts(dut, pkts, random.Random(seed + 4), ends, p_sts))
+    stalls = [0]
+    cocotb.start_soon(count_stalls(dut, stalls))
     inp = cocotb.start_soon(drive_input(dut, pkts, keep_w, random.Random(seed + 5), p_idle, ends))
     want = [(e, p.route) for p in pkts if (e := expect(p, use_len)) is not None]
     for _ in range(200 * n):
@@ -264,6 +283,10 @@ async def run_mix(dut, seed: int, p_idle: float, p_busy: float, n: int = 160) ->
             f"packet {i}: got {g}, want {(data, user, trunc, route)}"
         )
     assert hdrs == [route for _, route in want]
+    if max_stalls_per_pkt is not None:
+        assert stalls[0] <= max_stalls_per_pkt * n, (
+            f"{stalls[0]} input stalls for {n} packets (at most {max_stalls_per_pkt} each)"
+        )
 
 
 @cocotb.test()
@@ -280,6 +303,17 @@ async def random_mix_backpressure(dut) -> None:
 @cocotb.test()
 async def random_mix_slow_consumer(dut) -> None:
     await run_mix(dut, 13, 0.0, 0.8)
+
+
+@cocotb.test()
+async def full_rate(dut) -> None:
+    """Commands, input and consumers never pause: the strip takes one input beat per cycle
+    within a packet and holds the input off at most once between packets (8 bits: the
+    end flush; the late status, when used, is presented once the input has ended)."""
+    keep_w = len(dut.s_axis_tkeep)
+    use_sts = os.environ["STRIP_USE_STS"] == "1"
+    limit = None if keep_w > 1 else (2 if use_sts else 1)
+    await run_mix(dut, 14, 0.0, 0.0, p_cmd=0.0, p_sts=0.0, max_stalls_per_pkt=limit)
 
 
 # (DATA_W, SKIP_W, ROUTE_W, USE_STS, USE_LEN): the settings eth_rx, ip_rx and udp_rx use
