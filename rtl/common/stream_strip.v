@@ -236,30 +236,7 @@ module stream_strip #(
                 default: st_n = S_IDLE;
             endcase
         end
-        // take's next value, (st_n == S_RUN) && !sk_v_n && (hdr_done_n || !held_v_n),
-        // split on beat into two cases made without s_axis_tvalid, so the input's tvalid
-        // meets them in the last gate (one LUT from `take`'s D input). A beat happens only
-        // while take is set, so only in S_RUN with the skid register free and the header
-        // taken if a byte is held (take is that function of the registers):
-        //   beat: the packet goes on unless this is its last beat, and the byte this beat
-        //     keeps (pk) needs a free output register if a byte is held, else a taken header;
-        //   no beat: S_RUN holds as is; S_IDLE and S_FLUSH start the next command
-        //     (held_v clears, so only the skid register matters).
-        wire pk = !drop_r && kept;  // the beat's byte is kept
-        wire sk_free_n = out_free || !sk_v;  // !sk_v_n without a new output beat
-        wire hdr_run = hdr_done || (m_hdr_valid && m_hdr_ready);  // hdr_done_n in S_RUN
-        wire t_beat = !s_axis_tlast && (held_v ? (out_free || !pk) : (hdr_run || !pk));
-        reg  t_idle;
-        always @(*) begin
-            case (st)
-                S_RUN: t_idle = sk_free_n && (hdr_run || !held_v);
-                S_IDLE: t_idle = cmd_valid && sk_free_n;
-                S_FLUSH: t_idle = cmd_valid && sts_ok &&
-                                  (drop_r ? sk_free_n : (!sk_v && hdr_done && out_free));
-                default: t_idle = 1'b0;
-            endcase
-        end
-        wire take_n = (take && s_axis_tvalid) ? t_beat : t_idle;
+        wire take_n = (st_n == S_RUN) && !sk_v_n && (hdr_done_n || !held_v_n);
         // per-route copies of m_axis_tvalid (see the header)
         reg [(2**ROUTE_W)-1:0] oh_n;
         wire [(2**ROUTE_W)-1:0] cmd_route_oh = {{((2**ROUTE_W)-1){1'b0}}, 1'b1} << cmd_route;
