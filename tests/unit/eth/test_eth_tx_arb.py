@@ -314,8 +314,7 @@ def _reg_out(dut: Any) -> int:
 async def reg_round_robin(dut: Any) -> None:
     """REG_OUT = 1, all inputs busy, output always ready: strict round robin, whole
     frames, no gap inside a frame, and exactly one cycle without a beat between frames."""
-    if not _reg_out(dut):
-        return
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
     w = len(dut.m_axis_tdata)
     cyc = Cycles(dut)
     src = MultiSource(dut, N, w)
@@ -345,8 +344,7 @@ async def reg_mac_consumer(dut: Any) -> None:
     """REG_OUT = 1 in front of a MAC-like consumer (ready for a whole frame, then not for
     16 cycles: FCS and gap): with frames queued on the inputs the consumer never waits
     for a beat, inside a frame or after its pause; frames whole, round robin."""
-    if not _reg_out(dut):
-        return
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
     w = len(dut.m_axis_tdata)
     kw = w // 8
     src = MultiSource(dut, N, w)
@@ -395,8 +393,7 @@ async def reg_mac_consumer(dut: Any) -> None:
 async def reg_outputs_registered(dut: Any) -> None:
     """REG_OUT = 1: m_axis_* never change within a cycle when the inputs or
     m_axis_tready do, and no tvalid changes any tready within its cycle."""
-    if not _reg_out(dut):
-        return
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 0
@@ -430,8 +427,7 @@ async def reg_idle_latency_no_park(dut: Any) -> None:
     """REG_OUT = 1: a lone request on an idle arbiter reaches m_axis_tvalid 3 cycles
     later, whichever input was served last; two requests in the same cycle: the input
     after the one served last goes first (no parking)."""
-    if not _reg_out(dut):
-        return
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 1
@@ -482,11 +478,28 @@ def test_eth_tx_arb_cnt8() -> None:
     )
 
 
+# REG_OUT = 0 (the default): every test but the REG_OUT = 1 timing tests (reg_*)
+COMB_TESTS = [
+    "round_robin_back_to_back",
+    "backpressure_no_interleave",
+    "no_preemption",
+    "idle_latency",
+    "tready_not_from_tvalid",
+    "parked_tie",
+    "counter_wrap",
+]
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_eth_tx_arb(data_w: int) -> None:
     from cocotb_run import run
 
-    run("eth_tx_arb", "test_eth_tx_arb", parameters={"DATA_W": data_w, "N": N})
+    run(
+        "eth_tx_arb",
+        "test_eth_tx_arb",
+        parameters={"DATA_W": data_w, "N": N},
+        testcase=COMB_TESTS,
+    )
 
 
 REG_TESTS = [
