@@ -314,7 +314,7 @@ def _reg_out(dut: Any) -> int:
 async def reg_round_robin(dut: Any) -> None:
     """REG_OUT = 1, all inputs busy, output always ready: strict round robin, whole
     frames, no gap inside a frame, and exactly one cycle without a beat between frames."""
-    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
     w = len(dut.m_axis_tdata)
     cyc = Cycles(dut)
     src = MultiSource(dut, N, w)
@@ -344,7 +344,7 @@ async def reg_mac_consumer(dut: Any) -> None:
     """REG_OUT = 1 in front of a MAC-like consumer (ready for a whole frame, then not for
     16 cycles: FCS and gap): with frames queued on the inputs the consumer never waits
     for a beat, inside a frame or after its pause; frames whole, round robin."""
-    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
     w = len(dut.m_axis_tdata)
     kw = w // 8
     src = MultiSource(dut, N, w)
@@ -393,7 +393,7 @@ async def reg_mac_consumer(dut: Any) -> None:
 async def reg_outputs_registered(dut: Any) -> None:
     """REG_OUT = 1: m_axis_* never change within a cycle when the inputs or
     m_axis_tready do, and no tvalid changes any tready within its cycle."""
-    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 0
@@ -427,7 +427,7 @@ async def reg_idle_latency_no_park(dut: Any) -> None:
     """REG_OUT = 1: a lone request on an idle arbiter reaches m_axis_tvalid 3 cycles
     later, whichever input was served last; two requests in the same cycle: the input
     after the one served last goes first (no parking)."""
-    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (REG_TESTS)"
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 1
@@ -478,49 +478,38 @@ def test_eth_tx_arb_cnt8() -> None:
     )
 
 
-# REG_OUT = 0 (the default): every test but the REG_OUT = 1 timing tests (reg_*)
-COMB_TESTS = [
-    "round_robin_back_to_back",
-    "backpressure_no_interleave",
-    "no_preemption",
-    "idle_latency",
-    "tready_not_from_tvalid",
-    "parked_tie",
-    "counter_wrap",
-]
+# the tests of each mode: REG_OUT = 0 (the default) every test but the REG_OUT = 1 timing
+# tests (reg_*); REG_OUT = 1 the frame-level tests and its own timing tests
+MODE_TESTS = {
+    0: [
+        "round_robin_back_to_back",
+        "backpressure_no_interleave",
+        "no_preemption",
+        "idle_latency",
+        "tready_not_from_tvalid",
+        "parked_tie",
+        "counter_wrap",
+    ],
+    1: [
+        "backpressure_no_interleave",
+        "no_preemption",
+        "counter_wrap",
+        "reg_round_robin",
+        "reg_mac_consumer",
+        "reg_outputs_registered",
+        "reg_idle_latency_no_park",
+    ],
+}
 
 
+@pytest.mark.parametrize("reg_out", [0, 1])
 @pytest.mark.parametrize("data_w", [8, 64])
-def test_eth_tx_arb(data_w: int) -> None:
+def test_eth_tx_arb(data_w: int, reg_out: int) -> None:
     from cocotb_run import run
 
     run(
         "eth_tx_arb",
         "test_eth_tx_arb",
-        parameters={"DATA_W": data_w, "N": N},
-        testcase=COMB_TESTS,
-    )
-
-
-REG_TESTS = [
-    "backpressure_no_interleave",
-    "no_preemption",
-    "counter_wrap",
-    "reg_round_robin",
-    "reg_mac_consumer",
-    "reg_outputs_registered",
-    "reg_idle_latency_no_park",
-]
-
-
-@pytest.mark.parametrize("data_w", [8, 64])
-def test_eth_tx_arb_reg_out(data_w: int) -> None:
-    """REG_OUT = 1: the frame-level tests and its own timing tests."""
-    from cocotb_run import run
-
-    run(
-        "eth_tx_arb",
-        "test_eth_tx_arb",
-        parameters={"DATA_W": data_w, "N": N, "REG_OUT": 1},
-        testcase=REG_TESTS,
+        parameters={"DATA_W": data_w, "N": N, "REG_OUT": reg_out},
+        testcase=MODE_TESTS[reg_out],
     )
