@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
     t->rst = 0;
 
     Rx port[NP], raw;
+    std::vector<uint8_t> tx;  // the transmitted frame being collected
     uint64_t tx_frames = 0, cycles = 0, stall = 0;
     size_t fi_idx = 0, off = 0;
     bool have_beat = false;
@@ -219,7 +220,14 @@ int main(int argc, char** argv) {
             any_out = true;
         }
         if (t->m_axis_tvalid && t->m_axis_tready) {
-            if (t->m_axis_tlast) tx_frames++;
+            uint64_t d = t->m_axis_tdata, k = t->m_axis_tkeep;
+            for (int i = 0; i < KW; i++)
+                if ((k >> i) & 1) tx.push_back((d >> (8 * i)) & 0xFF);
+            if (t->m_axis_tlast) {
+                fprintf(fo, "X %d %s\n", (int)t->m_axis_tuser, hex(tx).c_str());
+                tx.clear();
+                tx_frames++;
+            }
             any_out = true;
         }
         t->clk = 1;

@@ -11,7 +11,11 @@ every frame what must come out; the test checks:
   - no hang (the driver stops taking input -> failure) and everything expected came out;
   - every datagram delivered with tuser = 0 is exactly the model's (header and bytes),
     and every one the model marks bad carries tuser = 1: nothing corrupted passes as good;
-  - every drop counter equals the model's count.
+  - every drop counter equals the model's count;
+  - every frame the stack sends (ICMP echo replies, port unreachables, ARP) parses with
+    scapy with its checksums right, and their numbers equal the stack's counters.
+At 8 bits the stack is built with the registered transmit arbiter (TX_ARB_REG = 1, as
+udp_echo_node builds it), at 64 bits with the default one.
 """
 
 from __future__ import annotations
@@ -228,8 +232,15 @@ def make_frames(seed: int, n: int) -> list[tuple[bytes, bool]]:
 
 
 # ---------------------------------------------------------------- build and run
+def tx_arb_reg(width: int) -> int:
+    """The transmit arbiter's form fuzzed at ``width``: the registered one (TX_ARB_REG = 1,
+    as udp_echo_node builds it) at 8 bits, the default combinational one at 64 bits (the
+    virtual board's 8-bit stack runs the default too)."""
+    return 1 if width == 8 else 0
+
+
 def build(width: int) -> Path:
-    out = BUILD / f"w{width}"
+    out = BUILD / f"w{width}_arb{tx_arb_reg(width)}"
     out.mkdir(parents=True, exist_ok=True)
     exe = out / "Vudp_stack"
     srcs = sorted((ROOT / "rtl").rglob("*.v"))
@@ -252,6 +263,7 @@ def build(width: int) -> Path:
         f"-GDATA_W={width}",
         "-GNUM_PORTS=2",
         "-GICMP_UNREACH=1",
+        f"-GTX_ARB_REG={tx_arb_reg(width)}",
         "-CFLAGS",
         f"-DDATA_W={width} -O1",
         "-Mdir",
@@ -271,6 +283,46 @@ def write_frames(path: Path, frames: list[tuple[bytes, bool]]) -> None:
             fh.write(struct.pack("<HB", len(b), int(bad)) + b)
 
 
+def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int]) -> None:
+    """Every frame the stack sent, parsed with scapy: from our MAC, and an ARP frame
+    from our addresses or an IPv4 packet from our IP whose IP and ICMP checksums verify
+    (an echo reply or a port unreachable); frames ending with tuser (aborted: the MAC
+    sends them with a bad FCS) are only counted. The kinds' numbers must equal the
+    stack's counters."""
+    from scapy.layers.inet import ICMP
+    from scapy.layers.inet import IP as SIP
+    from scapy.layers.l2 import ARP, Ether
+
+    kinds: Counter = Counter()
+    for i, (tuser, b) in enumerate(frames):
+        if tuser:
+            kinds["aborted"] += 1
+            continue
+        e = Ether(b)
+        where = f"transmitted frame {i} ({b[:64].hex()})"
+        assert e.src == "02:00:00:00:00:01", f"{where}: source MAC"
+        if ARP in e:
+            a = e[ARP]
+            assert (a.hwsrc, a.psrc) == ("02:00:00:00:00:01", "192.0.2.1"), where
+            assert a.op in (1, 2), f"{where}: ARP op {a.op}"
+            kinds["arp_reply" if a.op == 2 else "arp_request"] += 1
+            continue
+        assert SIP in e and ICMP in e, f"{where}: neither ARP nor ICMP over IPv4"
+        ip = e[SIP]
+        assert ip.version == 4 and ip.src == "192.0.2.1", where
+        assert ip.len <= len(b) - 14, f"{where}: total length {ip.len} beyond the frame"
+        hdr = b[14 : 14 + 4 * ip.ihl]
+        assert ones_sum(hdr) == 0xFFFF, f"{where}: IP header checksum"
+        assert ones_sum(b[14 + 4 * ip.ihl : 14 + ip.len]) == 0xFFFF, f"{where}: ICMP checksum"
+        t = e[ICMP].type
+        assert t in (0, 3), f"{where}: ICMP type {t}"
+        kinds["echo_reply" if t == 0 else "unreach"] += 1
+    assert kinds["echo_reply"] == cnt["icmp_replies"], f"{kinds} against the counters {cnt}"
+    assert kinds["unreach"] == cnt["icmp_unreach_sent"], kinds
+    assert kinds["arp_reply"] == cnt["arp_reply_tx"], kinds
+    assert kinds["aborted"] <= cnt["icmp_aborted"] + cnt["icmp_bad_csum"], kinds
+
+
 def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     exe = build(width)
     frames = make_frames(seed, n)
@@ -284,6 +336,7 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     exp = model(frames)
     got_udp: list[list[tuple[str, int]]] = [[], []]
     got_raw: list[tuple[str, int]] = []
+    got_tx: list[tuple[int, bytes]] = []
     cnt: dict[str, int] = {}
     tx_seen = -1
     for line in text.splitlines():
@@ -294,6 +347,8 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
             got_raw.append((" ".join(w[2:]), int(w[1])))
         elif w[0] == "C":
             cnt[w[1]] = int(w[2])
+        elif w[0] == "X":
+            got_tx.append((int(w[1]), bytes.fromhex(w[2]) if w[2] != "-" else b""))
         elif w[0] == "T":
             tx_seen = int(w[1])
     for p in range(2):
@@ -324,6 +379,7 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     assert cnt["icmp_unreach_sent"] + cnt["icmp_unreach_dropped"] == closed
     assert 0 < cnt["icmp_unreach_sent"] <= 255 or closed == 0
     assert tx_seen == cnt["tx_frames"], f"{tx_seen} frames left, cnt_tx_frames {cnt['tx_frames']}"
+    check_tx(got_tx, cnt)
 
 
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
