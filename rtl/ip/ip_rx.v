@@ -160,6 +160,10 @@ module ip_rx #(
     // DATA_W 8: the payload is marked in the stream as it enters the FIFO (see below)
     reg  [15:0]     tlen_r;  // total length, captured as header bytes 2 and 3 arrive
     reg  [15:0]     bpos;  // DATA_W 8: 1-based index of the next byte in the packet (wraps)
+    // DATA_W 8: bpos[6:0] is 17..20 (a destination byte is next) / is 17 (the first one),
+    // kept beside bpos (loaded as it is: 0 when it is set to 1, the next index's value
+    // when it steps), so that the destination checks' enable reads a flip-flop
+    reg             dwin, dfirst;
     reg             in_tl;  // the next byte lies within the total length
     reg             trunc_q;  // the packet ended before its total length
 
@@ -360,11 +364,10 @@ module ip_rx #(
         // modulo 128; the decision is made by byte 65): 255.255.255.255, cfg_ip and the
         // subnet broadcast, each byte compared with the byte of cfg_ip / cfg_netmask that
         // bpos selects (three 8-bit compares instead of two 32-bit ones)
-        if (in_beat && s_axis_tkeep[0] && bpos[6:0] >= 7'd17 && bpos[6:0] <= 7'd20) begin
-            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bpos[6:0] == 7'd17);
-            dst_ip <= (s_axis_tdata[7:0] == ip_byte) && (dst_ip || bpos[6:0] == 7'd17);
-            dst_bc <= (s_axis_tdata[7:0] == (ip_byte | ~mask_byte)) &&
-                      (dst_bc || bpos[6:0] == 7'd17);
+        if (in_beat && s_axis_tkeep[0] && dwin) begin
+            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || dfirst);
+            dst_ip <= (s_axis_tdata[7:0] == ip_byte) && (dst_ip || dfirst);
+            dst_bc <= (s_axis_tdata[7:0] == (ip_byte | ~mask_byte)) && (dst_bc || dfirst);
         end
         if (push) begin
             cmd_len <= {tl_d[13:0], f_tlen[1:0]};
@@ -392,6 +395,8 @@ module ip_rx #(
             bs_v <= 1'b0;
             pushed <= 1'b0;
             bpos <= 16'd1;
+            dwin <= 1'b0;
+            dfirst <= 1'b0;
             in_tl <= 1'b1;
             trunc_q <= 1'b0;
             cmd_valid <= 1'b0;
@@ -448,12 +453,18 @@ module ip_rx #(
                 first <= 1'b1;
                 pushed <= 1'b0;
                 bpos <= 16'd1;
+                dwin <= 1'b0;
+                dfirst <= 1'b0;
                 in_tl <= 1'b1;
                 trunc_q <= 1'b0;
             end else begin
                 if (push) pushed <= 1'b1;
                 if (in_beat) begin
-                    if (s_axis_tkeep[0]) bpos <= bpos + 16'd1;
+                    if (s_axis_tkeep[0]) begin
+                        bpos <= bpos + 16'd1;
+                        dwin <= (bpos[6:2] == 5'b00100);  // the next index is 17..20
+                        dfirst <= (bpos[6:0] == 7'd16);
+                    end
                     in_tl <= in_tl_nx;
                     if (s_axis_tlast) trunc_q <= in_tl_nx;
                     if (bcnt != NB[BW-1:0]) bcnt <= bcnt + 1'b1;
