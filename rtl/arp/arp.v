@@ -186,6 +186,12 @@ module arp #(
     wire cfg_ip_nz = (cfg_ip != 32'd0);
 
     // ------------------------------------------------------------------ receive
+    // (the event's fields ev_reply .. ev_ask_us are meaningful only while ev_valid is
+    // high: every use below is gated by it, through reply_want, rx_can (the key and the
+    // set of a received frame's operation), the receive decision (S_DEC, op OP_RX) and
+    // wr_rx (the cycle after it, before the release), or is a don't-care: the MAC
+    // written with a lookup's INCOMPLETE entry, and the transmitter's destination and
+    // target for a gratuitous ARP)
     wire        ev_valid;
     wire        ev_reply;
     wire [47:0] ev_sha;

@@ -14,9 +14,10 @@
 //   beat (bad FCS or aborted frame). Bytes beyond 42 (Ethernet padding) are ignored.
 //
 // Two frame buffers: the capture register, written by byte position while a frame
-// arrives (at DATA_W 8 the sender MAC and IP shift in, bytes 22..31), and the event slot (ev_*), loaded from it the cycle after a well-formed
-// frame's verdict. If the slot is still full then, the capture register keeps the frame
-// (and passes it on as soon as the slot frees); a frame whose field bytes arrive while
+// arrives (at DATA_W 8 the sender MAC and IP shift in, bytes 22..31), and the event
+// slot (ev_*), loaded from it the cycle after a well-formed frame's verdict. If the slot
+// is still full then, the capture register keeps the frame (and passes it on as soon
+// as the slot frees); a frame whose field bytes arrive while
 // the capture register is still holding an earlier one is dropped and counted in
 // cnt_overrun (malformed takes precedence). The input never stalls (s_axis_tready = 1),
 // and no frame's bytes ever mix with another's.
@@ -24,7 +25,9 @@
 // Interfaces:
 //   s_axis_*  AXI4-Stream input (DATA_W bits, byte lane 0 first on the wire)
 //   cfg_ip    our IPv4 address (for ev_spa_ours, ev_tpa_ours)
-//   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe)
+//   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe);
+//             ev_reply .. ev_ask_us are meaningful only while ev_valid is high (while the
+//             slot is free they follow the capture register, a frame in progress)
 //   cnt_*     wrapping counters, CNT_W bits wide (upper port bits zero)
 //   cnt_ev[1:0] the counters' event strobes (bit 0 cnt_malformed, bit 1 cnt_overrun),
 //             each high in the cycle before its counter steps (read them while rst is
@@ -166,7 +169,10 @@ module arp_rx #(
     reg         c_tpa_ok;
     reg         c_hold;
     wire        slot_free = !ev_valid || ev_ready;
-    wire        c_busy    = c_hold && !slot_free;
+    // (c_hold implies ev_valid: it is set only while the slot is full, and the slot
+    // stays full when it frees while c_hold, since c_hold loads it then; so c_busy,
+    // c_hold && !slot_free, is two flip-flops' gate)
+    wire        c_busy    = c_hold && !ev_ready;
     integer i;
     always @(posedge clk) begin
         if (take && !c_busy) begin
@@ -201,8 +207,11 @@ module arp_rx #(
     reg  fin_drop;  // ... whose fields could not be captured
     wire load = slot_free && ((fin && fin_good && !fin_drop) || c_hold);
 
+    // The slot's fields load whenever the slot is free (not only with load, which sets
+    // ev_valid): they are read only while ev_valid is high, and the value they hold when
+    // it rises is the one load gives them. Their enable is then two flip-flops' gate.
     always @(posedge clk) begin
-        if (load) begin
+        if (slot_free) begin
             ev_reply    <= c_reply;
             ev_sha      <= c_sha;
             ev_spa      <= c_spa;

@@ -35,10 +35,11 @@
 // once the current packet's command is gone, so no second copy is kept (at one byte per
 // cycle the next header arrives long after). At DATA_W 64 the header bus has its own
 // registers, so the next packet's header may be parsed while this one waits.
-// For Fmax, s_axis_tready is the FIFO's readiness AND a flip-flop (active and not
-// ended), at DATA_W 8 s_hdr_ready is one gate of flip-flops (both made from their next
-// values: same cycle behaviour), and m_icmp_hdr_valid / m_udp_hdr_valid are flip-flops
-// of the strip (m_hdr_valid_oh).
+// For Fmax, s_axis_tready is one flip-flop of the FIFO (stream_fifo_g's gate: not full
+// AND taking, active and not ended), at DATA_W 8 s_hdr_ready is one gate of flip-flops
+// (both made from their next values: same cycle behaviour), push and restart are one
+// gate of flip-flops (need, below), and m_icmp_hdr_valid / m_udp_hdr_valid are
+// flip-flops of the strip (m_hdr_valid_oh).
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
 // m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
@@ -189,7 +190,11 @@ module ip_rx #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire              o_tready;
 
-    wire need = !pushed && (ck2 || (ended && !hdr_have));
+    // need = !pushed && (ck2 || (ended && !hdr_have)): the packet's command is due (its
+    // checksum verdict is out, or it ended before its header did), kept as a register
+    // loaded with that expression's next value, so that push and restart (the enable and
+    // synchronous clear of most of the parser's registers) are one gate from flip-flops
+    reg  need;
     wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
     wire restart = ended && (pushed || push);
     // with HOLD the next header waits until this packet's command is gone (its fields are
@@ -201,9 +206,12 @@ module ip_rx #(
     assign s_hdr_ready = HOLD ? (hdr_free && !cmd_valid) : (!active || restart);
     // active && !ended, a register (taking): set by a header handshake (which always
     // leaves the module active and not ended), cleared by the packet's last beat
+    // s_axis_tready is one flip-flop of the FIFO (GATED): fifo ready AND taking, made from
+    // their next values (taking's: taking_nx)
     wire taking;
-    assign s_axis_tready = fifo_ready && taking;
+    assign s_axis_tready = fifo_ready;
     wire in_beat = s_axis_tvalid && s_axis_tready;
+    wire taking_nx = (s_hdr_valid && s_hdr_ready) || (taking && !(in_beat && s_axis_tlast));
     // both registers: rtl/common/rx_hdr_gate.v
     rx_hdr_gate u_hdr_gate (
         .clk(clk), .rst(rst),
@@ -394,6 +402,7 @@ module ip_rx #(
             first <= 1'b1;
             bs_v <= 1'b0;
             pushed <= 1'b0;
+            need <= 1'b0;
             bpos <= 16'd1;
             dwin <= 1'b0;
             dfirst <= 1'b0;
@@ -442,6 +451,12 @@ module ip_rx #(
             ck0 <= hdr_have && !ck0 && !ck1 && !ck2 && !pushed;
             ck1 <= ck0;
             ck2 <= ck2 ? !push : ck1;
+            // (need's next value: 0 after a push or a restart, which needs pushed or push;
+            // else from ck2's next value, ck2 || ck1 without a push, and ended's and
+            // hdr_have's)
+            need <= !push && !pushed &&
+                    (ck2 || ck1 || ((ended || (in_beat && s_axis_tlast)) &&
+                                    !(hdr_have || (in_beat && hdr_end))));
             if (restart) begin
                 bcnt <= 0;
                 flen <= 7'd0;
@@ -504,10 +519,10 @@ module ip_rx #(
     wire [DATA_W-1:0] f_tdata;
     wire [KEEP_W-1:0] f_tkeep;
     wire              f_tvalid, f_tready, f_tlast, f_tuser;
-    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
-        .clk(clk), .rst(rst),
+    stream_fifo_g #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .GATED(1)) u_fifo (
+        .clk(clk), .rst(rst), .s_gate_nx(taking_nx),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(fin_tkeep),
-        .s_axis_tvalid(s_axis_tvalid && s_axis_tready), .s_axis_tready(fifo_ready),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(fin_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
