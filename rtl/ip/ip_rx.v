@@ -38,8 +38,9 @@
 // For Fmax, s_axis_tready is one flip-flop of the FIFO (stream_fifo_g's gate: not full
 // AND taking, active and not ended), at DATA_W 8 s_hdr_ready is one gate of flip-flops
 // (both made from their next values: same cycle behaviour), push and restart are one
-// gate of flip-flops (need, below), and m_icmp_hdr_valid / m_udp_hdr_valid are
-// flip-flops of the strip (m_hdr_valid_oh).
+// gate of flip-flops (need, below), and m_icmp_hdr_valid / m_udp_hdr_valid and
+// m_icmp_axis_tvalid / m_udp_axis_tvalid are flip-flops of the strip (m_hdr_valid_oh,
+// m_axis_tvalid_oh).
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
 // m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
@@ -185,9 +186,9 @@ module ip_rx #(
     wire              o_tvalid, o_tlast, o_tuser, o_ttrunc;
     wire              o_route;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [1:0]        o_vh;  // per-route tvalid flip-flops of the strip (not used here)
     wire [1:0]        o_hvh;  // per-route header valid flip-flops of the strip
     /* verilator lint_on UNUSEDSIGNAL */
+    wire [1:0]        o_vh;  // per-route tvalid flip-flops of the strip (o_tvalid && route)
     wire              o_tready;
 
     // need = !pushed && (ck2 || (ended && !hdr_have)): the packet's command is due (its
@@ -572,8 +573,9 @@ module ip_rx #(
     assign m_udp_hdr_broadcast = cmd_bcast;
 
     assign o_tready = o_route ? m_udp_axis_tready : m_icmp_axis_tready;
-    assign m_icmp_axis_tvalid = o_tvalid && !o_route;
-    assign m_udp_axis_tvalid = o_tvalid && o_route;
+    // (flip-flops of the strip: o_tvalid && o_route == the route)
+    assign m_icmp_axis_tvalid = o_vh[0];
+    assign m_udp_axis_tvalid = o_vh[1];
     assign m_icmp_axis_tdata = o_tdata;
     assign m_icmp_axis_tkeep = o_tkeep;
     assign m_icmp_axis_tlast = o_tlast;
