@@ -670,9 +670,9 @@ module vboard_top #(
   // other domains matter only while a header or beat is offered, and cfg_udp_port
   // (port 1's is the register file's) is read only as a datagram's header arrives.
 
-  // a parser's FIFO (f: the stream_fifo_g inside stream_fifo u_fifo, or udp_rx's own
-  // stream_fifo_g u_fifo) and strip (stream_strip u_strip, 8 bits) not idle: something
-  // stored, offered or in the strip's state machine or skid register
+  // a parser's FIFO (f: the stream_fifo_g inside eth_rx's stream_fifo u_fifo, or ip_rx's
+  // and udp_rx's own stream_fifo_g u_fifo) and strip (stream_strip u_strip, 8 bits) not
+  // idle: something stored, offered or in the strip's state machine or skid register
 `define VBOARD_FIFO_STRIP_ACT(b, f) \
     (!f.empty || f.a_valid || f.m_axis_tvalid || \
      (b.u_strip.g_byte.st != 2'd0) || b.u_strip.g_byte.sk_v || b.u_strip.m_hdr_valid || \
@@ -689,7 +689,7 @@ module vboard_top #(
                    u_stack.u_ip_rx.pushed || u_stack.u_ip_rx.cmd_valid ||
                    u_stack.u_ip_rx.hdr_have || u_stack.u_ip_rx.ck0 || u_stack.u_ip_rx.ck1 ||
                    u_stack.u_ip_rx.ck2 || u_stack.u_ip_rx.bs_v || (u_stack.u_ip_rx.bcnt != 0) ||
-                   `VBOARD_FIFO_STRIP_ACT(u_stack.u_ip_rx, u_stack.u_ip_rx.u_fifo.u_fifo);
+                   `VBOARD_FIFO_STRIP_ACT(u_stack.u_ip_rx, u_stack.u_ip_rx.u_fifo);
   wire act_udp_rx = u_stack.u_udp_rx.active || u_stack.u_udp_rx.ended ||
                     u_stack.u_udp_rx.pushed || u_stack.u_udp_rx.cmd_valid ||
                     u_stack.u_udp_rx.hdr_complete || u_stack.u_udp_rx.tail ||
