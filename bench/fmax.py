@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bench.common import print_table, write_result
 from syn.pnr import FLOWS, Flow, place_and_route
+from syn.sta import parse_sides
 from syn.tops import TOPS, Top
 
 TARGET_MHZ = 125.0
@@ -79,6 +80,26 @@ def custom_flow(base: Flow, synth: list[str] | None, nextpnr: list[str] | None) 
     return Flow("custom", base.synth + tuple(synth or ()), base.nextpnr + tuple(nextpnr or ()))
 
 
+def side_table(results: list[dict[str, object]], names: list[str]) -> list[list[object]]:
+    """One row per result with side paths: for each side, the mean and worst MHz over the
+    seeds ("-" where no seed has a path through it)."""
+    rows: list[list[object]] = []
+    for res in results:
+        per_seed = res.get("side_paths_per_seed")
+        if not isinstance(per_seed, dict):
+            continue
+        row: list[object] = [res["top"], res["flow"]]
+        for n in names:
+            f = [
+                float(v[n]["mhz"])
+                for v in per_seed.values()
+                if isinstance(v, dict) and isinstance(v.get(n), dict)
+            ]
+            row.append(f"{sum(f) / len(f):.1f} / {min(f):.1f}" if f else "-")
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", action="append", help="only tops whose name contains this")
@@ -103,8 +124,22 @@ def main(argv: list[str] | None = None) -> int:
         help="extra nextpnr-ice40 option or value (repeatable: --nextpnr-opt=--router "
         "--nextpnr-opt=router2)",
     )
+    ap.add_argument(
+        "--side",
+        action="append",
+        metavar="NAME=STR[,STR...]",
+        help="also report, per seed, the worst path through this side of the design (cells\n"
+        "whose names contain a STR), and of the rest (syn/sta.py, from nextpnr's SDF;\n"
+        "single-clock tops). E.g. the node's transmit side: --side tx=u_tx_arb,g_txp,\n"
+        "u_arp.u_tx,u_icmp,u_udp_tx.tx.eng,u_mac.u_core.u_tx",
+    )
     ap.add_argument("--out", help="result file (default bench/results/fmax.json)")
     a = ap.parse_args(argv)
+    try:
+        sides = parse_sides(a.side)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     tops = select(TOPS, a.only)
     if not tops:
         names = ", ".join(t.name for t in TOPS if t.fmax)
@@ -123,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     for t, flow in runs_of:
         used[flow.name] = flow.describe()
         try:
-            runs = place_and_route(t, seeds, a.freq, flow)
+            runs = place_and_route(t, seeds, a.freq, flow, sides or None)
         except (RuntimeError, OSError, ValueError) as e:
             results.append({"top": t.name, "flow": flow.name, "error": str(e)[-500:]})
             rows.append([t.name, flow.name, "-", "error", "-", "-", "-", "-", "-"])
@@ -155,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
                     "nextpnr_seconds_per_seed": {r.seed: r.extra.get("seconds") for r in good},
                 }
             )
+            if sides:
+                results[-1]["sides"] = {k: list(v) for k, v in sides.items()}
+                results[-1]["side_paths_per_seed"] = {r.seed: r.extra.get("sides") for r in good}
             rows.append(
                 [
                     t.name,
@@ -179,6 +217,13 @@ def main(argv: list[str] | None = None) -> int:
                     f"{cp['logic_cells']} logic cells, {cp['routing_share']:.0%} routing: "
                     f"{' -> '.join(cp['blocks'])} ({cp['first_net']} ... {cp['last_net']})"
                 )
+    if sides:
+        side_rows = side_table(results, ["all", *sides, "rest"])
+        print_table(
+            "Worst path per side (syn/sta.py over nextpnr's SDF), MHz: mean / worst over seeds",
+            ["top", "flow", *(f"{k}" for k in ["all", *sides, "rest"])],
+            side_rows,
+        )
     print_table(
         f"Fmax, iCE40 HX8K ct256, nextpnr, {len(seeds)} seeds (target {a.freq:.0f} MHz)",
         ["top", "flow", "clock", "best MHz", "worst MHz", "target", "LCs", "RAMs", "seeds ok"],

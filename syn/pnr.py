@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from syn.sta import side_paths
 from syn.synth import rtl_files
 from syn.tops import Top
 
@@ -229,10 +230,15 @@ def synth_script(top: Top, wrapper: Path, netlist: Path, flow: Flow) -> list[str
     return script
 
 
-def nextpnr_cmd(netlist: Path, report: Path, seed: int, freq_mhz: float, flow: Flow) -> list[str]:
-    """The nextpnr-ice40 command line of one seed of ``flow``."""
+def nextpnr_cmd(
+    netlist: Path, report: Path, seed: int, freq_mhz: float, flow: Flow, sdf: Path | None = None
+) -> list[str]:
+    """The nextpnr-ice40 command line of one seed of ``flow`` (writing the routed design's
+    delays to ``sdf`` when given)."""
     cmd = ["nextpnr-ice40", *DEVICE, "--json", str(netlist), "--freq", str(freq_mhz)]
     cmd += ["--seed", str(seed), *flow.nextpnr]
+    if sdf is not None:
+        cmd += ["--sdf", str(sdf)]
     return cmd + ["--report", str(report), "--timing-allow-fail", "-q"]
 
 
@@ -316,17 +322,22 @@ def place_and_route(
     seeds: tuple[int, ...] = (1, 2, 3),
     freq_mhz: float = 125.0,
     flow: Flow | None = None,
+    sides: dict[str, tuple[str, ...]] | None = None,
 ) -> list[PnrResult]:
     """Synthesize ``top`` wrapped, then nextpnr-ice40 once per seed, with ``flow``'s options
-    (the default flow when None)."""
+    (the default flow when None). With ``sides`` (syn.sta: a name and cell-name strings
+    each), each seed's SDF is analysed too: ``extra["sides"]`` holds, per side, ``all`` and
+    ``rest``, the worst path's MHz and its cell count (None where no path qualifies)."""
     flow = flow or FLOWS["default"]
     netlist, ffs = synthesize_wrapped(top, flow)
     out = netlist.parent
     results = []
     for seed in seeds:
         rep = out / f"report_seed{seed}.json"
+        sdf = out / f"seed{seed}.sdf" if sides else None
         t0 = time.monotonic()
-        r = _run(nextpnr_cmd(netlist, rep, seed, freq_mhz, flow), out / f"nextpnr_seed{seed}.log")
+        cmd = nextpnr_cmd(netlist, rep, seed, freq_mhz, flow, sdf)
+        r = _run(cmd, out / f"nextpnr_seed{seed}.log")
         secs = round(time.monotonic() - t0, 1)
         if r.returncode != 0 or not rep.exists():
             results.append(
@@ -346,4 +357,9 @@ def place_and_route(
                 extra={"critical_paths": critical_paths(report), "seconds": secs},
             )
         )
+        if sides and sdf is not None and sdf.exists():
+            results[-1].extra["sides"] = {
+                name: None if p is None else {"mhz": round(p.mhz, 2), "cells": len(p.cells)}
+                for name, p in side_paths(sdf.read_text(), sides).items()
+            }
     return results
