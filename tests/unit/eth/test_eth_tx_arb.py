@@ -109,6 +109,19 @@ def tagged(port: int, seq: int, n: int) -> bytes:
     return body
 
 
+async def bring_up(
+    dut: Any, gap: float = 0.0, seed: int = 1, pause: Any = None
+) -> tuple[MultiSource, FrameSink, int]:
+    """Sources on every input, the frame sink on m_axis (with ``pause``, a backpressure
+    pattern), the clock started and the arbiter reset; returns them and the data width."""
+    w = len(dut.m_axis_tdata)
+    src = MultiSource(dut, N, w, gap=gap, seed=seed)
+    sink = FrameSink(dut, "m_axis", Cycles(dut), pause)
+    await start_clock(dut)
+    await reset(dut)
+    return src, sink, w
+
+
 async def collect(sink: FrameSink, count: int) -> list[tuple[bytes, int]]:
     return [await sink.recv() for _ in range(count)]
 
@@ -116,12 +129,7 @@ async def collect(sink: FrameSink, count: int) -> list[tuple[bytes, int]]:
 @cocotb.test()
 async def round_robin_back_to_back(dut: Any) -> None:
     """All inputs busy: strict round robin, whole frames, no idle output cycle."""
-    w = len(dut.m_axis_tdata)
-    cyc = Cycles(dut)
-    src = MultiSource(dut, N, w)
-    sink = FrameSink(dut, "m_axis", cyc)
-    await start_clock(dut)
-    await reset(dut)
+    src, sink, w = await bring_up(dut)
     rng = random.Random(11)
     per = 6
     for s in range(per):
@@ -149,12 +157,7 @@ async def round_robin_back_to_back(dut: Any) -> None:
 @cocotb.test()
 async def backpressure_no_interleave(dut: Any) -> None:
     """Random input gaps and output backpressure: every frame whole, in order per input."""
-    w = len(dut.m_axis_tdata)
-    cyc = Cycles(dut)
-    src = MultiSource(dut, N, w, gap=0.5, seed=3)
-    sink = FrameSink(dut, "m_axis", cyc, random_pause(9, 0.5))
-    await start_clock(dut)
-    await reset(dut)
+    src, sink, w = await bring_up(dut, gap=0.5, seed=3, pause=random_pause(9, 0.5))
     rng = random.Random(12)
     sent = 0
     for s in range(16):
@@ -178,12 +181,7 @@ async def backpressure_no_interleave(dut: Any) -> None:
 @cocotb.test()
 async def no_preemption(dut: Any) -> None:
     """A request from the next input in turn arriving mid-frame waits for the frame's end."""
-    w = len(dut.m_axis_tdata)
-    cyc = Cycles(dut)
-    src = MultiSource(dut, N, w)
-    sink = FrameSink(dut, "m_axis", cyc)
-    await start_clock(dut)
-    await reset(dut)
+    src, sink, w = await bring_up(dut)
     t0 = src.t
     nbytes = 12 * (w // 8)
     src.send(2, tagged(2, 0, nbytes), at=t0 + 2)  # last served is 0: input 2 goes first
@@ -290,12 +288,7 @@ async def parked_tie(dut: Any) -> None:
 async def counter_wrap(dut: Any) -> None:
     """258 frames from all inputs: cnt_frames exact modulo 2^CNT_W (32 by default; with
     CNT_W = 8 it wraps to 2)."""
-    w = len(dut.m_axis_tdata)
-    cyc = Cycles(dut)
-    src = MultiSource(dut, N, w)
-    sink = FrameSink(dut, "m_axis", cyc)
-    await start_clock(dut)
-    await reset(dut)
+    src, sink, w = await bring_up(dut)
     n = 258
     for s in range(n):
         src.send(s % N, tagged(s % N, s // N, 1))
@@ -315,12 +308,7 @@ async def reg_round_robin(dut: Any) -> None:
     """REG_OUT = 1, all inputs busy, output always ready: strict round robin, whole
     frames, no gap inside a frame, and exactly one cycle without a beat between frames."""
     assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
-    w = len(dut.m_axis_tdata)
-    cyc = Cycles(dut)
-    src = MultiSource(dut, N, w)
-    sink = FrameSink(dut, "m_axis", cyc)
-    await start_clock(dut)
-    await reset(dut)
+    src, sink, w = await bring_up(dut)
     rng = random.Random(21)
     per = 5
     for s in range(per):
