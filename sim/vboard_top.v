@@ -581,13 +581,15 @@ module vboard_top #(
   // ARP (and the stack's round-robin grant of its lookup port, arp_last/arp_owner, which
   // load only when a lookup request is taken): the engine idle (no lookup waiting, no
   // received event, no background pass to run or to run again, no decision's write),
-  // the transmitter idle, no gratuitous ARP due, no lookup answer out, the receiver
-  // between frames with nothing held, no beat from eth_rx, no lookup request
+  // the transmitter idle, no gratuitous ARP due, no lookup answer out, no change of the
+  // addresses being detected (cfg_chg, chg_b), the receiver between frames with nothing
+  // held, no beat from eth_rx, no lookup request
   wire act_arp = (u_stack.u_arp.state != 3'd1) || u_stack.u_arp.lk_pend ||
                  u_stack.u_arp.ev_valid || (u_stack.u_arp.sw_left != 0) ||
                  u_stack.u_arp.sw_again || u_stack.u_arp.wr_m || u_stack.u_arp.wr_d ||
                  u_stack.u_arp.tx_busy || u_stack.u_arp.garp_pend ||
                  u_stack.u_arp.arp_resp_valid || u_stack.u_arp.cfg_chg ||
+                 (u_stack.u_arp.chg_b != 10'd0) ||
                  u_stack.u_arp.u_rx.fin || u_stack.u_arp.u_rx.c_hold ||
                  (u_stack.u_arp.u_rx.beat != 6'd0) ||
                  u_stack.arp_rx_tvalid || u_stack.arp_req_valid;

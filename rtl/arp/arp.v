@@ -60,7 +60,11 @@
 //   m_axis_*   ARP frames out (whole Ethernet frames, no FCS)
 //   arp_req_valid/ready, arp_req_ip[31:0]: lookup request (ready = no lookup in flight)
 //   arp_resp_valid (one-cycle strobe), arp_resp_hit, arp_resp_mac[47:0]
-//   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway: configuration (values, not wire order)
+//   cfg_mac, cfg_ip, cfg_netmask, cfg_gateway: configuration (values, not wire order;
+//              cfg_ip and cfg_gateway are registered as they enter: a change of either
+//              reaches everything one cycle later than one of cfg_mac or cfg_netmask; a
+//              change of cfg_mac or cfg_ip is detected, restarting the gratuitous ARP's
+//              hold and forgetting the repeated lookup, two cycles after it)
 //   tick_1ms: one-cycle strobe every millisecond
 //   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
 // Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
@@ -182,8 +186,19 @@ module arp #(
     reg  [SET_W-1:0] cur_set;
     reg  [AW-1:0]    init_addr;
 
-    reg  cfg_ip_set;  // cfg_ip is not 0.0.0.0 (registered)
-    wire cfg_ip_nz = (cfg_ip != 32'd0);
+    // cfg_ip is registered as it enters (cfg_ip_q: the receiver, the transmitter, the
+    // lookup's subnet and bad-key compares and the change detector all see it one cycle
+    // late, together), and so is whether each of its bytes is non-zero (ip_nzb, the same
+    // cycle: |ip_nzb is cfg_ip_q != 0), so that the next value of cfg_ip_set, read by
+    // ev_rel and garp_ok, is one LUT4 from flip-flops
+    reg  [31:0] cfg_ip_q;
+    reg  [3:0]  ip_nzb;
+    reg  cfg_ip_set;  // cfg_ip_q is not 0.0.0.0 (registered)
+    wire cfg_ip_nz = |ip_nzb;  // cfg_ip_q != 0: the next value of cfg_ip_set
+    always @(posedge clk) begin
+        cfg_ip_q <= cfg_ip;
+        ip_nzb <= {|cfg_ip[31:24], |cfg_ip[23:16], |cfg_ip[15:8], |cfg_ip[7:0]};
+    end
 
     // ------------------------------------------------------------------ receive
     // (the event's fields ev_reply .. ev_ask_us are meaningful only while ev_valid is
@@ -204,20 +219,26 @@ module arp #(
     wire        ev_for_us  = ev_tpa_ours && cfg_ip_set;
     wire        ev_confl   = cfg_ip_set && ev_spa_ours;
     wire        ev_answer  = ev_ask_us && cfg_ip_set;  // = !ev_reply && ev_for_us && !ev_confl
-    wire        reply_want = ev_valid && ev_answer && !ev_sent;
+    // reply_want = ev_valid && ev_answer && !ev_sent, kept in a register (reply_want_r)
+    // loaded with its next value (from the receiver's ev_ask_nx, cfg_ip_nz and ev_sent's
+    // next value), so that the transmitter's start, source select and destination set
+    // start from a flip-flop
+    wire        ev_ask_nx;
+    reg         reply_want_r;
+    wire        reply_want = reply_want_r;
     // ev_ready = ev_valid && ev_done && (ev_sent || !ev_answer), kept in a register
     // (ev_rel) loaded with its next value, so that the release is shallow
     reg         ev_rel;
     wire        ev_ready   = ev_rel;
 
     arp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_rx (
-        .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
+        .clk(clk), .rst(rst), .cfg_ip(cfg_ip_q),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .ev_valid(ev_valid), .ev_ready(ev_ready), .ev_reply(ev_reply),
         .ev_sha(ev_sha), .ev_spa(ev_spa), .ev_spa_ours(ev_spa_ours),
-        .ev_tpa_ours(ev_tpa_ours), .ev_ask_us(ev_ask_us),
+        .ev_tpa_ours(ev_tpa_ours), .ev_ask_us(ev_ask_us), .ev_ask_nx(ev_ask_nx),
         .cnt_malformed(cnt_malformed), .cnt_overrun(cnt_rx_overrun), .cnt_ev(cnt_ev[6:5])
     );
 
@@ -247,7 +268,7 @@ module arp #(
     // request is taken, the rest from the registered request (its set as the scan
     // starts, the next cycle; broadcast, registered, long before the decision).
     wire [31:0] host_mask  = ~cfg_netmask;
-    wire        q_local    = ((arp_req_ip ^ cfg_ip) & cfg_netmask) == 32'd0;
+    wire        q_local    = ((arp_req_ip ^ cfg_ip_q) & cfg_netmask) == 32'd0;
 
     reg              lk_local;
     reg              lk_bm;    // broadcast or multicast: answered without the cache
@@ -367,9 +388,9 @@ module arp #(
 
     // First pipeline stage behind the RAM (every cycle, for the scan and the background
     // pass): the entry's age, state and key match, registered.
-    reg  [TS_W-1:0]  a_ts;     // its stamp (as stored, inverted)
-    reg  [TS_W-1:0]  a_tsn;    // ... and its complement (so that the replacement compare
-                               // has no inverter in front of its carry chain)
+    reg  [TS_W-1:0]  a_tsn;    // the complement of its stamp (as stored, inverted), so
+                               // that the replacement compares have no inverter in front
+                               // of their carry chains
     reg  [1:0]       a_st;
     reg              a_match;  // not free, and its IP is the key
     reg              a_rt0;    // no retry left
@@ -421,10 +442,33 @@ module arp #(
     reg              f_any;    // a way is free
     reg  [WAY_W-1:0] f_way;
     reg  [WAY_W-1:0] o_way;    // least recently refreshed way so far
-    reg  [TS_W-1:0]  o_ts;     // ... its stamp
-    // way a_k was refreshed before way o_way (its stamp is older: modular compare)
-    wire [TS_W-1:0]  o_diff    = o_ts + a_tsn + ONE_T;  // o_ts - a_ts = stamp a - stamp o
-    wire             a_older   = o_diff[TS_W-1];
+    reg  [TS_W-1:0]  o_tsn;    // ... the complement of its stamp
+    // Way a_k was refreshed before way o_way (its stamp is older: the sign of o_ts - a_ts,
+    // modular compare). Compared a cycle early, beside the expiry compare, as way k's
+    // stamp is read (rd_ts) while the second stage holds way k - 1 and o_* the oldest of
+    // ways 0 .. k - 2: against both (the sign of o_ts - rd_ts is the complement of that of
+    // rd_ts + ~o_ts, so no carry-in), both registered with the scan's stage flag; the
+    // next cycle o_* holds the oldest of ways 0 .. k - 1, which is way k - 1 exactly when
+    // o_* was loaded in the cycle before (o_upd), so a_older is a 2:1 selection of
+    // flip-flops and o_*'s enable one LUT4 from flip-flops (o_scan0: a_scan && a_first).
+    wire [TS_W-1:0]  r_vo      = rd_ts + o_tsn;  // stamp rd - stamp o - 1 (stored form)
+    wire [TS_W-1:0]  r_va      = rd_ts + a_tsn;  // ... against way k - 1
+    reg              o_old_o;  // (scan) way a_k is older than the oldest of 0 .. a_k - 2
+    reg              o_old_a;  // (scan) ... than way a_k - 1
+    reg              o_scan0;  // a_scan && a_first
+    reg              o_upd;    // o_* were loaded in the last cycle
+    wire             a_older   = o_upd ? o_old_a : o_old_o;
+    wire             o_ld      = o_scan0 || a_older;  // (o_old_* imply a_scan)
+    always @(posedge clk) begin
+        o_old_o <= (state == S_SCAN) && !r_vo[TS_W-1];
+        o_old_a <= (state == S_SCAN) && !r_va[TS_W-1];
+        o_scan0 <= (state == S_SCAN) && (k == {WAY_W{1'b0}});
+        o_upd   <= o_ld;
+        if (o_ld) begin
+            o_way <= a_k;
+            o_tsn <= a_tsn;
+        end
+    end
 
     wire [WAY_W-1:0] v_way = f_any ? f_way : o_way;  // victim
     wire [WAY_W-1:0] t_way = m_any ? m_way : v_way;  // target of a write
@@ -433,8 +477,12 @@ module arp #(
     reg               garp_pend;
     reg  [HOLD_W-1:0] garp_hold;
     reg  [47:0]       prev_mac;
-    reg  [31:0]       prev_ip;
-    reg               cfg_chg;  // cfg_mac or cfg_ip changed (registered, the cycle after)
+    integer           ci;
+    // cfg_mac or cfg_ip changed: byte-wise compares with the values of the cycle before
+    // (prev_mac, cfg_ip_q), registered (chg_b), then their OR, registered (cfg_chg): high
+    // two cycles after a change at the ports, the cycle after cfg_ip_q changes
+    reg  [9:0]        chg_b;
+    reg               cfg_chg;
     wire              tx_is_reply;
     wire              tx_is_garp;
     // 0 reply, 1 gratuitous, 2 request (of the frame being sent: the transmitter's latch)
@@ -459,7 +507,7 @@ module arp #(
 
     arp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_tx (
         .clk(clk), .rst(rst),
-        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip),
+        .cfg_mac(cfg_mac), .cfg_ip(cfg_ip_q),
         .start(tx_go),
         .reply(reply_want),
         .bcast(!reply_want && !x_uni),
@@ -497,9 +545,8 @@ module arp #(
     // the key is 0.0.0.0 or our address: for a lookup, no next hop (no gateway, our own
     // address); for a received frame, a sender that is not learnt (an address probe,
     // or another station using our address)
-    wire        key_bad  = (key == 32'd0) || (key == cfg_ip);
+    wire        key_bad  = (key == 32'd0) || (key == cfg_ip_q);
     always @(posedge clk) begin
-        a_ts    <= rd_ts;
         a_tsn   <= ~rd_ts;
         a_xe    <= x_exp;
         a_st    <= rd_st;
@@ -658,10 +705,7 @@ module arp #(
             if (a_free && (a_first || !f_any)) f_way <= a_k;
             if (a_first) f_any <= a_free;
             else if (a_free) f_any <= 1'b1;
-            if (a_first || a_older) begin
-                o_way <= a_k;
-                o_ts <= a_ts;
-            end
+            // (o_way, o_tsn: above)
         end
     end
 
@@ -677,9 +721,9 @@ module arp #(
             lk_pend <= 1'b0; lk_seen <= 1'b0;
             memo_valid <= 1'b0;
             arp_resp_valid <= 1'b0; arp_resp_hit <= 1'b0;
-            ev_done <= 1'b0; ev_sent <= 1'b0; ev_rel <= 1'b0;
+            ev_done <= 1'b0; ev_sent <= 1'b0; ev_rel <= 1'b0; reply_want_r <= 1'b0;
             garp_pend <= 1'b1; garp_hold <= HOLD_N; garp_ok <= 1'b0;
-            prev_mac <= cfg_mac; prev_ip <= cfg_ip; cfg_chg <= 1'b0;
+            prev_mac <= cfg_mac; chg_b <= 10'd0; cfg_chg <= 1'b0;
             cfg_ip_set <= 1'b0;
             cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
             cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
@@ -796,6 +840,10 @@ module arp #(
             if (ev_ready) begin
                 ev_done <= 1'b0; ev_sent <= 1'b0;
             end
+            // (the next ev_valid && ev_ask_us, cfg_ip_set and !ev_sent: ev_sent is 0 while
+            // the slot is empty and after a release, else it sets with the reply's start)
+            reply_want_r <= ev_ask_nx && cfg_ip_nz &&
+                            (ev_ready || !(ev_sent || (reply_want && tx_free)));
 
             // transmitter
             if (tx_garp && tx_free) garp_pend <= 1'b0;
@@ -809,12 +857,15 @@ module arp #(
 
             // gratuitous ARP after reset and on address change, once stable
             prev_mac <= cfg_mac;
-            prev_ip <= cfg_ip;
             cfg_ip_set <= cfg_ip_nz;
             garp_ok <= !cfg_chg && cfg_ip_nz &&
                        ((garp_hold == {HOLD_W{1'b0}}) ||
                         (tick_1ms && garp_hold == {{(HOLD_W-1){1'b0}}, 1'b1}));
-            cfg_chg <= (cfg_mac != prev_mac) || (cfg_ip != prev_ip);
+            for (ci = 0; ci < 6; ci = ci + 1)
+                chg_b[ci] <= (cfg_mac[8*ci +: 8] != prev_mac[8*ci +: 8]);
+            for (ci = 0; ci < 4; ci = ci + 1)
+                chg_b[6 + ci] <= (cfg_ip[8*ci +: 8] != cfg_ip_q[8*ci +: 8]);
+            cfg_chg <= |chg_b;
             if (cfg_chg) begin
                 garp_pend <= 1'b1; garp_hold <= HOLD_N;
             end else if (tick_1ms && garp_hold != {HOLD_W{1'b0}}) begin

@@ -24,10 +24,13 @@
 //
 // Interfaces:
 //   s_axis_*  AXI4-Stream input (DATA_W bits, byte lane 0 first on the wire)
-//   cfg_ip    our IPv4 address (for ev_spa_ours, ev_tpa_ours)
+//   cfg_ip    our IPv4 address (for ev_spa_ours, ev_tpa_ours; at DATA_W 8 an SPA byte is
+//             compared with it the cycle after the byte is taken, a TPA byte as it is taken)
 //   ev_*      parsed event: ev_valid stays high until ev_ready (a one-cycle strobe);
 //             ev_reply .. ev_ask_us are meaningful only while ev_valid is high (while the
 //             slot is free they follow the capture register, a frame in progress)
+//   ev_ask_nx the next cycle's ev_valid && ev_ask_us (for registers that need them a
+//             cycle ahead)
 //   cnt_*     wrapping counters, CNT_W bits wide (upper port bits zero)
 //   cnt_ev[1:0] the counters' event strobes (bit 0 cnt_malformed, bit 1 cnt_overrun),
 //             each high in the cycle before its counter steps (read them while rst is
@@ -61,6 +64,7 @@ module arp_rx #(
     output reg               ev_tpa_ours,  // TPA == cfg_ip (as it arrived)
     output reg               ev_ask_us,    // a request for cfg_ip from another station:
                                            // !ev_reply && ev_tpa_ours && !ev_spa_ours
+    output wire              ev_ask_nx,    // the next value of ev_valid && ev_ask_us
 
     output reg  [31:0]       cnt_malformed,
     output reg  [31:0]       cnt_overrun,
@@ -143,6 +147,12 @@ module arp_rx #(
         end
     endfunction
 
+    // ... at one byte per beat, byte pos (one-hot) of the four
+    function ip_ok1_f(input ok, input [1:0] pos, input [7:0] d, input [31:0] ip);
+        ip_ok1_f = (pos == 2'd0) ? (d == ip[31:24]) :
+                   ok && (d == ((pos == 2'd1) ? ip[23:16] : (pos == 2'd2) ? ip[15:8] : ip[7:0]));
+    endfunction
+
     function ip_any_f(input integer base, input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp);
         ip_any_f = at_f(base, b, kp) || at_f(base + 1, b, kp) ||
                    at_f(base + 2, b, kp) || at_f(base + 3, b, kp);
@@ -154,11 +164,35 @@ module arp_rx #(
         bad_f2 = (fst ? 1'b0 : bad_q) | bad_f(b, kp, d);
     endfunction
 
-    function got_f(input fst, input got_q, input [BEAT_W-1:0] b, input [KEEP_W-1:0] kp);
-        got_f = (fst ? 1'b0 : got_q) | at_f(41, b, kp);
+    function got_f(input fst, input got_q, input at41);
+        got_f = (fst ? 1'b0 : got_q) | at41;
     endfunction
 
-    wire first = (beat == {BEAT_W{1'b0}});
+    // beat == 0, kept in a flip-flop (set by reset and a last beat, cleared by any other
+    // taken beat: the beat counter never wraps to 0)
+    reg  first;
+
+    // At one byte per beat the TPA compare's enable and the field and end positions come
+    // from flip-flops set the beat before (the beat counter's next value decoded, loaded
+    // with it): w_tpa (beats 38..41), w_fld (a field byte: 21..31, 38..41) and w_end (41).
+    // The address bytes' positions are the beat counter's low bits: beat[1:0] for the SPA
+    // (28..31), {!beat[1], beat[0]} for the TPA (38..41). Unused at wider beats.
+    reg         w_tpa;
+    reg         w_fld;
+    reg         w_end;
+    // beat b + 1 is in lo .. hi (equality decodes: no carry chain)
+    function nx_in_f(input [BEAT_W-1:0] b, input integer lo, input integer hi);
+        integer q;
+        begin
+            nx_in_f = 1'b0;
+            for (q = lo - 1; q < hi; q = q + 1)
+                if (b == q[BEAT_W-1:0]) nx_in_f = 1'b1;
+        end
+    endfunction
+    // a field byte and byte 41 on this beat (the positions' decode, or at one byte per
+    // beat the window flip-flops')
+    wire fld_now = (KEEP_W == 1) ? (w_fld && s_axis_tkeep[0]) : field_f(beat, s_axis_tkeep);
+    wire end_now = (KEEP_W == 1) ? (w_end && s_axis_tkeep[0]) : at_f(41, beat, s_axis_tkeep);
 
     // Capture register (datapath, not reset). c_hold: it keeps a finished frame that
     // waits for the event slot; c_busy: ... and will still keep it next cycle.
@@ -174,15 +208,32 @@ module arp_rx #(
     // c_hold && !slot_free, is two flip-flops' gate)
     wire        c_busy    = c_hold && !ev_ready;
     integer i;
+    // At one byte per beat the SHA and SPA (bytes 22..31) shift in a cycle after they are
+    // taken, and the SPA is compared with cfg_ip then (sh_d: the byte taken; sh_go, sp_go:
+    // it was a SHA or SPA byte, an SPA byte, taken while the capture register was free;
+    // sp_pos: its position), so that the 80 flip-flops' enable is one flip-flop and the
+    // compare starts from flip-flops. Both are complete two cycles after byte 31 is taken,
+    // long before the verdict's cycle (after byte 41).
+    reg  [7:0]  sh_d;
+    reg         sh_go;
+    reg         sp_go;
+    reg  [1:0]  sp_pos;
     always @(posedge clk) begin
+        if (take) sh_d <= s_axis_tdata[7:0];  // (only taken beats: idle, it holds)
+        // (beats 22..31: 01011x and 011xxx; 28..31: 0111xx)
+        sh_go  <= !rst && take && !c_busy && s_axis_tkeep[0] &&
+                  ((beat[5:1] == 5'b01011) || (beat[5:3] == 3'b011));
+        sp_go  <= !rst && take && !c_busy && s_axis_tkeep[0] && (beat[5:2] == 4'b0111);
+        sp_pos <= beat[1:0];
+    end
+    always @(posedge clk) begin
+        if (KEEP_W == 1) begin
+            if (sh_go) {c_sha, c_spa} <= {c_sha[39:0], c_spa, sh_d};
+            if (sp_go) c_spa_ok <= ip_ok1_f(c_spa_ok, sp_pos, sh_d, cfg_ip);
+        end
         if (take && !c_busy) begin
             if (at_f(21, beat, s_axis_tkeep)) c_reply <= (bv_f(21, s_axis_tdata) == 8'h02);
-            if (KEEP_W == 1) begin
-                // one byte per beat: SHA and SPA (bytes 22..31) shift in, one enable
-                // (beats 22..31: 01011x and 011xxx, decoded without a compare chain)
-                if (s_axis_tkeep[0] && ((beat[5:1] == 5'b01011) || (beat[5:3] == 3'b011)))
-                    {c_sha, c_spa} <= {c_sha[39:0], c_spa, s_axis_tdata[7:0]};
-            end else begin
+            if (KEEP_W > 1) begin
                 for (i = 0; i < 6; i = i + 1)
                     if (at_f(22 + i, beat, s_axis_tkeep))
                         c_sha[8*(5-i) +: 8] <= bv_f(22 + i, s_axis_tdata);
@@ -192,10 +243,19 @@ module arp_rx #(
             end
             // SPA and TPA == cfg_ip, byte by byte (each of the four bytes is seen
             // exactly once in a frame that reaches byte 41)
-            if (ip_any_f(28, beat, s_axis_tkeep))
-                c_spa_ok <= ip_ok_f(28, c_spa_ok, beat, s_axis_tkeep, s_axis_tdata, cfg_ip);
-            if (ip_any_f(38, beat, s_axis_tkeep))
-                c_tpa_ok <= ip_ok_f(38, c_tpa_ok, beat, s_axis_tkeep, s_axis_tdata, cfg_ip);
+            if (KEEP_W == 1) begin
+                // (the same running compare, positions from the window flip-flops; the
+                // SPA's a cycle later: above)
+                if (s_axis_tkeep[0] && w_tpa)
+                    c_tpa_ok <= ip_ok1_f(c_tpa_ok, {!beat[1], beat[0]}, s_axis_tdata[7:0], cfg_ip);
+            end else begin
+                if (ip_any_f(28, beat, s_axis_tkeep))
+                    c_spa_ok <= ip_ok_f(28, c_spa_ok, beat, s_axis_tkeep, s_axis_tdata,
+                                        cfg_ip);
+                if (ip_any_f(38, beat, s_axis_tkeep))
+                    c_tpa_ok <= ip_ok_f(38, c_tpa_ok, beat, s_axis_tkeep, s_axis_tdata,
+                                        cfg_ip);
+            end
         end
     end
 
@@ -206,6 +266,9 @@ module arp_rx #(
     reg  fin_good;  // ... of a well-formed frame
     reg  fin_drop;  // ... whose fields could not be captured
     wire load = slot_free && ((fin && fin_good && !fin_drop) || c_hold);
+    // (the slot's flags load with it; a full slot that is not released keeps them)
+    assign ev_ask_nx = load ? (!c_reply && c_tpa_ok && !c_spa_ok) :
+                       (ev_valid && !ev_ready && ev_ask_us);
 
     // The slot's fields load whenever the slot is free (not only with load, which sets
     // ev_valid): they are read only while ev_valid is high, and the value they hold when
@@ -225,6 +288,10 @@ module arp_rx #(
     always @(posedge clk) begin
         if (rst) begin
             beat        <= {BEAT_W{1'b0}};
+            first       <= 1'b1;
+            w_tpa       <= 1'b0;
+            w_fld       <= 1'b0;
+            w_end       <= 1'b0;
             bad         <= 1'b0;
             got_all     <= 1'b0;
             drop        <= 1'b0;
@@ -241,15 +308,21 @@ module arp_rx #(
             if (take) begin
                 // (fin_good and fin_drop are only read the cycle after a taken last beat:
                 // loaded on every taken beat, not every cycle)
-                fin_good <= !s_axis_tuser && got_f(first, got_all, beat, s_axis_tkeep) &&
+                fin_good <= !s_axis_tuser && got_f(first, got_all, end_now) &&
                             !bad_f2(first, bad, beat, s_axis_tkeep, s_axis_tdata);
                 fin_drop <= (first ? 1'b0 : drop) |
-                            (c_busy && field_f(beat, s_axis_tkeep));
+                            (c_busy && fld_now);
                 bad     <= bad_f2(first, bad, beat, s_axis_tkeep, s_axis_tdata);
-                got_all <= got_f(first, got_all, beat, s_axis_tkeep);
-                drop    <= (first ? 1'b0 : drop) | (c_busy && field_f(beat, s_axis_tkeep));
+                got_all <= got_f(first, got_all, end_now);
+                drop    <= (first ? 1'b0 : drop) | (c_busy && fld_now);
                 if (beat != BEAT_MAX) beat <= beat + 1'b1;
                 if (s_axis_tlast) beat <= {BEAT_W{1'b0}};
+                first <= s_axis_tlast;
+                // the windows of the next beat (beat + 1; 0 after a last beat; the
+                // saturated index is in none)
+                w_tpa <= !s_axis_tlast && nx_in_f(beat, 38, 41);
+                w_fld <= !s_axis_tlast && (nx_in_f(beat, 21, 31) || nx_in_f(beat, 38, 41));
+                w_end <= !s_axis_tlast && nx_in_f(beat, 41, 41);
             end
             if (load) begin
                 ev_valid <= 1'b1;
