@@ -520,7 +520,10 @@ module ip_rx #(
     wire [DATA_W-1:0] f_tdata;
     wire [KEEP_W-1:0] f_tkeep;
     wire              f_tvalid, f_tready, f_tlast, f_tuser;
-    stream_fifo_g #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .GATED(1)) u_fifo (
+    stream_fifo_g #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .GATED(1),
+        .IN_REG((KEEP_W == 1) ? 1 : 0)
+    ) u_fifo (
         .clk(clk), .rst(rst), .s_gate_nx(taking_nx),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(fin_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(fifo_ready),

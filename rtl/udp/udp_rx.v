@@ -297,10 +297,29 @@ module udp_rx #(
         .taking(taking), .hdr_free(hdr_free)
     );
 
-    // bcnt != NB (the window still fills), a register: the window's and bcnt's enables
-    // read flip-flops only, not bcnt's compare
+    // the window still fills (the datagram's first NB beats), a register: the window's
+    // enable reads flip-flops only
     reg bopen;
     assign win_en = in_beat && bopen;
+    // bcnt counts the datagram's beats (its value matters only while bopen: the window's
+    // beat index), so its enable is the beat alone, not the window's; bopen is made from
+    // its next value without an enable (it falls with the window's last beat), so no
+    // handshake gate sits in front of a gate on either. Both are cleared for the next
+    // datagram by bclr. DATA_W 8 (HOLD): bclr is the flip-flop clr_q (reset or restart in
+    // the cycle before), not restart's gate and the reset: after a restart the next
+    // datagram's first beat comes two cycles later at the earliest (its header is taken
+    // with hdr_ok, set in the cycle after the restart, and s_axis_tready follows the
+    // handshake by a cycle), and nothing reads them in between. DATA_W 64: the next
+    // header may be taken with the restart, so they are cleared with it.
+    reg  clr_q;
+    wire bclr = HOLD ? clr_q : (rst || restart);
+    wire bopen_nx = bclr || (bopen && !(in_beat && (bcnt == NB[BW-1:0] - 1'b1)));
+    always @(posedge clk) begin
+        clr_q <= rst || restart;
+        bopen <= bopen_nx;
+        if (bclr) bcnt <= 0;
+        else if (in_beat) bcnt <= bcnt + 1'b1;
+    end
     generate
         if (NB == 1) begin : g_win1
             assign win_nx = s_axis_tdata;
@@ -322,15 +341,15 @@ module udp_rx #(
     reg [15:0] lpos;
     reg [7:0]  xb;  // DATA_W 8: a pseudo-header byte in the free half of the word
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [4:0] bc = {{(5-BW){1'b0}}, bcnt};  // (DATA_W 8: the beat's position while < 8)
+    wire [4:0] bc = {{(5-BW){1'b0}}, bcnt};  // (DATA_W 8: the beat's position while bopen)
     /* verilator lint_on UNUSEDSIGNAL */
     // DATA_W 8: this byte and the rest are beyond the UDP length (the window is full here).
     // flen == f_len is a register (len_eq) made with the beat that steps flen, so that
     // the FIFO's tkeep and the checksum's byte select read flip-flops only: it only counts
     // once hdr_complete, i.e. after a beat that leaves flen >= 8. Such a beat holds a byte
     // (a beat without one leaves flen, and so len_eq, as they were) and either completes
-    // the header window (bcnt == NB - 1: all 8 header beats held a byte, so flen becomes 8
-    // and f_len is the window's next UDP length) or comes after it (bcnt == NB: f_len is
+    // the header window (its last beat, bopen: all 8 header beats held a byte, so flen
+    // becomes 8 and f_len is the window's next UDP length) or comes after it (!bopen: f_len is
     // fixed and the window no longer moves; flen becomes flen + 1). The beat's tkeep is
     // only in the enable, not in the compare.
     // flen + 1 == f_len is tested as flen == f_len - 1, a register (len_m1) loaded with the
@@ -340,7 +359,7 @@ module udp_rx #(
     always @(posedge clk) begin
         if (win_en) len_m1 <= nx_len - 16'd1;
         if (in_beat && s_axis_tkeep[0])
-            len_eq <= (bcnt == NB[BW-1:0]) ? (flen == len_m1) : (nx_len == 16'd8);
+            len_eq <= !bopen ? (flen == len_m1) : (nx_len == 16'd8);
     end
     wire       excl = tail || (hdr_complete && ((KEEP_W == 1) ? len_eq : (flen == f_len)));
     wire       d_in = s_axis_tkeep[0] && !excl;
@@ -358,7 +377,7 @@ module udp_rx #(
             // high byte, 6: low byte, both from the window's newest byte, 7: source IP byte
             // 2); the source IP's high word starts the sum, so the whole sum is in once the
             // last beat is (the byte lanes: ck_* below)
-            if (!bc[3]) begin
+            if (bopen) begin
                 if (bc[2]) xb = (bc[0] ^ bc[1]) ? win[HW*8-1-:8] : cur_src_ip[8*bc[0]+:8];
                 else xb = cur_dst_ip[8*{~bc[1], bc[0]}+:8];
             end
@@ -493,8 +512,6 @@ module udp_rx #(
             ended <= 1'b0;
             pushed <= 1'b0;
             tail <= 1'b0;
-            bcnt <= 0;
-            bopen <= 1'b1;
             flen <= 16'd0;
             hdr_complete <= 1'b0;
             ep <= 1'b0;
@@ -539,16 +556,10 @@ module udp_rx #(
                 tail <= 1'b0;
                 ended <= 1'b0;
                 pushed <= 1'b0;
-                bcnt <= 0;
-                bopen <= 1'b1;
                 flen <= 16'd0;
                 hdr_complete <= 1'b0;
             end else begin
                 if (push) pushed <= 1'b1;
-                if (win_en) begin
-                    bcnt <= bcnt + 1'b1;
-                    bopen <= (bcnt != NB[BW-1:0] - 1'b1);
-                end
                 if (in_beat) begin
                     flen <= flen_nx;
                     // (flen < 8 steps by at most 8: it lands in 8..15 when it reaches 8)

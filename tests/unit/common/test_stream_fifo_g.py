@@ -6,7 +6,8 @@ With a random gate, random offers and a randomly stalled sink: the ready is neve
 a cycle whose gate (s_gate_nx of the cycle before) is low, it is high in every such cycle
 while the FIFO has room, the beats taken come out in order and unchanged, and a full
 FIFO holds DEPTH + 2 beats with its gate open. (Without the gate, GATED = 0, it is
-stream_fifo: tests/unit/common/test_stream_fifo.py.)
+stream_fifo: tests/unit/common/test_stream_fifo.py.) Also with the input register
+(IN_REG = 1, DEPTH >= 4): the ready and the fill are the same.
 """
 
 from __future__ import annotations
@@ -122,13 +123,16 @@ async def fill_with_gate_open(dut) -> None:
     assert got == taken
 
 
-@pytest.mark.parametrize(("data_w", "depth"), [(8, 16), (8, 4), (64, 8), (64, 2)])
-def test_stream_fifo_g(data_w: int, depth: int) -> None:
+@pytest.mark.parametrize(
+    ("data_w", "depth", "in_reg"),
+    [(8, 16, 0), (8, 4, 0), (64, 8, 0), (64, 2, 0), (8, 16, 1), (8, 4, 1), (64, 4, 1)],
+)
+def test_stream_fifo_g(data_w: int, depth: int, in_reg: int) -> None:
     import cocotb_run
 
     cocotb_run.run(
         "stream_fifo_g",
         "test_stream_fifo_g",
-        parameters={"DATA_W": data_w, "DEPTH": depth, "GATED": 1},
+        parameters={"DATA_W": data_w, "DEPTH": depth, "GATED": 1, "IN_REG": in_reg},
         test_dir=Path(__file__).parent,
     )
