@@ -95,8 +95,8 @@ module stream_fifo_g #(
     // only then)
     wire         rd_last = (rd_p1 == wr_ptr);
     // (read while not full) a write without a read fills the FIFO when the next write
-    // address (of taken beats) meets the read address: with at most 2^AW - 1 entries held, only when
-    // 2^AW - 1 are
+    // address (of taken beats) meets the read address: with at most 2^AW - 1 entries
+    // held, only when 2^AW - 1 are
     wire         almost = (wr_p1 == rd_ptr);
     assign s_axis_tready = (GATED != 0) ? rdy : !full;
     wire         full_nx = full ? !rd : (wr && !rd && almost);
