@@ -40,7 +40,10 @@
 // (both made from their next values: same cycle behaviour), push and restart are one
 // gate of flip-flops (need, below), and m_icmp_hdr_valid / m_udp_hdr_valid and
 // m_icmp_axis_tvalid / m_udp_axis_tvalid are flip-flops of the strip (m_hdr_valid_oh,
-// m_axis_tvalid_oh).
+// m_axis_tvalid_oh). At DATA_W 8 the FIFO takes the beats through its input register
+// (stream_fifo_g IN_REG), so eth_rx's tvalid reaches no enable of its memory side; the
+// beat's extra cycle there costs no latency (the strip starts a packet only with its
+// command, when the packet's header bytes already wait in the FIFO before the payload).
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
 // m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
