@@ -76,6 +76,7 @@ module arp_rx #(
 
     localparam BEAT_W = 6;  // beat index, saturating; 42 bytes need at most 42 beats
     localparam [BEAT_W-1:0] BEAT_MAX = {BEAT_W{1'b1}};
+    localparam [BEAT_W-1:0] BEAT_37  = 37;
 
     reg  [BEAT_W-1:0] beat;     // index of the current beat within the frame
     reg               bad;      // a checked byte so far was wrong
@@ -214,6 +215,23 @@ module arp_rx #(
     // sp_pos: its position), so that the 80 flip-flops' enable is one flip-flop and the
     // compare starts from flip-flops. Both are complete two cycles after byte 31 is taken,
     // long before the verdict's cycle (after byte 41).
+    // The TPA's expected byte (tp_exp: cfg_ip's byte at the TPA position of the next beat,
+    // beat + 1, whose low bits give it: 38..41 are 1001 10, 11, 1010 00, 01) and whether
+    // that is the first TPA byte (w_tp0: beat + 1 == 38), loaded with every taken beat, so
+    // that the running compare starts from flip-flops: the beat counter's byte select is
+    // off its path. (tp_exp is loaded from the beat of the cycle before, and so holds the
+    // byte for the current beat until the next one is taken; the first load after reset
+    // or a frame's end selects byte 0 for beat 1, which is outside the window.)
+    reg  [7:0]  tp_exp;
+    reg         w_tp0;
+    // (cfg_ip's byte 3 - p, p the TPA position of beat + 1: {!(b1 ^ b0), !b0})
+    wire [1:0]  tp_sel = {beat[1] ^ beat[0], beat[0]};
+    always @(posedge clk) begin
+        if (take) begin
+            tp_exp <= cfg_ip[8*tp_sel +: 8];
+            w_tp0  <= !s_axis_tlast && (beat == BEAT_37);
+        end
+    end
     reg  [7:0]  sh_d;
     reg         sh_go;
     reg         sp_go;
@@ -247,7 +265,7 @@ module arp_rx #(
                 // (the same running compare, positions from the window flip-flops; the
                 // SPA's a cycle later: above)
                 if (s_axis_tkeep[0] && w_tpa)
-                    c_tpa_ok <= ip_ok1_f(c_tpa_ok, {!beat[1], beat[0]}, s_axis_tdata[7:0], cfg_ip);
+                    c_tpa_ok <= (s_axis_tdata[7:0] == tp_exp) && (w_tp0 || c_tpa_ok);
             end else begin
                 if (ip_any_f(28, beat, s_axis_tkeep))
                     c_spa_ok <= ip_ok_f(28, c_spa_ok, beat, s_axis_tkeep, s_axis_tdata,
