@@ -32,9 +32,14 @@
 //
 // REG_OUT = 1: registered output and registered decisions, for a consumer that keeps
 // every frame's beats coming and pauses between frames (a MAC: FCS and inter-frame gap).
-// m_axis_* are flip-flops (an output register loaded from the grant's input whenever it
-// is empty or taken); s_axis_tready[i] = grant[i] AND (output register empty, or taken
-// and not holding a tlast beat), one gate from flip-flops and m_axis_tready. The grant
+// m_axis_* are flip-flops (an output register loaded whenever it is empty or taken, from
+// a skid register when that holds a beat, else from the grant's input; the skid register
+// takes the grant's beat while the output register is full and not taken).
+// s_axis_tready[i] = grant[i] AND room, room a flip-flop made from its next value (the
+// skid register empty and the frame's tlast beat not yet taken): one gate of two
+// flip-flops, no path from m_axis_tready or m_axis_tvalid/tlast to any tready. The skid
+// register only takes a beat earlier than the output register could: the beats reach
+// m_axis_* in the same cycles as without it, whenever the input keeps up. The grant
 // (one-hot, or zero: no frame committed) is decided only from registers: the round-robin
 // pick is made every cycle into a register (nxt) from the requests of the inputs not
 // granted, and it is loaded into the grant when the frame's tlast beat leaves the output
@@ -47,7 +52,8 @@
 // in the cycle before the decision waits for the next one. The pick relies on the
 // AXI4-Stream rule that an input's tvalid stays high until its beat is taken (an
 // axis_pipe slice in front keeps it). Latency: a request on an idle arbiter reaches
-// m_axis_tvalid 3 cycles later (pick, grant, output register); data path 1 cycle.
+// m_axis_tvalid 3 cycles later (pick, grant, output register); data path 1 cycle (2
+// for a beat that waited in the skid register while the output was stalled).
 module eth_tx_arb #(
     parameter N      = 2,
     parameter DATA_W = 8,
@@ -163,17 +169,24 @@ module eth_tx_arb #(
             reg [DATA_W-1:0] r_data;
             reg [KEEP_W-1:0] r_keep;
             reg              r_valid, r_last, r_user;
+            // skid register: a beat taken while the output register was full and not
+            // taken (k_valid), so that the inputs' tready does not wait for m_axis_tready
+            reg [DATA_W-1:0] k_data;
+            reg [KEEP_W-1:0] k_keep;
+            reg              k_valid, k_last, k_user;
+            // room: a flip-flop, the skid register is empty and the frame under way has
+            // not had its tlast beat taken yet (made from its next value)
+            reg              room;
+            reg              l_seen;  // the frame's tlast beat taken, not yet left
             // the round-robin pick, made every cycle from the requests of the inputs not
             // granted (nxt, zero with none: nxt_any low), and the input served last (ptr)
             reg [N-1:0]      nxt, ptr;
             reg              nxt_any;
-            // room in the output register for a beat of the frame under way: empty, or
-            // taken and not holding the frame's tlast beat
-            wire cont = !r_valid || (m_axis_tready && !r_last);
             wire o_ld = !r_valid || m_axis_tready;            // the output register loads
             wire fin  = r_valid && r_last && m_axis_tready;   // a frame's tlast beat leaves
             wire dec  = fin || !locked;                       // the grant is decided
-            always @* s_axis_tready = grant & {N{cont}};
+            wire take = in_valid && room;                     // a beat taken from the grant's input
+            always @* s_axis_tready = grant & {N{room}};
 
             assign m_axis_tdata  = r_data;
             assign m_axis_tkeep  = r_keep;
@@ -182,19 +195,32 @@ module eth_tx_arb #(
             assign m_axis_tuser  = r_user;
             assign cnt_ev = fin;
 
-            // the output register's data loads whenever it may (its content matters only
-            // with r_valid); r_valid: a beat came, unless the tlast beat just left
+            // the output register's data loads whenever it may, from the skid register
+            // when that holds a beat, else from the grant's input (its content matters
+            // only with r_valid); the skid register's data loads in every cycle it is empty
             always @(posedge clk) begin
                 if (o_ld) begin
-                    r_data <= o_data;
-                    r_keep <= o_keep;
-                    r_last <= in_last;
-                    r_user <= in_user;
+                    r_data <= k_valid ? k_data : o_data;
+                    r_keep <= k_valid ? k_keep : o_keep;
+                    r_last <= k_valid ? k_last : in_last;
+                    r_user <= k_valid ? k_user : in_user;
+                end
+                if (!k_valid) begin
+                    k_data <= o_data;
+                    k_keep <= o_keep;
+                    k_last <= in_last;
+                    k_user <= in_user;
                 end
             end
+            // next values of the skid's valid and of the tlast-taken flag, for room
+            wire k_nx = !o_ld && (k_valid || take);
+            wire l_nx = !fin && (l_seen || (take && in_last));
             // locked: an input holds the grant (its frame is committed), = (grant != 0)
             always @(posedge clk) begin
-                if (o_ld) r_valid <= in_valid && !(r_valid && r_last);
+                if (o_ld) r_valid <= k_valid || take;
+                k_valid <= k_nx;
+                l_seen  <= l_nx;
+                room    <= !k_nx && !l_nx;
                 nxt     <= pick_of(ptr, req);
                 nxt_any <= any;
                 if (dec) begin
@@ -205,6 +231,9 @@ module eth_tx_arb #(
                 if (fin) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
                 if (rst) begin
                     r_valid    <= 1'b0;
+                    k_valid    <= 1'b0;
+                    l_seen     <= 1'b0;
+                    room       <= 1'b1;
                     grant      <= {N{1'b0}};
                     locked     <= 1'b0;
                     ptr        <= {N{1'b0}};
