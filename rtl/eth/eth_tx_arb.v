@@ -32,12 +32,11 @@
 //
 // REG_OUT = 1: registered output and registered decisions, for a consumer that keeps
 // every frame's beats coming and pauses between frames (a MAC: FCS and inter-frame gap).
-// m_axis_* are flip-flops (an output register loaded whenever it is empty or taken, from
-// a skid register when that holds a beat, else from the grant's input; the skid register
-// takes the grant's beat while the output register is full and not taken).
-// s_axis_tready[i] = grant[i] AND room, room a flip-flop made from its next value (the
-// skid register empty and the frame's tlast beat not yet taken): one gate of two
-// flip-flops, no path from m_axis_tready or m_axis_tvalid/tlast to any tready. The skid
+// m_axis_* are flip-flops: an axis_pipe register slice (output and skid register) behind
+// the grant's multiplexer. s_axis_tready[i] = grant[i] AND the slice's ready (its skid
+// register empty, a flip-flop) AND NOT l_seen (the frame's tlast beat taken and not yet
+// left, a flip-flop): one gate of three flip-flops, no path from m_axis_tready or
+// m_axis_tvalid/tlast to any tready. The skid
 // register only takes a beat earlier than the output register could: the beats reach
 // m_axis_* in the same cycles as without it, whenever the input keeps up. The grant
 // (one-hot, or zero: no frame committed) is decided only from registers: the round-robin
@@ -165,62 +164,38 @@ module eth_tx_arb #(
                 end
             end
         end else begin : g_reg
-            // output register
-            reg [DATA_W-1:0] r_data;
-            reg [KEEP_W-1:0] r_keep;
-            reg              r_valid, r_last, r_user;
-            // skid register: a beat taken while the output register was full and not
-            // taken (k_valid), so that the inputs' tready does not wait for m_axis_tready
-            reg [DATA_W-1:0] k_data;
-            reg [KEEP_W-1:0] k_keep;
-            reg              k_valid, k_last, k_user;
-            // room: a flip-flop, the skid register is empty and the frame under way has
-            // not had its tlast beat taken yet (made from its next value)
-            reg              room;
-            reg              l_seen;  // the frame's tlast beat taken, not yet left
+            // Output register and skid register: an axis_pipe behind the grant's
+            // multiplexer (its tready, !skid_valid, is a flip-flop; its outputs are
+            // flip-flops). l_seen: the frame's tlast beat has been taken and has not left
+            // the output yet; the granted input is held (and offers nothing to the slice)
+            // meanwhile, so a frame's beats never follow another frame's before the grant
+            // has been decided.
+            wire             p_tready;
+            reg              l_seen;
             // the round-robin pick, made every cycle from the requests of the inputs not
             // granted (nxt, zero with none: nxt_any low), and the input served last (ptr)
             reg [N-1:0]      nxt, ptr;
             reg              nxt_any;
-            wire o_ld = !r_valid || m_axis_tready;            // the output register loads
-            wire fin  = r_valid && r_last && m_axis_tready;   // a frame's tlast beat leaves
-            wire dec  = fin || !locked;                       // the grant is decided
-            wire take = in_valid && room;                     // a beat taken from the grant's input
-            always @* s_axis_tready = grant & {N{room}};
-
-            assign m_axis_tdata  = r_data;
-            assign m_axis_tkeep  = r_keep;
-            assign m_axis_tvalid = r_valid;
-            assign m_axis_tlast  = r_last;
-            assign m_axis_tuser  = r_user;
+            wire p_valid = in_valid && !l_seen;                          // offered to the slice
+            wire take = p_valid && p_tready;                             // a beat taken
+            wire fin  = m_axis_tvalid && m_axis_tlast && m_axis_tready;  // a tlast beat leaves
+            wire dec  = fin || !locked;                                  // the grant is decided
+            // (each tready one gate of three flip-flops: grant, !skid_valid, !l_seen)
+            always @* s_axis_tready = grant & {N{p_tready && !l_seen}};
             assign cnt_ev = fin;
 
-            // the output register's data loads whenever it may, from the skid register
-            // when that holds a beat, else from the grant's input (its content matters
-            // only with r_valid); the skid register's data loads in every cycle it is empty
-            always @(posedge clk) begin
-                if (o_ld) begin
-                    r_data <= k_valid ? k_data : o_data;
-                    r_keep <= k_valid ? k_keep : o_keep;
-                    r_last <= k_valid ? k_last : in_last;
-                    r_user <= k_valid ? k_user : in_user;
-                end
-                if (!k_valid) begin
-                    k_data <= o_data;
-                    k_keep <= o_keep;
-                    k_last <= in_last;
-                    k_user <= in_user;
-                end
-            end
-            // next values of the skid's valid and of the tlast-taken flag, for room
-            wire k_nx = !o_ld && (k_valid || take);
-            wire l_nx = !fin && (l_seen || (take && in_last));
+            axis_pipe #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_out (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(o_data), .s_axis_tkeep(o_keep), .s_axis_tvalid(p_valid),
+                .s_axis_tready(p_tready), .s_axis_tlast(in_last), .s_axis_tuser(in_user),
+                .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+                .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+                .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser)
+            );
+
             // locked: an input holds the grant (its frame is committed), = (grant != 0)
             always @(posedge clk) begin
-                if (o_ld) r_valid <= k_valid || take;
-                k_valid <= k_nx;
-                l_seen  <= l_nx;
-                room    <= !k_nx && !l_nx;
+                l_seen  <= !fin && (l_seen || (take && in_last));
                 nxt     <= pick_of(ptr, req);
                 nxt_any <= any;
                 if (dec) begin
@@ -230,10 +205,7 @@ module eth_tx_arb #(
                 end
                 if (fin) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
                 if (rst) begin
-                    r_valid    <= 1'b0;
-                    k_valid    <= 1'b0;
                     l_seen     <= 1'b0;
-                    room       <= 1'b1;
                     grant      <= {N{1'b0}};
                     locked     <= 1'b0;
                     ptr        <= {N{1'b0}};
