@@ -81,12 +81,15 @@ module axis_fifo #(
     reg  [AW-1:0] wr_ptr;  // committed: everything below is visible to the reader
     reg  [AW-1:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
     reg  [AW-1:0] wr_ptr_cur_inc;  // wr_ptr_cur + 1
+    reg  [AW-1:0] wr_ptr_inc;  // wr_ptr + 1 (loaded on a commit from the incrementer
+                               // that steps wr_ptr_cur_inc: no adder of its own)
     reg  [AW-1:0] rd_ptr;
     reg  [AW-1:0] rd_ptr_inc;  // rd_ptr + 1
     reg           full;  // wr_ptr_cur is DEPTH beats ahead of rd_ptr
     reg           full_wr;  // frame mode: the open frame alone fills the FIFO
     reg           empty;  // nothing committed at rd_ptr
     reg           commit_q;  // a commit last cycle (wr_ptr moved on)
+    reg           rd_en_q;  // a read last cycle (rd_ptr moved on)
     reg           drop_frame;  // discarding the rest of the current input frame
 
     // full and empty are registered one cycle ahead, each against the other side's
@@ -108,6 +111,7 @@ module axis_fifo #(
     wire discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
     wire to_inc = store && !discard_bad;  // wr_ptr_cur moves on by one (commits too)
     wire to_rev = over || discard_bad;  // wr_ptr_cur falls back to wr_ptr
+    wire [AW-1:0] inc_nx = wr_ptr_cur_inc + ONE;
 
     always @(posedge clk) begin
         if (store) mem[wr_ptr_cur] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
@@ -122,6 +126,7 @@ module axis_fifo #(
             wr_ptr         <= {AW{1'b0}};
             wr_ptr_cur     <= {AW{1'b0}};
             wr_ptr_cur_inc <= ONE;
+            wr_ptr_inc     <= ONE;
             full           <= 1'b0;
             full_wr        <= 1'b0;
             commit_q       <= 1'b0;
@@ -130,22 +135,32 @@ module axis_fifo #(
             commit_q <= commit;
             if (take && drop_frame && s_axis_tlast) drop_frame <= 1'b0;
             if (over) drop_frame <= !s_axis_tlast;
-            if (commit) wr_ptr <= wr_ptr_cur_inc;
+            // a commit is a store that also moves wr_ptr_cur on (never to_rev), so
+            // wr_ptr's new value plus one is wr_ptr_cur_inc's new value
+            if (commit) begin
+                wr_ptr     <= wr_ptr_cur_inc;
+                wr_ptr_inc <= inc_nx;
+            end
             if (to_rev) begin
                 wr_ptr_cur     <= wr_ptr;
-                wr_ptr_cur_inc <= wr_ptr + ONE;
+                wr_ptr_cur_inc <= wr_ptr_inc;
             end else if (to_inc) begin
                 wr_ptr_cur     <= wr_ptr_cur_inc;
-                wr_ptr_cur_inc <= wr_ptr_cur_inc + ONE;
+                wr_ptr_cur_inc <= inc_nx;
             end
             // to_rev: W(next) = C, and equal addresses mean C = 0 or DEPTH.
             // to_inc: store needs !full, so W < DEPTH and W + 1 is 1..DEPTH: equal
             // addresses mean DEPTH. Otherwise W(next) = W, which is DEPTH - 1 or DEPTH
             // while full is set (rd_ptr moves at most one a cycle) and below DEPTH while
-            // it is clear.
+            // it is clear; it stays DEPTH (wr_ptr_cur == rd_ptr) while rd_ptr has not
+            // moved since the cycle before: each of the three loads of full sets it
+            // only with wr_ptr_cur's new value equal to this cycle's rd_ptr, and the
+            // third keeps wr_ptr_cur, so while full is set wr_ptr_cur equals last
+            // cycle's rd_ptr, and equals this cycle's exactly when no read moved it
+            // (rd_en_q low; DEPTH >= 2)
             if (to_rev) full <= (wr_ptr == rd_ptr) && !c_zero;
             else if (to_inc) full <= (wr_ptr_cur_inc == rd_ptr);
-            else full <= full && (wr_ptr_cur == rd_ptr);
+            else full <= full && !rd_en_q;
             // (the open frame, wr_ptr_cur - wr_ptr, is at most W < DEPTH on a store)
             if (to_rev || commit) full_wr <= 1'b0;
             else if (to_inc) full_wr <= FRAME && (wr_ptr_cur_inc == wr_ptr);
@@ -173,7 +188,9 @@ module axis_fifo #(
             rd_ptr_inc <= ONE;
             empty      <= 1'b1;
             out_valid  <= 1'b0;
+            rd_en_q    <= 1'b0;
         end else begin
+            rd_en_q <= rd_en;
             if (rd_en) begin
                 rd_ptr     <= rd_ptr_inc;
                 rd_ptr_inc <= rd_ptr_inc + ONE;
