@@ -171,17 +171,17 @@ module tx_prepend #(
             // the last header byte taken (as adv at last_hb): with CHECK_LEN the output is
             // valid there unless the frame ends on that byte (zl: then S_IDLE clears), so
             // the clear needs no tvalid
-            wire          hclr = (CHECK_LEN == 0) ? adv :
-                                 ((st == S_HDR) && last_hb && m_axis_tready && !zl);
+            wire          hclr = last_hb && ((CHECK_LEN == 0) ? adv :
+                                             ((st == S_HDR) && m_axis_tready && !zl));
             always @(posedge clk) begin
                 if (adv0) oh[HB-2:0] <= oh_sh[HB-2:0];
                 if (adv) oh[HB-1] <= oh_sh[HB-1];
-                if (adv0) hpre <= hsel(hdr, oh);
-                else if (hclr) hpre <= 8'd0;  // the last header byte taken: payload next
-                if (st == S_IDLE) begin  // ready for a start
-                    oh   <= {{(HB - 1) {1'b0}}, 1'b1};
-                    hpre <= 8'd0;
-                end
+                if (st == S_IDLE) oh <= {{(HB - 1) {1'b0}}, 1'b1};  // ready for a start
+                // cleared after the last header byte (payload next) and while idle: a
+                // synchronous reset, exclusive with adv0 (which needs !last_hb), so that
+                // the byte's D input is the AND-OR alone, with no handshake term in it
+                if (hclr || st == S_IDLE) hpre <= 8'd0;
+                else if (adv0) hpre <= hsel(hdr, oh);
             end
             assign hbeat    = oh[0] ? hdr[((HDR_MSB != 0) ? (HB - 1) : 0) * 8 +: 8] : hpre;
             assign pre_last = oh[HB-2];
@@ -235,6 +235,12 @@ module tx_prepend #(
 
     // low bits of rem - KEEP_W (all that rem8 needs when rem <= 2*KEEP_W): a CW-bit adder
     wire [CW-1:0] rem_m = rem[CW-1:0] - KWC;
+
+    // a header beat is taken that does not end the frame (S_HDR && !fin && the output's
+    // handshake): from the state, zl / zr and the output's tready only (the payload's
+    // valid only where the last header beat waits for the payload, zr)
+    wire hadv = (st == S_HDR) && m_axis_tready &&
+                (zr ? (s_axis_tvalid && !zr_end) : !zl);
 
     reg fin;  // the frame's last beat is taken this cycle
     reg to_drop;
@@ -342,15 +348,11 @@ module tx_prepend #(
     always @(posedge clk) begin
         case (st)
             S_HDR: begin
-                if (fin) begin
-                    st   <= to_drop ? S_DROP : S_IDLE;
-                    pz   <= 1'b0;
-                    dr   <= to_drop;
-                end else if (m_axis_tvalid && m_axis_tready) begin
+                if (fin) st <= to_drop ? S_DROP : S_IDLE;
+                if (hadv) begin  // (exclusive with fin)
                     bc      <= bc + 8'd1;
                     last_hb <= pre_last;
                     zl_r    <= pre_last && rem_zero;
-                    pz      <= last_hb || (ZLC && pre_last && rem_zero);
                     if (last_hb) begin
                         st    <= S_PAY;
                         carry <= tailsh[DATA_W-1:0];
@@ -371,8 +373,6 @@ module tx_prepend #(
                         rem8    <= rem_le ? {CW{1'b0}} : rem_le2 ? rem_m : KWC;
                     end
                     if (p_end) begin
-                        pz <= 1'b0;
-                        dr <= !p_flush && to_drop;
                         if (p_flush) begin
                             st      <= S_FLUSH;
                             resid   <= p_tot - KWC;
@@ -385,16 +385,10 @@ module tx_prepend #(
                 end
             end
             S_FLUSH: begin
-                if (m_axis_tready) begin
-                    st <= drop_r ? S_DROP : S_IDLE;
-                    dr <= drop_r;
-                end
+                if (m_axis_tready) st <= drop_r ? S_DROP : S_IDLE;
             end
             S_DROP: begin
-                if (s_axis_tvalid && s_axis_tlast) begin
-                    st <= S_IDLE;
-                    dr <= 1'b0;
-                end
+                if (s_axis_tvalid && s_axis_tlast) st <= S_IDLE;
             end
             default: ;
         endcase
@@ -424,14 +418,37 @@ module tx_prepend #(
         if (start) begin  // users start only when can_start (see above)
             st   <= start_drop ? S_DROP : S_HDR;
             hold <= !start_drop;
-            pz   <= !start_drop && ZLC && (HBL == 8'd0) && (start_len == 16'd0);
-            dr   <= start_drop;
         end
         if (rst) begin
             st   <= S_IDLE;
             hold <= 1'b0;
-            pz   <= 1'b0;
-            dr   <= 1'b0;
+        end
+    end
+
+    // pz and dr: the next values of their state decodes, written without the state, so
+    // that neither enable sees the state or the header-side logic. pz (S_PAY, or S_HDR on
+    // a zero-length frame's last header beat) clears when a payload beat that ends the
+    // frame is taken (p_end: in that S_HDR case the length is 0, so rem_le is 1) and is
+    // set by the header step onto the payload; dr (S_DROP) clears on the dropped payload's
+    // last beat and is set by a frame's end that leaves payload behind (fin && to_drop)
+    always @(posedge clk) begin
+        if (pz) begin
+            if (s_axis_tvalid && m_axis_tready && p_end) pz <= 1'b0;
+        end else if (hadv && (last_hb || (ZLC && pre_last && rem_zero))) begin
+            pz <= 1'b1;
+        end
+        if (dr) begin
+            if (s_axis_tvalid && s_axis_tlast) dr <= 1'b0;
+        end else if (fin && to_drop) begin
+            dr <= 1'b1;
+        end
+        if (start) begin
+            pz <= !start_drop && ZLC && (HBL == 8'd0) && (start_len == 16'd0);
+            dr <= start_drop;
+        end
+        if (rst) begin
+            pz <= 1'b0;
+            dr <= 1'b0;
         end
     end
 endmodule

@@ -177,9 +177,22 @@ module icmp_echo #(
         end
     endgenerate
     wire q_pop = out_end;
-    /* verilator lint_off WIDTH */
-    wire [CKW-1:0] ck_sum = {{(CKW - 16) {1'b0}}, ck_acc[15:0]} + ck_acc[CKW-1:16] + ck_w;
-    /* verilator lint_on WIDTH */
+    // at 8 bits the deferred carry is one bit: it enters the adder as its carry-in (the
+    // low bit of a one-bit-wider add), so the sum is one carry chain, not two in a row
+    wire [CKW-1:0] ck_sum;
+    generate
+        if (CKW == 17) begin : g_ci
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [17:0] ck_sx = {1'b0, ck_acc[15:0], 1'b1} + {ck_w[16:0], ck_acc[16]};
+            wire        ck_w17 = ck_w[17];  // (0 at 8 bits: a byte in either half)
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign ck_sum = ck_sx[17:1];
+        end else begin : g_c3
+            /* verilator lint_off WIDTH */
+            assign ck_sum = {{(CKW - 16) {1'b0}}, ck_acc[15:0]} + ck_acc[CKW-1:16] + ck_w;
+            /* verilator lint_on WIDTH */
+        end
+    endgenerate
     always @(posedge clk) begin
         ck_v <= in_fire;
         ck_l <= in_fire && s_axis_tlast;
@@ -201,8 +214,10 @@ module icmp_echo #(
         if (ck_fv) q_head <= ck_new;
         if (q_pop) q_have <= 1'b0;
         if (ck_fv) q_have <= 1'b1;
-        if (q_pop) c_in <= 1'b0;
-        if (in_fire && s_axis_tlast) c_in <= 1'b1;
+        // closed by a message's last beat entering, open again when it leaves; written as
+        // the next value (while closed no beat enters, so the close needs no c_in): the
+        // input handshake reaches c_in through one gate, not through in_fire
+        c_in <= c_in ? !q_pop : (s_axis_tvalid && q_tready && s_axis_tlast);
         if (rst) begin
             ck_v   <= 1'b0;
             ck_l   <= 1'b0;
