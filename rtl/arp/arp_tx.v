@@ -31,8 +31,9 @@
 // Latency: the first beat is valid the cycle after start; ceil(42/KEEP_W) beats;
 // frames can follow back to back.
 // At 8 bits the byte is made one beat ahead: the counter holds the next beat's index, a
-// one-hot register the pair of beats it is in, each source (selected by the low beat
-// bits) is gated by an enable that is one gate from that register, and the byte is
+// one-hot register the pair of beats it is in, each source (a pair of bytes) is gated by
+// an enable flip-flop loaded as that register moves, the beat's low bit picks the pair's
+// even or odd byte last (one gate from the output register), and the byte is
 // loaded into an output register as the beat before it is taken, so the output is a
 // flip-flop (the first beat, the destination's first byte, is taken from its latch
 // through one gate); wider, a beat is a slice of the whole frame. A broadcast
@@ -98,50 +99,64 @@ module arp_tx #(
         if (KEEP_W == 1) begin : g_byte
             // The next beat's byte (beat is the next beat's index: the byte made is
             // loaded into ob). A one-hot register h marks the pair of beats it is in
-            // (h[j]: beats 2j and 2j + 1). Eight sources, each gated by an enable that
-            // is an OR of a few h bits (and the frame's kind), are ORed with the
-            // constant bytes (pairs 6..10, beats 12..21): two selected by beat[1:0],
-            // the destination's bytes 0..3 (beats 0..3, and 32..35 for a reply) and our
-            // MAC's bytes 2..5 (beats 8..11 and 24..27); six selected by beat[0], the
-            // destination's bytes 4, 5 (beats 4, 5, and 36, 37 for a reply), our MAC's
-            // 0, 1 (beats 6, 7 and 22, 23), our IP's 0, 1 and 2, 3 (beats 28..31, and
-            // 38..41 for a gratuitous ARP) and the target IP's 0, 1 and 2, 3 (beats
-            // 38..41 otherwise).
+            // (h[j]: beats 2j and 2j + 1). Ten sources, each a pair of bytes (the even
+            // beat's, the odd beat's), are gated by enable flip-flops (en: an OR of a
+            // few h bits and the frame's kind, loaded as h moves): the destination's
+            // bytes 0, 1 / 2, 3 / 4, 5 (beats 0..5, and 32..37 for a reply), our MAC's
+            // 0, 1 (beats 6, 7 and 22, 23) and 2, 3 / 4, 5 (beats 8..11 and 24..27), our
+            // IP's 0, 1 and 2, 3 (beats 28..31, and 38..41 for a gratuitous ARP) and the
+            // target IP's 0, 1 and 2, 3 (beats 38..41 otherwise). The constant bytes'
+            // bits (pairs 6..10, beats 12..21) are five more such flip-flops. The even
+            // and the odd byte of the pair are each an OR of the gated sources, and
+            // beat[0] picks one of them last, so it is one gate from ob.
             reg  [20:0] h;
             wire        o = beat[0];
-            wire [7:0]  en;
-            wire [3:0]  kb;
-            assign en[0] = h[0] | h[1] | ((h[16] | h[17]) & r_reply);  // D0..3 by beat[1:0]
-            assign en[1] = h[2] | (h[18] & r_reply);                 // D4, D5 by o
-            assign en[2] = h[3] | h[11];                             // M0, M1 by o
-            assign en[3] = h[4] | h[5] | h[12] | h[13];              // M2..5 by beat[1:0]
-            assign en[4] = h[14] | (h[19] & r_garp);                 // I0, I1 by o
-            assign en[5] = h[15] | (h[20] & r_garp);                 // I2, I3 by o
-            assign en[6] = h[19] & !r_garp;                          // T0, T1 by o
-            assign en[7] = h[20] & !r_garp;                          // T2, T3 by o
-            // 08 06 | 00 01 | 08 00 | 06 04 | 00 opcode (1 request, 2 reply)
-            assign kb[3] = (h[6] | h[8]) & !o;
-            assign kb[2] = (h[6] & o) | h[9];
-            assign kb[1] = (h[6] & o) | (h[9] & !o) | (h[10] & o & r_reply);
-            assign kb[0] = (h[7] & o) | (h[10] & o & !r_reply);
-            reg [7:0] qa, qc;
-            always @* begin
-                case (beat[1:0])
-                    2'd0: begin qa = r_dst[47:40]; qc = cfg_mac[31:24]; end
-                    2'd1: begin qa = r_dst[39:32]; qc = cfg_mac[23:16]; end
-                    2'd2: begin qa = r_dst[31:24]; qc = cfg_mac[15:8]; end
-                    default: begin qa = r_dst[23:16]; qc = cfg_mac[7:0]; end
-                endcase
+            // the enables as functions of h and the frame's kind (r_reply and r_garp only
+            // change while h is at pair 0, where they are not read): en[9:0] the sources,
+            // en[14:10] the constant bytes' bits (08 06 | 00 01 | 08 00 | 06 04 |
+            // 00 opcode: 1 request, 2 reply): the even byte's bit 3 (pairs 6, 8), the
+            // even byte's bits 2, 1 (pair 9), the odd byte's bit 2 (pairs 6, 9), bit 1
+            // (pair 6, pair 10 of a reply) and bit 0 (pair 7, pair 10 of a request)
+            function [14:0] en_of(input [20:0] hh, input rp, input gp);
+                begin
+                    en_of[0] = hh[0] | (hh[16] & rp);   // D0, D1
+                    en_of[1] = hh[1] | (hh[17] & rp);   // D2, D3
+                    en_of[2] = hh[2] | (hh[18] & rp);   // D4, D5
+                    en_of[3] = hh[3] | hh[11];          // M0, M1
+                    en_of[4] = hh[4] | hh[12];          // M2, M3
+                    en_of[5] = hh[5] | hh[13];          // M4, M5
+                    en_of[6] = hh[14] | (hh[19] & gp);  // I0, I1
+                    en_of[7] = hh[15] | (hh[20] & gp);  // I2, I3
+                    en_of[8] = hh[19] & !gp;            // T0, T1
+                    en_of[9] = hh[20] & !gp;            // T2, T3
+                    en_of[10] = hh[6] | hh[8];
+                    en_of[11] = hh[9];
+                    en_of[12] = hh[6] | hh[9];
+                    en_of[13] = hh[6] | (hh[10] & rp);
+                    en_of[14] = hh[7] | (hh[10] & !rp);
+                end
+            endfunction
+            // kept as flip-flops loaded with h (reset and done: pair 0)
+            reg  [14:0] en;
+            wire [7:0]  be =  // the pair's even byte
+                ({8{en[0]}} & r_dst[47:40]) | ({8{en[1]}} & r_dst[31:24]) |
+                ({8{en[2]}} & r_dst[15:8]) | ({8{en[3]}} & cfg_mac[47:40]) |
+                ({8{en[4]}} & cfg_mac[31:24]) | ({8{en[5]}} & cfg_mac[15:8]) |
+                ({8{en[6]}} & cfg_ip[31:24]) | ({8{en[7]}} & cfg_ip[15:8]) |
+                ({8{en[8]}} & r_tpa[31:24]) | ({8{en[9]}} & r_tpa[15:8]) |
+                {4'h0, en[10], en[11], en[11], 1'b0};
+            wire [7:0]  bo =  // the pair's odd byte
+                ({8{en[0]}} & r_dst[39:32]) | ({8{en[1]}} & r_dst[23:16]) |
+                ({8{en[2]}} & r_dst[7:0]) | ({8{en[3]}} & cfg_mac[39:32]) |
+                ({8{en[4]}} & cfg_mac[23:16]) | ({8{en[5]}} & cfg_mac[7:0]) |
+                ({8{en[6]}} & cfg_ip[23:16]) | ({8{en[7]}} & cfg_ip[7:0]) |
+                ({8{en[8]}} & r_tpa[23:16]) | ({8{en[9]}} & r_tpa[7:0]) |
+                {5'h0, en[12], en[13], en[14]};
+            wire [7:0]  b = o ? bo : be;
+            always @(posedge clk) begin
+                if (rst || done) en <= en_of(21'd1, 1'b0, 1'b0);
+                else if (adv && o) en <= en_of({h[19:0], 1'b0}, r_reply, r_garp);
             end
-            wire [7:0] b =
-                ({8{en[0]}} & qa) |
-                ({8{en[1]}} & (o ? r_dst[7:0] : r_dst[15:8])) |
-                ({8{en[2]}} & (o ? cfg_mac[39:32] : cfg_mac[47:40])) |
-                ({8{en[3]}} & qc) |
-                ({8{en[4]}} & (o ? cfg_ip[23:16] : cfg_ip[31:24])) |
-                ({8{en[5]}} & (o ? cfg_ip[7:0]   : cfg_ip[15:8]))  |
-                ({8{en[6]}} & (o ? r_tpa[23:16] : r_tpa[31:24])) |
-                ({8{en[7]}} & (o ? r_tpa[7:0]   : r_tpa[15:8]))  | {4'h0, kb};
             // h follows beat: pair 0 (beat 1) when idle, the next pair after an odd beat
             always @(posedge clk) begin
                 if (rst || done) h <= 21'd1;

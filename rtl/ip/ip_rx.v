@@ -24,7 +24,9 @@
 // path holds more than one short adder. At DATA_W 8 each byte is added to the sum
 // rotated by 8 bits (multiplied by 256 modulo 0xFFFF), so no lane select is needed, and
 // the destination checks (cfg_ip, 255.255.255.255, the subnet broadcast) are flags built
-// one byte at a time (cfg_ip and cfg_netmask are sampled with the destination bytes).
+// one byte at a time (cfg_ip and cfg_netmask are sampled with the destination bytes;
+// each byte's compares are registered with it and folded into the flags the cycle after,
+// the flags' readers taking the folded value, so the input handshake is no flag's enable).
 // At DATA_W 8 the payload is marked as the bytes enter the FIFO: header bytes and bytes
 // past the total length go in with tkeep = 0 (and the last beat with tuser = 1 if the
 // frame ends before the total length), so the strip has no skip or length counter; a
@@ -161,6 +163,12 @@ module ip_rx #(
     reg             dst_ones;  // DATA_W 8: the destination bytes seen so far are all ff
     reg             dst_ip;  // DATA_W 8: ... equal cfg_ip's
     reg             dst_bc;  // DATA_W 8: ... equal the subnet broadcast's (cfg_ip | ~cfg_netmask)
+    // DATA_W 8: the last byte's compares, registered with it, and whether it was a
+    // destination byte (d_v) / the first one (d_first); the flags with it folded in
+    reg             d_v, d_first, d_ones, d_ip, d_bc;
+    wire dst_ones_eff = d_v ? (d_ones && (dst_ones || d_first)) : dst_ones;
+    wire dst_ip_eff = d_v ? (d_ip && (dst_ip || d_first)) : dst_ip;
+    wire dst_bc_eff = d_v ? (d_bc && (dst_bc || d_first)) : dst_bc;
     reg  [47:0]     cur_src_mac;
     // DATA_W 8: the payload is marked in the stream as it enters the FIFO (see below)
     reg  [15:0]     tlen_r;  // total length, captured as header bytes 2 and 3 arrive
@@ -311,8 +319,8 @@ module ip_rx #(
         r_hdr <= (f_ver != 4'd4) || (f_ihl < 4'd5);
         r_len <= tl_d[14];
         // (DATA_W 8: from the flags built one destination byte at a time)
-        r_bcast <= (KEEP_W == 1) ? !dst_ip : (f_dst != cfg_ip);
-        r_dst <= (KEEP_W == 1) ? !(dst_ip || dst_ones || dst_bc) :
+        r_bcast <= (KEEP_W == 1) ? !dst_ip_eff : (f_dst != cfg_ip);
+        r_dst <= (KEEP_W == 1) ? !(dst_ip_eff || dst_ones_eff || dst_bc_eff) :
                  !((f_dst == cfg_ip) || (&f_dst) || (f_dst == (cfg_ip | ~cfg_netmask)));
         r_frag <= f_mf || (f_off != 13'd0);
         r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17));
@@ -376,11 +384,18 @@ module ip_rx #(
         // modulo 128; the decision is made by byte 65): 255.255.255.255, cfg_ip and the
         // subnet broadcast, each byte compared with the byte of cfg_ip / cfg_netmask that
         // bpos selects (three 8-bit compares instead of two 32-bit ones)
-        if (in_beat && s_axis_tkeep[0] && dwin) begin
-            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || dfirst);
-            dst_ip <= (s_axis_tdata[7:0] == ip_byte) && (dst_ip || dfirst);
-            dst_bc <= (s_axis_tdata[7:0] == (ip_byte | ~mask_byte)) && (dst_bc || dfirst);
-        end
+        // The byte's three compares are registered with the beat (d_ones, d_ip, d_bc: no
+        // enable) and folded into the flags in the next cycle (d_v: a destination byte
+        // was taken), so the input handshake reaches one flip-flop (d_v) instead of the
+        // flags' enables; the flags' value in every cycle is the folded one (dst_*_eff).
+        d_v <= in_beat && s_axis_tkeep[0] && dwin;
+        d_first <= dfirst;
+        d_ones <= &s_axis_tdata[7:0];
+        d_ip <= (s_axis_tdata[7:0] == ip_byte);
+        d_bc <= (s_axis_tdata[7:0] == (ip_byte | ~mask_byte));
+        dst_ones <= dst_ones_eff;
+        dst_ip <= dst_ip_eff;
+        dst_bc <= dst_bc_eff;
         if (push) begin
             cmd_len <= {tl_d[13:0], f_tlen[1:0]};
             cmd_bcast <= r_bcast;
