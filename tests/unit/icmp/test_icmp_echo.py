@@ -121,7 +121,7 @@ def check_reply(raw: bytes, req: bytes, ident: int) -> None:
     assert icmp.type == 0
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def echo_sizes(dut: Any) -> None:
     """Replies for data sizes 0..1472 (sampled), every field checked; cut-through."""
     tb = Tb(dut)
@@ -150,7 +150,7 @@ async def echo_sizes(dut: Any) -> None:
             assert firsts[k] < tb.in_last[k], f"size {n}: reply did not start early"
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def checksum_wraps(dut: Any) -> None:
     """Request checksums around the type-change wrap: replies still verify."""
     tb = Tb(dut)
@@ -165,7 +165,7 @@ async def checksum_wraps(dut: Any) -> None:
         check_reply(raw, m, k)
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def bad_and_other_requests(dut: Any) -> None:
     """tuser -> aborted reply; other types, broadcast, short messages -> dropped; exact counts."""
     tb = Tb(dut)
@@ -213,7 +213,7 @@ async def expect_outcomes(dut: Any, tb: Any, cases: list[tuple[bytes, int, str |
     assert tb.sink.count() == 0, "a frame for a request not answered"
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def bad_checksum(dut: Any) -> None:
     """Bad ICMP checksum (RFC 1122): short requests dropped whole, cut-through replies
     aborted, counted in cnt_bad_csum; a bad frame (tuser) stays in cnt_aborted; good
@@ -243,7 +243,7 @@ async def bad_checksum(dut: Any) -> None:
     assert tb.cnt("cnt_replies") == 11
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def short_requests_decided_early(dut: Any) -> None:
     """Short messages (under 26 bytes, answered only once whole in the FIFO) that are not
     answerable (other types, broadcast, too short) are consumed at once whatever their
@@ -275,7 +275,7 @@ async def short_requests_decided_early(dut: Any) -> None:
     assert tb.cnt("cnt_aborted") == 0
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def backpressure_and_gaps(dut: Any) -> None:
     """Output stalls and idle cycles in the request: replies still exact."""
     tb = Tb(dut, pause=0.4, gap=0.3)
@@ -294,7 +294,7 @@ async def backpressure_and_gaps(dut: Any) -> None:
     assert tb.cnt("cnt_replies") == len(reqs)
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def short_request_late_end(dut: Any) -> None:
     """A short request (its frame was padded) whose last byte comes late: the reply waits
     for the whole message and then goes out without a gap (no underflow at the MAC)."""
@@ -344,7 +344,7 @@ async def early_messages_held(dut: Any) -> None:
     assert tb.cnt("cnt_aborted") == 0 and tb.cnt("cnt_dropped") == 0
 
 
-@cocotb.test()
+@cocotb.test(timeout_time=2000, timeout_unit="us")
 async def counter_wrap(dut: Any) -> None:
     """258 replies, 258 dropped (broadcast), 2 aborted, 2 bad checksums: every counter
     exact modulo 2^CNT_W (with CNT_W = 8 replies and drops wrap to 2)."""
