@@ -138,20 +138,25 @@ module arp_tx #(
             endfunction
             // kept as flip-flops loaded with h (reset and done: pair 0)
             reg  [14:0] en;
-            wire [7:0]  be =  // the pair's even byte
-                ({8{en[0]}} & r_dst[47:40]) | ({8{en[1]}} & r_dst[31:24]) |
-                ({8{en[2]}} & r_dst[15:8]) | ({8{en[3]}} & cfg_mac[47:40]) |
-                ({8{en[4]}} & cfg_mac[31:24]) | ({8{en[5]}} & cfg_mac[15:8]) |
-                ({8{en[6]}} & cfg_ip[31:24]) | ({8{en[7]}} & cfg_ip[15:8]) |
-                ({8{en[8]}} & r_tpa[31:24]) | ({8{en[9]}} & r_tpa[15:8]) |
-                {4'h0, en[10], en[11], en[11], 1'b0};
-            wire [7:0]  bo =  // the pair's odd byte
-                ({8{en[0]}} & r_dst[39:32]) | ({8{en[1]}} & r_dst[23:16]) |
-                ({8{en[2]}} & r_dst[7:0]) | ({8{en[3]}} & cfg_mac[39:32]) |
-                ({8{en[4]}} & cfg_mac[23:16]) | ({8{en[5]}} & cfg_mac[7:0]) |
-                ({8{en[6]}} & cfg_ip[23:16]) | ({8{en[7]}} & cfg_ip[7:0]) |
-                ({8{en[8]}} & r_tpa[23:16]) | ({8{en[9]}} & r_tpa[7:0]) |
-                {5'h0, en[12], en[13], en[14]};
+            // the ten two-byte sources, pair i at [16i +: 16] (even byte in the high half):
+            // the destination's bytes 0-1, 2-3, 4-5, our MAC's 0-1, 2-3, 4-5, our IP's
+            // 0-1, 2-3 and the target IP's 0-1, 2-3, each gated by en[i], ORed together
+            // with the constant bytes' bits
+            wire [159:0] src = {r_tpa[15:0], r_tpa[31:16], cfg_ip[15:0], cfg_ip[31:16],
+                                cfg_mac[15:0], cfg_mac[31:16], cfg_mac[47:32],
+                                r_dst[15:0], r_dst[31:16], r_dst[47:32]};
+            function [15:0] gated_or(input [159:0] s, input [9:0] e);
+                integer i;
+                begin
+                    gated_or = 16'd0;
+                    for (i = 0; i < 10; i = i + 1)
+                        gated_or = gated_or | (s[16*i +: 16] & {16{e[i]}});
+                end
+            endfunction
+            wire [15:0] pr = gated_or(src, en[9:0]) |
+                             {4'h0, en[10], en[11], en[11], 1'b0, 5'h0, en[12], en[13], en[14]};
+            wire [7:0]  be = pr[15:8];  // the pair's even byte
+            wire [7:0]  bo = pr[7:0];   // the pair's odd byte
             wire [7:0]  b = o ? bo : be;
             always @(posedge clk) begin
                 if (rst || done) en <= en_of(21'd1, 1'b0, 1'b0);
