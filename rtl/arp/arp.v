@@ -67,8 +67,10 @@
 //              hold and forgetting the repeated lookup, two cycles after it)
 //   tick_1ms: one-cycle strobe every millisecond
 //   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
-// Latency: arp_resp_valid 1 cycle after the request handshake when the IP is the one of
-//   the last hit and nothing has changed since (same millisecond, no entry learnt);
+// Latency: arp_resp_valid REPEAT_LAT cycles (1 or 2) after the request handshake when
+//   the IP is the one of the last hit and nothing has changed since (same millisecond,
+//   no entry learnt; with REPEAT_LAT 2 the compare is registered and arp_req_ready is
+//   low for the one cycle in between);
 //   otherwise WAYS + 4 cycles on an idle cache (the request registered, the set's first
 //   read issued the next cycle, one way per cycle through a two-stage pipeline,
 //   decision registered), at most 2 * WAYS + 7 if the cache had just started another
@@ -81,7 +83,9 @@
 // Parameters: DATA_W (multiple of 8, at most 168), KEEP_W, ENTRIES and WAYS (powers of
 //   two, WAYS <= ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the
 //   first request), RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS
-//   (>= 1), CNT_W (counter width, 1..32).
+//   (>= 1), CNT_W (counter width, 1..32), REPEAT_LAT (1: a repeated lookup is compared
+//   in its handshake cycle and answered the next; 2: the compare is registered first,
+//   which keeps the 32-bit compare off the handshake's paths, for the 8-bit stack).
 
 module arp #(
     parameter DATA_W        = 8,
@@ -93,7 +97,8 @@ module arp #(
     parameter EXPIRE_MS     = 60000,
     parameter REVALIDATE_MS = EXPIRE_MS - EXPIRE_MS / 4,
     parameter GARP_HOLD_MS  = 2,
-    parameter integer CNT_W = 32
+    parameter integer CNT_W = 32,
+    parameter integer REPEAT_LAT = 1
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -247,15 +252,36 @@ module arp #(
     reg  [31:0] lk_ip;
     assign arp_req_ready = !lk_pend;
 
-    // Last hit, answered again in one cycle without the cache: while memo_valid, lk_ip
-    // is the IP of the last answer and arp_resp_mac still holds its MAC. Forgotten on a
-    // miss, on every entry learnt or allocated, every tick_1ms (ages move: expiry and
+    // Last hit, answered again without the cache: while memo_valid, lk_ip is the IP of
+    // the last answer and arp_resp_mac still holds its MAC. Forgotten on a miss, on
+    // every entry learnt or allocated, every tick_1ms (ages move: expiry and
     // re-validation need the cache) and every change of cfg_ip or cfg_mac; not used in
     // the cycle an entry is learnt (wr_d: the registered write, which forgets it).
+    // REPEAT_LAT 1: a repeat (memo_hit) is answered the cycle after its handshake and
+    // never sets lk_pend. REPEAT_LAT 2: every lookup sets lk_pend; the compare and the
+    // memory's validity at the handshake are registered (m_eq, m_ok, with lk_chk: a
+    // lookup was taken last cycle), and a repeat (memo_now) is answered and lk_pend
+    // cleared the next cycle, in which the engine starts nothing; otherwise the engine
+    // starts the lookup's scan in that cycle, as with REPEAT_LAT 1.
+    localparam  RL2 = (REPEAT_LAT == 2);
     reg         memo_valid;
     wire        lk_take  = arp_req_valid && arp_req_ready;
-    wire        memo_hit = lk_take && memo_valid && !wr_d && !cfg_chg && (arp_req_ip == lk_ip);
-    wire        lk_new   = lk_take && !memo_hit;
+    wire        memo_ok  = memo_valid && !wr_d && !cfg_chg;
+    wire        memo_eq  = (arp_req_ip == lk_ip);
+    reg         lk_chk, m_ok, m_eq;
+    wire        memo_hit = RL2 ? (lk_chk && m_ok && m_eq) : (lk_take && memo_ok && memo_eq);
+    wire        lk_new   = lk_take && (RL2 || !memo_hit);
+    // the lookup waiting in lk_pend is not a repeat being answered (always lk_pend with
+    // REPEAT_LAT 1: lk_pend and memo_hit are never both 1 there)
+    wire        lk_run   = lk_pend && !(RL2 && memo_hit);
+    // (m_ok and m_eq are loaded only by a handshake: idle, ARP's registers hold still)
+    always @(posedge clk) begin
+        lk_chk <= RL2 && !rst && lk_take;
+        if (lk_take) begin
+            m_ok <= memo_ok;
+            m_eq <= memo_eq;
+        end
+    end
 
     // A lookup has been taken since reset. Only a lookup's decision makes an entry
     // INCOMPLETE or VALID-PROBED, so before the first one no entry can have a request
@@ -671,8 +697,8 @@ module arp #(
     wire        rm_scan = a_lkok && a_match && !old_exp;
     reg         rm_ld;
     always @(posedge clk) begin
-        rm_init <= !rst && (state == S_IDLE) && !wr_m && lk_pend;
-        rm_ld <= !rst && (((state == S_IDLE) && !wr_m && lk_pend) || mac_bm);
+        rm_init <= !rst && (state == S_IDLE) && !wr_m && lk_run;
+        rm_ld <= !rst && (((state == S_IDLE) && !wr_m && lk_run) || mac_bm);
     end
 
     // counter strobes, registered
@@ -766,7 +792,10 @@ module arp #(
                         // the last decision's write: nothing starts (a lookup taken
                         // now waits as lk_pend)
                     end else if (lk_pend) begin
-                        op <= OP_LK; cur_set <= lk_set; state <= S_SCAN;
+                        // (a repeat answered now: nothing starts)
+                        if (lk_run) begin
+                            op <= OP_LK; cur_set <= lk_set; state <= S_SCAN;
+                        end
                     end else if (rx_can) begin
                         op <= OP_RX; cur_set <= set_of(ev_spa); state <= S_SCAN;
                     end else if (sw_can) begin
@@ -811,6 +840,7 @@ module arp #(
             end
             if (memo_hit) begin
                 arp_resp_valid <= 1'b1;  // arp_resp_hit and arp_resp_mac are unchanged
+                if (RL2) lk_pend <= 1'b0;
             end
             // (writes that cannot change a hit's answer do not count: the background
             // pass's, which expire entries a full lookup already sees as expired, and a
@@ -819,7 +849,7 @@ module arp #(
             // repeat compare off memo_valid's enable.
             if (wr_d || state == S_INIT || tick_1ms || cfg_chg) memo_valid <= 1'b0;
             else if (x_resp) memo_valid <= x_hit;
-            else if (lk_pend) memo_valid <= 1'b0;
+            else if (lk_pend && !lk_chk) memo_valid <= 1'b0;
 
             // answer MAC: 0 as a lookup's scan starts (the register's synchronous
             // reset); then the way's that hits, if one does, or the broadcast or

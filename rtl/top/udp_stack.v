@@ -388,7 +388,10 @@ module udp_stack #(
     wire [NUM_PORTS-1:0] p_arp_req_valid;
     wire [NUM_PORTS*32-1:0] p_arp_req_ip;
 
-    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES), .CNT_W(CNT_W)) u_arp (
+    // (at 8 bits a repeated lookup is answered in 2 cycles, its compare registered: the
+    // transmitter registers its request anyway, and the 24-cycle frame gap hides both)
+    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES), .CNT_W(CNT_W),
+          .REPEAT_LAT((KEEP_W == 1) ? 2 : 1)) u_arp (
         .clk(clk_arp), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask), .cfg_gateway(cfg_gateway),
         .s_axis_tdata(arp_rx_tdata), .s_axis_tkeep(arp_rx_tkeep), .s_axis_tvalid(arp_rx_tvalid),

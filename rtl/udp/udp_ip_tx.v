@@ -45,7 +45,9 @@
 // Latency: first byte 1 cycle after the header handshake when the MAC is given; with an
 // ARP lookup, 1 cycle after ARP's answer, the request reaching ARP in the handshake's
 // cycle wider than 8 bits and 1 cycle later at 8 bits (so 2 and 3 cycles in all with
-// ARP's one-cycle answer for a repeated destination); payload combinational. Back to back, one idle cycle between frames:
+// ARP's one-cycle answer for a repeated destination, 4 at 8 bits in udp_stack, whose
+// ARP answers a repeat in two); payload combinational. Back to back, one idle cycle
+// between frames:
 // s_hdr_ready is a function of registers only, so the next header is taken the cycle
 // after the previous frame's last beat (the MAC cannot take data during its inter-frame
 // gap and preamble, so the wire loses nothing).

@@ -95,6 +95,8 @@ class ArpTB:
         # ... and at most this when a received frame's operation (WAYS + 3 cycles and the
         # cycle of its cache write) goes first
         self.lk_cycles_max = 2 * self.ways + 7
+        # a repeated lookup of the last hit (REPEAT_LAT: 1, or 2 with the compare registered)
+        self.repeat_cycles = int(dut.REPEAT_LAT.value)
         self.retries = int(dut.RETRIES.value)
         self.retry_ms = int(dut.RETRY_MS.value)
         self.expire_ms = int(dut.EXPIRE_MS.value)

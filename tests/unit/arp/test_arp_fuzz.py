@@ -29,6 +29,8 @@ CYCLES = 1_000_000
 
 
 def build(width: int) -> Path:
+    # repeated lookups as the stack has them: compared through a register at 8 bits
+    repeat = 2 if width == 8 else 1
     out = BUILD / f"w{width}"
     out.mkdir(parents=True, exist_ok=True)
     cmd = [
@@ -42,8 +44,9 @@ def build(width: int) -> Path:
         "arp",
         f"-GDATA_W={width}",
         *(f"-G{k}={v}" for k, v in PARAMS.items()),
+        f"-GREPEAT_LAT={repeat}",
         "-CFLAGS",
-        f"-DDATA_W={width} -DWAYS={PARAMS['WAYS']} -O1",
+        f"-DDATA_W={width} -DWAYS={PARAMS['WAYS']} -DREPEAT_LAT={repeat} -O1",
         f"-I{ROOT / 'rtl' / 'arp'}",
         "-Mdir",
         str(out),
