@@ -357,10 +357,8 @@ module arp #(
     reg              wr_d;
     reg  [AW-1:0]    wr_a;
     reg  [1:0]       wr_st;
-    // the stamp is written with the IP and MAC, and for a background request (INCOMPLETE):
-    // registered with wr_m from the decision (op holds from the decision to its write),
-    // so that the memory's write and read enables are flip-flops, not decoded from op
-    reg              wr_t;
+    // the stamp is written with the IP and MAC, and for a background request (INCOMPLETE)
+    wire             wr_t  = wr_d || (wr_m && op == OP_SW && wr_st == ST_INC);
     wire [RW-1:0]    wr_rt;   // retries (below)
     reg  [AW-1:0]    ra;
     (* ram_style = "block" *) reg [MW-1:0] mem_m [0:ENTRIES-1];
@@ -679,10 +677,9 @@ module arp #(
     always @(posedge clk) begin
         wr_a <= wa; wr_st <= x_st;
         if (rst) begin
-            wr_m <= 1'b0; wr_d <= 1'b0; wr_t <= 1'b0; wr_rx <= 1'b0;
+            wr_m <= 1'b0; wr_d <= 1'b0; wr_rx <= 1'b0;
         end else begin
             wr_m <= we; wr_d <= we_d;
-            wr_t <= we_d || (we && op == OP_SW && x_st == ST_INC);
             wr_rx <= (state == S_DEC) && (op == OP_RX);
         end
     end
