@@ -357,8 +357,10 @@ module arp #(
     reg              wr_d;
     reg  [AW-1:0]    wr_a;
     reg  [1:0]       wr_st;
-    // the stamp is written with the IP and MAC, and for a background request (INCOMPLETE)
-    wire             wr_t  = wr_d || (wr_m && op == OP_SW && wr_st == ST_INC);
+    // the stamp is written with the IP and MAC, and for a background request
+    // (INCOMPLETE): with wr_m (wr_d implies wr_m), so that the memory's write enable is
+    // wr_m itself, its read enable !wr_m, and this only masks the stamp's bits
+    wire             wr_ts = wr_d || (op == OP_SW && wr_st == ST_INC);
     wire [RW-1:0]    wr_rt;   // retries (below)
     reg  [AW-1:0]    ra;
     (* ram_style = "block" *) reg [MW-1:0] mem_m [0:ENTRIES-1];
@@ -369,9 +371,12 @@ module arp #(
     reg  [47:0]      rd_mac;
     reg  [AW-1:0]    ra_q;
     always @(posedge clk) begin
-        if (wr_m) mem_m[wr_a][MW-1:TS_W] <= {wr_st, wr_rt};
-        if (wr_t) mem_m[wr_a][TS_W-1:0] <= now_n;
-        if (!wr_m && !wr_t) rd <= mem_m[ra];
+        if (wr_m) begin
+            mem_m[wr_a][MW-1:TS_W] <= {wr_st, wr_rt};
+            if (wr_ts) mem_m[wr_a][TS_W-1:0] <= now_n;
+        end else begin
+            rd <= mem_m[ra];
+        end
     end
     always @(posedge clk) begin
         if (wr_d) mem_ip[wr_a] <= key;
@@ -643,7 +648,7 @@ module arp #(
                         we = 1'b1; i_tmo = 1'b1;  // freed
                     end else if (req_ok) begin
                         // broadcast request (the first, RETRIES + 1 -> RETRIES, or a retry)
-                        we = 1'b1; x_st = ST_INC;  // the stamp too (wr_t)
+                        we = 1'b1; x_st = ST_INC;  // the stamp too (wr_ts)
                     end  // else the output is busy: the pass runs again (sw_again)
                 end else if (b_prb) begin
                     x_uni = 1'b1;
