@@ -23,8 +23,10 @@
 // only): stat_tx_frame with stat_tx_bytes[15:0] (frame bytes on the wire, padding and
 // FCS included, preamble excluded) and stat_tx_abort (tuser) in the cycle the last FCS
 // byte is registered, stat_tx_underflow in the enabled cycle after the error byte is.
-// Reset: a frame on the wire when rst rises is cut with one gmii_tx_er byte, and a full
-// gap follows; hold rst for at least 2 cycles.
+// Reset: rst is registered as it enters (rst_q) and acts one cycle later, so that the
+// reset reaches the enables here from a flip-flop placed with this logic rather than
+// over the design-wide reset net (Fmax); a frame on the wire when it acts is cut with
+// one gmii_tx_er byte, and a full gap follows; hold rst for at least 2 cycles.
 // Parameters: MIN_LEN (frame length before FCS after padding, 60; 0 disables padding).
 // Latency: the first preamble byte is on gmii_txd in the enabled cycle after the first
 // one with s_axis_tvalid = 1 (1 cycle at GMII); the first frame byte is taken when the
@@ -76,6 +78,9 @@ module eth_mac_tx #(
     wire [31:0] crc_next;
     wire [7:0]  ifg_len = (cfg_ifg < 8'd12) ? 8'd12 : cfg_ifg;
 
+    reg         rst_q;
+    always @(posedge clk) rst_q <= rst;
+
     // s_axis_tready: rdy, a flip-flop equal to s_take || s_drain (made from their next
     // values), so that the ready is one flip-flop (and ce) for the source's handshake
     reg         rdy;
@@ -117,19 +122,19 @@ module eth_mac_tx #(
     wire cnt_ld  = s_idle || s_take || s_fcs;
     wire cnt_dec = s_pre || s_ifg || (s_drain && cnt != 8'd0);
     always @(posedge clk) begin
-        if (rst || (ce && cnt_ld)) cnt <= (rst || s_idle) ? 8'd12 : ifg_len;
+        if (rst_q || (ce && cnt_ld)) cnt <= (rst_q || s_idle) ? 8'd12 : ifg_len;
         else if (ce && cnt_dec) cnt <= cnt - 8'd1;
     end
 
     // rdy's next value: s_take or s_drain next. Both are entered only at the SFD (s_take)
     // or from each other, and both are left only with the frame's tlast beat.
     always @(posedge clk) begin
-        if (rst) rdy <= 1'b0;
+        if (rst_q) rdy <= 1'b0;
         else if (ce) rdy <= (s_pre && cnt[2:0] == 3'd6) || (rdy && !(s_axis_tvalid && s_axis_tlast));
     end
 
     always @(posedge clk) begin
-        if (rst) begin
+        if (rst_q) begin
             // a frame cut by reset ends with one error byte, then a full gap
             gmii_tx_en <= in_frame;
             gmii_tx_er <= in_frame;
