@@ -156,9 +156,14 @@ module stream_strip #(
         wire out_last = finish && !drop_r;
         wire out_new = out_mid || out_last;  // a new output beat (only while obf)
         wire out_free = !m_axis_tvalid || m_axis_tready;
-        wire       n_k = out_last ? held_v : 1'b1;
-        wire       n_u = out_last && (bad_in || ((USE_STS != 0) && sts_bad));
-        wire       n_t = out_last && trunc_in;
+        // a new beat's fields (read only when it is one, out_new: they are the output's
+        // when m_axis_tvalid is set from it); whether it is the last (out_last) or a
+        // middle one (out_mid) is told by the state alone, which keeps the finish
+        // condition off their inputs (the skid's and the output register's)
+        wire       fl  = (st == S_FLUSH);  // = out_last whenever out_new
+        wire       n_k = fl ? held_v : 1'b1;
+        wire       n_u = fl && (bad_in || ((USE_STS != 0) && sts_bad));
+        wire       n_t = fl && trunc_in;
 
         assign s_axis_tready = take;
         assign cmd_ready = (start && cmd_drop) || (m_hdr_valid && m_hdr_ready);
@@ -200,7 +205,7 @@ module stream_strip #(
             if (out_free) begin
                 m_axis_tdata <= sk_v ? sk_d : held_d;
                 m_axis_tkeep <= sk_v ? sk_k : n_k;
-                m_axis_tlast <= sk_v ? sk_l : out_last;
+                m_axis_tlast <= sk_v ? sk_l : fl;
                 m_axis_tuser <= sk_v ? sk_u : n_u;
                 m_axis_ttrunc <= sk_v ? sk_t : n_t;
                 m_axis_troute <= sk_v ? sk_r : route_r;
@@ -210,7 +215,7 @@ module stream_strip #(
             if (!sk_v) begin
                 sk_d <= held_d;
                 sk_k <= n_k;
-                sk_l <= out_last;
+                sk_l <= fl;
                 sk_u <= n_u;
                 sk_t <= n_t;
                 sk_r <= route_r;
