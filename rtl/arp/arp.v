@@ -423,7 +423,12 @@ module arp #(
                                // that the replacement compares have no inverter in front
                                // of their carry chains
     reg  [1:0]       a_st;
-    reg              a_match;  // not free, and its IP is the key
+    // not free, and its IP is the key: the compare's two 16-bit halves registered apart
+    // (the state with the low one), ANDed behind the register, so that the RAM's slow
+    // read reaches three LUT levels, not four, and every use of a_match (the answer
+    // register's enable among them) stays one LUT from flip-flops
+    reg  [1:0]       a_mh;
+    wire             a_match = a_mh[0] && a_mh[1];
     reg              a_rt0;    // no retry left
     reg              a_rtn1;   // first request not sent yet
     reg  [WAY_W-1:0] a_k;      // its way (scan)
@@ -463,7 +468,6 @@ module arp #(
     // sender IP; not while the last decision writes, which stores it): the compare
     // behind the RAM has no multiplexer in front of it.
     reg  [31:0] key;
-    wire        w_match  = (rd_st != ST_FREE) && (rd_ip == key);
 
     reg              m_any;    // a way holds the key
     reg  [WAY_W-1:0] m_way;
@@ -581,7 +585,8 @@ module arp #(
         a_tsn   <= ~rd_ts;
         a_xe    <= x_exp;
         a_st    <= rd_st;
-        a_match <= w_match;
+        a_mh    <= {rd_ip[31:16] == key[31:16],
+                    (rd_st != ST_FREE) && (rd_ip[15:0] == key[15:0])};
         a_rt0   <= (rd_rt == {RW{1'b0}});
         a_rtn1  <= (rd_rt == RETRY_N1);
         a_k     <= k;
