@@ -33,6 +33,8 @@
 //   hdr_free                       1 when `hdr` is not needed in this cycle or later for the
 //                                  current frame (a function of registers only, so a user
 //                                  may load its header registers with it as enable)
+//   hdr_free_nx                    the value hdr_free takes in the next cycle (so that a
+//                                  user may keep its own load enable as a flip-flop)
 //   s_axis_*                       payload (AXI4-Stream, tuser on the last beat = bad)
 //   m_axis_*                       frame (AXI4-Stream, tuser on the last beat = aborted)
 //   ev_sent, ev_abort, ev_long     one-cycle strobes: a frame ended good; a frame ended with
@@ -63,6 +65,7 @@ module tx_prepend #(
     input  wire [15:0]            start_len,
     output wire                   can_start,
     output wire                   hdr_free,
+    output wire                   hdr_free_nx,
     input  wire [HDR_BYTES*8-1:0] hdr,
 
     input  wire [DATA_W-1:0]      s_axis_tdata,
@@ -340,7 +343,9 @@ module tx_prepend #(
     // register (hold) so that users can take it as a load enable
     localparam ALLOWZ = (OFF == 0) && (KEEP_W == 1) && (HB > 8);
     reg hold;
-    assign hdr_free  = !hold;
+    wire hold_nx;
+    assign hdr_free    = !hold;
+    assign hdr_free_nx = !hold_nx;
     wire sl_hi0 = ~|start_len[15:LB];
     wire sl_le1 = sl_hi0 && (start_len[LB-1:0] <= K1L);
     wire sl_le2 = sl_hi0 && (start_len[LB-1:0] <= K2L);
@@ -392,14 +397,7 @@ module tx_prepend #(
             end
             default: ;
         endcase
-        // `hdr` is released with the last header beat, or (ALLOWZ) with the last but one
-        // when the frame may end on the latched last byte. Before the last header beat the
-        // output is always valid, and with ALLOWZ a frame whose last beat waits for the
-        // payload has released `hdr` already: so the enable needs no valid at 8 bits
-        if (st == S_HDR && m_axis_tready) begin
-            if (pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero)) hold <= 1'b0;
-            if (last_hb && (ALLOWZ || m_axis_tvalid)) hold <= 1'b0;
-        end
+        hold <= hold_nx;
         // the frame's bookkeeping is loaded in every idle cycle (an enable from registers
         // only, not from `start`): the last load is the one at the start
         if (st == S_IDLE) begin
@@ -415,15 +413,18 @@ module tx_prepend #(
             rem8     <= sl_le1 ? start_len[CW-1:0] : KWC;
             rem_zero <= (start_len == 16'd0);
         end
-        if (start) begin  // users start only when can_start (see above)
-            st   <= start_drop ? S_DROP : S_HDR;
-            hold <= !start_drop;
-        end
-        if (rst) begin
-            st   <= S_IDLE;
-            hold <= 1'b0;
-        end
+        if (start) st <= start_drop ? S_DROP : S_HDR;  // users start only when can_start
+        if (rst) st <= S_IDLE;
     end
+    // `hdr` is held from a start (not a drop) and released with the last header beat, or
+    // (ALLOWZ) with the last but one when the frame may end on the latched last byte.
+    // Before the last header beat the output is always valid, and with ALLOWZ a frame whose
+    // last beat waits for the payload has released `hdr` already: so the release needs no
+    // valid at 8 bits. Written as the next value, which users may register (hdr_free_nx)
+    wire hold_rel = (st == S_HDR) && m_axis_tready &&
+                    ((pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero)) ||
+                     (last_hb && (ALLOWZ || m_axis_tvalid)));
+    assign hold_nx = !rst && (start ? !start_drop : (hold && !hold_rel));
 
     // pz and dr: the next values of their state decodes, written without the state, so
     // that neither enable sees the state or the header-side logic. pz (S_PAY, or S_HDR on

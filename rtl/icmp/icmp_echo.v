@@ -508,7 +508,9 @@ module icmp_echo #(
     ) eng (
         .clk(clk), .rst(rst),
         .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
-        .hdr_free(eng_free),
+        /* verilator lint_off PINCONNECTEMPTY */
+        .hdr_free(eng_free), .hdr_free_nx(),  // (its next value is not used here)
+        /* verilator lint_on PINCONNECTEMPTY */
         .hdr(hv[HDRB*8-1:0]),
         .s_axis_tdata(mod_beat), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(eng_s_tvalid),
         .s_axis_tready(eng_s_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(eng_s_tuser),

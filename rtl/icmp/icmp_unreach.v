@@ -182,7 +182,9 @@ module icmp_unreach #(
     ) eng (
         .clk(clk), .rst(rst),
         .start(st == S_GO), .start_drop(1'b0), .start_len(16'd0), .can_start(eng_can),
-        .hdr_free(eng_free),
+        /* verilator lint_off PINCONNECTEMPTY */
+        .hdr_free(eng_free), .hdr_free_nx(),  // (its next value is not used here)
+        /* verilator lint_on PINCONNECTEMPTY */
         .hdr(hv),
         .s_axis_tdata({DATA_W{1'b0}}), .s_axis_tkeep({KEEP_W{1'b0}}), .s_axis_tvalid(1'b1),
         .s_axis_tready(s_ready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),

@@ -123,13 +123,18 @@ module udp_ip_tx #(
     reg  [15:0] r_sport, r_dport, r_len, r_ucsum, r_id;
     reg  [15:0] tot_len, udp_len;
 
-    wire        eng_can, eng_free;
+    wire        eng_can, eng_free, eng_free_nx;
     wire        hdr_fire = s_hdr_valid && s_hdr_ready;
     assign s_hdr_ready = w_idle && eng_can && eng_free;
     // the request's fields and the table are loaded in every cycle in which no header is
     // being sent (an enable from registers only): in the cycle of the handshake they take
     // the request's values, and they stay frozen while its header goes out
     wire        idle_load = w_idle && eng_free;
+    // the same as a flip-flop of its own, loaded with its next value: the enable of the
+    // registers whose other load comes late in the cycle (the checksum's clear, ARP's MAC)
+    reg         idle_q;
+    wire        w_req_nx, w_wait_nx;
+    always @(posedge clk) idle_q <= !w_req_nx && !w_wait_nx && eng_free_nx;
     // hdr_len is held to the frame's end (the engine compares the payload's length with it
     // at 8 bits): loaded only while the engine is idle
     always @(posedge clk) if (w_idle && eng_can) r_len <= s_hdr_len;
@@ -192,14 +197,14 @@ module udp_ip_tx #(
                 if (q[6]) tot_len <= acc;  // hdr_len + 28
                 // while no header is sent (the request's cycle included): the sum starts
                 // at 0 with the operand 1 (cycles 1-2 form 1 + identification)
-                if (idle_load) begin
+                if (idle_q) begin
                     q  <= 12'd1;
                     op <= 16'd1;
                 end else begin
                     q  <= {q[10:0], 1'b0};
                     op <= op_of(q);
                 end
-                if (idle_load || q[2]) begin
+                if (idle_q || q[2]) begin
                     acc <= 16'd0;
                     cy  <= 1'b0;
                 end else begin
@@ -292,22 +297,24 @@ module udp_ip_tx #(
 
     // destination MAC: from the request, or from the ARP lookup. At 8 bits the two are
     // kept in two registers, the unused one cleared, and ORed (the OR rides in the header
-    // byte select, cheaper than a 2:1 multiplexer in front of one register)
+    // byte select, cheaper than a 2:1 multiplexer in front of one register). ARP's MAC is
+    // loaded in every cycle of the wait, so the last load is the answer's (the enable is
+    // two flip-flops, not the answer's handshake); after a miss the datagram is dropped
+    // and the register is never read
     wire [47:0] dmac;
-    wire        arp_hit = w_wait && arp_resp_valid && arp_resp_hit;
     generate
         if (KEEP_W == 1) begin : g_dmac_or
             reg [47:0] a_dmac;
             always @(posedge clk) begin
                 if (idle_load) r_dmac <= s_hdr_dst_mac_valid ? s_hdr_dst_mac : 48'd0;
-                if (idle_load) a_dmac <= 48'd0;
-                else if (arp_hit) a_dmac <= arp_resp_mac;
+                if (idle_q) a_dmac <= 48'd0;
+                else if (w_wait) a_dmac <= arp_resp_mac;
             end
             assign dmac = r_dmac | a_dmac;
         end else begin : g_dmac_mux
             always @(posedge clk) begin
-                if (idle_load) r_dmac <= s_hdr_dst_mac;
-                if (arp_hit) r_dmac <= arp_resp_mac;
+                if (idle_q) r_dmac <= s_hdr_dst_mac;
+                else if (w_wait) r_dmac <= arp_resp_mac;
             end
             assign dmac = r_dmac;
         end
@@ -348,17 +355,14 @@ module udp_ip_tx #(
         end
     end
 
+    // the lookup state's next values (also read by idle_load's)
+    assign w_req_nx  = !rst && !(arp_req_valid && arp_req_ready) &&
+                       (w_req || (req_now && !(KEEP_W > 1 && arp_req_ready)));
+    assign w_wait_nx = !rst && !(w_wait && arp_resp_valid) &&
+                       (w_wait || (arp_req_valid && arp_req_ready));
     always @(posedge clk) begin
-        if (req_now && !(KEEP_W > 1 && arp_req_ready)) w_req <= 1'b1;
-        if (arp_req_valid && arp_req_ready) begin
-            w_req  <= 1'b0;
-            w_wait <= 1'b1;
-        end
-        if (w_wait && arp_resp_valid) w_wait <= 1'b0;
-        if (rst) begin
-            w_wait        <= 1'b0;
-            w_req         <= 1'b0;
-        end
+        w_req  <= w_req_nx;
+        w_wait <= w_wait_nx;
     end
 
 
@@ -388,7 +392,7 @@ module udp_ip_tx #(
     ) eng (
         .clk(clk), .rst(rst),
         .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
-        .hdr_free(eng_free),
+        .hdr_free(eng_free), .hdr_free_nx(eng_free_nx),
         .hdr(hdr),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
