@@ -383,10 +383,6 @@ module icmp_echo #(
                 if (cap_fire) begin
                     cap <= cap_next;
                     cc  <= cc + 3'd1;
-                    if (cc == 3'd0) begin
-                        c_echo <= r_ok && (f_tdata[7:0] == 8'd8);
-                        c_go   <= !(r_ok && (f_tdata[7:0] == 8'd8)) || !r_short;
-                    end
                     if (f_tlast) begin
                         st     <= S_IDLE;  // ended too early: nothing to answer
                         s_capm <= 1'b0;
@@ -410,6 +406,13 @@ module icmp_echo #(
             end
             default: st <= S_IDLE;
         endcase
+        // made from the type byte while it is awaited (an enable from flip-flops only, not
+        // the FIFO's tvalid): the last load is the one that takes the byte (cc leaves 0
+        // only then), and they are read only once the capture is done (s_capd)
+        if (s_capm && cc == 3'd0) begin
+            c_echo <= r_ok && (f_tdata[7:0] == 8'd8);
+            c_go   <= !(r_ok && (f_tdata[7:0] == 8'd8)) || !r_short;
+        end
         if (rst) begin
             st     <= S_IDLE;
             s_capm <= 1'b0;

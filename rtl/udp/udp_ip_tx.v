@@ -125,14 +125,17 @@ module udp_ip_tx #(
 
     wire        eng_can, eng_free, eng_free_nx;
     wire        hdr_fire = s_hdr_valid && s_hdr_ready;
-    assign s_hdr_ready = w_idle && eng_can && eng_free;
+    reg         idle_q;  // w_idle && eng_free, as a flip-flop (below)
+    assign s_hdr_ready = idle_q && eng_can;
     // the request's fields and the table are loaded in every cycle in which no header is
     // being sent (an enable from registers only): in the cycle of the handshake they take
     // the request's values, and they stay frozen while its header goes out
     wire        idle_load = w_idle && eng_free;
-    // the same as a flip-flop of its own, loaded with its next value: the enable of the
-    // registers whose other load comes late in the cycle (the checksum's clear, ARP's MAC)
-    reg         idle_q;
+    // the same as a flip-flop of its own, idle_q, loaded with its next value: it makes
+    // s_hdr_ready (one gate of two flip-flops) and loads the registers whose other load
+    // comes late in the cycle (at 8 bits the serial checksum's clear: its ~45 loads; not
+    // the ~300 others, nor ARP's MAC at 8 bits, so that no high-fanout net of this module
+    // outranks the receive side's for nextpnr's globals)
     wire        w_req_nx, w_wait_nx;
     always @(posedge clk) idle_q <= !w_req_nx && !w_wait_nx && eng_free_nx;
     // hdr_len is held to the frame's end (the engine compares the payload's length with it
@@ -299,15 +302,15 @@ module udp_ip_tx #(
     // kept in two registers, the unused one cleared, and ORed (the OR rides in the header
     // byte select, cheaper than a 2:1 multiplexer in front of one register). ARP's MAC is
     // loaded in every cycle of the wait, so the last load is the answer's (the enable is
-    // two flip-flops, not the answer's handshake); after a miss the datagram is dropped
-    // and the register is never read
+    // one LUT of flip-flops, not the answer's handshake); after a miss the datagram is
+    // dropped and the register is never read
     wire [47:0] dmac;
     generate
         if (KEEP_W == 1) begin : g_dmac_or
             reg [47:0] a_dmac;
             always @(posedge clk) begin
                 if (idle_load) r_dmac <= s_hdr_dst_mac_valid ? s_hdr_dst_mac : 48'd0;
-                if (idle_q) a_dmac <= 48'd0;
+                if (idle_load) a_dmac <= 48'd0;
                 else if (w_wait) a_dmac <= arp_resp_mac;
             end
             assign dmac = r_dmac | a_dmac;
