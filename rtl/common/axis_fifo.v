@@ -80,11 +80,11 @@ module axis_fifo #(
     // apart, and the flags below say which.
     reg  [AW-1:0] wr_ptr;  // committed: everything below is visible to the reader
     reg  [AW-1:0] wr_ptr_cur;  // next address to write (frame mode: ahead of wr_ptr)
-    reg  [AW-1:0] wr_ptr_cur_inc;  // wr_ptr_cur + 1
-    reg  [AW-1:0] wr_ptr_inc;  // wr_ptr + 1 (loaded on a commit from the incrementer
-                               // that steps wr_ptr_cur_inc: no adder of its own)
+    reg  [AW-1:0] wr_ptr_m1;  // wr_ptr - 1 (frame mode's full_wr only; loaded on a commit
+                              // with wr_ptr_cur, which is then wr_ptr's new value - 1)
     reg  [AW-1:0] rd_ptr;
     reg  [AW-1:0] rd_ptr_inc;  // rd_ptr + 1
+    reg  [AW-1:0] rd_ptr_m1;  // rd_ptr - 1 (loaded with rd_ptr on a read: no adder)
     reg           full;  // wr_ptr_cur is DEPTH beats ahead of rd_ptr
     reg           full_wr;  // frame mode: the open frame alone fills the FIFO
     reg           empty;  // nothing committed at rd_ptr
@@ -111,7 +111,10 @@ module axis_fifo #(
     wire discard_bad = store && FRAME && s_axis_tlast && DROP_BAD && s_axis_tuser;
     wire to_inc = store && !discard_bad;  // wr_ptr_cur moves on by one (commits too)
     wire to_rev = over || discard_bad;  // wr_ptr_cur falls back to wr_ptr
-    wire [AW-1:0] inc_nx = wr_ptr_cur_inc + ONE;
+    // wr_ptr_cur + 1: the one incrementer of the write side (wr_ptr_cur's next value on a
+    // store, wr_ptr's on a commit); the compares that ask "wr_ptr_cur + 1 == p" ask
+    // "wr_ptr_cur == p - 1" of a register holding p - 1 instead, so none is behind it
+    wire [AW-1:0] cur_inc = wr_ptr_cur + ONE;
 
     always @(posedge clk) begin
         if (store) mem[wr_ptr_cur] <= {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
@@ -125,8 +128,7 @@ module axis_fifo #(
         if (rst) begin
             wr_ptr         <= {AW{1'b0}};
             wr_ptr_cur     <= {AW{1'b0}};
-            wr_ptr_cur_inc <= ONE;
-            wr_ptr_inc     <= ONE;
+            wr_ptr_m1      <= {AW{1'b1}};
             full           <= 1'b0;
             full_wr        <= 1'b0;
             commit_q       <= 1'b0;
@@ -136,18 +138,13 @@ module axis_fifo #(
             if (take && drop_frame && s_axis_tlast) drop_frame <= 1'b0;
             if (over) drop_frame <= !s_axis_tlast;
             // a commit is a store that also moves wr_ptr_cur on (never to_rev), so
-            // wr_ptr's new value plus one is wr_ptr_cur_inc's new value
+            // wr_ptr's new value is wr_ptr_cur's new value
             if (commit) begin
-                wr_ptr     <= wr_ptr_cur_inc;
-                wr_ptr_inc <= inc_nx;
+                wr_ptr    <= cur_inc;
+                wr_ptr_m1 <= wr_ptr_cur;
             end
-            if (to_rev) begin
-                wr_ptr_cur     <= wr_ptr;
-                wr_ptr_cur_inc <= wr_ptr_inc;
-            end else if (to_inc) begin
-                wr_ptr_cur     <= wr_ptr_cur_inc;
-                wr_ptr_cur_inc <= inc_nx;
-            end
+            if (to_rev) wr_ptr_cur <= wr_ptr;
+            else if (to_inc) wr_ptr_cur <= cur_inc;
             // to_rev: W(next) = C, and equal addresses mean C = 0 or DEPTH.
             // to_inc: store needs !full, so W < DEPTH and W + 1 is 1..DEPTH: equal
             // addresses mean DEPTH. Otherwise W(next) = W, which is DEPTH - 1 or DEPTH
@@ -159,11 +156,11 @@ module axis_fifo #(
             // cycle's rd_ptr, and equals this cycle's exactly when no read moved it
             // (rd_en_q low; DEPTH >= 2)
             if (to_rev) full <= (wr_ptr == rd_ptr) && !c_zero;
-            else if (to_inc) full <= (wr_ptr_cur_inc == rd_ptr);
+            else if (to_inc) full <= (wr_ptr_cur == rd_ptr_m1);  // wr_ptr_cur + 1 == rd_ptr
             else full <= full && !rd_en_q;
             // (the open frame, wr_ptr_cur - wr_ptr, is at most W < DEPTH on a store)
             if (to_rev || commit) full_wr <= 1'b0;
-            else if (to_inc) full_wr <= FRAME && (wr_ptr_cur_inc == wr_ptr);
+            else if (to_inc) full_wr <= FRAME && (wr_ptr_cur == wr_ptr_m1);  // + 1 == wr_ptr
         end
         if (rst) begin
             status_overflow   <= 1'b0;
@@ -186,6 +183,7 @@ module axis_fifo #(
         if (rst) begin
             rd_ptr     <= {AW{1'b0}};
             rd_ptr_inc <= ONE;
+            rd_ptr_m1  <= {AW{1'b1}};
             empty      <= 1'b1;
             out_valid  <= 1'b0;
             rd_en_q    <= 1'b0;
@@ -194,6 +192,7 @@ module axis_fifo #(
             if (rd_en) begin
                 rd_ptr     <= rd_ptr_inc;
                 rd_ptr_inc <= rd_ptr_inc + ONE;
+                rd_ptr_m1  <= rd_ptr;
             end
             // rd_en: C is 1..DEPTH, so equal addresses mean C = 1 (empty after the read)
             empty <= rd_en ? (rd_ptr_inc == wr_ptr) : c_zero;

@@ -148,8 +148,11 @@ module eth_mac_rx (
             sr3 <= sr2;
             crc <= crc_next;
             cnt <= cnt + 16'd1;
-            if (cnt == 16'd3) got4 <= 1'b1;
-            if (cnt == 16'd63) ge64 <= 1'b1;
+            // sticky flags set by equalities on cnt's low bits: cnt climbs by one from 0
+            // after the SFD, so its first visit to 3 (63) is the first time its low 2 (6)
+            // bits are all ones; later visits find the flag set already
+            if (cnt[1:0] == 2'd3) got4 <= 1'b1;
+            if (cnt[5:0] == 6'd63) ge64 <= 1'b1;
             if (at_limit) at_max <= 1'b1;
             er_f <= er_f | er0;
             if (over) begin

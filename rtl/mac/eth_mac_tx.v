@@ -76,7 +76,9 @@ module eth_mac_tx #(
     reg         bad;        // frame ends with a bad FCS (tuser)
     reg  [31:0] crc;
     wire [31:0] crc_next;
-    wire [7:0]  ifg_len = (cfg_ifg < 8'd12) ? 8'd12 : cfg_ifg;
+    // max(cfg_ifg, 12): cfg_ifg < 12 written as an equality on its bits (0..11: the high
+    // nibble 0 and not both of bits 3, 2), so no carry chain and its inverters
+    wire [7:0]  ifg_len = (cfg_ifg[7:4] == 4'd0 && cfg_ifg[3:2] != 2'b11) ? 8'd12 : cfg_ifg;
 
     reg         rst_q;
     always @(posedge clk) rst_q <= rst;
@@ -120,6 +122,9 @@ module eth_mac_tx #(
     // cfg_ifg <= 12: then (a constant cfg_ifg) a synchronous set/reset of the flip-flops,
     // not a multiplexer in front of the decrement
     wire cnt_ld  = s_idle || s_take || s_fcs;
+    // cnt <= 1, as an equality (cnt[7:1] == 0) rather than a compare (which Yosys maps to a
+    // carry chain with an inverter per bit on iCE40)
+    wire cnt_le1 = (cnt[7:1] == 7'd0);
     wire cnt_dec = s_pre || s_ifg || (s_drain && cnt != 8'd0);
     always @(posedge clk) begin
         if (rst_q || (ce && cnt_ld)) cnt <= (rst_q || s_idle) ? 8'd12 : ifg_len;
@@ -202,7 +207,7 @@ module eth_mac_tx #(
             end
             if (s_ifg) begin
                 gmii_tx_en <= 1'b0;
-                if (cnt <= 8'd1) begin
+                if (cnt_le1) begin
                     s_ifg <= 1'b0;
                     s_idle <= 1'b1;
                 end
@@ -211,8 +216,8 @@ module eth_mac_tx #(
                 gmii_tx_en <= 1'b0;
                 if (s_axis_tvalid && s_axis_tlast) begin
                     s_drain <= 1'b0;
-                    s_idle <= (cnt <= 8'd1);
-                    s_ifg <= (cnt > 8'd1);
+                    s_idle <= cnt_le1;
+                    s_ifg <= !cnt_le1;
                 end
             end
         end
