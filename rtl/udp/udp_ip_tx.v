@@ -358,15 +358,25 @@ module udp_ip_tx #(
         end
     end
 
-    // the lookup state's next values (also read by idle_load's)
+    always @(posedge clk) begin
+        if (req_now && !(KEEP_W > 1 && arp_req_ready)) w_req <= 1'b1;
+        if (arp_req_valid && arp_req_ready) begin
+            w_req  <= 1'b0;
+            w_wait <= 1'b1;
+        end
+        if (w_wait && arp_resp_valid) w_wait <= 1'b0;
+        if (rst) begin
+            w_wait <= 1'b0;
+            w_req  <= 1'b0;
+        end
+    end
+    // the same registers' next values, for idle_q's (written apart from the registers
+    // above: in that form, with s_hdr_dst_mac_valid tied to 1, synthesis still finds both
+    // constant and removes the lookup path; as their D inputs it does not)
     assign w_req_nx  = !rst && !(arp_req_valid && arp_req_ready) &&
                        (w_req || (req_now && !(KEEP_W > 1 && arp_req_ready)));
     assign w_wait_nx = !rst && !(w_wait && arp_resp_valid) &&
                        (w_wait || (arp_req_valid && arp_req_ready));
-    always @(posedge clk) begin
-        w_req  <= w_req_nx;
-        w_wait <= w_wait_nx;
-    end
 
 
     // the header: at 8 bits byte 0 in the top bits (tx_prepend's HDR_MSB: the big-endian
