@@ -17,7 +17,7 @@ from typing import Any
 
 import cocotb
 import pytest
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge
 from scapy.layers.inet import IP, UDP, Ether
 from unit.udp.txutil import (
     DEFAULT_IP,
@@ -80,6 +80,23 @@ def check_frame(
     assert bytes(u.payload) == payload
 
 
+async def enable_contract(dut: Any) -> None:
+    """Every cycle after reset: tx_prepend's hdr_free_nx is the value hdr_free takes in the
+    next cycle, and the idle flip-flop idle_q equals the idle enable it stands for
+    (w_idle && eng_free), which s_hdr_ready and the checksum's clears rely on."""
+    eng = dut.eng
+    prev: int | None = None
+    while True:
+        await RisingEdge(dut.clk)
+        await ReadOnly()
+        free = int(eng.hdr_free.value)
+        if prev is not None:
+            assert free == prev, "tx_prepend's hdr_free_nx was not hdr_free's next value"
+        idle = int(dut.w_idle.value) & int(dut.eng_free.value)
+        assert int(dut.idle_q.value) == idle, "idle_q differs from w_idle && eng_free"
+        prev = int(eng.hdr_free_nx.value)
+
+
 class Tb:
     def __init__(self, dut: Any, pause: float = 0.0) -> None:
         self.dut = dut
@@ -100,6 +117,7 @@ class Tb:
     async def start(self) -> None:
         await start_clock(self.dut)
         await reset(self.dut)
+        cocotb.start_soon(enable_contract(self.dut))
 
     def send(
         self,
