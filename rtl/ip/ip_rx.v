@@ -171,7 +171,8 @@ module ip_rx #(
     wire dst_bc_eff = d_v ? (d_bc && (dst_bc || d_first)) : dst_bc;
     reg  [47:0]     cur_src_mac;
     // DATA_W 8: the payload is marked in the stream as it enters the FIFO (see below)
-    reg  [15:0]     tlen_r;  // total length, captured as header bytes 2 and 3 arrive
+    reg  [15:0]     tlen_r;  // total length, captured from the window after header bytes 2, 3
+    localparam integer TL_B = (KEEP_W == 1) ? 4 : 0;  // (DATA_W 8: beats taken by then)
     reg  [15:0]     bpos;  // DATA_W 8: 1-based index of the next byte in the packet (wraps)
     // DATA_W 8: bpos[6:0] is 17..20 (a destination byte is next) / is 17 (the first one),
     // kept beside bpos (loaded as it is: 0 when it is set to 1, the next index's value
@@ -290,7 +291,11 @@ module ip_rx #(
     // before the total length (truncated). A byte is within the total length while its
     // 1-based index has not passed tlen_r (one 16-bit equality of two registers per byte;
     // tlen_r is cleared with the packet's start, so it matches no index before it is
-    // complete: an accepted packet's total length is >= 20).
+    // complete: an accepted packet's total length is >= 20). It is loaded from the
+    // window while the fifth byte is awaited (bcnt = 4), so it is 0 until the cycle
+    // after the first cycle of that wait: a total length of 5 or less is then missed at
+    // byte 5, which changes nothing at the ports (such a packet is dropped: its total
+    // length is below its header's), and no other index is compared before the load.
     wire        tl_last = (bpos == tlen_r);  // the last byte within the total length
     wire        in_tl_nx = in_tl && !(s_axis_tkeep[0] && tl_last);  // after this beat
     wire        trunc_now = in_beat && s_axis_tlast && in_tl_nx;
@@ -347,11 +352,11 @@ module ip_rx #(
             lim_kw <= (KEEP_W == 1) ? lim_in : (lim_in - KW7);
         end
         if (rst) lim_kw <= (KEEP_W == 1) ? 7'd20 : 7'd19;  // (see reach)
+        // (loaded from the window in every cycle in which its top holds header bytes 2
+        // and 3, the four first beats taken: no handshake on its enable)
         if (rst || restart) tlen_r <= 16'd0;  // (see tl_last)
-        else if (in_beat && s_axis_tkeep[0]) begin
-            if (bpos == 16'd3) tlen_r[15:8] <= s_axis_tdata[7:0];
-            if (bpos == 16'd4) tlen_r[7:0] <= s_axis_tdata[7:0];
-        end
+        else if ((KEEP_W == 1) && bcnt == TL_B[BW-1:0])
+            tlen_r <= {win[HW*8-9 -: 8], win[HW*8-1 -: 8]};
         // checksum: accumulate, then fold once and compare
         if (KEEP_W == 1) begin
             // one byte per beat: the sum so far is multiplied by 256 (a rotation by 8
