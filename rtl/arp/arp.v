@@ -423,12 +423,12 @@ module arp #(
                                // that the replacement compares have no inverter in front
                                // of their carry chains
     reg  [1:0]       a_st;
-    // not free, and its IP is the key: the compare's two 16-bit halves registered apart
-    // (the state with the low one), ANDed behind the register, so that the RAM's slow
-    // read reaches three LUT levels, not four, and every use of a_match (the answer
-    // register's enable among them) stays one LUT from flip-flops
-    reg  [1:0]       a_mh;
-    wire             a_match = a_mh[0] && a_mh[1];
+    // its IP is the key: the compare's four bytes registered apart, ANDed behind the
+    // register with the state (not free), so that the RAM's slow read reaches two LUT
+    // levels (four two-bit compares, their AND); the answer register's enable stays two
+    // LUTs from flip-flops (a_lkok already says the way is live)
+    reg  [3:0]       a_mh;
+    wire             a_ipeq = &a_mh;
     reg              a_rt0;    // no retry left
     reg              a_rtn1;   // first request not sent yet
     reg  [WAY_W-1:0] a_k;      // its way (scan)
@@ -461,6 +461,7 @@ module arp #(
     reg              b_send;   // a request is to be sent (if the transmitter can take it)
     wire             a_live    = a_st[1];  // ST_VAL or ST_PRB
     wire             a_free    = (a_st == ST_FREE);
+    wire             a_match   = a_ipeq && !a_free;  // not free, and its IP is the key
     wire             a_first   = (a_k == {WAY_W{1'b0}});
 
     // ------------------------------------------------------------------ scan
@@ -585,8 +586,8 @@ module arp #(
         a_tsn   <= ~rd_ts;
         a_xe    <= x_exp;
         a_st    <= rd_st;
-        a_mh    <= {rd_ip[31:16] == key[31:16],
-                    (rd_st != ST_FREE) && (rd_ip[15:0] == key[15:0])};
+        a_mh    <= {rd_ip[31:24] == key[31:24], rd_ip[23:16] == key[23:16],
+                    rd_ip[15:8] == key[15:8], rd_ip[7:0] == key[7:0]};
         a_rt0   <= (rd_rt == {RW{1'b0}});
         a_rtn1  <= (rd_rt == RETRY_N1);
         a_k     <= k;
@@ -702,9 +703,9 @@ module arp #(
     // a miss, by the decision (only a fresh match of a lookup that can hit loads it)
     // (registered: rm_init is the first cycle of a lookup's scan, S_SCAN with k = 0,
     // rm_ld that or the cycle after it for a broadcast or multicast lookup, when rd_mac
-    // holds the reserved word; a_lkok includes the way's liveness: the register's
-    // enable is then one LUT4 from flip-flops)
-    wire        rm_scan = a_lkok && a_match && !old_exp;
+    // holds the reserved word; a_lkok includes the way's liveness, so the IP compare
+    // alone is ANDed in: the register's enable is two LUT4s from flip-flops)
+    wire        rm_scan = a_lkok && a_ipeq && !old_exp;
     reg         rm_ld;
     always @(posedge clk) begin
         rm_init <= !rst && (state == S_IDLE) && !wr_m && lk_run;
