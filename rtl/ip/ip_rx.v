@@ -171,7 +171,7 @@ module ip_rx #(
     wire dst_bc_eff = d_v ? (d_bc && (dst_bc || d_first)) : dst_bc;
     reg  [47:0]     cur_src_mac;
     // DATA_W 8: the payload is marked in the stream as it enters the FIFO (see below)
-    reg  [15:0]     tlen_r;  // total length, captured from the window after header bytes 2, 3
+    reg  [15:0]     tlen_r;  // total length, from the window once header bytes 2, 3 are in
     localparam integer TL_B = (KEEP_W == 1) ? 4 : 0;  // (DATA_W 8: beats taken by then)
     reg  [15:0]     bpos;  // DATA_W 8: 1-based index of the next byte in the packet (wraps)
     // DATA_W 8: bpos[6:0] is 17..20 (a destination byte is next) / is 17 (the first one),
