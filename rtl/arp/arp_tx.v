@@ -158,14 +158,18 @@ module arp_tx #(
             wire [7:0]  be = pr[15:8];  // the pair's even byte
             wire [7:0]  bo = pr[7:0];   // the pair's odd byte
             wire [7:0]  b = o ? bo : be;
+            // h and en are a ring: the beat that takes h from pair 20 (beat 40) takes it
+            // to pair 0, so at the frame's end they are back at their idle values with no
+            // reset by done (the consumer's ready stays off their reset; it reaches only
+            // the enable, adv && o)
             always @(posedge clk) begin
-                if (rst || done) en <= en_of(21'd1, 1'b0, 1'b0);
-                else if (adv && o) en <= en_of({h[19:0], 1'b0}, r_reply, r_garp);
+                if (rst) en <= en_of(21'd1, 1'b0, 1'b0);
+                else if (adv && o) en <= en_of({h[19:0], h[20]}, r_reply, r_garp);
             end
             // h follows beat: pair 0 (beat 1) when idle, the next pair after an odd beat
             always @(posedge clk) begin
-                if (rst || done) h <= 21'd1;
-                else if (adv && o) h <= {h[19:0], 1'b0};
+                if (rst) h <= 21'd1;
+                else if (adv && o) h <= {h[19:0], h[20]};
             end
             assign next_last = h[20] && o;  // beat 41 (the pair of beats 40 and 41)
             // the presented byte: a register loaded with the next beat's byte as a beat is
@@ -175,8 +179,8 @@ module arp_tx #(
             reg       first;  // the first beat is presented (or idle)
             always @(posedge clk) begin
                 if (m_axis_tready) ob <= b;
-                if (rst || done) first <= 1'b1;
-                else if (adv) first <= 1'b0;
+                if (rst) first <= 1'b1;
+                else if (adv) first <= last;
             end
             assign beat_data = first ? r_dst[47:40] : ob;
         end else begin : g_wide
@@ -225,8 +229,13 @@ module arp_tx #(
 
     // The wide fields are loaded in every cycle a frame could start (start then only
     // decides whether the frame goes out), which keeps start off their enable.
+    // At 8 bits the fields are not read while the last beat is presented (its byte is in
+    // the output register), so they load from then on (!busy || last), with no consumer
+    // ready in the enable; wider, the last beat is a slice of them, so they load from the
+    // cycle it is taken (!busy || done).
+    wire f_load = (KEEP_W == 1) ? (!busy || last) : (!busy || done);
     always @(posedge clk) begin
-        if (!busy || done) begin
+        if (f_load) begin
             r_dst   <= (bcast || garp) ? {48{1'b1}} : dst_mac;
             r_tpa   <= tpa;
         end
@@ -235,6 +244,12 @@ module arp_tx #(
             r_garp  <= garp;
         end
     end
+
+    // At 8 bits a frame has an even number of beats (42) and the beat after the last has
+    // next_last 0 (h is back at pair 0), so beat[0] (the only bit read) and last return to
+    // their first values by themselves: only rst resets them, and the consumer's ready
+    // reaches them through the enable (adv) alone. Wider, done resets them.
+    wire beat_rst = (KEEP_W == 1) ? rst : (rst || done);
 
     // beat and last are at their first values (beat BEAT_0, last 0) whenever the
     // transmitter is idle (set with the last beat), so a start only sets busy: it stays
@@ -246,7 +261,7 @@ module arp_tx #(
         end else begin
             busy <= take || (busy && !(m_axis_tready && last));
         end
-        if (rst || done) begin
+        if (beat_rst) begin
             beat <= BEAT_0;
             last <= 1'b0;
         end else if (adv) begin
