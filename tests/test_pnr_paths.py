@@ -14,7 +14,18 @@ import pytest
 
 from bench.fmax import FULL_RUN_FLOWS, GOAL_TOPS, _path_of, custom_flow, flows_for
 from bench.fmax import main as fmax_main
-from syn.pnr import FLOWS, TIMING_NEXTPNR, build_dir, critical_paths, nextpnr_cmd, synth_script
+from syn.pnr import (
+    FLOWS,
+    TIMING_NEXTPNR,
+    YOWASP_NEXTPNR,
+    Flow,
+    build_dir,
+    critical_paths,
+    nextpnr_cmd,
+    parse_icetime,
+    pnr_program,
+    synth_script,
+)
 from syn.tops import TOPS, Top
 
 CLK = "posedge clk$SB_IO_IN_$glb_clk"
@@ -101,7 +112,34 @@ def test_timing_flow_adds_its_options() -> None:
         "name": "timing",
         "synth_options": list(flow.synth),
         "nextpnr_options": list(TIMING_NEXTPNR),
+        "nextpnr_program": "nextpnr-ice40",
+        "nextpnr_version": "0.4 (Debian)",
     }
+
+
+def test_current_nextpnr_flow() -> None:
+    """The nextpnr-0.11 flow: the default synthesis and options, another program."""
+    flow = FLOWS["nextpnr-0.11"]
+    dflt = FLOWS["default"]
+    assert flow.program == YOWASP_NEXTPNR
+    assert flow.synth == dflt.synth and flow.nextpnr == dflt.nextpnr
+    cmd = nextpnr_cmd(Path("n.json"), Path("r.json"), 2, 125.0, flow)
+    base = nextpnr_cmd(Path("n.json"), Path("r.json"), 2, 125.0, dflt)
+    assert cmd[0] == YOWASP_NEXTPNR and cmd[1:] == base[1:]
+    d = flow.describe()
+    assert d["nextpnr_program"] == YOWASP_NEXTPNR
+    assert str(d["nextpnr_version"]).startswith("0.11")
+    # a custom flow keeps its base's program
+    assert custom_flow(flow, None, ["--placer", "static"]).program == YOWASP_NEXTPNR
+    # the program is found without an activated environment (requirements.txt pins it)
+    prog = Path(pnr_program(flow))
+    assert prog.name == YOWASP_NEXTPNR and prog.exists()
+
+
+def test_missing_program_says_what_to_do() -> None:
+    flow = Flow("x", program="no-such-nextpnr")
+    with pytest.raises(RuntimeError, match="not found for flow x"):
+        pnr_program(flow)
 
 
 def test_flow_builds_apart() -> None:
@@ -143,7 +181,47 @@ def test_fmax_no_top_matches() -> None:
     assert fmax_main(["--flow", "timing", "--only", "no_such_top"]) == 2
 
 
+def test_fmax_rejects_bad_seeds() -> None:
+    assert fmax_main(["--first-seed", "0", "--only", "udp_echo_node_8_noicmp"]) == 2
+    assert fmax_main(["--seeds", "0", "--only", "udp_echo_node_8_noicmp"]) == 2
+
+
 def test_goal_tops_and_full_run_flows_exist() -> None:
     names = {t.name for t in TOPS if t.fmax}
     assert set(GOAL_TOPS) <= names
     assert set(FULL_RUN_FLOWS) <= set(FLOWS)
+
+
+def test_icetime_report_parsed() -> None:
+    """The figure icetime prints at the end of its report (the shape of icestorm's icetime -t)."""
+    rep = (
+        "icetime topological timing analysis report\n"
+        "==========================================\n\n"
+        "Report for critical path:\n--------------------------\n\n"
+        "        lc40_17_25_3 (LogicCell40) [clk] -> lcout: 0.640 ns\n"
+        "     0.640 ns net_41243 (dut.u_stack.u_arp.a_mh[0])\n"
+        "Resolvable net names on path:\n"
+        "     0.640 ns ..  1.469 ns dut.u_stack.u_arp.a_mh[0]\n\n"
+        "Total number of logic levels: 3\n"
+        "Total path delay: 7.44 ns (134.48 MHz)\n\n"
+    )
+    assert parse_icetime(rep) == 134.48
+    assert parse_icetime("no path") is None
+
+
+def test_both_nextpnr_versions_route_a_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each flow's program really places and routes (the smallest Fmax top, one seed), and
+    icetime times the routed design; its bitstream text is removed afterwards."""
+    import syn.pnr as pnr
+
+    monkeypatch.setattr(pnr, "BUILD", tmp_path)
+    top = next(t for t in TOPS if t.name == "mac_tx")
+    for name in ("default", "nextpnr-0.11"):
+        (r,) = pnr.place_and_route(top, (1,), 125.0, FLOWS[name])
+        assert r.ok, r.error
+        assert r.fmax_mhz["clk"] > 125.0  # the MAC transmitter alone is far above the target
+        assert r.lcs > 0
+        ice = r.extra.get("icetime_mhz")
+        assert isinstance(ice, float) and ice > 100.0
+        out = tmp_path / top.name / name
+        assert (out / "report_seed1.json").exists() and not (out / "seed1.asc").exists()
