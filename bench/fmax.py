@@ -22,7 +22,8 @@ goal tops (GOAL_TOPS). --synth-opt / --nextpnr-opt add options to the chosen flo
 name the result "custom" (for trying options).
 
 Seeds: --seeds N runs seeds 1..N; with --first-seed K, seeds K..K+N-1 (a long run split
-over several machines or build trees, its JSON files merged by seed).
+over several build trees, each writing its own result file with --out). A progress bar on
+standard error shows each seed's result as it is done.
 
 Usage: python -m bench.fmax [--only NAME ...] [--seeds N] [--first-seed K] [--freq MHZ]
                             [--flow NAME ...]
@@ -35,8 +36,19 @@ import statistics
 import sys
 from pathlib import Path
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
 from bench.common import print_table, write_result
-from syn.pnr import FLOWS, Flow, place_and_route
+from syn.pnr import FLOWS, Flow, PnrResult, place_and_route
 from syn.sta import parse_sides
 from syn.tops import TOPS, Top
 
@@ -114,6 +126,30 @@ def side_table(results: list[dict[str, object]], names: list[str]) -> list[list[
     return rows
 
 
+def _run_one(
+    top: Top,
+    flow: Flow,
+    seeds: tuple[int, ...],
+    freq: float,
+    sides: dict[str, tuple[str, ...]],
+    bar: Progress,
+    task: TaskID,
+) -> list[PnrResult] | Exception:
+    """place_and_route one top with one flow, advancing the progress bar per seed (the
+    error instead of the results when the top cannot be synthesized or placed)."""
+    bar.update(task, info=f"{top.name} ({flow.name}): synthesis")
+
+    def seed_done(r: PnrResult) -> None:
+        mhz = min(r.fmax_mhz.values()) if r.fmax_mhz else 0.0
+        bar.update(task, advance=1, info=f"{top.name} ({flow.name}) seed {r.seed}: {mhz:.1f} MHz")
+
+    try:
+        return place_and_route(top, seeds, freq, flow, sides or None, on_seed=seed_done)
+    except (RuntimeError, OSError, ValueError) as e:
+        bar.advance(task, len(seeds))
+        return e
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--only", action="append", help="only tops whose name contains this")
@@ -175,12 +211,23 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [custom_flow(f, a.synth_opt, a.nextpnr_opt) for f in base]
     used: dict[str, dict[str, object]] = {}
     runs_of = [(t, f) for t in tops for f in flows_for(t, chosen, not a.only)]
-    for t, flow in runs_of:
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("place and route", total=len(runs_of) * len(seeds), info="")
+        runs_all = [_run_one(t, f, seeds, a.freq, sides, bar, task) for t, f in runs_of]
+    for (t, flow), runs in zip(runs_of, runs_all, strict=True):
         used[flow.name] = flow.describe()
-        try:
-            runs = place_and_route(t, seeds, a.freq, flow, sides or None)
-        except (RuntimeError, OSError, ValueError) as e:
-            results.append({"top": t.name, "flow": flow.name, "error": str(e)[-500:]})
+        if isinstance(runs, Exception):
+            results.append({"top": t.name, "flow": flow.name, "error": str(runs)[-500:]})
             rows.append([t.name, flow.name, "-", "error", *(["-"] * 8)])
             failed = True
             continue

@@ -42,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -385,11 +386,13 @@ def place_and_route(
     freq_mhz: float = 125.0,
     flow: Flow | None = None,
     sides: dict[str, tuple[str, ...]] | None = None,
+    on_seed: Callable[[PnrResult], None] | None = None,
 ) -> list[PnrResult]:
     """Synthesize ``top`` wrapped, then nextpnr-ice40 once per seed, with ``flow``'s options
     (the default flow when None). With ``sides`` (syn.sta: a name and cell-name strings
     each), each seed's SDF is analysed too: ``extra["sides"]`` holds, per side, ``all`` and
-    ``rest``, the worst path's MHz and its cell count (None where no path qualifies)."""
+    ``rest``, the worst path's MHz and its cell count (None where no path qualifies).
+    ``on_seed`` is called with each seed's result as it is done (a progress display)."""
     flow = flow or FLOWS["default"]
     prog = pnr_program(flow)
     netlist, ffs = synthesize_wrapped(top, flow)
@@ -418,6 +421,8 @@ def place_and_route(
             results.append(
                 PnrResult(top.name, seed, {}, 0, 0, ffs, ok=False, error=r.stderr[-2000:])
             )
+            if on_seed is not None:
+                on_seed(results[-1])
             continue
         report = json.loads(rep.read_text())
         util = report.get("utilization", {})
@@ -440,4 +445,6 @@ def place_and_route(
                 name: None if p is None else {"mhz": round(p.mhz, 2), "cells": len(p.cells)}
                 for name, p in side_paths(sdf.read_text(), sides).items()
             }
+        if on_seed is not None:
+            on_seed(results[-1])
     return results
