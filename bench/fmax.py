@@ -36,16 +36,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import Progress, TaskID
+from wirecore.daq.common import progress
 
 from bench.common import print_table, write_result
 from syn.pnr import FLOWS, Flow, PnrResult, place_and_route
@@ -211,16 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [custom_flow(f, a.synth_opt, a.nextpnr_opt) for f in base]
     used: dict[str, dict[str, object]] = {}
     runs_of = [(t, f) for t in tops for f in flows_for(t, chosen, not a.only)]
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    bar = progress(quiet=False)  # the project's progress bar (wirecore.daq.common)
     with bar:
         task = bar.add_task("place and route", total=len(runs_of) * len(seeds), info="")
         runs_all = [_run_one(t, f, seeds, a.freq, sides, bar, task) for t, f in runs_of]
