@@ -267,36 +267,74 @@ module icmp_echo #(
     assign s_hdr_ready = (st == S_IDLE) && eng_can;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
-    // IPv4 header checksum in four registered steps at 64 bits (ready 4 cycles after the
-    // header, first needed in the 4th reply beat, which is 5 cycles after it at least);
-    // at 8 bits in five, one 2-input adder per stage (ready 5 cycles after the header,
-    // first needed in reply byte 24, more than 30 cycles after it)
+    // IPv4 header checksum (ip_csum, registered). The words summed: total length,
+    // identification, 0x4500 + (TTL << 8 | protocol 1), source and destination IP, all
+    // registered at the header's handshake and held until the reply has left.
     reg  [15:0] tot;
-    reg  [16:0] sa, sc;
-    reg  [17:0] sb;
-    reg  [15:0] sd;
-    reg  [18:0] ssum;
-    reg  [16:0] sf1;  // first fold, registered (one carry chain per stage)
-    wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
-    always @(posedge clk) begin
-        sa   <= {1'b0, tot} + {1'b0, r_id};
-        // 0x4500 + (TTL << 8 | protocol 1) = (TTL + 0x45) << 8 | 1: one 8-bit adder
-        sb   <= {({1'b0, t_ttl} + 9'h045), 8'd1} + {2'b0, t_ip[31:16]};
-        sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
-        sd   <= r_ip[15:0];
-        sf1  <= {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
-    end
     generate
-        if (CAP != 0) begin : g_sum2
-            reg [18:0] sab;
-            reg [17:0] scd;
+        if (KEEP_W == 1) begin : g_ser
+            // 8 bits: one adder, a word a cycle (first needed in reply byte 24, more than
+            // 30 cycles after the header). The one-hot step register (cq) selects the
+            // operand (cop, registered, 0 outside the steps) in cycles 1-8 after the
+            // handshake (the words in cycles 2-9); the sum (cacc) is cleared by the handshake and its carry out of
+            // bit 15 added back the next cycle (ccy), so acc + cy stays congruent to the
+            // sum modulo 0xffff and two cycles of zero operands after the last word absorb
+            // the carries: final from cycle 12. It equals the folded sum: the words
+            // include the nonzero 0x4501, and acc and cy are never both 0 once a nonzero
+            // word has been added, so the result lies in 1..0xffff, as a fold's does.
+            reg  [7:0]  cq;
+            reg  [15:0] cop, cacc;
+            reg         ccy;
             always @(posedge clk) begin
-                sab  <= {1'b0, sb} + {2'b0, sa};
-                scd  <= {1'b0, sc} + {2'b0, sd};
-                ssum <= sab + {1'b0, scd};
+                // (a handshake restarts the steps and clears the operand: the header before
+                // may have been taken only a few cycles earlier, when its message ended
+                // within its first 4 bytes, which is not answered)
+                if (hdr_fire) begin
+                    cq   <= 8'd1;
+                    cop  <= 16'd0;
+                    cacc <= 16'd0;
+                    ccy  <= 1'b0;
+                end else begin
+                    cq   <= {cq[6:0], 1'b0};
+                    cop  <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
+                            (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
+                            (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
+                            (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}});
+                    {ccy, cacc} <= {1'b0, cacc} + {1'b0, cop} + {16'd0, ccy};
+                end
+                ip_csum <= ~cacc;
+                if (rst) cq <= 8'd0;
             end
-        end else begin : g_sum1
-            always @(posedge clk) ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
+        end else begin : g_par
+            // wider: in four registered steps at 64 bits (ready 4 cycles after the header,
+            // first needed in the 4th reply beat, which is 5 cycles after it at least); at
+            // 16 bits in five, one 2-input adder per stage
+            reg  [16:0] sa, sc;
+            reg  [17:0] sb;
+            reg  [15:0] sd;
+            reg  [18:0] ssum;
+            reg  [16:0] sf1;  // first fold, registered (one carry chain per stage)
+            wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
+            always @(posedge clk) begin
+                sa   <= {1'b0, tot} + {1'b0, r_id};
+                // 0x4500 + (TTL << 8 | protocol 1) = (TTL + 0x45) << 8 | 1: one 8-bit adder
+                sb   <= {({1'b0, t_ttl} + 9'h045), 8'd1} + {2'b0, t_ip[31:16]};
+                sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
+                sd   <= r_ip[15:0];
+                sf1  <= {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
+                ip_csum <= ~sf2;
+            end
+            if (CAP != 0) begin : g_sum2
+                reg [18:0] sab;
+                reg [17:0] scd;
+                always @(posedge clk) begin
+                    sab  <= {1'b0, sb} + {2'b0, sa};
+                    scd  <= {1'b0, sc} + {2'b0, sd};
+                    ssum <= sab + {1'b0, scd};
+                end
+            end else begin : g_sum1
+                always @(posedge clk) ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
+            end
         end
     endgenerate
 
@@ -331,7 +369,6 @@ module icmp_echo #(
     wire [31:0] head4_h = CAP ? head4_r : head4_n;
 
     always @(posedge clk) begin
-        ip_csum <= ~sf2;
         if (hdr_fire) begin
             r_mac <= s_hdr_src_mac;
             r_ip  <= s_hdr_src_ip;
