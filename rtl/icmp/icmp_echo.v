@@ -252,7 +252,8 @@ module icmp_echo #(
     reg [7:0]  t_ttl;
     reg [15:0] r_len, r_id;
     reg        r_ok;          // header acceptable (not broadcast, length >= 8)
-    reg [15:0] ip_csum;
+    wire [15:0] ip_csum;  // the reply's IPv4 header checksum (below)
+    wire [31:0] head4_s;  // 8 bits: the updated message head, from the checksum adder
     /* verilator lint_off UNUSEDSIGNAL */
     reg        first;         // next message beat is the first one (used when KEEP_W >= 4)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -267,7 +268,7 @@ module icmp_echo #(
     assign s_hdr_ready = (st == S_IDLE) && eng_can;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
-    // IPv4 header checksum (ip_csum, registered). The words summed: total length,
+    // IPv4 header checksum (ip_csum). The words summed: total length,
     // identification, 0x4500 + (TTL << 8 | protocol 1), source and destination IP, all
     // registered at the header's handshake and held until the reply has left.
     reg  [15:0] tot;
@@ -276,35 +277,64 @@ module icmp_echo #(
             // 8 bits: one adder, a word a cycle (first needed in reply byte 24, more than
             // 30 cycles after the header). The one-hot step register (cq) selects the
             // operand (cop, registered, 0 outside the steps) in cycles 1-8 after the
-            // handshake (the words in cycles 2-9); the sum (cacc) is cleared by the handshake and its carry out of
-            // bit 15 added back the next cycle (ccy), so acc + cy stays congruent to the
-            // sum modulo 0xffff and two cycles of zero operands after the last word absorb
-            // the carries: final from cycle 12. It equals the folded sum: the words
-            // include the nonzero 0x4501, and acc and cy are never both 0 once a nonzero
-            // word has been added, so the result lies in 1..0xffff, as a fold's does.
-            reg  [7:0]  cq;
-            reg  [15:0] cop, cacc;
+            // handshake (the words in cycles 2-9); the sum (cacc) is cleared by the
+            // handshake and its carry out of bit 15 added back the next cycle (ccy), so
+            // acc + cy stays congruent to the sum modulo 0xffff and two cycles of zero
+            // operands after the last word absorb the carries: final in cycle 12, when it
+            // is kept (c_sum). It equals the folded sum: the words include the nonzero
+            // 0x4501, and acc and cy are never both 0 once a nonzero word has been added,
+            // so the result lies in 1..0xffff, as a fold's does.
+            // The same adder then makes the ICMP checksum update (head4_s, below) once the
+            // first 4 message bytes are captured (cc == 4) and the IPv4 sum is kept: a
+            // second one-hot step pair (cu) clears the sum and selects ~HC and 0xf7ff
+            // (~0x0800), and two cycles of zero operands absorb the carries: final 5
+            // cycles after its start; the reply's engine
+            // starts no earlier than the capture's end, and sends these bytes (34-37)
+            // more than 30 cycles later. The sum ~HC + 0xf7ff is never 0, so the result
+            // again equals the fold of the one-carry-chain form.
+            reg  [11:0] cq;
+            reg  [1:0]  cu;
+            reg         cw;    // the IPv4 sum is kept, the update not yet started
+            reg  [15:0] cop, cacc, c_sum;
             reg         ccy;
             always @(posedge clk) begin
                 // (a handshake restarts the steps and clears the operand: the header before
                 // may have been taken only a few cycles earlier, when its message ended
                 // within its first 4 bytes, which is not answered)
-                if (hdr_fire) begin
-                    cq   <= 8'd1;
-                    cop  <= 16'd0;
+                if (hdr_fire || cu[0]) begin
                     cacc <= 16'd0;
                     ccy  <= 1'b0;
                 end else begin
-                    cq   <= {cq[6:0], 1'b0};
-                    cop  <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
-                            (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
-                            (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
-                            (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}});
                     {ccy, cacc} <= {1'b0, cacc} + {1'b0, cop} + {16'd0, ccy};
                 end
-                ip_csum <= ~cacc;
-                if (rst) cq <= 8'd0;
+                if (hdr_fire) begin
+                    cq  <= 12'd1;
+                    cu  <= 2'd0;
+                    cw  <= 1'b0;
+                    cop <= 16'd0;
+                end else begin
+                    cq  <= {cq[10:0], 1'b0};
+                    cu  <= {cu[0], cw && (cc == 3'd4)};
+                    if (cq[11]) cw <= 1'b1;
+                    else if (cw && (cc == 3'd4)) cw <= 1'b0;
+                    cop <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
+                           (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
+                           (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
+                           (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}}) |
+                           (~{cap[23:16], cap[31:24]} & {16{cu[0]}}) |
+                           (16'hf7ff & {16{cu[1]}});
+                end
+                if (cq[11]) c_sum <= cacc;
+                if (rst) begin
+                    cq <= 12'd0;
+                    cu <= 2'd0;
+                    cw <= 1'b0;
+                end
             end
+            // (the inversions fold into the header byte select; the update's sum holds
+            // until the next handshake: its operands stay 0)
+            assign ip_csum = ~c_sum;
+            assign head4_s = {~cacc[7:0], ~cacc[15:8], cap[15:8], 8'd0};
         end else begin : g_par
             // wider: in four registered steps at 64 bits (ready 4 cycles after the header,
             // first needed in the 4th reply beat, which is 5 cycles after it at least); at
@@ -315,6 +345,7 @@ module icmp_echo #(
             reg  [18:0] ssum;
             reg  [16:0] sf1;  // first fold, registered (one carry chain per stage)
             wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
+            reg  [15:0] ip_csum_r;
             always @(posedge clk) begin
                 sa   <= {1'b0, tot} + {1'b0, r_id};
                 // 0x4500 + (TTL << 8 | protocol 1) = (TTL + 0x45) << 8 | 1: one 8-bit adder
@@ -322,8 +353,10 @@ module icmp_echo #(
                 sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
                 sd   <= r_ip[15:0];
                 sf1  <= {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
-                ip_csum <= ~sf2;
+                ip_csum_r <= ~sf2;
             end
+            assign ip_csum = ip_csum_r;
+            assign head4_s = 32'd0;  // (not used wider than 8 bits)
             if (CAP != 0) begin : g_sum2
                 reg [18:0] sab;
                 reg [17:0] scd;
@@ -351,9 +384,10 @@ module icmp_echo #(
         end
     endgenerate
     wire        is_echo = (head4[7:0] == 8'd8);
-    // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry. At
-    // 8 bits the sum is registered before its fold (the capture ends more than 30 cycles
-    // before the changed bytes are sent), so each stage has one 16-bit carry chain
+    // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry (at
+    // 8 bits made by the IPv4 checksum's adder instead: head4_s, above). At 16 bits the
+    // sum is registered before its fold (the capture ends more than 30 cycles before the
+    // changed bytes are sent), so each stage has one 16-bit carry chain
     wire [16:0] hs_n    = {1'b0, ~{head4[23:16], head4[31:24]}} + 17'h0f7ff;
     reg  [16:0] hs_r;
     always @(posedge clk) hs_r <= hs_n;
@@ -361,12 +395,13 @@ module icmp_echo #(
     wire [15:0] hs_f    = hs[15:0] + {15'd0, hs[16]};
     wire [15:0] hc_new  = ~hs_f;
     wire [31:0] head4_n = {hc_new[7:0], hc_new[15:8], head4[15:8], 8'd0};
-    // at 8 bits the changed bytes go out as header bytes 34..37, read through the header
-    // byte select: registered here (the capture ends more than 30 cycles before they are
-    // sent), which keeps the checksum update's adders off the output path
+    // below 4 bytes a beat the changed bytes go out as header bytes 34..37, read through
+    // the header byte select: registered here at 16 bits (the capture ends more than 30
+    // cycles before they are sent), which keeps the checksum update's adders off the
+    // output path; at 8 bits they come from the adder's sum, which holds
     reg  [31:0] head4_r;
     always @(posedge clk) head4_r <= head4_n;
-    wire [31:0] head4_h = CAP ? head4_r : head4_n;
+    wire [31:0] head4_h = (KEEP_W == 1) ? head4_s : CAP ? head4_r : head4_n;
 
     always @(posedge clk) begin
         if (hdr_fire) begin
