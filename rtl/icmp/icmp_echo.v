@@ -297,6 +297,7 @@ module icmp_echo #(
             reg         cw;    // the IPv4 sum is kept, the update not yet started
             reg  [15:0] cop, cacc, c_sum;
             reg         ccy;
+            wire        cc4 = (cc == 3'd4);  // the first 4 message bytes are captured
             always @(posedge clk) begin
                 // (a handshake restarts the steps and clears the operand: the header before
                 // may have been taken only a few cycles earlier, when its message ended
@@ -309,14 +310,9 @@ module icmp_echo #(
                 end
                 if (hdr_fire) begin
                     cq  <= 12'd1;
-                    cu  <= 2'd0;
-                    cw  <= 1'b0;
                     cop <= 16'd0;
                 end else begin
                     cq  <= {cq[10:0], 1'b0};
-                    cu  <= {cu[0], cw && (cc == 3'd4)};
-                    if (cq[11]) cw <= 1'b1;
-                    else if (cw && (cc == 3'd4)) cw <= 1'b0;
                     cop <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
                            (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
                            (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
@@ -324,6 +320,12 @@ module icmp_echo #(
                            (~{cap[23:16], cap[31:24]} & {16{cu[0]}}) |
                            (16'hf7ff & {16{cu[1]}});
                 end
+                // (the update's flags as next values, no enables: each is one LUT4 from
+                // the handshake and flip-flops; a handshake clears them, as a header can be
+                // taken in the cycle the update would start, when a message that was not
+                // answered has just been dropped)
+                cw <= cw ? (!hdr_fire && !cc4) : (!hdr_fire && cq[11]);
+                cu <= {!hdr_fire && cu[0], !hdr_fire && cw && cc4};
                 if (cq[11]) c_sum <= cacc;
                 if (rst) begin
                     cq <= 12'd0;
