@@ -277,8 +277,8 @@ module icmp_echo #(
             // 8 bits: one adder, a word a cycle (first needed in reply byte 24, more than
             // 30 cycles after the header). The one-hot step register (cq) selects the
             // operand (cop, registered, 0 outside the steps) in cycles 1-8 after the
-            // handshake (the words in cycles 2-9); the sum (cacc) is cleared by the
-            // handshake and its carry out of bit 15 added back the next cycle (ccy), so
+            // handshake (the words in cycles 2-9); the sum (cacc) is cleared in cycle 1
+            // and its carry out of bit 15 added back the next cycle (ccy), so
             // acc + cy stays congruent to the sum modulo 0xffff and two cycles of zero
             // operands after the last word absorb the carries: final in cycle 12, when it
             // is kept (c_sum). It equals the folded sum: the words include the nonzero
@@ -299,27 +299,25 @@ module icmp_echo #(
             reg         ccy;
             wire        cc4 = (cc == 3'd4);  // the first 4 message bytes are captured
             always @(posedge clk) begin
-                // (a handshake restarts the steps and clears the operand: the header before
-                // may have been taken only a few cycles earlier, when its message ended
-                // within its first 4 bytes, which is not answered)
-                if (hdr_fire || cu[0]) begin
+                // (a handshake restarts the steps: the header before may have been taken
+                // only a few cycles earlier, when its message ended within its first 4
+                // bytes, which is not answered. The sum is cleared in the first step's
+                // cycle, cq[0], a flip-flop, which also drops the operand of that cycle,
+                // made from the steps before the restart: so the handshake reaches neither
+                // the sum's 17 clears nor the operand)
+                if (cq[0] || cu[0]) begin
                     cacc <= 16'd0;
                     ccy  <= 1'b0;
                 end else begin
                     {ccy, cacc} <= {1'b0, cacc} + {1'b0, cop} + {16'd0, ccy};
                 end
-                if (hdr_fire) begin
-                    cq  <= 12'd1;
-                    cop <= 16'd0;
-                end else begin
-                    cq  <= {cq[10:0], 1'b0};
-                    cop <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
-                           (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
-                           (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
-                           (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}}) |
-                           (~{cap[23:16], cap[31:24]} & {16{cu[0]}}) |
-                           (16'hf7ff & {16{cu[1]}});
-                end
+                cq  <= hdr_fire ? 12'd1 : {cq[10:0], 1'b0};
+                cop <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
+                       (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
+                       (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
+                       (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}}) |
+                       (~{cap[23:16], cap[31:24]} & {16{cu[0]}}) |
+                       (16'hf7ff & {16{cu[1]}});
                 // (the update's flags as next values, no enables: each is one LUT4 from
                 // the handshake and flip-flops; a handshake clears them, as a header can be
                 // taken in the cycle the update would start, when a message that was not
