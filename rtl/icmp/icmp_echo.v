@@ -253,7 +253,6 @@ module icmp_echo #(
     reg [15:0] r_len, r_id;
     reg        r_ok;          // header acceptable (not broadcast, length >= 8)
     wire [15:0] ip_csum;  // the reply's IPv4 header checksum (below)
-    wire [31:0] head4_s;  // 8 bits: the updated message head, from the checksum adder
     /* verilator lint_off UNUSEDSIGNAL */
     reg        first;         // next message beat is the first one (used when KEEP_W >= 4)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -278,26 +277,14 @@ module icmp_echo #(
             // 30 cycles after the header). The one-hot step register (cq) selects the
             // operand (cop, registered, 0 outside the steps) in cycles 1-8 after the
             // handshake (the words in cycles 2-9); the sum (cacc) is cleared in cycle 1
-            // and its carry out of bit 15 added back the next cycle (ccy), so
-            // acc + cy stays congruent to the sum modulo 0xffff and two cycles of zero
-            // operands after the last word absorb the carries: final in cycle 12, when it
-            // is kept (c_sum). It equals the folded sum: the words include the nonzero
-            // 0x4501, and acc and cy are never both 0 once a nonzero word has been added,
-            // so the result lies in 1..0xffff, as a fold's does.
-            // The same adder then makes the ICMP checksum update (head4_s, below) once the
-            // first 4 message bytes are captured (cc == 4) and the IPv4 sum is kept: a
-            // second one-hot step pair (cu) clears the sum and selects ~HC and 0xf7ff
-            // (~0x0800), and two cycles of zero operands absorb the carries: final 5
-            // cycles after its start; the reply's engine
-            // starts no earlier than the capture's end, and sends these bytes (34-37)
-            // more than 30 cycles later. The sum ~HC + 0xf7ff is never 0, so the result
-            // again equals the fold of the one-carry-chain form.
-            reg  [11:0] cq;
-            reg  [1:0]  cu;
-            reg         cw;    // the IPv4 sum is kept, the update not yet started
-            reg  [15:0] cop, cacc, c_sum;
+            // and its carry out of bit 15 added back the next cycle (ccy), so acc + cy stays congruent to the
+            // sum modulo 0xffff and two cycles of zero operands after the last word absorb
+            // the carries: final from cycle 12. It equals the folded sum: the words
+            // include the nonzero 0x4501, and acc and cy are never both 0 once a nonzero
+            // word has been added, so the result lies in 1..0xffff, as a fold's does.
+            reg  [7:0]  cq;
+            reg  [15:0] cop, cacc;
             reg         ccy;
-            wire        cc4 = (cc == 3'd4);  // the first 4 message bytes are captured
             always @(posedge clk) begin
                 // (a handshake restarts the steps: the header before may have been taken
                 // only a few cycles earlier, when its message ended within its first 4
@@ -305,36 +292,23 @@ module icmp_echo #(
                 // cycle, cq[0], a flip-flop, which also drops the operand of that cycle,
                 // made from the steps before the restart: so the handshake reaches neither
                 // the sum's 17 clears nor the operand)
-                if (cq[0] || cu[0]) begin
+                if (cq[0]) begin
                     cacc <= 16'd0;
                     ccy  <= 1'b0;
                 end else begin
                     {ccy, cacc} <= {1'b0, cacc} + {1'b0, cop} + {16'd0, ccy};
                 end
-                cq  <= hdr_fire ? 12'd1 : {cq[10:0], 1'b0};
+                cq  <= hdr_fire ? 8'd1 : {cq[6:0], 1'b0};
                 cop <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
                        (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
                        (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
-                       (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}}) |
-                       (~{cap[23:16], cap[31:24]} & {16{cu[0]}}) |
-                       (16'hf7ff & {16{cu[1]}});
-                // (the update's flags as next values, no enables: each is one LUT4 from
-                // the handshake and flip-flops; a handshake clears them, as a header can be
-                // taken in the cycle the update would start, when a message that was not
-                // answered has just been dropped)
-                cw <= cw ? (!hdr_fire && !cc4) : (!hdr_fire && cq[11]);
-                cu <= {!hdr_fire && cu[0], !hdr_fire && cw && cc4};
-                if (cq[11]) c_sum <= cacc;
-                if (rst) begin
-                    cq <= 12'd0;
-                    cu <= 2'd0;
-                    cw <= 1'b0;
-                end
+                       (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}});
+                if (rst) cq <= 8'd0;
             end
-            // (the inversions fold into the header byte select; the update's sum holds
-            // until the next handshake: its operands stay 0)
-            assign ip_csum = ~c_sum;
-            assign head4_s = {~cacc[7:0], ~cacc[15:8], cap[15:8], 8'd0};
+            // (the operands stay 0 after the last step, so the sum holds until the next
+            // handshake: no register of its own; the inversion folds into the header
+            // byte select)
+            assign ip_csum = ~cacc;
         end else begin : g_par
             // wider: in four registered steps at 64 bits (ready 4 cycles after the header,
             // first needed in the 4th reply beat, which is 5 cycles after it at least); at
@@ -356,7 +330,6 @@ module icmp_echo #(
                 ip_csum_r <= ~sf2;
             end
             assign ip_csum = ip_csum_r;
-            assign head4_s = 32'd0;  // (not used wider than 8 bits)
             if (CAP != 0) begin : g_sum2
                 reg [18:0] sab;
                 reg [17:0] scd;
@@ -384,10 +357,9 @@ module icmp_echo #(
         end
     endgenerate
     wire        is_echo = (head4[7:0] == 8'd8);
-    // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry (at
-    // 8 bits made by the IPv4 checksum's adder instead: head4_s, above). At 16 bits the
-    // sum is registered before its fold (the capture ends more than 30 cycles before the
-    // changed bytes are sent), so each stage has one 16-bit carry chain
+    // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry. At
+    // 8 bits the sum is registered before its fold (the capture ends more than 30 cycles
+    // before the changed bytes are sent), so each stage has one 16-bit carry chain
     wire [16:0] hs_n    = {1'b0, ~{head4[23:16], head4[31:24]}} + 17'h0f7ff;
     reg  [16:0] hs_r;
     always @(posedge clk) hs_r <= hs_n;
@@ -395,13 +367,12 @@ module icmp_echo #(
     wire [15:0] hs_f    = hs[15:0] + {15'd0, hs[16]};
     wire [15:0] hc_new  = ~hs_f;
     wire [31:0] head4_n = {hc_new[7:0], hc_new[15:8], head4[15:8], 8'd0};
-    // below 4 bytes a beat the changed bytes go out as header bytes 34..37, read through
-    // the header byte select: registered here at 16 bits (the capture ends more than 30
-    // cycles before they are sent), which keeps the checksum update's adders off the
-    // output path; at 8 bits they come from the adder's sum, which holds
+    // at 8 bits the changed bytes go out as header bytes 34..37, read through the header
+    // byte select: registered here (the capture ends more than 30 cycles before they are
+    // sent), which keeps the checksum update's adders off the output path
     reg  [31:0] head4_r;
     always @(posedge clk) head4_r <= head4_n;
-    wire [31:0] head4_h = (KEEP_W == 1) ? head4_s : CAP ? head4_r : head4_n;
+    wire [31:0] head4_h = CAP ? head4_r : head4_n;
 
     always @(posedge clk) begin
         if (hdr_fire) begin
