@@ -211,13 +211,16 @@ def test_icetime_report_parsed() -> None:
 
 def test_both_nextpnr_versions_route_a_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each flow's program really places and routes (the smallest Fmax top, one seed), and
-    icetime times the routed design; its bitstream text is removed afterwards."""
+    icetime times the routed design; its bitstream text is removed afterwards. The
+    ``on_seed`` callback (bench.fmax's progress bar) gets each seed's result as it is done."""
     import syn.pnr as pnr
 
     monkeypatch.setattr(pnr, "BUILD", tmp_path)
     top = next(t for t in TOPS if t.name == "mac_tx")
     for name in ("default", "nextpnr-0.11"):
-        (r,) = pnr.place_and_route(top, (1,), 125.0, FLOWS[name])
+        seen: list[pnr.PnrResult] = []
+        (r,) = pnr.place_and_route(top, (1,), 125.0, FLOWS[name], on_seed=seen.append)
+        assert seen == [r], "on_seed not called once with the seed's result"
         assert r.ok, r.error
         assert r.fmax_mhz["clk"] > 125.0  # the MAC transmitter alone is far above the target
         assert r.lcs > 0

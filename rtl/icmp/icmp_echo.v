@@ -277,9 +277,10 @@ module icmp_echo #(
             // 30 cycles after the header). The one-hot step register (cq) selects the
             // operand (cop, registered, 0 outside the steps) in cycles 1-8 after the
             // handshake (the words in cycles 2-9); the sum (cacc) is cleared in cycle 1
-            // and its carry out of bit 15 added back the next cycle (ccy), so acc + cy stays congruent to the
-            // sum modulo 0xffff and two cycles of zero operands after the last word absorb
-            // the carries: final from cycle 12. It equals the folded sum: the words
+            // and its carry out of bit 15 added back the next cycle (ccy), so acc + cy
+            // stays congruent to the sum modulo 0xffff and two cycles of zero operands
+            // after the last word absorb the carries: final from cycle 12. It equals the
+            // folded sum: the words
             // include the nonzero 0x4501, and acc and cy are never both 0 once a nonzero
             // word has been added, so the result lies in 1..0xffff, as a fold's does.
             reg  [7:0]  cq;
