@@ -13,7 +13,7 @@ from pathlib import Path
 
 import cocotb
 import pytest
-from scapy.layers.inet import ICMP, IP, UDP, IPOption_NOP
+from scapy.layers.inet import ICMP, IP, UDP, IPOption_NOP, IPOption_Router_Alert, IPOption_RR
 from scapy.packet import Raw
 from unit.cnt_ev_mon import EvMon
 from unit.eth.rxtb import HdrSource, PortMon, drain, frame, ip_int, mac_int, start, wait_idle
@@ -54,7 +54,24 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
     if kind in ("long", "trunc_long"):
         plen = rng.choice([228, 229, 247, 248, 249, rng.randint(250, 1400)])
     data = bytes(rng.getrandbits(8) for _ in range(plen))
-    opts = [IPOption_NOP()] * (4 * rng.choice([0, 0, 1, 2, 10]))
+    # options: none, NOP padding, or real ones with a length byte (Router Alert, Record
+    # Route with 1..9 slots, padded by scapy with EOL), up to the longest header (IHL 15)
+    opts = rng.choice(
+        [
+            [],
+            [],
+            [IPOption_NOP()] * (4 * rng.choice([1, 2, 10])),
+            [IPOption_Router_Alert()],
+            [IPOption_RR(routers=[f"198.51.100.{i + 1}" for i in range(rng.randint(1, 9))])],
+            [
+                IPOption_NOP(),
+                IPOption_Router_Alert(),
+                IPOption_NOP(),
+                IPOption_NOP(),
+                IPOption_NOP(),
+            ],
+        ]
+    )
     dst = MY_IP
     if kind == "bcast":
         dst = rng.choice(["255.255.255.255", "192.0.2.255"])

@@ -60,6 +60,16 @@ def make(rng: random.Random, kind: str, sf: bool, dports: list[int] | None = Non
         addr[k // 32] ^= 1 << (k % 32)
         alt = [".".join(str(x) for x in a.to_bytes(4, "big")) for a in addr]
         b = datagram(alt[0], alt[1], rng.getrandbits(16), dport, data, False)
+    elif kind == "csum_ffff":
+        # a datagram whose one's-complement sum is 0: its checksum is sent as 0xFFFF
+        # (RFC 768; 0 means none) and must verify as good. The last data word (at an even
+        # offset) is set to the checksum computed with it at 0, which makes the sum 0xFFFF
+        n2 = rng.randrange(2, 200, 2)
+        sport = rng.getrandbits(16)
+        data = bytes(rng.getrandbits(8) for _ in range(n2 - 2)) + b"\0\0"
+        c = int.from_bytes(datagram(src, dst, sport, dport, data, False)[6:8], "big")
+        b = datagram(src, dst, sport, dport, data[:-2] + c.to_bytes(2, "big"), False)
+        assert b[6:8] == b"\xff\xff", b[6:8]
     else:
         b = datagram(src, dst, rng.getrandbits(16), dport, data, zero)
     ip_len = len(b)
@@ -116,6 +126,7 @@ KINDS = [
     "good",
     "good",
     "good",
+    "csum_ffff",
     "extra",
     "bad_csum",
     "bad_pseudo",
