@@ -4,7 +4,9 @@ Frames built by scapy go in on the MAC side; out come UDP datagrams on the appli
 ports, raw frames on the raw channel, and on the MAC transmit side ARP replies, ICMP echo
 replies, UDP datagrams sent by the applications and raw frames (all parsed by scapy).
 Every drop counter of the receive path is checked exactly, and every counter equals the
-sum of its cnt_ev strobe (the EV_* layout of docs/stack.md).
+sum of its cnt_ev strobe (the EV_* layout of docs/stack.md). Both UDP transmit ports
+are also driven at once: through the ARP lookup they share (misses, the requests they
+cause, scapy-built replies, then hits; ICMP echo meanwhile) and in each checksum mode.
 """
 
 from __future__ import annotations
@@ -79,8 +81,9 @@ async def check_strobes(dut, evmon: EvMon) -> None:
     assert sum(evmon.sums) > 0
 
 
-async def setup(dut, ready_p: float = 1.0):
-    src = await start(dut, cfg())
+async def setup(dut, ready_p: float = 1.0, **over: int):
+    """Clock, ``cfg()`` (with the ``cfg_*`` values of ``over`` instead), reset, monitors."""
+    src = await start(dut, {**cfg(), **over})
     evmon = EvMon(dut, ev_names(int(dut.NUM_PORTS.value)))
     ports = [
         PortMon(dut, "m_udp_rx", RX_FIELDS, ready_p, ready_p, index=i, nports=2, seed=40 + i)
@@ -344,6 +347,414 @@ async def stalled_port_does_not_stall_the_stack(dut) -> None:
     await check_strobes(dut, evmon)
 
 
+class TxReq:
+    """One datagram for a UDP transmit port; ``dst_mac`` None: resolved by ARP
+    (``hdr_dst_mac_valid`` = 0)."""
+
+    def __init__(
+        self,
+        dst_ip: str,
+        data: bytes,
+        dst_mac: str | None = None,
+        dport: int = 4321,
+        csum: int = 0,
+    ) -> None:
+        self.dst_ip, self.data, self.dst_mac = dst_ip, data, dst_mac
+        self.dport, self.csum = dport, csum
+
+
+class UdpTx:
+    """Drives every UDP transmit port at once (``s_udp_tx_*``, flattened), one queue of
+    ``TxReq`` per port: each port offers its head's header, then its payload beat by beat
+    with no gap once the header is taken, then the next datagram; every port owns its
+    slice of each flattened signal."""
+
+    def __init__(self, dut, nports: int = 2) -> None:
+        self.dut = dut
+        self.n = nports
+        self.kw = len(dut.s_udp_tx_axis_tkeep) // nports
+        self.queues: list[list[TxReq]] = [[] for _ in range(nports)]
+        self.beat = [-1] * nports  # -1: the head's header is offered; k: its payload beat k
+        self.hv = 0  # hdr_valid and tvalid as driven for the coming edge
+        self.tv = 0
+        dut.s_udp_tx_axis_tuser.value = 0
+        self._drive()
+        cocotb.start_soon(self._run())
+
+    def send(self, port: int, req: TxReq) -> None:
+        self.queues[port].append(req)
+
+    def idle(self) -> bool:
+        return not any(self.queues)
+
+    def _beats(self, req: TxReq) -> list[bytes]:
+        d, kw = req.data, self.kw
+        return [d[i : i + kw] for i in range(0, len(d), kw)] or [b""]
+
+    def _drive(self) -> None:
+        d = self.dut
+        f = {"dst_mac": 0, "dst_mac_valid": 0, "dst_ip": 0, "dst_port": 0, "src_port": 0}
+        f.update({"len": 0, "csum": 0})
+        hv = tv = tdata = tkeep = tlast = 0
+        kw = self.kw
+        for p in range(self.n):
+            if not self.queues[p]:
+                continue
+            r = self.queues[p][0]
+            f["dst_mac"] |= (mac_int(r.dst_mac) if r.dst_mac else 0) << (48 * p)
+            f["dst_mac_valid"] |= int(r.dst_mac is not None) << p
+            f["dst_ip"] |= ip_int(r.dst_ip) << (32 * p)
+            f["dst_port"] |= r.dport << (16 * p)
+            f["src_port"] |= PORTS[p] << (16 * p)
+            f["len"] |= len(r.data) << (16 * p)
+            f["csum"] |= r.csum << (16 * p)
+            if self.beat[p] < 0:
+                hv |= 1 << p
+            else:
+                beats = self._beats(r)
+                b = beats[self.beat[p]]
+                tv |= 1 << p
+                tdata |= int.from_bytes(b.ljust(kw, b"\0"), "little") << (8 * kw * p)
+                tkeep |= ((1 << len(b)) - 1) << (kw * p)
+                tlast |= int(self.beat[p] == len(beats) - 1) << p
+        for k, v in f.items():
+            getattr(d, f"s_udp_tx_hdr_{k}").value = v
+        d.s_udp_tx_hdr_valid.value = hv
+        d.s_udp_tx_axis_tvalid.value = tv
+        d.s_udp_tx_axis_tdata.value = tdata
+        d.s_udp_tx_axis_tkeep.value = tkeep
+        d.s_udp_tx_axis_tlast.value = tlast
+        self.hv, self.tv = hv, tv
+
+    async def _run(self) -> None:
+        d = self.dut
+        while True:
+            await RisingEdge(d.clk)
+            hrv, trv = d.s_udp_tx_hdr_ready.value, d.s_udp_tx_axis_tready.value
+            hr = int(hrv) if hrv.is_resolvable else 0
+            tr = int(trv) if trv.is_resolvable else 0
+            for p in range(self.n):
+                if not self.queues[p]:
+                    continue
+                if self.beat[p] < 0:
+                    if (self.hv >> p) & (hr >> p) & 1:
+                        self.beat[p] = 0
+                elif (self.tv >> p) & (tr >> p) & 1:
+                    self.beat[p] += 1
+                    if self.beat[p] == len(self._beats(self.queues[p][0])):
+                        self.queues[p].pop(0)
+                        self.beat[p] = -1
+            self._drive()
+
+
+def cnt(dut, name: str, port: int | None = None) -> int:
+    """Counter ``cnt_<name>``; ``port``: element ``port`` of a per-port counter."""
+    v = int(getattr(dut, f"cnt_{name}").value)
+    return v if port is None else (v >> (32 * port)) & 0xFFFFFFFF
+
+
+async def wait_until(dut, cond, what: str, limit: int = 5000) -> None:
+    """Wait (at most ``limit`` cycles) until ``cond()`` holds."""
+    for _ in range(limit):
+        await RisingEdge(dut.clk)
+        if cond():
+            return
+    raise AssertionError(f"timeout ({limit} cycles) waiting for {what}")
+
+
+async def collect(dut, sink: AxiStreamSink, n: int, limit: int = 20000) -> list[Ether]:
+    """Exactly ``n`` frames out of m_axis (within ``limit`` cycles, then 300 quiet ones),
+    none aborted, parsed by scapy."""
+    got: list[Ether] = []
+
+    def take() -> None:
+        while not sink.empty():
+            fr = sink.recv_nowait()
+            tu = fr.tuser
+            assert not (any(tu) if isinstance(tu, list) else tu), "frame aborted (tuser)"
+            got.append(Ether(bytes(fr.tdata)))
+
+    for _ in range(limit):
+        await RisingEdge(dut.clk)
+        take()
+        if len(got) >= n:
+            break
+    else:
+        raise AssertionError(f"timeout: {len(got)} of {n} frames came out")
+    await ClockCycles(dut.clk, 300)
+    take()
+    assert len(got) == n, f"{len(got)} frames came out, {n} expected"
+    return got
+
+
+def split_tx(frames: list[Ether]) -> tuple[list[Ether], list[Ether], list[list[Ether]]]:
+    """Frames out by source: ARP, ICMP, then UDP per application port (by source port)."""
+    arp = [f for f in frames if ARP in f]
+    icmp = [f for f in frames if ICMP in f]
+    udp = [[f for f in frames if UDP in f and f[UDP].sport == p] for p in PORTS]
+    assert len(arp) + len(icmp) + sum(map(len, udp)) == len(frames), "unexpected frame"
+    return arp, icmp, udp
+
+
+def check_arp_requests(frames: list[Ether], targets: list[str]) -> None:
+    """One broadcast ARP request from us for each of ``targets`` (in any order), field by
+    field and byte for byte (arp_tx: THA 0, 42 bytes)."""
+    assert sorted(f[ARP].pdst for f in frames) == sorted(targets), "ARP request targets"
+    for f in frames:
+        a = f[ARP]
+        assert (a.op, a.psrc, a.hwsrc) == (1, IPA, MAC), f"not our request: {f!r}"
+        assert f.dst == "ff:ff:ff:ff:ff:ff" and f.src == MAC
+        exp = Ether(dst="ff:ff:ff:ff:ff:ff", src=MAC, type=0x0806) / ARP(
+            op=1, hwsrc=MAC, psrc=IPA, hwdst="00:00:00:00:00:00", pdst=a.pdst
+        )
+        assert bytes(f) == bytes(exp), f"ARP request {f!r} differs from {exp!r}"
+
+
+def arp_reply(mac: str, ip: str) -> bytes:
+    """A peer's reply to our request (padded to 60 bytes, as the MAC delivers it)."""
+    f = Ether(dst=MAC, src=mac) / ARP(op=2, hwsrc=mac, psrc=ip, hwdst=MAC, pdst=IPA)
+    return bytes(f).ljust(60, b"\0")
+
+
+def check_udp(f: Ether, dst_mac: str, req: TxReq, ident: int, mode: int, port: int) -> None:
+    """A datagram of port ``port`` byte for byte: headers (identification ``ident``: one
+    per request on that port, dropped ones included, docs/transmitter.md) and payload,
+    and its UDP checksum field as ``mode`` makes it (0 zero, 1 computed, 2 given)."""
+    assert f.dst == dst_mac, f"port {port} to {req.dst_ip}: MAC {f.dst}, not {dst_mac}"
+    assert f[IP].dst == req.dst_ip and f[UDP].dport == req.dport
+    assert bytes(f[UDP].payload) == req.data
+    chk = f[UDP].chksum
+    if mode == 0:
+        assert chk == 0, f"mode 0: UDP checksum {chk:#06x}, not 0"
+    elif mode == 2:
+        assert chk == req.csum, f"mode 2: UDP checksum {chk:#06x}, not {req.csum:#06x}"
+    else:
+        g = f.copy()
+        del g[UDP].chksum
+        want = Ether(bytes(g))[UDP].chksum
+        assert chk == want, f"mode 1: UDP checksum {chk:#06x}, computed {want:#06x}"
+    exp = (
+        Ether(dst=dst_mac, src=MAC)
+        / IP(src=IPA, dst=req.dst_ip, ttl=64, id=ident, flags=0)
+        / UDP(sport=PORTS[port], dport=req.dport, chksum=None if mode == 1 else chk)
+        / Raw(req.data)
+    )
+    assert bytes(f) == bytes(exp), f"port {port}: frame differs from {exp!r}"
+
+
+async def reset_with_modes(dut, modes: tuple[int, int]) -> None:
+    """Reset the stack (its ARP cache and counters too) with checksum mode
+    ``modes[p]`` on port p."""
+    dut.rst.value = 1
+    dut.cfg_udp_csum_mode.value = modes[0] | modes[1] << 2
+    await ClockCycles(dut.clk, 4)
+    dut.rst.value = 0
+    await ClockCycles(dut.clk, 2)
+
+
+Expected = tuple[TxReq, int, str]  # a datagram, its identification, its next hop's MAC
+
+
+class Ledger:
+    """What arp_shared_lookup has asked of the two ports since the last reset: the
+    identification each datagram gets (one per request, dropped ones included), the
+    misses and the frames each port must count."""
+
+    def __init__(
+        self, dut, tx: UdpTx, rng: random.Random, hop: dict[str, str], modes: tuple[int, int]
+    ) -> None:
+        self.dut, self.tx, self.rng, self.hop, self.modes = dut, tx, rng, hop, modes
+        self.ident = [0, 0]  # next identification of each port
+        self.misses = [0, 0]
+        self.frames = [0, 0]
+
+    def queue(self, port: int, dst_ip: str, n: int, hit: bool) -> Expected | None:
+        """Queue an ``n``-byte datagram to ``dst_ip``; what must come out if ``hit``."""
+        rng = self.rng
+        data = bytes(rng.getrandbits(8) for _ in range(n))
+        req = TxReq(dst_ip, data, dport=rng.randrange(1024, 65536), csum=rng.randrange(65536))
+        self.tx.send(port, req)
+        self.ident[port] += 1
+        if not hit:
+            self.misses[port] += 1
+            return None
+        self.frames[port] += 1
+        return req, self.ident[port] - 1, self.hop[dst_ip]
+
+    def check_counters(self, req_tx: int, reply_rx: int) -> None:
+        dut = self.dut
+        assert [cnt(dut, "udp_tx_arp_miss", p) for p in range(2)] == self.misses
+        assert [cnt(dut, "udp_tx_frames", p) for p in range(2)] == self.frames
+        assert [cnt(dut, "udp_tx_abort", p) for p in range(2)] == [0, 0]
+        assert cnt(dut, "arp_req_tx") == req_tx
+        assert cnt(dut, "arp_reply_rx") == reply_rx
+        assert cnt(dut, "arp_miss") == sum(self.misses)
+        assert cnt(dut, "arp_hit") == sum(self.frames)
+
+    def check_frames(self, udp: list[list[Ether]], exp: list[list[Expected | None]]) -> None:
+        for p in range(2):
+            assert len(udp[p]) == len(exp[p]), f"port {p}: {len(udp[p])} datagrams out"
+            for f, e in zip(udp[p], exp[p], strict=True):
+                assert e is not None
+                check_udp(f, e[2], e[0], e[1], self.modes[p], p)
+
+
+@cocotb.test()
+async def arp_shared_lookup(dut) -> None:
+    """Both UDP ports send to destinations ARP must resolve (dst_mac_valid = 0), at once
+    and to different IPs (two in the subnet, one off it through the gateway): each
+    destination's first datagram is dropped as a miss (the port's cnt_udp_tx_arp_miss)
+    and one broadcast request goes out for it (the gateway's IP for the off-subnet one);
+    while one destination stays unresolved the other port and ICMP echo still send;
+    after the replies every datagram of both ports carries its next hop's MAC. Two
+    rounds, a reset between: both ports in mode 1 (each datagram stored, then looked up),
+    then in modes 0 and 2 (looked up as the request is taken); the datagrams sent in
+    pairs of the same length ask in the same cycle, and the grants must take turns."""
+    rng = random.Random(70)
+    src, _, _, sink, evmon = await setup(dut)
+    tx = UdpTx(dut)
+    ip_a, ip_b, ip_off, gw = "192.0.2.10", "192.0.2.11", "198.51.100.20", "192.0.2.254"
+    mac_a, mac_b, mac_gw = "02:00:00:00:0a:0a", "02:00:00:00:0b:0b", "02:00:00:00:fe:fe"
+    hop = {ip_a: mac_a, ip_b: mac_b, ip_off: mac_gw}
+    # The sharing seen from inside (udp_stack's p_arp_req_valid, arp_req_ready, arp_gnt,
+    # arp_owner): cycles a port's lookup request waited for the other port's (granted in
+    # the same cycle, or in flight); the grants given while both ports asked; and those
+    # of them that went to the port served last (none: round robin)
+    waited = [0, 0]
+    contended: list[int] = []
+    unfair: list[int] = []
+
+    async def watch() -> None:
+        last = -1
+        while True:
+            await RisingEdge(dut.clk)
+            v, rdy, own = dut.p_arp_req_valid.value, dut.arp_req_ready.value, dut.arp_owner.value
+            if int(dut.rst.value) or not (v.is_resolvable and rdy.is_resolvable):
+                last = -1
+                continue
+            v, rdy, own, gnt = int(v), int(rdy), int(own), int(dut.arp_gnt.value)
+            for p in range(2):
+                if (v >> p) & 1 and (v == 0b11 and gnt != p or not rdy and own != p):
+                    waited[p] += 1
+            if v and rdy:
+                if v == 0b11:
+                    contended.append(gnt)
+                    if gnt == last:
+                        unfair.append(gnt)
+                last = gnt
+
+    cocotb.start_soon(watch())
+    for modes in [(1, 1), (0, 2)]:
+        await reset_with_modes(dut, modes)
+        waited[:] = [0, 0]
+        contended.clear()
+        led = Ledger(dut, tx, rng, hop, modes)
+
+        # 1. both ports at once (same lengths), nothing cached yet: a miss each, one
+        # request for each IP
+        n = rng.choice([1, 46, 200])
+        led.queue(0, ip_a, n, hit=False)
+        led.queue(1, ip_b, n, hit=False)
+        out = await collect(dut, sink, 2)
+        assert tx.idle()
+        arp, icmp, udp = split_tx(out)
+        check_arp_requests(arp, [ip_a, ip_b])
+        led.check_counters(req_tx=2, reply_rx=0)
+
+        # 2. only ip_b answers; port 0 sends to ip_a (still pending: a miss, no new
+        # request) and to ip_off (a miss, a request for the gateway) while port 1 sends
+        # to ip_b and a ping comes in
+        await src.send(frame(arp_reply(mac_b, ip_b)))
+        await wait_until(dut, lambda: cnt(dut, "arp_reply_rx") == 1, "ARP reply from ip_b")
+        exp: list[list[Expected | None]] = [[], []]
+        exp[1] = [led.queue(1, ip_b, rng.choice([18, 64, 333]), hit=True) for _ in range(3)]
+        led.queue(0, ip_a, 64, hit=False)
+        led.queue(0, ip_off, 333, hit=False)
+        payload = bytes(rng.getrandbits(8) for _ in range(56))
+        ping = Ether(dst=MAC, src=PEER_MAC) / IP(src=PEER_IP, dst=IPA) / ICMP(id=0x77, seq=5)
+        await src.send(frame(bytes(ping / payload)))
+        out = await collect(dut, sink, 5)
+        assert tx.idle()
+        arp, icmp, udp = split_tx(out)
+        check_arp_requests(arp, [gw])  # the gateway's IP, not ip_off's
+        assert len(icmp) == 1
+        r = icmp[0]
+        assert r.dst == PEER_MAC and r.src == MAC and r[IP].src == IPA and r[IP].dst == PEER_IP
+        assert (r[ICMP].type, r[ICMP].code, r[ICMP].id, r[ICMP].seq) == (0, 0, 0x77, 5)
+        assert bytes(r[ICMP].payload) == payload
+        g = r.copy()
+        del g[IP].chksum, g[ICMP].chksum
+        g = Ether(bytes(g))
+        assert (g[IP].chksum, g[ICMP].chksum) == (r[IP].chksum, r[ICMP].chksum)
+        led.check_frames(udp, exp)
+        led.check_counters(req_tx=3, reply_rx=1)
+
+        # 3. ip_a and the gateway answer: both ports send to every destination, pair by
+        # pair (each pair at once, the same length), alternating (no repeated lookup),
+        # with a lone datagram of one port before some pairs (so the port served last
+        # differs from pair to pair): all hits, no request more
+        await src.send(frame(arp_reply(mac_a, ip_a)))
+        await src.send(frame(arp_reply(mac_gw, gw)))
+        await wait_until(dut, lambda: cnt(dut, "arp_reply_rx") == 3, "ARP replies")
+        dsts = [(ip_a, ip_b), (ip_off, ip_a), (ip_a, ip_off), (ip_off, ip_b), (ip_b, ip_a)]
+        for k, d in enumerate(dsts):
+            exp = [[], []]
+            if k in (1, 3):
+                lone = 1 if k == 1 else 0
+                exp[lone].append(led.queue(lone, ip_b, 18, hit=True))
+                arp, icmp, udp = split_tx(await collect(dut, sink, 1))
+                led.check_frames(udp, exp)
+                exp = [[], []]
+            n = rng.choice([1, 18, 46, 64, 200])
+            for p in range(2):
+                exp[p].append(led.queue(p, d[p], n, hit=True))
+            out = await collect(dut, sink, 2)
+            assert tx.idle()
+            arp, icmp, udp = split_tx(out)
+            assert arp == [] and icmp == []
+            led.check_frames(udp, exp)
+        led.check_counters(req_tx=3, reply_rx=3)
+        assert unfair == [], f"modes {modes}: grants {contended} not round robin"
+        # every pair asked in the same cycle, and each port waited for the other's lookup
+        assert len(contended) >= 1 + len(dsts) and set(contended) == {0, 1}, contended
+        assert all(waited), f"modes {modes}: a port never waited: {waited}"
+        assert sink.empty()
+        await check_strobes(dut, evmon)
+
+
+@cocotb.test()
+async def checksum_modes_per_port(dut) -> None:
+    """cfg_udp_csum_mode differs between the ports (each mode on each port in turn, a
+    reset between): both ports send at once, destination MAC given; each datagram's UDP
+    checksum is 0 in mode 0 (whatever hdr_csum says), the computed one in mode 1 and
+    hdr_csum in mode 2."""
+    rng = random.Random(80)
+    src, _, _, sink, evmon = await setup(dut)
+    tx = UdpTx(dut)
+    for modes in [(0, 1), (1, 2), (2, 0)]:
+        await reset_with_modes(dut, modes)
+        exp: list[list[TxReq]] = [[], []]
+        for k in range(5):
+            for p in range(2):
+                n = rng.choice([1, 2, 17, 64, 301]) if k else 1  # odd and even lengths
+                data = bytes(rng.getrandbits(8) for _ in range(n))
+                csum = rng.randrange(1, 65536)  # never 0: mode 0 must still send 0
+                req = TxReq(PEER_IP, data, PEER_MAC, rng.randrange(1, 65536), csum)
+                tx.send(p, req)
+                exp[p].append(req)
+        out = await collect(dut, sink, 10)
+        assert tx.idle()
+        arp, icmp, udp = split_tx(out)
+        assert arp == [] and icmp == []
+        for p in range(2):
+            for k, (f, req) in enumerate(zip(udp[p], exp[p], strict=True)):
+                check_udp(f, PEER_MAC, req, k, modes[p], p)
+            assert cnt(dut, "udp_tx_frames", p) == 5
+            assert cnt(dut, "udp_tx_abort", p) == cnt(dut, "udp_tx_arp_miss", p) == 0
+        assert cnt(dut, "arp_hit") == cnt(dut, "arp_miss") == 0  # the MAC given: no lookup
+        await check_strobes(dut, evmon)
+
+
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_udp_stack_busy(data_w: int) -> None:
     import cocotb_run
@@ -402,5 +813,20 @@ def test_udp_stack_tx_arb_reg(data_w: int) -> None:
             "TX_ARB_REG": 1,
         },
         testcase=["receive_mix", "transmit_udp_and_raw"],
+        test_dir=Path(__file__).parent,
+    )
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_udp_stack_tx_ports(data_w: int) -> None:
+    """Both UDP transmit ports at once: the ARP lookup they share (misses, requests,
+    replies, hits; ICMP echo meanwhile) and a different checksum mode on each."""
+    import cocotb_run
+
+    cocotb_run.run(
+        "udp_stack",
+        "test_udp_stack",
+        parameters={"DATA_W": data_w, "NUM_PORTS": 2},
+        testcase=["arp_shared_lookup", "checksum_modes_per_port"],
         test_dir=Path(__file__).parent,
     )
