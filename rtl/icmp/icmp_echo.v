@@ -358,6 +358,9 @@ module icmp_echo #(
         end
     endgenerate
     wire        is_echo = (head4[7:0] == 8'd8);
+    // KEEP_W >= 4: the peeked first beat holds the message's first 4 bytes (a request that
+    // ends before them is not answered, as the capture at 8 and 16 bits finds)
+    wire        peek4 = (CAP != 0) || !f_tlast || f_tkeep[(KEEP_W > 3) ? 3 : 0];
     // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry. At
     // 8 bits the sum is registered before its fold (the capture ends more than 30 cycles
     // before the changed bytes are sent), so each stage has one 16-bit carry chain
@@ -397,9 +400,9 @@ module icmp_echo #(
         eng_bad       = 1'b0;
         if (CAP == 0) begin
             if (st == S_PEEK && f_tvalid) begin
-                eng_bad   = r_ok && is_echo && r_short && q_head;
-                eng_drop  = !(r_ok && is_echo) || eng_bad;
-                eng_start = !(r_ok && is_echo) || ready_go;
+                eng_bad   = r_ok && is_echo && peek4 && r_short && q_head;
+                eng_drop  = !(r_ok && is_echo && peek4) || eng_bad;
+                eng_start = !(r_ok && is_echo && peek4) || ready_go;
             end
         end else if (s_capd) begin
             // (c_go || q_have) = !(r_ok && is_echo) || ready_go, from registers

@@ -2,18 +2,22 @@
 
 scapy builds a pool of valid frames of every kind the stack handles (UDP to open and
 closed ports, with and without checksum, IP options, broadcasts, ICMP, ARP, raw
-EtherType, foreign MACs and EtherTypes, fragments, other protocols); >= 100,000 frames
-are drawn from it and mutated (truncation, bit flips, field corruption, random garbage,
-MAC error flag). The C++ driver streams them through the stack with random gaps and
-random backpressure on every output and writes what came out plus the counters. This
-file's reference model (written from the protocol rules, not from the RTL) decides for
-every frame what must come out; the test checks:
+EtherType, foreign MACs and EtherTypes, fragments, other protocols); 100,000 frames
+(STACK_FUZZ_FRAMES) at each width are drawn from it and mutated (truncation, bit flips,
+field corruption, random garbage, MAC error flag). The C++ driver streams them through
+the stack with random gaps and random backpressure on every output and writes what came
+out plus the counters. This file's reference model (written from the protocol rules,
+not from the RTL) decides for every frame what must come out; the test checks:
   - no hang (the driver stops taking input -> failure) and everything expected came out;
   - every datagram delivered with tuser = 0 is exactly the model's (header and bytes),
     and every one the model marks bad carries tuser = 1: nothing corrupted passes as good;
   - every drop counter equals the model's count;
   - every frame the stack sends (ICMP echo replies, port unreachables, ARP) parses with
-    scapy with its checksums right, and their numbers equal the stack's counters.
+    scapy with its checksums right, and their numbers equal the stack's counters;
+  - ICMP: every message reaching the echo responder lands in the model's counter
+    (dropped, aborted, bad checksum, replied), the echo replies are the model's frames
+    byte for byte and in order (identification, TTL, addresses, RFC 1624 checksum
+    update), and the aborted frames (tuser) are exactly the model's.
 At 8 bits the stack is built with the registered transmit arbiter (TX_ARB_REG = 1, as
 udp_echo_node builds it), at 64 bits with the default one.
 """
@@ -60,6 +64,50 @@ class Expect:
     raw: list[tuple[str, int]] = field(default_factory=list)
     cnt: Counter = field(default_factory=Counter)
     icmp_in: int = 0
+    icmp_replies: list[bytes] = field(default_factory=list)  # the echo replies, in order
+    icmp_aborted_frames: int = 0  # replies that must end with tuser (the MAC aborts them)
+
+
+def icmp_echo_model(e: Expect, f: bytes, p: bytes, hl: int, tlen: int, bad_in: bool) -> None:
+    """One ICMP message reaching the echo responder (docs/transmitter.md, icmp_echo):
+    counted once in dropped (not an answerable echo request: type not 8, a broadcast
+    destination, length under 8, or the message ending before its 4th byte), else aborted
+    (its frame bad or truncated: the reply ends with tuser), else bad_csum (the message's
+    one's-complement sum not 0xFFFF: a reply of 26 bytes or more is under way by cut-through
+    and ends with tuser, a shorter one is dropped before its first byte), else replies.
+    Each message's header takes the next identification (from 0), whatever it becomes."""
+    from scapy.layers.inet import IP as SIP
+
+    c = e.cnt
+    rid = e.icmp_in & 0xFFFF
+    e.icmp_in += 1
+    hlen = tlen - hl
+    msg = p[hl : min(len(p), tlen)]
+    if p[16:20] != IP or hlen < 8 or len(msg) < 4 or msg[0] != 8:
+        c["icmp_dropped"] += 1
+        return
+    if bad_in:
+        c["icmp_aborted"] += 1
+        e.icmp_aborted_frames += 1
+        return
+    if ones_sum(msg) != 0xFFFF:
+        c["icmp_bad_csum"] += 1
+        e.icmp_aborted_frames += int(hlen >= 26)
+        return
+    c["icmp_replies"] += 1
+    # type 8 -> 0 and the checksum updated by RFC 1624 eqn. 3: HC' = ~(~HC + ~0x0800)
+    s = (~int.from_bytes(msg[2:4], "big") & 0xFFFF) + 0xF7FF
+    hc = ~((s & 0xFFFF) + (s >> 16)) & 0xFFFF
+    m = b"\0" + msg[1:2] + hc.to_bytes(2, "big") + msg[4:]
+    ip = SIP(
+        id=rid,
+        flags=0,
+        ttl=64,
+        proto=1,
+        src=".".join(map(str, IP)),
+        dst=".".join(map(str, p[12:16])),
+    )
+    e.icmp_replies.append(f[6:12] + MAC + b"\x08\x00" + bytes(ip / m))
 
 
 def model(frames: list[tuple[bytes, bool]]) -> Expect:
@@ -117,7 +165,7 @@ def model(frames: list[tuple[bytes, bool]]) -> Expect:
         d = p[hl:tlen]
         bad_in = bad or trunc
         if proto == 1:
-            e.icmp_in += 1
+            icmp_echo_model(e, f, p, hl, tlen, bad_in)
             continue
         c["udp_rx_datagrams"] += 1
         ip_len = tlen - hl
@@ -283,12 +331,13 @@ def write_frames(path: Path, frames: list[tuple[bytes, bool]]) -> None:
             fh.write(struct.pack("<HB", len(b), int(bad)) + b)
 
 
-def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int]) -> None:
+def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) -> None:
     """Every frame the stack sent, parsed with scapy: from our MAC, and an ARP frame
     from our addresses or an IPv4 packet from our IP whose IP and ICMP checksums verify
     (an echo reply or a port unreachable); frames ending with tuser (aborted: the MAC
     sends them with a bad FCS) are only counted. The kinds' numbers must equal the
-    stack's counters."""
+    stack's counters; the echo replies are the model's, byte for byte and in order, and
+    the aborted frames are the model's echo replies that must end with tuser."""
     from scapy.layers.inet import ICMP
     from scapy.layers.inet import IP as SIP
     from scapy.layers.l2 import ARP, Ether
@@ -316,11 +365,17 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int]) -> None:
         assert ones_sum(b[14 + 4 * ip.ihl : 14 + ip.len]) == 0xFFFF, f"{where}: ICMP checksum"
         t = e[ICMP].type
         assert t in (0, 3), f"{where}: ICMP type {t}"
+        if t == 0:
+            k = kinds["echo_reply"]
+            assert k < len(exp.icmp_replies), f"{where}: echo reply beyond the model's"
+            want = exp.icmp_replies[k]
+            assert b == want, f"{where}: echo reply {k} is not the model's {want[:64].hex()}"
         kinds["echo_reply" if t == 0 else "unreach"] += 1
     assert kinds["echo_reply"] == cnt["icmp_replies"], f"{kinds} against the counters {cnt}"
     assert kinds["unreach"] == cnt["icmp_unreach_sent"], kinds
     assert kinds["arp_reply"] == cnt["arp_reply_tx"], kinds
-    assert kinds["aborted"] <= cnt["icmp_aborted"] + cnt["icmp_bad_csum"], kinds
+    assert kinds["echo_reply"] == len(exp.icmp_replies), kinds
+    assert kinds["aborted"] == exp.icmp_aborted_frames, kinds
 
 
 def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
@@ -370,19 +425,22 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     for k in cnt:
         if k.startswith(("eth_", "ip_", "udp_")) and k not in exp.cnt:
             assert cnt[k] == 0, f"cnt_{k}: {cnt[k]}, model says 0"
-    # every ICMP message reaching icmp_echo lands in exactly one of its four counters
+    # every ICMP message reaching icmp_echo lands in exactly one of its four counters,
+    # the model's
     icmp_out = ("icmp_replies", "icmp_aborted", "icmp_dropped", "icmp_bad_csum")
     assert sum(cnt[k] for k in icmp_out) == exp.icmp_in
+    for k in icmp_out:
+        assert cnt[k] == exp.cnt[k], f"cnt_{k}: {cnt[k]}, model says {exp.cnt[k]}"
     # every closed-port datagram is answered with a port unreachable or counted as not
     # answered (broadcast, rate limit of 255 without a millisecond tick, or busy)
     closed = cnt["udp_closed_port"]
     assert cnt["icmp_unreach_sent"] + cnt["icmp_unreach_dropped"] == closed
     assert 0 < cnt["icmp_unreach_sent"] <= 255 or closed == 0
     assert tx_seen == cnt["tx_frames"], f"{tx_seen} frames left, cnt_tx_frames {cnt['tx_frames']}"
-    check_tx(got_tx, cnt)
+    check_tx(got_tx, cnt, exp)
 
 
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 @pytest.mark.parametrize("width", [8, 64])
 def test_stack_fuzz(width: int, tmp_path: Path) -> None:
-    run_fuzz(width, seed=1000 + width, n=N_FRAMES // 2, tmp=tmp_path)
+    run_fuzz(width, seed=1000 + width, n=N_FRAMES, tmp=tmp_path)

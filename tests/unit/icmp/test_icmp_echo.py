@@ -86,13 +86,16 @@ class Tb:
         await start_clock(self.dut)
         await reset(self.dut)
 
-    def send(self, msg: bytes, *, bcast: int = 0, tuser: int = 0) -> None:
+    def send(
+        self, msg: bytes, *, bcast: int = 0, tuser: int = 0, hdr_len: int | None = None
+    ) -> None:
+        """The header (len = ``hdr_len``, else the message's length), then the message."""
         self.hdr.send(
             src_mac=PEER_MAC,
             src_ip=PEER_IP,
             dst_ip=DEFAULT_IP,
             protocol=1,
-            len=len(msg),
+            len=len(msg) if hdr_len is None else hdr_len,
             broadcast=bcast,
         )
         self.pay.send(msg, tuser, gap_prob=self.gap)
@@ -176,18 +179,22 @@ async def bad_and_other_requests(dut: Any) -> None:
     tb.send(request(4, 4, bytes(20), itype=0))  # echo reply: dropped
     tb.send(request(5, 5, bytes(20)), bcast=1)  # broadcast: dropped
     tb.send(bytes([8, 0, 0, 0, 1, 2]))  # 6 bytes: too short, dropped
+    # truncated (tuser) before the 4th byte of a 40-byte request: dropped at every width
+    # (at 64 bits its first and only beat is peeked, not captured)
+    tb.send(bytes([8, 0, 0]), hdr_len=40, tuser=1)
+    tb.send(bytes([8]), hdr_len=40, tuser=1)
     tb.send(good)
     raw, tuser = await tb.sink.recv()
     assert tuser == 1, "reply to a bad request not aborted"
     raw, tuser = await tb.sink.recv()
     assert tuser == 0
-    # ident counts every accepted header: the good one is the 6th
-    check_reply(raw, good, 5)
+    # ident counts every accepted header: the good one is the 8th
+    check_reply(raw, good, 7)
     await wait_cycles(dut, 30)
     assert tb.sink.count() == 0
     assert tb.cnt("cnt_replies") == 1
     assert tb.cnt("cnt_aborted") == 1
-    assert tb.cnt("cnt_dropped") == 4
+    assert tb.cnt("cnt_dropped") == 6
     assert tb.cnt("cnt_bad_csum") == 0
 
 
