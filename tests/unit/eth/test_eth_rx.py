@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cocotb
 import pytest
+from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiStreamFrame
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import ARP, Ether
@@ -162,6 +163,35 @@ async def back_to_back_throughput(dut) -> None:
 
 
 @cocotb.test()
+async def raw_ethertype_change(dut) -> None:
+    """cfg_raw_ethertype changed between frames: frames of the new EtherType go to the raw
+    channel (its header reporting the new type), those of the old one are counted as
+    unknown EtherTypes; IPv4 and ARP are unaffected."""
+    src = await start(dut, cfg())
+    m = mons(dut)
+    new_type = 0x9000
+
+    def raw_frame(t: int, n: int) -> bytes:
+        return bytes(Ether(dst=MAC, src=PEER, type=t) / Raw(bytes(range(n))))
+
+    ip = bytes(Ether(dst=MAC, src=PEER) / IP(dst="192.0.2.1") / UDP() / Raw(b"x" * 20))
+    first = [raw_frame(RAW_TYPE, 50), ip, raw_frame(new_type, 47)]
+    await send_all(src, [frame(f) for f in first])
+    await drain(dut, list(m.values()), 2)
+    await ClockCycles(dut.clk, 20)
+    dut.cfg_raw_ethertype.value = new_type
+    await ClockCycles(dut.clk, 4)
+    second = [raw_frame(new_type, 46), raw_frame(RAW_TYPE, 60), ip, raw_frame(new_type, 100)]
+    await send_all(src, [frame(f) for f in second])
+    await drain(dut, list(m.values()), 5)
+    raws = [first[0], second[0], second[3]]
+    assert [bytes(p.data) for p in m["raw"].pkts] == [f[14:] for f in raws]
+    assert [p.hdr["ethertype"] for p in m["raw"].pkts] == [RAW_TYPE, new_type, new_type]
+    assert [bytes(p.data) for p in m["ip"].pkts] == [ip[14:]] * 2
+    assert counters(dut) == {"frames": 7, "bad_mac": 0, "bad_ethertype": 2, "runt": 0}
+
+
+@cocotb.test()
 async def counter_wrap(dut) -> None:
     """CNT_W = 8: more than 256 frames, runts, foreign MACs and unknown EtherTypes; every
     counter reads its count modulo 256 (upper port bits zero), IPv4 frames still pass."""
@@ -207,6 +237,7 @@ def test_eth_rx(data_w: int) -> None:
             "mix_backpressure",
             "mix_empty_last_beat",
             "back_to_back_throughput",
+            "raw_ethertype_change",
         ],
         test_dir=Path(__file__).parent,
     )
