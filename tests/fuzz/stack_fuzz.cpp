@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
     C(udp_rx_datagrams); C(udp_bad_len); C(udp_closed_port); C(udp_bad_csum); C(udp_err_in);
     C(udp_oversize); C(icmp_replies); C(icmp_aborted); C(icmp_dropped); C(icmp_bad_csum); C(tx_frames);
     C(icmp_unreach_sent); C(icmp_unreach_dropped);
-    C(arp_req_rx); C(arp_malformed); C(arp_reply_tx);
+    C(arp_req_rx); C(arp_malformed); C(arp_reply_tx); C(arp_rx_overrun);
 #undef C
     fprintf(fo, "CYCLES %llu\n", (unsigned long long)cycles);
     fclose(fo);

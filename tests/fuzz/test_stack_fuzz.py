@@ -17,7 +17,10 @@ not from the RTL) decides for every frame what must come out; the test checks:
   - ICMP: every message reaching the echo responder lands in the model's counter
     (dropped, aborted, bad checksum, replied), the echo replies are the model's frames
     byte for byte and in order (identification, TTL, addresses, RFC 1624 checksum
-    update), and the aborted frames (tuser) are exactly the model's.
+    update), and the aborted frames (tuser) are exactly the model's;
+  - ARP: malformed frames counted exactly; the replies sent are the model's for the
+    requests for our IP, byte for byte and in order, any left out no more than the
+    frames counted as receive overruns.
 At 8 bits the stack is built with the registered transmit arbiter (TX_ARB_REG = 1, as
 udp_echo_node builds it), at 64 bits with the default one.
 """
@@ -66,6 +69,39 @@ class Expect:
     icmp_in: int = 0
     icmp_replies: list[bytes] = field(default_factory=list)  # the echo replies, in order
     icmp_aborted_frames: int = 0  # replies that must end with tuser (the MAC aborts them)
+    arp_wellformed: int = 0  # ARP frames that pass arp_rx's checks
+    arp_replies: list[bytes] = field(default_factory=list)  # the replies they call for
+
+
+def arp_model(e: Expect, f: bytes, bad: bool) -> None:
+    """An ARP frame reaching the ARP block (docs/arp.md): malformed (counted exactly) when
+    bad (tuser), shorter than 42 bytes, htype not 1, ptype not 0x0800, hlen not 6, plen
+    not 4, opcode not 1 or 2, or a group sender MAC; else well-formed, and a request
+    whose TPA is our IP from a sender not claiming our IP calls for a reply to its SHA
+    and SPA. (A well-formed frame arriving while arp_rx still holds an earlier one is
+    dropped as an overrun, which depends on timing: see run_fuzz.)"""
+    from scapy.layers.l2 import ARP, Ether
+
+    if (
+        bad
+        or len(f) < 42
+        or f[14:16] != b"\x00\x01"
+        or f[16:18] != b"\x08\x00"
+        or f[18] != 6
+        or f[19] != 4
+        or f[20:22] not in (b"\x00\x01", b"\x00\x02")
+        or f[22] & 1
+    ):
+        e.cnt["arp_malformed"] += 1
+        return
+    e.arp_wellformed += 1
+    sha, spa, tpa = f[22:28], f[28:32], f[38:42]
+    if f[21] == 1 and tpa == IP and spa != IP:
+        me, peer = MAC.hex(":"), sha.hex(":")
+        r = Ether(dst=peer, src=me) / ARP(
+            op=2, hwsrc=me, psrc=".".join(map(str, IP)), hwdst=peer, pdst=".".join(map(str, spa))
+        )
+        e.arp_replies.append(bytes(r))
 
 
 def icmp_echo_model(e: Expect, f: bytes, p: bytes, hl: int, tlen: int, bad_in: bool) -> None:
@@ -123,7 +159,8 @@ def model(frames: list[tuple[bytes, bool]]) -> Expect:
             continue
         et = int.from_bytes(f[12:14], "big")
         if et == 0x0806:
-            continue  # ARP: not modelled here
+            arp_model(e, f, bad)
+            continue
         if et == RAW_TYPE and et != 0x0800:
             e.raw.append((f"{f[0:6].hex()} {f[6:12].hex()} {f[14:].hex() or '-'}", int(bad)))
             continue
@@ -343,6 +380,7 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) 
     from scapy.layers.l2 import ARP, Ether
 
     kinds: Counter = Counter()
+    arp_sent: list[bytes] = []
     for i, (tuser, b) in enumerate(frames):
         if tuser:
             kinds["aborted"] += 1
@@ -354,6 +392,8 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) 
             a = e[ARP]
             assert (a.hwsrc, a.psrc) == ("02:00:00:00:00:01", "192.0.2.1"), where
             assert a.op in (1, 2), f"{where}: ARP op {a.op}"
+            if a.op == 2:
+                arp_sent.append(b)
             kinds["arp_reply" if a.op == 2 else "arp_request"] += 1
             continue
         assert SIP in e and ICMP in e, f"{where}: neither ARP nor ICMP over IPv4"
@@ -375,6 +415,13 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) 
     assert kinds["unreach"] == cnt["icmp_unreach_sent"], kinds
     assert kinds["arp_reply"] == cnt["arp_reply_tx"], kinds
     assert kinds["echo_reply"] == len(exp.icmp_replies), kinds
+    # ARP replies: the model's for the requests arp_rx took, byte for byte and in order
+    # (a subsequence: the ones left out are requests dropped as overruns)
+    it = iter(exp.arp_replies)
+    for k, b in enumerate(arp_sent):
+        assert any(b == r for r in it), f"ARP reply {k} ({b.hex()}) not the model's, in order"
+    missed = len(exp.arp_replies) - len(arp_sent)
+    assert 0 <= missed <= cnt["arp_rx_overrun"] <= exp.arp_wellformed, (missed, cnt)
     assert kinds["aborted"] == exp.icmp_aborted_frames, kinds
 
 
