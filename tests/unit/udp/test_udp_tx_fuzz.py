@@ -108,11 +108,15 @@ class Dg:
         )
 
 
-def gen(rng: random.Random, n: int) -> list[Dg]:
+def gen(rng: random.Random, n: int, max_size: int | None = None) -> list[Dg]:
+    """``n`` random requests; with ``max_size``, payloads of 0..max_size bytes only (many
+    datagrams in few cycles)."""
     out = []
     for _ in range(n):
         r = rng.random()
         size = rng.choice([0, 1, 2, 7, 8, 9, 42, rng.randrange(0, 1473)]) if r < 0.97 else 2100
+        if max_size is not None:
+            size = rng.randrange(0, max_size + 1)
         length = size
         k = rng.random()
         if k < 0.08:
@@ -209,12 +213,21 @@ def model(
 
 
 @pytest.mark.parametrize(
-    ("dw", "buf", "n"), [(8, BUF, 1500), (64, BUF, 4000), (8, 0, 800)], ids=["8", "64", "8-nobuf"]
+    ("dw", "buf", "n", "max_size"),
+    [
+        (8, BUF, 1500, None),
+        (64, BUF, 4000, None),
+        (8, 0, 800, None),
+        (8, BUF, 66000, 24),
+        (64, BUF, 66000, 24),
+    ],
+    ids=["8", "64", "8-nobuf", "8-id-wrap", "64-id-wrap"],
 )
-def test_udp_tx_fuzz(dw: int, buf: int, n: int, tmp_path: Path) -> None:
+def test_udp_tx_fuzz(dw: int, buf: int, n: int, max_size: int | None, tmp_path: Path) -> None:
+    """``*-id-wrap``: more than 65,536 datagrams, so the identification wraps to 0."""
     exe = build(dw, buf)
-    rng = random.Random(77 + dw + buf)
-    dgs = gen(rng, n)
+    rng = random.Random(77 + dw + buf + (1 if max_size else 0))
+    dgs = gen(rng, n, max_size)
     rq, fr = tmp_path / "req.txt", tmp_path / "frames.txt"
     rq.write_text("".join(d.line() for d in dgs))
     r = subprocess.run(
