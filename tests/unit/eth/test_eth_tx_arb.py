@@ -14,6 +14,7 @@ any tready in its own cycle.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -22,7 +23,9 @@ import pytest
 from cocotb.triggers import RisingEdge
 from unit.udp.txutil import Cycles, FrameSink, random_pause, reset, start_clock, wait_cycles
 
-N = 3
+# the number of inputs, as the pytest wrapper built the arbiter (5: the stack with two UDP
+# ports, ARP, ICMP and the raw channel)
+N = int(os.environ.get("TEST_ARB_N", "3"))
 
 
 class MultiSource:
@@ -342,7 +345,7 @@ async def reg_mac_consumer(dut: Any) -> None:
     rng = random.Random(22)
     per = 4
     for s in range(per):
-        for p in [2, 0, 1]:
+        for p in [2, 0, 1, *range(3, N)]:
             src.send(p, tagged(p, s, rng.randrange(0, 30)))
     await wait_cycles(dut, 6)  # every input offers its first frame by now
     frames: list[bytes] = []
@@ -490,14 +493,16 @@ MODE_TESTS = {
 }
 
 
+@pytest.mark.parametrize("n", [3, 5])
 @pytest.mark.parametrize("reg_out", [0, 1])
 @pytest.mark.parametrize("data_w", [8, 64])
-def test_eth_tx_arb(data_w: int, reg_out: int) -> None:
+def test_eth_tx_arb(data_w: int, reg_out: int, n: int) -> None:
     from cocotb_run import run
 
     run(
         "eth_tx_arb",
         "test_eth_tx_arb",
-        parameters={"DATA_W": data_w, "N": N, "REG_OUT": reg_out},
+        parameters={"DATA_W": data_w, "N": n, "REG_OUT": reg_out},
         testcase=MODE_TESTS[reg_out],
+        extra_env={"TEST_ARB_N": str(n)},
     )
