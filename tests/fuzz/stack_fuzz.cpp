@@ -1,12 +1,16 @@
 // stack_fuzz: Verilator driver of udp_stack for the receive-path fuzz test.
 //
-// Usage: Vudp_stack <frames.bin> <out.txt> <seed>
+// Usage: Vudp_stack <frames.bin> <out.txt> <seed> [<datagrams to send per port>]
 // frames.bin: records of [u16 length, little-endian][u8 flags: bit 0 = MAC error][bytes].
 // The frames enter s_axis (MAC user side) with random idle cycles between beats; every
 // output (UDP ports, raw channel, MAC transmit side) is consumed with random tready and
-// hdr_ready. out.txt gets one line per received item, then the counters:
+// hdr_ready. Meanwhile each UDP transmit port sends datagrams of its own (1..300 bytes,
+// destination MAC given, random gaps in the payload) while the input frames last.
+// out.txt gets one line per received item, then the counters:
 //   U <port> <tuser> <src_mac> <src_ip> <src_port> <dst_port> <len> <payload hex>
 //   R <tuser> <dst_mac> <src_mac> <payload hex>
+//   S <port> <dst_mac> <dst_ip> <dst_port> <payload hex>   (a datagram asked to be sent)
+//   X <tuser> <frame hex>                                   (a frame on the MAC side)
 //   T <frames sent on the MAC transmit side>
 //   C <counter name> <value>
 // Exit status 2 (and a line "HANG ...") if the stack stops taking input or does not go
@@ -41,6 +45,22 @@ static uint64_t bits(const VlWide<N>& v, int lsb, int w) {
     return r;
 }
 
+// write w bits of x at bit lsb of a Verilator port (scalar or wide)
+template <typename T>
+static void put(T& v, int lsb, int w, uint64_t x) {
+    uint64_t m = (w >= 64 ? ~0ULL : ((1ULL << w) - 1)) << lsb;
+    v = (T)(((uint64_t)v & ~m) | ((x << lsb) & m));
+}
+template <std::size_t N>
+static void put(VlWide<N>& v, int lsb, int w, uint64_t x) {
+    for (int i = 0; i < w; i++) {
+        int b = lsb + i;
+        uint32_t m = 1U << (b % 32);
+        if ((x >> i) & 1) v[b / 32] |= m;
+        else v[b / 32] &= ~m;
+    }
+}
+
 static uint64_t rng_state = 1;
 static uint32_t rnd() {
     rng_state ^= rng_state << 13;
@@ -52,6 +72,17 @@ static uint32_t rnd() {
 struct Frame {
     std::vector<uint8_t> data;
     bool bad;
+};
+
+struct TxPort {
+    int st = 0;  // 0 idle, 1 header offered, 2 payload
+    uint64_t mac = 0;
+    uint32_t ip = 0;
+    uint32_t dport = 0;
+    std::vector<uint8_t> pay;
+    size_t off = 0;
+    bool beat = false;  // a payload beat is offered
+    long sent = 0;
 };
 
 struct Rx {
@@ -80,6 +111,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     rng_state = strtoull(argv[3], nullptr, 0) | 1;
+    const long n_tx = argc > 4 ? strtol(argv[4], nullptr, 0) : 0;
     FILE* fi = fopen(argv[1], "rb");
     if (!fi) {
         perror(argv[1]);
@@ -111,7 +143,7 @@ int main(int argc, char** argv) {
     t->cfg_df = 0;
     t->cfg_raw_ethertype = 0x88B5;
     t->cfg_udp_port = (6000U << 16) | 5000U;
-    t->cfg_udp_csum_mode = 0;
+    t->cfg_udp_csum_mode = 1U << 2;  // port 0 checksum 0, port 1 computed (buffered)
     t->cfg_unreach_per_ms = 255;  // no tick: 255 port-unreachable messages, then none
     t->tick_1ms = 0;
     t->s_udp_tx_hdr_valid = 0;
@@ -128,6 +160,7 @@ int main(int argc, char** argv) {
     t->rst = 0;
 
     Rx port[NP], raw;
+    TxPort txp[NP];
     std::vector<uint8_t> tx;  // the transmitted frame being collected
     uint64_t tx_frames = 0, cycles = 0, stall = 0;
     size_t fi_idx = 0, off = 0;
@@ -152,6 +185,54 @@ int main(int argc, char** argv) {
             have_beat = true;
         }
         if (!have_beat) t->s_axis_tvalid = 0;
+        // the UDP transmit ports: a new datagram now and then while the input lasts, its
+        // header, then its payload with random gaps (flattened ports, one slice each)
+        uint32_t hv = 0, tv = 0, tl = 0;
+        for (int p = 0; p < NP; p++) {
+            TxPort& q = txp[p];
+            if (q.st == 0 && q.sent < n_tx && fi_idx < frames.size() && rnd() % 48 == 0) {
+                q.mac = (((uint64_t)rnd() << 16) ^ rnd()) & 0xFEFFFFFFFFFFULL;
+                q.ip = 0xC6336400U | (rnd() & 0xFF);  // 198.51.100.x
+                q.dport = rnd() & 0xFFFF;
+                q.pay.resize(1 + rnd() % 300);
+                for (auto& b : q.pay) b = rnd() & 0xFF;
+                q.off = 0;
+                q.beat = false;
+                q.st = 1;
+                q.sent++;
+                fprintf(fo, "S %d %012llx %08x %u %s\n", p, (unsigned long long)q.mac, q.ip,
+                        q.dport, hex(q.pay).c_str());
+            }
+            if (q.st == 2 && !q.beat && rnd() % 4 != 0) q.beat = true;
+            if (q.st == 1) hv |= 1U << p;
+            if (q.st == 2 && q.beat) {
+                tv |= 1U << p;
+                if (q.off + KW >= q.pay.size()) tl |= 1U << p;
+            }
+        }
+        t->s_udp_tx_hdr_valid = hv;
+        t->s_udp_tx_hdr_dst_mac_valid = (1U << NP) - 1;
+        t->s_udp_tx_hdr_csum = 0;
+        t->s_udp_tx_axis_tvalid = tv;
+        t->s_udp_tx_axis_tlast = tl;
+        t->s_udp_tx_axis_tuser = 0;
+        for (int p = 0; p < NP; p++) {
+            const TxPort& q = txp[p];
+            put(t->s_udp_tx_hdr_dst_mac, 48 * p, 48, q.mac);
+            put(t->s_udp_tx_hdr_dst_ip, 32 * p, 32, q.ip);
+            put(t->s_udp_tx_hdr_dst_port, 16 * p, 16, q.dport);
+            put(t->s_udp_tx_hdr_src_port, 16 * p, 16, p == 0 ? 5000 : 6000);
+            put(t->s_udp_tx_hdr_len, 16 * p, 16, q.pay.size());
+            uint64_t d = 0, k = 0;
+            if (q.st == 2 && q.beat) {
+                for (int n = 0; n < KW && q.off + n < q.pay.size(); n++) {
+                    d |= (uint64_t)q.pay[q.off + n] << (8 * n);
+                    k |= 1ULL << n;
+                }
+            }
+            put(t->s_udp_tx_axis_tdata, DATA_W * p, DATA_W, d);
+            put(t->s_udp_tx_axis_tkeep, KW * p, KW, k);
+        }
         uint32_t r = rnd();
         // each consumer is ready 3 cycles in 4 (independently)
         t->m_udp_rx_axis_tready = (((r & 3) != 0) ? 1 : 0) | ((((r >> 2) & 3) != 0) ? 2 : 0);
@@ -164,6 +245,13 @@ int main(int argc, char** argv) {
         // sample handshakes at the edge
         bool in_hs = t->s_axis_tvalid && t->s_axis_tready;
         bool any_out = false;
+        bool tx_hdr_hs[NP], tx_beat_hs[NP];
+        for (int p = 0; p < NP; p++) {
+            tx_hdr_hs[p] = bits(t->s_udp_tx_hdr_valid, p, 1) && bits(t->s_udp_tx_hdr_ready, p, 1);
+            tx_beat_hs[p] =
+                bits(t->s_udp_tx_axis_tvalid, p, 1) && bits(t->s_udp_tx_axis_tready, p, 1);
+            any_out = any_out || tx_hdr_hs[p] || tx_beat_hs[p];
+        }
         for (int p = 0; p < NP; p++) {
             if (bits(t->m_udp_rx_hdr_valid, p, 1) && bits(t->m_udp_rx_hdr_ready, p, 1)) {
                 char b[160];
@@ -233,6 +321,17 @@ int main(int argc, char** argv) {
         t->clk = 1;
         t->eval();
         cycles++;
+        bool tx_busy = false;
+        for (int p = 0; p < NP; p++) {
+            TxPort& q = txp[p];
+            if (tx_hdr_hs[p]) q.st = 2;
+            if (tx_beat_hs[p]) {
+                q.off += KW;
+                q.beat = false;
+                if (q.off >= q.pay.size()) q.st = 0;
+            }
+            tx_busy = tx_busy || q.st != 0;
+        }
         if (in_hs) {
             off += KW;
             have_beat = false;
@@ -250,7 +349,12 @@ int main(int argc, char** argv) {
         }
         if (fi_idx >= frames.size()) {
             quiet = any_out ? 0 : quiet + 1;
-            if (quiet > 5000) break;
+            if (quiet > 5000 && !tx_busy) break;
+            if (quiet > 200000) {
+                fprintf(fo, "HANG a UDP transmit port not served\n");
+                fclose(fo);
+                return 2;
+            }
             if (cycles > 4000000000ULL) break;
         }
     }

@@ -1,4 +1,4 @@
-"""Receive-path fuzz of udp_stack at volume, compiled with Verilator (stack_fuzz.cpp).
+"""Fuzz of udp_stack at volume, compiled with Verilator (stack_fuzz.cpp).
 
 scapy builds a pool of valid frames of every kind the stack handles (UDP to open and
 closed ports, with and without checksum, IP options, broadcasts, ICMP, ARP, raw
@@ -6,8 +6,10 @@ EtherType, foreign MACs and EtherTypes, fragments, other protocols); 100,000 fra
 (STACK_FUZZ_FRAMES) at each width are drawn from it and mutated (truncation, bit flips,
 field corruption, random garbage, MAC error flag). The C++ driver streams them through
 the stack with random gaps and random backpressure on every output and writes what came
-out plus the counters. This file's reference model (written from the protocol rules,
-not from the RTL) decides for every frame what must come out; the test checks:
+out plus the counters; meanwhile both UDP transmit ports send datagrams of their own
+(up to one per ten input frames each, random sizes and payload gaps). This file's
+reference model (written from the protocol rules, not from the RTL) decides for every
+frame what must come out; the test checks:
   - no hang (the driver stops taking input -> failure) and everything expected came out;
   - every datagram delivered with tuser = 0 is exactly the model's (header and bytes),
     and every one the model marks bad carries tuser = 1: nothing corrupted passes as good;
@@ -18,6 +20,9 @@ not from the RTL) decides for every frame what must come out; the test checks:
     (dropped, aborted, bad checksum, replied), the echo replies are the model's frames
     byte for byte and in order (identification, TTL, addresses, RFC 1624 checksum
     update), and the aborted frames (tuser) are exactly the model's;
+  - UDP transmit: every datagram asked for leaves once, byte for byte the frame scapy
+    builds for it (identification per port, checksum 0 on port 0, computed on port 1),
+    in its port's order, whole between the other sources' frames;
   - ARP: malformed frames counted exactly; the replies sent are the model's for the
     requests for our IP, byte for byte and in order, any left out no more than the
     frames counted as receive overruns.
@@ -368,7 +373,37 @@ def write_frames(path: Path, frames: list[tuple[bytes, bool]]) -> None:
             fh.write(struct.pack("<HB", len(b), int(bad)) + b)
 
 
-def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) -> None:
+def udp_expected(reqs: list[list[tuple[str, str, int, bytes]]]) -> list[list[bytes]]:
+    """The frames the driver's transmit requests must become, per port, built by scapy:
+    destination MAC given, from our addresses and the port's source port (5000, 6000),
+    identification counting the port's datagrams from 0, no DF, TTL 64, UDP checksum 0 on
+    port 0 (cfg_udp_csum_mode 0) and computed on port 1 (mode 1)."""
+    from scapy.layers.inet import IP as SIP
+    from scapy.layers.inet import UDP
+    from scapy.layers.l2 import Ether
+
+    out: list[list[bytes]] = [[], []]
+    for p, rs in enumerate(reqs):
+        for k, (mac, ip, dport, pay) in enumerate(rs):
+            u = UDP(sport=PORTS[p], dport=dport)
+            if p == 0:
+                u.chksum = 0
+            f = (
+                Ether(dst=mac, src=MAC.hex(":"))
+                / SIP(src=".".join(map(str, IP)), dst=ip, id=k & 0xFFFF, flags=0, ttl=64)
+                / u
+                / pay
+            )
+            out[p].append(bytes(f))
+    return out
+
+
+def check_tx(
+    frames: list[tuple[int, bytes]],
+    cnt: dict[str, int],
+    exp: Expect,
+    udp_exp: list[list[bytes]],
+) -> None:
     """Every frame the stack sent, parsed with scapy: from our MAC, and an ARP frame
     from our addresses or an IPv4 packet from our IP whose IP and ICMP checksums verify
     (an echo reply or a port unreachable); frames ending with tuser (aborted: the MAC
@@ -381,6 +416,7 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) 
 
     kinds: Counter = Counter()
     arp_sent: list[bytes] = []
+    udp_sent: list[list[bytes]] = [[], []]
     for i, (tuser, b) in enumerate(frames):
         if tuser:
             kinds["aborted"] += 1
@@ -396,7 +432,16 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) 
                 arp_sent.append(b)
             kinds["arp_reply" if a.op == 2 else "arp_request"] += 1
             continue
-        assert SIP in e and ICMP in e, f"{where}: neither ARP nor ICMP over IPv4"
+        if SIP in e and e[SIP].proto == 17:  # a datagram of a UDP transmit port
+            p = PORTS.index(int.from_bytes(b[34:36], "big"))
+            k = len(udp_sent[p])
+            assert k < len(udp_exp[p]), f"{where}: a datagram more than port {p} was asked for"
+            assert b == udp_exp[p][k], (
+                f"{where}: port {p} datagram {k} is not {udp_exp[p][k][:64].hex()}"
+            )
+            udp_sent[p].append(b)
+            continue
+        assert SIP in e and ICMP in e, f"{where}: neither ARP, UDP nor ICMP over IPv4"
         ip = e[SIP]
         assert ip.version == 4 and ip.src == "192.0.2.1", where
         assert ip.len <= len(b) - 14, f"{where}: total length {ip.len} beyond the frame"
@@ -415,6 +460,8 @@ def check_tx(frames: list[tuple[int, bytes]], cnt: dict[str, int], exp: Expect) 
     assert kinds["unreach"] == cnt["icmp_unreach_sent"], kinds
     assert kinds["arp_reply"] == cnt["arp_reply_tx"], kinds
     assert kinds["echo_reply"] == len(exp.icmp_replies), kinds
+    for p in range(2):
+        assert len(udp_sent[p]) == len(udp_exp[p]), f"port {p}: {len(udp_sent[p])} datagrams sent"
     # ARP replies: the model's for the requests arp_rx took, byte for byte and in order
     # (a subsequence: the ones left out are requests dropped as overruns)
     it = iter(exp.arp_replies)
@@ -431,7 +478,11 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     fin, fout = tmp / "frames.bin", tmp / "out.txt"
     write_frames(fin, frames)
     r = subprocess.run(
-        [str(exe), str(fin), str(fout), str(seed)], capture_output=True, text=True, timeout=600
+        # each UDP transmit port sends up to n / 10 datagrams while the input lasts
+        [str(exe), str(fin), str(fout), str(seed), str(n // 10)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     text = fout.read_text() if fout.exists() else ""
     assert r.returncode == 0, f"driver exit {r.returncode}: {text[-500:]} {r.stderr[-500:]}"
@@ -439,6 +490,7 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     got_udp: list[list[tuple[str, int]]] = [[], []]
     got_raw: list[tuple[str, int]] = []
     got_tx: list[tuple[int, bytes]] = []
+    reqs: list[list[tuple[str, str, int, bytes]]] = [[], []]
     cnt: dict[str, int] = {}
     tx_seen = -1
     for line in text.splitlines():
@@ -453,6 +505,11 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
             got_tx.append((int(w[1]), bytes.fromhex(w[2]) if w[2] != "-" else b""))
         elif w[0] == "T":
             tx_seen = int(w[1])
+        elif w[0] == "S":
+            ip = ".".join(str(x) for x in bytes.fromhex(w[3]))
+            reqs[int(w[1])].append(
+                (bytes.fromhex(w[2]).hex(":"), ip, int(w[4]), bytes.fromhex(w[5]))
+            )
     for p in range(2):
         g, e = got_udp[p], exp.udp[p]
         assert len(g) == len(e), f"port {p}: {len(g)} datagrams out, model says {len(e)}"
@@ -484,7 +541,8 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     assert cnt["icmp_unreach_sent"] + cnt["icmp_unreach_dropped"] == closed
     assert 0 < cnt["icmp_unreach_sent"] <= 255 or closed == 0
     assert tx_seen == cnt["tx_frames"], f"{tx_seen} frames left, cnt_tx_frames {cnt['tx_frames']}"
-    check_tx(got_tx, cnt, exp)
+    assert all(len(r) > 0 for r in reqs), "the transmit ports sent nothing"
+    check_tx(got_tx, cnt, exp, udp_expected(reqs))
 
 
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
