@@ -20,6 +20,7 @@ frame what must come out; the test checks:
     (dropped, aborted, bad checksum, replied), the echo replies are the model's frames
     byte for byte and in order (identification, TTL, addresses, RFC 1624 checksum
     update), and the aborted frames (tuser) are exactly the model's;
+  - tshark passes every frame sent (checksums, no malformed frame, no expert warning);
   - UDP transmit: every datagram asked for leaves once, byte for byte the frame scapy
     builds for it (identification per port, checksum 0 on port 0, computed on port 1),
     in its port's order, whole between the other sources' frames;
@@ -543,6 +544,43 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     assert tx_seen == cnt["tx_frames"], f"{tx_seen} frames left, cnt_tx_frames {cnt['tx_frames']}"
     assert all(len(r) > 0 for r in reqs), "the transmit ports sent nothing"
     check_tx(got_tx, cnt, exp, udp_expected(reqs))
+    check_tshark([b for tu, b in got_tx if not tu], tmp / "tx.pcap")
+
+
+def check_tshark(frames: list[bytes], pcap: Path) -> None:
+    """Every frame sent (not aborted), padded to 60 bytes as the MAC sends it, passes
+    tshark with IPv4 and UDP checksum checks on (ICMP's are always checked): no
+    malformed frame, no bad checksum, no other expert warning. UDP payloads are decoded
+    as data (random ports would otherwise wake payload heuristics), and ARP's
+    duplicate-address detection is off (the fuzz's mutated requests from one IP carry
+    many sender MACs, each answered)."""
+    from scapy.layers.l2 import Ether
+    from scapy.utils import wrpcap
+
+    wrpcap(str(pcap), [Ether(b.ljust(60, b"\0")) for b in frames])
+    r = subprocess.run(
+        [
+            "tshark",
+            "-r",
+            str(pcap),
+            "-q",
+            "-z",
+            "expert,warn",
+            "-d",
+            "udp.port==1-65535,data",
+            "-o",
+            "arp.detect_duplicate_ips:FALSE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-o",
+            "udp.check_checksum:TRUE",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Errors" not in r.stdout and "Warns" not in r.stdout, r.stdout[-2000:]
 
 
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
