@@ -21,6 +21,7 @@ import pytest
 from scapy.layers.inet import ICMP, IP, UDP
 from scapy.layers.l2 import ARP, Ether
 from scapy.utils import rdpcap
+from tshark_check import assert_tshark_clean
 from wirecore import netns
 from wirecore.commands.demo import payload, ping, udp_echo
 from wirecore.vboard import SIM, VirtualBoard
@@ -285,27 +286,7 @@ def test_capture_passes_tshark(make_board) -> None:
         "udp": sum(UDP in p for p in pkts),
     }
     assert kinds["arp"] >= 4 and kinds["icmp"] >= 18 and kinds["udp"] >= 200, kinds
-    r = subprocess.run(
-        [
-            "tshark",
-            "-r",
-            pcap,
-            "-q",
-            "-z",
-            "expert,warn",
-            "-o",
-            "ip.check_checksum:TRUE",
-            "-o",
-            "udp.check_checksum:TRUE",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert r.returncode == 0, r.stderr
-    text = r.stdout.lower()
-    assert "malformed" not in text, r.stdout
-    assert "bad checksum" not in text and "incorrect" not in text, r.stdout
+    assert_tshark_clean(pcap)
 
 
 def test_two_boards_behind_a_bridge(make_board) -> None:
