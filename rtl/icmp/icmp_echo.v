@@ -25,12 +25,12 @@
 // 4 message bytes are taken into registers, then emitted as the last 4 header bytes (38).
 //
 // Not answered (consumed, counted in cnt_dropped): ICMP types other than 8, requests to a
-// broadcast address, messages shorter than 8 bytes, requests that end (tlast) before their
-// first 4 bytes. A request whose last beat carries tuser (bad FCS, truncated) gets a reply
-// that ends with tuser (the MAC aborts it on the wire), counted in cnt_aborted (whatever its
-// checksum). Every request's message is counted exactly once: in cnt_dropped (not an
-// answerable echo request), else cnt_aborted (frame bad), else cnt_bad_csum (checksum bad),
-// else cnt_replies.
+// broadcast address, messages shorter than 8 bytes, requests that end (tlast) within their
+// first 4 bytes (cut short: nothing after the type, code and checksum). A request whose
+// last beat carries tuser (bad FCS, truncated) gets a reply that ends with tuser (the MAC
+// aborts it on the wire), counted in cnt_aborted (whatever its checksum). Every request's
+// message is counted exactly once: in cnt_dropped (not an answerable echo request), else
+// cnt_aborted (frame bad), else cnt_bad_csum (checksum bad), else cnt_replies.
 //
 // Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8, CNT_W (counter
 //   width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
@@ -358,9 +358,10 @@ module icmp_echo #(
         end
     endgenerate
     wire        is_echo = (head4[7:0] == 8'd8);
-    // KEEP_W >= 4: the peeked first beat holds the message's first 4 bytes (a request that
-    // ends before them is not answered, as the capture at 8 and 16 bits finds)
-    wire        peek4 = (CAP != 0) || !f_tlast || f_tkeep[(KEEP_W > 3) ? 3 : 0];
+    // KEEP_W >= 4: the message goes on past the peeked first beat or past its 4th byte in
+    // it (a request that ends within its first 4 bytes is not answered, as the capture at
+    // 8 and 16 bits finds: the capture takes those bytes, with any tlast among them)
+    wire        peek4 = (CAP != 0) || !f_tlast || ((KEEP_W > 4) && f_tkeep[(KEEP_W > 4) ? 4 : 0]);
     // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry. At
     // 8 bits the sum is registered before its fold (the capture ends more than 30 cycles
     // before the changed bytes are sent), so each stage has one 16-bit carry chain

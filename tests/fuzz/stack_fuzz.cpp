@@ -28,7 +28,9 @@
 #define DATA_W 8
 #endif
 static const int KW = DATA_W / 8;
-static const int NP = 2;  // NUM_PORTS
+#ifndef NP
+#define NP 2  // NUM_PORTS: port p listens on and sends from 5000 + 1000 * p
+#endif
 
 template <typename T>
 static uint64_t bits(const T& v, int lsb, int w) {
@@ -142,8 +144,13 @@ int main(int argc, char** argv) {
     t->cfg_ttl = 64;
     t->cfg_df = 0;
     t->cfg_raw_ethertype = 0x88B5;
-    t->cfg_udp_port = (6000U << 16) | 5000U;
-    t->cfg_udp_csum_mode = 1U << 2;  // port 0 checksum 0, port 1 computed (buffered)
+    uint64_t ports = 0, modes = 0;
+    for (int p = 0; p < NP; p++) {
+        ports |= (uint64_t)(5000 + 1000 * p) << (16 * p);
+        if (p) modes |= 1ULL << (2 * p);  // port 0 checksum 0, the others computed
+    }
+    t->cfg_udp_port = ports;
+    t->cfg_udp_csum_mode = modes;
     t->cfg_unreach_per_ms = 255;  // no tick: 255 port-unreachable messages, then none
     t->tick_1ms = 0;
     t->s_udp_tx_hdr_valid = 0;
@@ -221,7 +228,7 @@ int main(int argc, char** argv) {
             put(t->s_udp_tx_hdr_dst_mac, 48 * p, 48, q.mac);
             put(t->s_udp_tx_hdr_dst_ip, 32 * p, 32, q.ip);
             put(t->s_udp_tx_hdr_dst_port, 16 * p, 16, q.dport);
-            put(t->s_udp_tx_hdr_src_port, 16 * p, 16, p == 0 ? 5000 : 6000);
+            put(t->s_udp_tx_hdr_src_port, 16 * p, 16, 5000 + 1000 * p);
             put(t->s_udp_tx_hdr_len, 16 * p, 16, q.pay.size());
             uint64_t d = 0, k = 0;
             if (q.st == 2 && q.beat) {
@@ -235,8 +242,18 @@ int main(int argc, char** argv) {
         }
         uint32_t r = rnd();
         // each consumer is ready 3 cycles in 4 (independently)
-        t->m_udp_rx_axis_tready = (((r & 3) != 0) ? 1 : 0) | ((((r >> 2) & 3) != 0) ? 2 : 0);
-        t->m_udp_rx_hdr_ready = (((r >> 4) & 3) != 0 ? 1 : 0) | (((r >> 6) & 3) != 0 ? 2 : 0);
+        if (NP == 2) {
+            t->m_udp_rx_axis_tready = (((r & 3) != 0) ? 1 : 0) | ((((r >> 2) & 3) != 0) ? 2 : 0);
+            t->m_udp_rx_hdr_ready = (((r >> 4) & 3) != 0 ? 1 : 0) | (((r >> 6) & 3) != 0 ? 2 : 0);
+        } else {
+            uint32_t r2 = rnd(), a = 0, h = 0;
+            for (int p = 0; p < NP; p++) {
+                a |= (((r2 >> (4 * p)) & 3) != 0 ? 1U : 0U) << p;
+                h |= (((r2 >> (4 * p + 2)) & 3) != 0 ? 1U : 0U) << p;
+            }
+            t->m_udp_rx_axis_tready = a;
+            t->m_udp_rx_hdr_ready = h;
+        }
         t->m_raw_rx_axis_tready = ((r >> 8) & 3) != 0;
         t->m_raw_rx_hdr_ready = ((r >> 10) & 3) != 0;
         t->m_axis_tready = ((r >> 12) & 3) != 0;

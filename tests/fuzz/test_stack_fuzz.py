@@ -22,13 +22,14 @@ frame what must come out; the test checks:
     update), and the aborted frames (tuser) are exactly the model's;
   - tshark passes every frame sent (checksums, no malformed frame, no expert warning);
   - UDP transmit: every datagram asked for leaves once, byte for byte the frame scapy
-    builds for it (identification per port, checksum 0 on port 0, computed on port 1),
+    builds for it (identification per port, checksum 0 on port 0, computed on the others),
     in its port's order, whole between the other sources' frames;
   - ARP: malformed frames counted exactly; the replies sent are the model's for the
     requests for our IP, byte for byte and in order, any left out no more than the
     frames counted as receive overruns.
 At 8 bits the stack is built with the registered transmit arbiter (TX_ARB_REG = 1, as
-udp_echo_node builds it), at 64 bits with the default one.
+udp_echo_node builds it), at 64 bits with the default one; two UDP ports (5000, 6000), and
+at 8 bits also one and three (test_stack_fuzz_ports, a third of the frames).
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ IP = bytes([192, 0, 2, 1])
 MASK = bytes([255, 255, 255, 0])
 BCAST_SUBNET = bytes([192, 0, 2, 255])
 RAW_TYPE = 0x88B5
-PORTS = [5000, 6000]
+PORTS = [5000, 6000]  # the UDP ports of the two-port stack (port p: 5000 + 1000 * p)
+
+
+def udp_ports(np: int) -> list[int]:
+    return [5000 + 1000 * p for p in range(np)]
 
 
 # ---------------------------------------------------------------- reference model
@@ -69,7 +74,7 @@ def ones_sum(b: bytes) -> int:
 
 @dataclass
 class Expect:
-    udp: list[list[tuple[str, int]]] = field(default_factory=lambda: [[], []])
+    udp: list[list[tuple[str, int]]] = field(default_factory=lambda: [[] for _ in range(4)])
     raw: list[tuple[str, int]] = field(default_factory=list)
     cnt: Counter = field(default_factory=Counter)
     icmp_in: int = 0
@@ -113,7 +118,7 @@ def arp_model(e: Expect, f: bytes, bad: bool) -> None:
 def icmp_echo_model(e: Expect, f: bytes, p: bytes, hl: int, tlen: int, bad_in: bool) -> None:
     """One ICMP message reaching the echo responder (docs/transmitter.md, icmp_echo):
     counted once in dropped (not an answerable echo request: type not 8, a broadcast
-    destination, length under 8, or the message ending before its 4th byte), else aborted
+    destination, length under 8, or the message ending within its first 4 bytes), else aborted
     (its frame bad or truncated: the reply ends with tuser), else bad_csum (the message's
     one's-complement sum not 0xFFFF: a reply of 26 bytes or more is under way by cut-through
     and ends with tuser, a shorter one is dropped before its first byte), else replies.
@@ -125,7 +130,7 @@ def icmp_echo_model(e: Expect, f: bytes, p: bytes, hl: int, tlen: int, bad_in: b
     e.icmp_in += 1
     hlen = tlen - hl
     msg = p[hl : min(len(p), tlen)]
-    if p[16:20] != IP or hlen < 8 or len(msg) < 4 or msg[0] != 8:
+    if p[16:20] != IP or hlen < 8 or len(msg) <= 4 or msg[0] != 8:
         c["icmp_dropped"] += 1
         return
     if bad_in:
@@ -152,7 +157,7 @@ def icmp_echo_model(e: Expect, f: bytes, p: bytes, hl: int, tlen: int, bad_in: b
     e.icmp_replies.append(f[6:12] + MAC + b"\x08\x00" + bytes(ip / m))
 
 
-def model(frames: list[tuple[bytes, bool]]) -> Expect:
+def model(frames: list[tuple[bytes, bool]], ports: list[int] = PORTS) -> Expect:
     e = Expect()
     c = e.cnt
     for f, bad in frames:
@@ -220,7 +225,7 @@ def model(frames: list[tuple[bytes, bool]]) -> Expect:
             c["udp_bad_len"] += 1
             continue
         dport = int.from_bytes(d[2:4], "big")
-        if dport not in PORTS:
+        if dport not in ports:
             c["udp_closed_port"] += 1
             continue
         u = d[:ulen]
@@ -233,12 +238,12 @@ def model(frames: list[tuple[bytes, bool]]) -> Expect:
             c["udp_bad_csum"] += 1
         tuser = int(bad_in or csum_bad)
         hdr = f"{f[6:12].hex()} {p[12:16].hex()} {int.from_bytes(d[0:2], 'big')} {dport} {ulen - 8}"
-        e.udp[PORTS.index(dport)].append((f"{hdr} {u[8:].hex() or '-'}", tuser))
+        e.udp[ports.index(dport)].append((f"{hdr} {u[8:].hex() or '-'}", tuser))
     return e
 
 
 # ---------------------------------------------------------------- frame generation
-def base_pool(rng: random.Random, n: int) -> list[bytes]:
+def base_pool(rng: random.Random, n: int, ports: list[int] = PORTS) -> list[bytes]:
     from scapy.layers.inet import ICMP, UDP, IPOption_NOP
     from scapy.layers.inet import IP as SIP
     from scapy.layers.l2 import ARP, Ether
@@ -261,7 +266,7 @@ def base_pool(rng: random.Random, n: int) -> list[bytes]:
         if rng.random() < 0.03:
             ip.flags = "MF"
         if k < 0.6:
-            dport = rng.choice(PORTS * 6 + [7, 53])
+            dport = rng.choice(ports * 6 + [7, 53])
             u = UDP(sport=rng.getrandbits(16), dport=dport)
             if rng.random() < 0.2:
                 u.chksum = 0
@@ -310,9 +315,9 @@ def mutate(rng: random.Random, b: bytes) -> bytes:
     return (b[:14] + g) if rng.random() < 0.5 else g
 
 
-def make_frames(seed: int, n: int) -> list[tuple[bytes, bool]]:
+def make_frames(seed: int, n: int, ports: list[int] = PORTS) -> list[tuple[bytes, bool]]:
     rng = random.Random(seed)
-    pool = base_pool(rng, 800)
+    pool = base_pool(rng, 800, ports)
     out = []
     for _ in range(n):
         b = mutate(rng, rng.choice(pool))
@@ -330,8 +335,8 @@ def tx_arb_reg(width: int) -> int:
     return 1 if width == 8 else 0
 
 
-def build(width: int) -> Path:
-    out = BUILD / f"w{width}_arb{tx_arb_reg(width)}"
+def build(width: int, np: int = 2) -> Path:
+    out = BUILD / f"w{width}_arb{tx_arb_reg(width)}_p{np}"
     out.mkdir(parents=True, exist_ok=True)
     exe = out / "Vudp_stack"
     srcs = sorted((ROOT / "rtl").rglob("*.v"))
@@ -352,11 +357,11 @@ def build(width: int) -> Path:
         "--top-module",
         "udp_stack",
         f"-GDATA_W={width}",
-        "-GNUM_PORTS=2",
+        f"-GNUM_PORTS={np}",
         "-GICMP_UNREACH=1",
         f"-GTX_ARB_REG={tx_arb_reg(width)}",
         "-CFLAGS",
-        f"-DDATA_W={width} -O1",
+        f"-DDATA_W={width} -DNP={np} -O1",
         "-Mdir",
         str(out),
         *(f"-I{d}" for d in dirs),
@@ -374,19 +379,21 @@ def write_frames(path: Path, frames: list[tuple[bytes, bool]]) -> None:
             fh.write(struct.pack("<HB", len(b), int(bad)) + b)
 
 
-def udp_expected(reqs: list[list[tuple[str, str, int, bytes]]]) -> list[list[bytes]]:
+def udp_expected(
+    reqs: list[list[tuple[str, str, int, bytes]]], ports: list[int] = PORTS
+) -> list[list[bytes]]:
     """The frames the driver's transmit requests must become, per port, built by scapy:
     destination MAC given, from our addresses and the port's source port (5000, 6000),
     identification counting the port's datagrams from 0, no DF, TTL 64, UDP checksum 0 on
-    port 0 (cfg_udp_csum_mode 0) and computed on port 1 (mode 1)."""
+    port 0 (cfg_udp_csum_mode 0) and computed on the others (mode 1)."""
     from scapy.layers.inet import IP as SIP
     from scapy.layers.inet import UDP
     from scapy.layers.l2 import Ether
 
-    out: list[list[bytes]] = [[], []]
+    out: list[list[bytes]] = [[] for _ in ports]
     for p, rs in enumerate(reqs):
         for k, (mac, ip, dport, pay) in enumerate(rs):
-            u = UDP(sport=PORTS[p], dport=dport)
+            u = UDP(sport=ports[p], dport=dport)
             if p == 0:
                 u.chksum = 0
             f = (
@@ -404,6 +411,7 @@ def check_tx(
     cnt: dict[str, int],
     exp: Expect,
     udp_exp: list[list[bytes]],
+    ports: list[int] = PORTS,
 ) -> None:
     """Every frame the stack sent, parsed with scapy: from our MAC, and an ARP frame
     from our addresses or an IPv4 packet from our IP whose IP and ICMP checksums verify
@@ -417,7 +425,7 @@ def check_tx(
 
     kinds: Counter = Counter()
     arp_sent: list[bytes] = []
-    udp_sent: list[list[bytes]] = [[], []]
+    udp_sent: list[list[bytes]] = [[] for _ in ports]
     for i, (tuser, b) in enumerate(frames):
         if tuser:
             kinds["aborted"] += 1
@@ -434,7 +442,7 @@ def check_tx(
             kinds["arp_reply" if a.op == 2 else "arp_request"] += 1
             continue
         if SIP in e and e[SIP].proto == 17:  # a datagram of a UDP transmit port
-            p = PORTS.index(int.from_bytes(b[34:36], "big"))
+            p = ports.index(int.from_bytes(b[34:36], "big"))
             k = len(udp_sent[p])
             assert k < len(udp_exp[p]), f"{where}: a datagram more than port {p} was asked for"
             assert b == udp_exp[p][k], (
@@ -461,7 +469,7 @@ def check_tx(
     assert kinds["unreach"] == cnt["icmp_unreach_sent"], kinds
     assert kinds["arp_reply"] == cnt["arp_reply_tx"], kinds
     assert kinds["echo_reply"] == len(exp.icmp_replies), kinds
-    for p in range(2):
+    for p in range(len(ports)):
         assert len(udp_sent[p]) == len(udp_exp[p]), f"port {p}: {len(udp_sent[p])} datagrams sent"
     # ARP replies: the model's for the requests arp_rx took, byte for byte and in order
     # (a subsequence: the ones left out are requests dropped as overruns)
@@ -473,9 +481,10 @@ def check_tx(
     assert kinds["aborted"] == exp.icmp_aborted_frames, kinds
 
 
-def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
-    exe = build(width)
-    frames = make_frames(seed, n)
+def run_fuzz(width: int, seed: int, n: int, tmp: Path, np: int = 2) -> None:
+    ports = udp_ports(np)
+    exe = build(width, np)
+    frames = make_frames(seed, n, ports)
     fin, fout = tmp / "frames.bin", tmp / "out.txt"
     write_frames(fin, frames)
     r = subprocess.run(
@@ -487,11 +496,11 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     )
     text = fout.read_text() if fout.exists() else ""
     assert r.returncode == 0, f"driver exit {r.returncode}: {text[-500:]} {r.stderr[-500:]}"
-    exp = model(frames)
-    got_udp: list[list[tuple[str, int]]] = [[], []]
+    exp = model(frames, ports)
+    got_udp: list[list[tuple[str, int]]] = [[] for _ in ports]
     got_raw: list[tuple[str, int]] = []
     got_tx: list[tuple[int, bytes]] = []
-    reqs: list[list[tuple[str, str, int, bytes]]] = [[], []]
+    reqs: list[list[tuple[str, str, int, bytes]]] = [[] for _ in ports]
     cnt: dict[str, int] = {}
     tx_seen = -1
     for line in text.splitlines():
@@ -511,7 +520,7 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
             reqs[int(w[1])].append(
                 (bytes.fromhex(w[2]).hex(":"), ip, int(w[4]), bytes.fromhex(w[5]))
             )
-    for p in range(2):
+    for p in range(np):
         g, e = got_udp[p], exp.udp[p]
         assert len(g) == len(e), f"port {p}: {len(g)} datagrams out, model says {len(e)}"
         for i, (gi, ei) in enumerate(zip(g, e, strict=True)):
@@ -543,7 +552,7 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path) -> None:
     assert 0 < cnt["icmp_unreach_sent"] <= 255 or closed == 0
     assert tx_seen == cnt["tx_frames"], f"{tx_seen} frames left, cnt_tx_frames {cnt['tx_frames']}"
     assert all(len(r) > 0 for r in reqs), "the transmit ports sent nothing"
-    check_tx(got_tx, cnt, exp, udp_expected(reqs))
+    check_tx(got_tx, cnt, exp, udp_expected(reqs, ports), ports)
     check_tshark([b for tu, b in got_tx if not tu], tmp / "tx.pcap")
 
 
@@ -568,3 +577,10 @@ def check_tshark(frames: list[bytes], pcap: Path) -> None:
 @pytest.mark.parametrize("width", [8, 64])
 def test_stack_fuzz(width: int, tmp_path: Path) -> None:
     run_fuzz(width, seed=1000 + width, n=N_FRAMES, tmp=tmp_path)
+
+
+@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
+@pytest.mark.parametrize("np", [1, 3])
+def test_stack_fuzz_ports(np: int, tmp_path: Path) -> None:
+    """The stack with one and with three UDP ports (8 bits), a third of the frames."""
+    run_fuzz(8, seed=2000 + np, n=N_FRAMES // 3, tmp=tmp_path, np=np)

@@ -179,8 +179,9 @@ async def bad_and_other_requests(dut: Any) -> None:
     tb.send(request(4, 4, bytes(20), itype=0))  # echo reply: dropped
     tb.send(request(5, 5, bytes(20)), bcast=1)  # broadcast: dropped
     tb.send(bytes([8, 0, 0, 0, 1, 2]))  # 6 bytes: too short, dropped
-    # truncated (tuser) before the 4th byte of a 40-byte request: dropped at every width
-    # (at 64 bits its first and only beat is peeked, not captured)
+    # a 40-byte request cut (tuser) within its first 4 bytes: dropped at every width (at
+    # 64 bits its first and only beat is peeked, not captured)
+    tb.send(bytes([8, 0, 0, 0]), hdr_len=40, tuser=1)
     tb.send(bytes([8, 0, 0]), hdr_len=40, tuser=1)
     tb.send(bytes([8]), hdr_len=40, tuser=1)
     tb.send(good)
@@ -188,13 +189,13 @@ async def bad_and_other_requests(dut: Any) -> None:
     assert tuser == 1, "reply to a bad request not aborted"
     raw, tuser = await tb.sink.recv()
     assert tuser == 0
-    # ident counts every accepted header: the good one is the 8th
-    check_reply(raw, good, 7)
+    # ident counts every accepted header: the good one is the 9th
+    check_reply(raw, good, 8)
     await wait_cycles(dut, 30)
     assert tb.sink.count() == 0
     assert tb.cnt("cnt_replies") == 1
     assert tb.cnt("cnt_aborted") == 1
-    assert tb.cnt("cnt_dropped") == 6
+    assert tb.cnt("cnt_dropped") == 7
     assert tb.cnt("cnt_bad_csum") == 0
 
 
