@@ -1,4 +1,5 @@
-"""eth_tx_arb: frame-level round robin, at DATA_W 8 and 64 with 3 inputs.
+"""eth_tx_arb: frame-level round robin, at DATA_W 8 and 64 with 2 (the default), 3 and 5
+inputs.
 
 REG_OUT = 0 and 1 share the frame-level tests (whole frames, order per input, no
 preemption, tuser, counter); REG_OUT = 1 has its own timing tests (registered outputs, a
@@ -23,9 +24,13 @@ import pytest
 from cocotb.triggers import RisingEdge
 from unit.udp.txutil import Cycles, FrameSink, random_pause, reset, start_clock, wait_cycles
 
-# the number of inputs, as the pytest wrapper built the arbiter (5: the stack with two UDP
-# ports, ARP, ICMP and the raw channel)
+# the number of inputs, as the pytest wrapper built the arbiter (2: the module's default;
+# 5: the stack with two UDP ports, ARP, ICMP and the raw channel)
 N = int(os.environ.get("TEST_ARB_N", "3"))
+# the scenario tests' inputs: HI the highest; OTHER an input other than 1 (2, or 0 when
+# there are only two)
+HI = N - 1
+OTHER = 2 if N > 2 else 0
 
 
 class MultiSource:
@@ -183,15 +188,18 @@ async def backpressure_no_interleave(dut: Any) -> None:
 
 @cocotb.test()
 async def no_preemption(dut: Any) -> None:
-    """A request from the next input in turn arriving mid-frame waits for the frame's end."""
+    """A request from the next input in turn arriving mid-frame waits for the frame's end
+    (with two inputs: input 1's frame, then input 0's, which asked mid-frame)."""
     src, sink, w = await bring_up(dut)
     t0 = src.t
     nbytes = 12 * (w // 8)
-    src.send(2, tagged(2, 0, nbytes), at=t0 + 2)  # last served is 0: input 2 goes first
-    src.send(1, tagged(1, 0, nbytes), at=t0 + 6)  # input 1 (next in turn) asks mid-frame
+    src.send(HI, tagged(HI, 0, nbytes), at=t0 + 2)  # a lone request: input HI goes first
+    if N > 2:
+        src.send(1, tagged(1, 0, nbytes), at=t0 + 6)  # input 1 (next in turn) asks mid-frame
     src.send(0, tagged(0, 0, 3), at=t0 + 7)
-    frames = await collect(sink, 3)
-    assert [f[0] for f, _ in frames] == [2, 0, 1]  # after 2, round robin serves 0 then 1
+    frames = await collect(sink, 3 if N > 2 else 2)
+    # after HI, round robin serves 0 then 1
+    assert [f[0] for f, _ in frames] == ([HI, 0, 1] if N > 2 else [1, 0])
     for f, tu in frames:
         assert tu == 0 and f == tagged(f[0], f[1], len(f) - 2), "frame interleaved"
 
@@ -222,7 +230,7 @@ async def idle_latency(dut: Any) -> None:
     dut.m_axis_tready.value = 1
     await reset(dut)
     # after reset no input holds the grant; then it stays on the input served last
-    for p, lat in [(2, 1), (0, 1), (1, 1), (1, 0), (1, 0), (2, 1)]:
+    for p, lat in [(HI, 1), (0, 1), (1, 1), (1, 0), (1, 0), (OTHER, 1)]:
         await RisingEdge(dut.clk)
         data = 0x5A + p
         drive_beats(dut, {p: data})
@@ -262,8 +270,8 @@ async def tready_not_from_tvalid(dut: Any) -> None:
 
 @cocotb.test()
 async def parked_tie(dut: Any) -> None:
-    """The input holding the parked grant and another one request in the same cycle: the
-    parked input's frame goes first (no idle cycle), the other's right after it."""
+    """The input holding the parked grant (1) and another one (OTHER) request in the same
+    cycle: the parked input's frame goes first (no idle cycle), the other's right after it."""
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 1
@@ -275,13 +283,13 @@ async def parked_tie(dut: Any) -> None:
     dut.s_axis_tvalid.value = 0
     await RisingEdge(dut.clk)
     await RisingEdge(dut.clk)
-    drive_beats(dut, {1: 0x21, 2: 0x32})
+    drive_beats(dut, {1: 0x21, OTHER: 0x32})
     await cocotb.triggers.ReadOnly()
     assert int(dut.s_axis_tready.value) == 0b010 and int(dut.m_axis_tdata.value) == 0x21
     await RisingEdge(dut.clk)
-    drive_beats(dut, {2: 0x32})
+    drive_beats(dut, {OTHER: 0x32})
     await cocotb.triggers.ReadOnly()
-    assert int(dut.s_axis_tready.value) == 0b100 and int(dut.m_axis_tdata.value) == 0x32
+    assert int(dut.s_axis_tready.value) == 1 << OTHER and int(dut.m_axis_tdata.value) == 0x32
     assert int(dut.m_axis_tvalid.value) == 1
     await RisingEdge(dut.clk)
     dut.s_axis_tvalid.value = 0
@@ -345,7 +353,7 @@ async def reg_mac_consumer(dut: Any) -> None:
     rng = random.Random(22)
     per = 4
     for s in range(per):
-        for p in [2, 0, 1, *range(3, N)]:
+        for p in [HI, *range(HI)]:
             src.send(p, tagged(p, s, rng.randrange(0, 30)))
     await wait_cycles(dut, 6)  # every input offers its first frame by now
     frames: list[bytes] = []
@@ -416,14 +424,14 @@ async def reg_outputs_registered(dut: Any) -> None:
 @cocotb.test()
 async def reg_idle_latency_no_park(dut: Any) -> None:
     """REG_OUT = 1: a lone request on an idle arbiter reaches m_axis_tvalid 3 cycles
-    later, whichever input was served last; two requests in the same cycle: the input
-    after the one served last goes first (no parking)."""
+    later, whichever input was served last; two requests in the same cycle, from the
+    input served last (HI) and from another: the other goes first (no parking)."""
     assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
     await start_clock(dut)
     dut.s_axis_tvalid.value = 0
     dut.m_axis_tready.value = 1
     await reset(dut)
-    for p in [2, 0, 1, 1, 2]:
+    for p in [HI, 0, 1, 1, HI]:
         await RisingEdge(dut.clk)
         data = 0x5A + p
         drive_beats(dut, {p: data})
@@ -439,9 +447,11 @@ async def reg_idle_latency_no_park(dut: Any) -> None:
         await RisingEdge(dut.clk)
         dut.s_axis_tvalid.value = 0
         await wait_cycles(dut, 3)
-    # served last: 2. Inputs 2 and 1 ask together: 1 (wrapping after 2) goes first
+    # served last: HI. Inputs HI and X ask together: X (after HI, wrapping) goes first
+    # (X = 1, or 0 with two inputs)
+    x = 1 if N > 2 else 0
     await RisingEdge(dut.clk)
-    drive_beats(dut, {1: 0x11, 2: 0x22})
+    drive_beats(dut, {x: 0x11, HI: 0x22})
     got: list[int] = []
     for _ in range(20):
         await RisingEdge(dut.clk)
@@ -450,7 +460,7 @@ async def reg_idle_latency_no_park(dut: Any) -> None:
         if int(dut.m_axis_tvalid.value) and int(dut.m_axis_tready.value):
             got.append(int(dut.m_axis_tdata.value))
         if r & v:
-            left = {p: 0x11 * p for p in (1, 2) if (v & ~r) >> p & 1}
+            left = {p: (0x11 if p == x else 0x22) for p in (x, HI) if (v & ~r) >> p & 1}
             drive_beats(dut, left)
             if not left:
                 dut.s_axis_tvalid.value = 0
@@ -493,7 +503,7 @@ MODE_TESTS = {
 }
 
 
-@pytest.mark.parametrize("n", [3, 5])
+@pytest.mark.parametrize("n", [2, 3, 5])
 @pytest.mark.parametrize("reg_out", [0, 1])
 @pytest.mark.parametrize("data_w", [8, 64])
 def test_eth_tx_arb(data_w: int, reg_out: int, n: int) -> None:
