@@ -389,6 +389,34 @@ async def reg_mac_consumer(dut: Any) -> None:
 
 
 @cocotb.test()
+async def reg_same_input_again(dut: Any) -> None:
+    """REG_OUT = 1, output always ready: one input's frames back to back with no other
+    requester leave with exactly three cycles without a beat between them (its next
+    request is picked anew, no parking); input HI asking in the middle of input 0's second
+    frame goes after that frame and before input 0's third, every frame whole."""
+    assert _reg_out(dut), "a REG_OUT = 1 test: run it with REG_OUT = 1 (MODE_TESTS[1])"
+    src, sink, w = await bring_up(dut)
+    nbytes = 20 * (w // 8)  # 20 beats a frame at either width
+    t0 = src.t
+    for s in range(3):
+        src.send(0, tagged(0, s, nbytes - 2), at=t0 + 2)
+    src.send(HI, tagged(HI, 0, nbytes - 2), at=t0 + 2 + 20 + 3 + 10)  # mid-frame 2
+    frames = await collect(sink, 4)
+    assert [(f[0], f[1]) for f, _ in frames] == [(0, 0), (0, 1), (HI, 0), (0, 2)]
+    for f, tu in frames:
+        assert tu == 0 and f == tagged(f[0], f[1], len(f) - 2), "frame corrupted or interleaved"
+    beats = sink.beats
+    starts = [i for i, b in enumerate(beats) if b.first]
+    assert len(starts) == 4 and all(beats[i - 1].last for i in starts[1:])
+    gaps = [beats[i].cycle - beats[i - 1].cycle for i in starts[1:]]
+    # 0 -> 0: three empty cycles; 0 -> HI and HI -> 0: one (HI was waiting, then 0 was)
+    assert gaps == [4, 2, 2], f"gaps between frames {gaps}"
+    for a, b in zip(beats, beats[1:], strict=False):
+        if not a.last:
+            assert b.cycle == a.cycle + 1, "gap inside a frame"
+
+
+@cocotb.test()
 async def reg_outputs_registered(dut: Any) -> None:
     """REG_OUT = 1: m_axis_* never change within a cycle when the inputs or
     m_axis_tready do, and no tvalid changes any tready within its cycle."""
@@ -497,6 +525,7 @@ MODE_TESTS = {
         "counter_wrap",
         "reg_round_robin",
         "reg_mac_consumer",
+        "reg_same_input_again",
         "reg_outputs_registered",
         "reg_idle_latency_no_park",
     ],
