@@ -36,8 +36,8 @@ TOPS = [
         in_tests=False,
     ),
     # the same with the echo's transmit checksums computed (mode 1, 2 KiB buffer), as the
-    # reference's UDP block computes them by default (area only: docs/stack.md "Where the
-    # goals stand")
+    # reference's UDP block computes them by default (area only: docs/benchmarks.md "The
+    # anchors and the goals")
     Top(
         "udp_echo_node_8_noicmp_txcsum",
         "udp_echo_node",
