@@ -150,7 +150,7 @@ module udp_echo_node #(
             localparam integer PWA = $clog2(ARP_ENTRIES + 1);
             localparam integer PWX = (PWA > 3) ? PWA : 3;
             stat_counters #(
-                .N(NCNT), .W(CNT_W), .PW(CNT_PW), .VW(16), .PV(16),
+                .N(NCNT), .W(CNT_W), .RAM(1), .PW(CNT_PW), .VW(16), .PV(16),
                 .VMASK({{(NCNT-6){1'b0}}, 6'b100010}),
                 .PWW((PWX > CNT_PW) ? PWX : CNT_PW),
                 .WMASK({{(NCNT-48){1'b0}}, 3'b111, 35'd0, 10'b1011000000})
