@@ -43,7 +43,9 @@ class Tb:
         pww = int(dut.PWW.value)
         # flip-flop counters have no pending count: any rate is exact
         self.cap = [
-            (1 << self.pv) - 1 if self.value[i] else (1 << (pww if wmask >> i & 1 else self.pw)) - 1
+            (1 << self.pv) - 1
+            if self.value[i]
+            else (1 << (pww if wmask >> i & 1 else self.pw)) - 1
             if self.ram
             else 1 << 62
             for i in range(self.n)
@@ -358,8 +360,17 @@ CONFIGS = [
     {"RAM": 1, "N": 59, "W": 32, "PW": 2, "VMASK": 0x22},
     {"RAM": 1, "N": 5, "W": 4, "PW": 1, "VW": 4, "PV": 6, "VMASK": 0x10},
     {"RAM": 1, "N": 16, "W": 32, "PW": 3, "VW": 16, "PV": 16, "VMASK": 0x8001},
-    {"RAM": 1, "N": 12, "W": 16, "PW": 1, "PWW": 3, "WMASK": 0x0C6, "VW": 12, "PV": 13,
-     "VMASK": 0x800},  # fmt: skip
+    {
+        "RAM": 1,
+        "N": 12,
+        "W": 16,
+        "PW": 1,
+        "PWW": 3,
+        "WMASK": 0x0C6,
+        "VW": 12,
+        "PV": 13,
+        "VMASK": 0x800,
+    },  # fmt: skip
     {"RAM": 1, "N": 6, "W": 2, "PW": 1, "VW": 2, "PV": 3, "VMASK": 0x20},
     {"RAM": 0, "N": 8, "W": 32},
     {"RAM": 0, "N": 59, "W": 32, "VMASK": 0x22},
