@@ -206,8 +206,8 @@ module wirecore_regfile #(
     wire [31:0]      cnt_rd_data;
     stat_counters #(
         .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),
-        .VMASK(89'b01000000000000000000000000000000000000000000000000000000000000000000000000000000001000100),
-        .WMASK(89'b00000111110000000000011100000000000000000000000000000000000000000000000000000010110000001)
+        .VMASK(89'h8000000000000000000044),
+        .WMASK(89'hf800e0000000000000581)
     ) counters (
         .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
         .rd_en(cnt_rd_en), .rd_addr(cnt_idx), .rd_valid(cnt_rd_valid),
