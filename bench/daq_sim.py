@@ -48,6 +48,11 @@ try:
     import cocotb
     from cocotb.clock import Clock
     from cocotb.triggers import ClockCycles, RisingEdge
+    from unit.cnt_ev_mon import EvMon
+
+    # seq_sink's cnt_ev bits
+    SINK_EV = ["packets", "bytes", "lost", "gaps", "ooo", "bad", "len_err", "short",
+               "payload_err"]  # fmt: skip
 except ImportError:  # pragma: no cover - the benchmark driver needs only the standard library
     cocotb = None  # type: ignore[assignment]
 
@@ -71,6 +76,10 @@ if cocotb is not None:
             dut.cfg_fill.value = 0
             await ClockCycles(dut.clk, 3)
             dut.rst.value = 0
+            # the generator's and the sink's event strobes, counted
+            gen_ev = EvMon(dut, ["packets", "bytes"], signal="gen_cnt_ev")
+            sink_ev = EvMon(dut, SINK_EV, signal="sink_cnt_ev",
+                            values={"lost": ("sink_cnt_ev_lost", 0, 32)})  # fmt: skip
             await RisingEdge(dut.clk)
             dut.start.value = 1
             await RisingEdge(dut.clk)
@@ -118,19 +127,21 @@ if cocotb is not None:
                     raise AssertionError("generator stalled")
             await ClockCycles(dut.clk, 4)
             busy = last_end - (first_start or 0)
-            gen = int(dut.gen_cnt_packets.value)
+            gen = gen_ev.count("packets")
+            sink = sink_ev.counts()
+            gen_ev.stop()
+            sink_ev.stop()
             res = {
                 "where": "port",
                 "data_w": 8 * kw,
                 "payload": length,
                 "datagrams": n,
                 "generator_sent": gen,
-                "sink_received": int(dut.sink_cnt_packets.value),
-                "sink_lost": int(dut.sink_cnt_lost.value),
-                "sink_payload_errors": int(dut.sink_cnt_payload_err.value),
+                "sink_received": sink["packets"],
+                "sink_lost": sink["lost"],
+                "sink_payload_errors": sink["payload_err"],
                 "sink_other_errors": sum(
-                    int(getattr(dut, f"sink_cnt_{k}").value)
-                    for k in ("gaps", "ooo", "bad", "len_err", "short")
+                    sink[k] for k in ("gaps", "ooo", "bad", "len_err", "short")
                 ),
                 "cycles": c,
                 "line_idle_bytes": late_bytes,
@@ -179,6 +190,12 @@ if cocotb is not None:
             dut.cfg_gateway.value = 0xC0000201
             await ClockCycles(dut.clk, 5)
             dut.rst.value = 0
+            # the generator's strobes and the stack's ARP misses (udp_stack cnt_ev with one
+            # port: EV_UDP_TX + 3 = 46), counted
+            gen_ev = EvMon(dut, ["packets", "bytes"], signal="gen_cnt_ev")
+            stk_names: list[str | None] = [None] * 48
+            stk_names[46] = "udp_tx_arp_miss"
+            stk_ev = EvMon(dut, stk_names, signal="stk_cnt_ev")
             # let the stack's start-up traffic (its gratuitous ARP) out first: 10 fast ticks
             dut.m_axis_tready.value = 1
             for _ in range(10):
@@ -259,11 +276,11 @@ if cocotb is not None:
                     "data_w": 8 * kw,
                     "payload": length,
                     "datagrams": n,
-                    "generator_sent": int(dut.gen_cnt_packets.value),
+                    "generator_sent": gen_ev.count("packets"),
                     "frames": len(seqs),
                     "lost": n - len(set(seqs)),
                     "in_order": seqs == list(range(n)),
-                    "stack_arp_miss": int(dut.stk_cnt_udp_tx_arp_miss.value),
+                    "stack_arp_miss": stk_ev.count("udp_tx_arp_miss"),
                     "other_frames": other,
                     "idle_before_frames": idle_before[:20],
                     "line_utilisation": (n * wire_bytes(length) + other_bytes) / busy

@@ -9,19 +9,19 @@ frame every L + 8 (preamble) + 12 (gap) byte times, so
 
     fraction of line rate = (L + 20) x (N - 1) / cycles from the first to the last start
 
-for each direction (goal 1.000). Both counters must show N good frames and no error.
+for each direction (goal 1.000). The MAC's event strobes (counted by the bench, as a
+counter block would count them) must show N good frames each way and no error.
 
 Sweep: the Verilator C++ driver tests/unit/mac/eth_mac_gmii_fuzz.cpp sends every frame
 length 14..1514 bytes (payload 0..1500, padded to 60 on the wire) plus jumbo frames of
 4000 and 9014 bytes through both directions at once, back to back, and checks the exact
-wire image, the 12-byte gap, the received data and the counters; its fraction is the
+wire image, the 12-byte gap, the received data and the strobes; its fraction is the
 same ratio over the whole run (goal 1.000 exactly).
 
-Area: Yosys 0.23 (syn/synth.py) for eth_mac_gmii (with its ten 32-bit counters) and the
-TX and RX cores alone, on Xilinx 7-series and iCE40. Fmax: nextpnr-ice40 on HX8K (ct256),
-three placement seeds, for the TX and RX cores and for the whole eth_mac_gmii with its
-counters (wrapped so its 400 I/O fit the package: the counters are read through a
-registered multiplexer per clock domain).
+Area: Yosys 0.23 (syn/synth.py) for eth_mac_gmii (its strobes: the counters live in the
+design's stat_counters) and the TX and RX cores alone, on Xilinx 7-series and iCE40.
+Fmax: nextpnr-ice40 on HX8K (ct256), three placement seeds, for the TX and RX cores and
+for the whole eth_mac_gmii (wrapped: its strobes registered per clock domain).
 
 Prints tables and writes bench/results/mac_throughput.json.
 Usage: python -m bench.mac_throughput [--frames N] [--no-sweep] [--no-area] [--no-fmax]
@@ -101,18 +101,19 @@ async def bench_throughput(dut) -> None:
                 in_rx = not int(dut.m_axis_tlast.value)
 
     cocotb.start_soon(monitor())
+    from unit.mac.mac_tb import MacEvents
+
+    ev = MacEvents(dut, "tx_clk", "tx_rst", "rx_clk", "rx_rst")  # the MAC's strobes, counted
     for f in frames:
         src.send_nowait(GmiiFrame.from_payload(f))
         await axis.send(AxiStreamFrame(f))
     budget = n * (length + 20) + 200
     for _ in range(budget):
         await RisingEdge(dut.tx_clk)
-        if len(rx_starts) >= n and len(tx_starts) >= n and int(dut.cnt_rx_frames.value) == n:
+        if len(rx_starts) >= n and len(tx_starts) >= n and ev.counts()["rx_frames"] == n:
             break
     await ClockCycles(dut.tx_clk, 20)
-    counters = {k: int(getattr(dut, f"cnt_{k}").value) for k in
-                ("tx_frames", "tx_bytes", "rx_frames", "rx_bytes", "rx_bad_fcs", "rx_runt",
-                 "rx_oversize", "rx_er", "tx_underflow", "tx_abort")}  # fmt: skip
+    counters = ev.counts()
     out = {
         "frame_bytes": length,
         "frames": n,
@@ -185,8 +186,8 @@ def area() -> list[dict[str, object]]:
     return rows
 
 
-# eth_mac_gmii has 400 I/O (its counters): for place and route it sits in this wrapper,
-# which reads the counters through a registered multiplexer per clock domain.
+# For place and route eth_mac_gmii sits in this wrapper, which registers its event
+# strobes and lengths in their own clock domains (as a counter block would take them).
 WRAPPER = """`default_nettype none
 module eth_mac_gmii_pnr (
     input wire tx_clk, input wire rx_clk, input wire tx_rst, input wire rx_rst,
@@ -195,31 +196,26 @@ module eth_mac_gmii_pnr (
     output wire [7:0] m_tdata, output wire m_tvalid, output wire m_tlast, output wire m_tuser,
     output wire [7:0] gmii_txd, output wire gmii_tx_en, output wire gmii_tx_er,
     input wire [7:0] gmii_rxd, input wire gmii_rx_dv, input wire gmii_rx_er,
-    input wire [1:0] sel_tx, input wire [2:0] sel_rx,
-    output reg [31:0] cnt_tx, output reg [31:0] cnt_rx
+    output reg [3:0] ev_tx, output reg [15:0] len_tx, output reg [5:0] ev_rx,
+    output reg [15:0] len_rx
 );
-    wire [31:0] c0, c1, c2, c3, c4, c5, c6, c7, c8, c9;
+    wire [9:0] ev;
+    wire [31:0] len;
     eth_mac_gmii u (.tx_clk(tx_clk), .tx_rst(tx_rst), .rx_clk(rx_clk), .rx_rst(rx_rst),
         .s_axis_tdata(s_tdata), .s_axis_tvalid(s_tvalid), .s_axis_tready(s_tready),
         .s_axis_tlast(s_tlast), .s_axis_tuser(s_tuser), .m_axis_tdata(m_tdata),
         .m_axis_tvalid(m_tvalid), .m_axis_tlast(m_tlast), .m_axis_tuser(m_tuser),
         .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
-        .cfg_ifg(8'd12), .cfg_max_len(16'd1518),
-        .cnt_tx_frames(c0), .cnt_tx_bytes(c1), .cnt_tx_underflow(c2), .cnt_tx_abort(c3),
-        .cnt_rx_frames(c4), .cnt_rx_bytes(c5), .cnt_rx_bad_fcs(c6), .cnt_rx_runt(c7),
-        .cnt_rx_oversize(c8), .cnt_rx_er(c9));
-    always @(posedge tx_clk)
-        cnt_tx <= sel_tx[1] ? (sel_tx[0] ? c3 : c2) : (sel_tx[0] ? c1 : c0);
-    always @(posedge rx_clk)
-        case (sel_rx)
-            3'd0: cnt_rx <= c4;
-            3'd1: cnt_rx <= c5;
-            3'd2: cnt_rx <= c6;
-            3'd3: cnt_rx <= c7;
-            3'd4: cnt_rx <= c8;
-            default: cnt_rx <= c9;
-        endcase
+        .cfg_ifg(8'd12), .cfg_max_len(16'd1518), .cnt_ev(ev), .cnt_ev_len(len));
+    always @(posedge tx_clk) begin
+        ev_tx <= ev[3:0];
+        len_tx <= len[15:0];
+    end
+    always @(posedge rx_clk) begin
+        ev_rx <= ev[9:4];
+        len_rx <= len[31:16];
+    end
 endmodule
 """
 
@@ -228,7 +224,7 @@ FMAX_RE = re.compile(r"Max frequency for clock '([A-Za-z0-9_]+?)\$[^']*': ([0-9.
 
 def fmax(seeds: tuple[int, ...] = (1, 2, 3)) -> list[dict[str, object]]:
     """nextpnr-ice40 HX8K Fmax (MHz) per clock and placement seed: the TX and RX cores,
-    and the whole eth_mac_gmii with its counters (in WRAPPER)."""
+    and the whole eth_mac_gmii with its strobes registered (in WRAPPER)."""
     if not shutil.which("nextpnr-ice40"):
         return [{"error": "nextpnr-ice40 not found"}]
     rows: list[dict[str, object]] = []

@@ -153,6 +153,10 @@ int main(int argc, char** argv) {
     t->cfg_raw_ethertype = 0x88B5;
     t->cfg_udp_port = OUR_PORT;
     t->cfg_udp_csum_mode = duplex ? 1 : 0;
+    t->cfg_arp_answer = 1;  // the run-time enables on
+    t->cfg_icmp_answer = 1;
+    t->cfg_udp_csum_check = 1;
+    t->cfg_raw_en = 1;
     t->tick_1ms = 0;
     t->m_udp_rx_axis_tready = 1;
     t->m_udp_rx_hdr_ready = 1;
@@ -185,12 +189,14 @@ int main(int argc, char** argv) {
         // reply) taken until the reply has gone: the peer is then in the cache
         std::vector<uint8_t> req = arp_request();
         size_t off = 0;
-        for (int i = 0; i < 5000 && t->cnt_arp_reply_tx == 0; i++) {
+        int replies = 0;  // ARP's reply_tx strobe (udp_stack cnt_ev bit EV_ARP + 1 = 27)
+        for (int i = 0; i < 5000 && replies == 0; i++) {
             bool offer = off < req.size();
             if (offer) put_beat(t, req, off);
             t->s_axis_tvalid = offer;
             t->clk = 0;
             t->eval();
+            replies += (t->cnt_ev >> 27) & 1;
             bool hs = offer && t->s_axis_tready;
             t->clk = 1;
             t->eval();
@@ -199,7 +205,7 @@ int main(int argc, char** argv) {
         }
         t->s_axis_tvalid = 0;
         run_idle(200);
-        if (t->cnt_arp_reply_tx == 0 || t->m_axis_tvalid) {
+        if (replies == 0 || t->m_axis_tvalid) {
             fprintf(stderr, "the stack did not answer the peer's ARP request\n");
             return 2;
         }

@@ -147,6 +147,7 @@ async def bench_icmp(dut: Any) -> None:
     """ICMP echo turnaround: last request byte in (at line rate) to first reply byte out."""
     dut.cfg_mac.value = DEFAULT_MAC
     dut.cfg_ttl.value = 64
+    dut.cfg_answer.value = 1
     reqs = []
     for n in TURN_SIZES:
         msg = bytes(ICMP(type=8, id=1, seq=n) / bytes(n))

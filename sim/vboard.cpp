@@ -27,12 +27,13 @@
 // run of the profile-guided build, host/wirecore/vboard.py, and the tests), at once or
 // (--inject-timed) each at the simulated time of its pcap timestamp.
 //
-// Statistics (cycles simulated, cycles/s, frames each way, drops, and every cnt_* output
-// of the top) are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
+// Statistics (cycles simulated, cycles/s, frames each way, drops, and the top's counters)
+// are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
 // on SIGUSR1; with --stats-file they are also written there as JSON.
 //
-// The counters of the top are listed by vboard_counters.h, generated at build time from
-// the top's cnt_* ports: #define VBOARD_COUNTERS(X) X(cnt_a) X(cnt_b) ...
+// The counters of the top are listed by vboard_counters.h, generated at build time
+// (wirecore.vboard.counters_of: the register map's counters on vboard_top's sim_counters,
+// or a test top's cnt_* ports): #define VBOARD_COUNTERS(X) X("name", value) ...
 // vboard_model.h, generated after verilating, defines VBOARD_ROOT_ONLY: 1 when the
 // model is the root class alone (every module inlined into it, so the root object holds
 // the whole state), else 0 and the fast-forward is off.
@@ -1052,7 +1053,7 @@ void Board::print_stats(FILE* f, bool final) {
             st_.from_board_runt, st_.from_board_oversize, st_.tap_write_errors, st_.tap_oversize,
             st_.ticks);
     fprintf(f, "vboard: counters");
-#define VBOARD_PRINT(name) fprintf(f, " %s=%u", #name, unsigned(top_->name));
+#define VBOARD_PRINT(name, value) fprintf(f, " %s=%u", name, unsigned(value));
     VBOARD_COUNTERS(VBOARD_PRINT)
 #undef VBOARD_PRINT
     fprintf(f, "\n");
@@ -1107,8 +1108,8 @@ void Board::write_stats_file() {
             st_.from_board_min_gap == UINT64_MAX ? int64_t(-1) : int64_t(st_.from_board_min_gap));
     fprintf(f, "\"counters\": {");
     const char* sep = "";
-#define VBOARD_CJSON(name)                                             \
-    fprintf(f, "%s\"%s\": %u", sep, #name, unsigned(top_->name)); \
+#define VBOARD_CJSON(name, value)                                 \
+    fprintf(f, "%s\"%s\": %u", sep, name, unsigned(value)); \
     sep = ", ";
     VBOARD_COUNTERS(VBOARD_CJSON)
 #undef VBOARD_CJSON

@@ -11,8 +11,9 @@
 // them.
 //
 // Interfaces: the virtual-board top's ports (clk, rst, tick_1ms, GMII RX/TX, cfg_*);
-// cfg_* and tick_1ms are accepted and ignored. Counters: the MAC's (cnt_mac_*) and the
-// FIFO's frames dropped as bad or for lack of room (cnt_fifo_drop_bad, cnt_fifo_drop_full).
+// cfg_* and tick_1ms are accepted and ignored. Counters, kept here for the harness to
+// print: the MAC's (cnt_mac_*, counted from its event strobes) and the FIFO's frames
+// dropped as bad or for lack of room (cnt_fifo_drop_bad, cnt_fifo_drop_full).
 //
 // Latency: the last FCS byte in to the first preamble byte out is the MAC's receive
 // latency (3 cycles) + the FIFO's (2) + 1, about 6 cycles.
@@ -39,16 +40,16 @@ module vboard_macloop #(
     output wire [ 7:0] gmii_txd,
     output wire        gmii_tx_en,
     output wire        gmii_tx_er,
-    output wire [31:0] cnt_mac_tx_frames,
-    output wire [31:0] cnt_mac_tx_bytes,
-    output wire [31:0] cnt_mac_tx_underflow,
-    output wire [31:0] cnt_mac_tx_abort,
-    output wire [31:0] cnt_mac_rx_frames,
-    output wire [31:0] cnt_mac_rx_bytes,
-    output wire [31:0] cnt_mac_rx_bad_fcs,
-    output wire [31:0] cnt_mac_rx_runt,
-    output wire [31:0] cnt_mac_rx_oversize,
-    output wire [31:0] cnt_mac_rx_er,
+    output reg  [31:0] cnt_mac_tx_frames,
+    output reg  [31:0] cnt_mac_tx_bytes,
+    output reg  [31:0] cnt_mac_tx_underflow,
+    output reg  [31:0] cnt_mac_tx_abort,
+    output reg  [31:0] cnt_mac_rx_frames,
+    output reg  [31:0] cnt_mac_rx_bytes,
+    output reg  [31:0] cnt_mac_rx_bad_fcs,
+    output reg  [31:0] cnt_mac_rx_runt,
+    output reg  [31:0] cnt_mac_rx_oversize,
+    output reg  [31:0] cnt_mac_rx_er,
     output reg  [31:0] cnt_fifo_drop_bad,
     output reg  [31:0] cnt_fifo_drop_full
 );
@@ -57,6 +58,8 @@ module vboard_macloop #(
   wire [7:0] tx_tdata;
   wire       tx_tvalid, tx_tready, tx_tlast, tx_tuser;
   wire       st_overflow, st_drop_bad, st_drop_full, st_good;
+  wire [9:0]  mac_ev;      // the MAC's event strobes (one clock here)
+  wire [31:0] mac_ev_len;
 
   eth_mac_gmii u_mac (
       .tx_clk(clk), .tx_rst(rst), .rx_clk(clk), .rx_rst(rst),
@@ -67,16 +70,28 @@ module vboard_macloop #(
       .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
       .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
       .cfg_ifg(8'd12), .cfg_max_len(16'd9018),
-      .cnt_tx_frames(cnt_mac_tx_frames), .cnt_tx_bytes(cnt_mac_tx_bytes),
-      .cnt_tx_underflow(cnt_mac_tx_underflow), .cnt_tx_abort(cnt_mac_tx_abort),
-      .cnt_rx_frames(cnt_mac_rx_frames), .cnt_rx_bytes(cnt_mac_rx_bytes),
-      .cnt_rx_bad_fcs(cnt_mac_rx_bad_fcs), .cnt_rx_runt(cnt_mac_rx_runt),
-      .cnt_rx_oversize(cnt_mac_rx_oversize), .cnt_rx_er(cnt_mac_rx_er),
-      /* verilator lint_off PINCONNECTEMPTY */
-      .cnt_ev(),
-      .cnt_ev_len()
-      /* verilator lint_on PINCONNECTEMPTY */
+      .cnt_ev(mac_ev), .cnt_ev_len(mac_ev_len)
   );
+
+  // the MAC's counters, from its event strobes (bit k of cnt_ev is cnt_mac_*'s k-th)
+  always @(posedge clk) begin
+    if (rst) begin
+      {cnt_mac_tx_frames, cnt_mac_tx_bytes, cnt_mac_tx_underflow, cnt_mac_tx_abort} <= 128'd0;
+      {cnt_mac_rx_frames, cnt_mac_rx_bytes, cnt_mac_rx_bad_fcs, cnt_mac_rx_runt} <= 128'd0;
+      {cnt_mac_rx_oversize, cnt_mac_rx_er} <= 64'd0;
+    end else begin
+      cnt_mac_tx_frames    <= cnt_mac_tx_frames + {31'd0, mac_ev[0]};
+      cnt_mac_tx_bytes     <= cnt_mac_tx_bytes + (mac_ev[1] ? {16'd0, mac_ev_len[15:0]} : 32'd0);
+      cnt_mac_tx_underflow <= cnt_mac_tx_underflow + {31'd0, mac_ev[2]};
+      cnt_mac_tx_abort     <= cnt_mac_tx_abort + {31'd0, mac_ev[3]};
+      cnt_mac_rx_frames    <= cnt_mac_rx_frames + {31'd0, mac_ev[4]};
+      cnt_mac_rx_bytes     <= cnt_mac_rx_bytes + (mac_ev[5] ? {16'd0, mac_ev_len[31:16]} : 32'd0);
+      cnt_mac_rx_bad_fcs   <= cnt_mac_rx_bad_fcs + {31'd0, mac_ev[6]};
+      cnt_mac_rx_runt      <= cnt_mac_rx_runt + {31'd0, mac_ev[7]};
+      cnt_mac_rx_oversize  <= cnt_mac_rx_oversize + {31'd0, mac_ev[8]};
+      cnt_mac_rx_er        <= cnt_mac_rx_er + {31'd0, mac_ev[9]};
+    end
+  end
 
   // Mark frames of EtherType 0x88B5 with command byte 0x02 for abort: the byte index of
   // the frame on the receive stream (0 = first destination MAC byte).

@@ -5,11 +5,8 @@ from __future__ import annotations
 from syn.tops import Top
 
 TOPS = [
-    # 400 I/O (the ten 32-bit counters) do not fit an HX8K package: Fmax is taken on
-    # the TX and RX cores, which hold all of its logic but the counters.
+    # two clocks: Fmax is taken on the TX and RX cores, which hold all of its logic
     Top("mac_gmii", "eth_mac_gmii", {}, fmax=False, clocks=("tx_clk", "rx_clk")),
-    # the same with 8-bit counters (CNT_W): the area of the MAC itself
-    Top("mac_gmii_cnt8", "eth_mac_gmii", {"CNT_W": 8}, fmax=False, clocks=("tx_clk", "rx_clk")),
     Top("mac_tx", "eth_mac_tx", {}, fmax=True, clocks=("clk",)),
     Top("mac_rx", "eth_mac_rx", {}, fmax=True, clocks=("clk",)),
     Top("mac_mii", "eth_mac_mii", {}, fmax=False, clocks=("mii_tx_clk", "mii_rx_clk")),

@@ -1,12 +1,11 @@
 """Complete designs: udp_echo_node, the smallest node (MAC + RX FIFO + ARP + IPv4 + ICMP echo +
 UDP echo, 8 bits, 4-entry ARP cache), the design the area and Fmax goals compare.
 
-``udp_echo_node_8`` keeps every counter (32 bits); ``udp_echo_node_8_nocnt`` is the same
-design built without counters (COUNTERS = 0), as a design that never reads them would be
-(benchmarks only: the synthesis test covers the design once). Fmax is measured on the
-latter: the place-and-route wrapper's boundary registers for 58 x 32 counter bits would
-not fit an HX8K next to the design. ``udp_echo_node_8_ram`` keeps the same 59 counters in
-one RAM read through a port (COUNTERS = 2, stat_counters).
+``udp_echo_node_8`` keeps its 60 counters (32 bits) in flip-flops behind one read port
+(COUNTERS = 1, stat_counters); ``udp_echo_node_8_ram`` keeps them in one RAM (COUNTERS = 2);
+``udp_echo_node_8_nocnt`` is the same design built without counters (COUNTERS = 0), as a
+design that never reads them would be (benchmarks only: the synthesis test covers the design
+once). Fmax is measured on the latter.
 
 The two goal tops, ``udp_echo_node_8_nocnt`` (Fmax) and ``udp_echo_node_8_noicmp`` (area at
 the reference's features, no ICMP echo), set ECHO_ARP = 1: the echo's replies are resolved

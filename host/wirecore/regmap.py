@@ -7,10 +7,18 @@ Everything reachable over the register bus is declared here, once. From this dat
 * ``host/wirecore/data/wirecore_address_table.xml``: the uHAL address table;
 * ``rtl/ctrl/wirecore_regfile.v``: the Verilog register file that exposes every
   configuration register as a ``cfg_*`` output (with its reset value), every write
-  strobe as a ``stb_*`` output, and takes every counter (``cnt_*``) and status
-  (``sts_*``) as an input;
+  strobe as a ``stb_*`` output, takes every status (``sts_*``) as an input, and keeps
+  every counter in one ``stat_counters`` fed by the blocks' event vectors (``ev_*``
+  inputs, see below);
 * ``rtl/app/ipbus_ctrl.v``: the control-plane top (IPbus target, interconnect, register
-  file, memory) with the same ``cfg_*``/``stb_*``/``cnt_*``/``sts_*`` ports.
+  file, memory) with the same ``cfg_*``/``stb_*``/``sts_*``/``ev_*`` ports.
+
+Counters: a block emits one strobe per kind of event (its ``cnt_ev`` output, one cycle
+per event); a top wires those vectors to the ``ev_<source>`` inputs listed in
+``EV_SOURCES`` (value counters also take ``VAL_SOURCES``: a number added with the
+strobe, e.g. a frame's length). Each counter register names its source and bit
+(``Cnt(..., ev=("mac", 4))``), so adding a counter is one strobe bit in the block and one
+line here.
 
 Addresses are 32-bit *word* addresses (IPbus and the register bus count words).
 
@@ -35,14 +43,55 @@ from pathlib import Path
 
 # Access kinds.
 CFG = "cfg"  # read/write configuration, drives output port cfg_<port>
-CNT = "cnt"  # read-only 32-bit counter input cnt_<port>
+CNT = "cnt"  # read-only 32-bit wrapping counter of an event strobe (stat_counters)
 STS = "sts"  # read-only status input sts_<port>
 CONST = "const"  # read-only constant (reset value)
 STB = "stb"  # write-only: a write pulses output stb_<port> (one cycle, the written bits)
 WP = "wp"  # the write-protect register itself (internal to the register file)
-WPC = "wpc"  # counter of writes refused by write protection (internal to the register file)
+LOST = "lost"  # bit 0: stat_counters' lost flag (internal to the register file)
 
 REGFILE_AW = 12  # the register file decodes 12 address bits (window 0x000-0xFFF)
+VAL_W = 16  # width of a value counter's value (stat_counters VW)
+
+
+@dataclass(frozen=True)
+class Source:
+    """An event vector (``ev_<name>``, one strobe per bit) or a value vector of the
+    control plane. ``inside`` says where it comes from when it is not an input of
+    ``ipbus_ctrl``: "target" (its IPbus target) or "regfile" (the register file)."""
+
+    name: str
+    width: int
+    desc: str
+    inside: str = ""
+
+
+# udp_stack's cnt_ev layout (its EV_* localparams; a test checks they agree) with the
+# virtual board's three UDP ports (0 echo, 1 IPbus, 2 generator)
+STACK_PORTS = 3
+STACK_EV = {"ETH": 0, "IP": 4, "UDP_RX": 13, "ICMP": 20, "ARP": 26, "TX": 40, "UDP_TX": 43}
+STACK_EV_W = STACK_EV["UDP_TX"] + 5 * STACK_PORTS
+
+
+def udptx_ev(kind: int, port: int) -> int:
+    """udp_stack cnt_ev bit of a UDP transmitter's strobe: kind 0 tx_frames, 1 tx_abort,
+    2 tx_long, 3 arp_miss, 4 sf_overflow."""
+    return STACK_EV["UDP_TX"] + kind * STACK_PORTS + port
+
+
+EV_SOURCES: tuple[Source, ...] = (
+    Source("mac", 10, "eth_mac_gmii cnt_ev (its clocks must be the control plane's clk)"),
+    Source("rx_fifo", 1, "the receive frame FIFO: a frame dropped because it was full"),
+    Source("stack", STACK_EV_W, f"udp_stack cnt_ev (NUM_PORTS = {STACK_PORTS})"),
+    Source("echo", 1, "udp_echo cnt_ev (the echo on UDP port 0)"),
+    Source("pktgen", 2, "pktgen cnt_ev"),
+    Source("ipb", 16, "ipbus_target cnt_ev", inside="target"),
+    Source("regfile", 1, "bit 0: a write refused by write protection", inside="regfile"),
+)
+VAL_SOURCES: tuple[Source, ...] = (
+    Source("mac_len", 32, "eth_mac_gmii cnt_ev_len (frame lengths: [15:0] tx, [31:16] rx)"),
+    Source("pktgen_len", 16, "pktgen cnt_ev_len (payload bytes of a datagram sent)"),
+)
 
 
 @dataclass(frozen=True)
@@ -59,9 +108,14 @@ class Field:
 class Reg:
     """One 32-bit register word.
 
-    ``port`` names the Verilog port (without its cfg_/cnt_/sts_/stb_ prefix); a wide port
-    (e.g. the 48-bit MAC address) is split over several registers with ``lsb``.
+    ``port`` names the Verilog port (without its cfg_/sts_/stb_ prefix); a wide port
+    (e.g. the 48-bit MAC address) is split over several registers with ``lsb``. For a
+    counter it is only a name (the reference model's key).
     ``protect`` registers refuse writes (bus error) while write protection is on.
+    A counter (kind CNT) counts the strobe ``ev`` = (event source, bit); a value counter
+    adds ``val`` = (value source, lsb), VAL_W bits, with each strobe; ``burst`` marks
+    counters whose events may come faster than 3 per scan of the counters kept in RAM
+    (wider pending counts: ``wirecore_regfile`` with CNT_RAM = 1).
     """
 
     name: str
@@ -74,6 +128,9 @@ class Reg:
     lsb: int = 0
     protect: bool = False
     fields: tuple[Field, ...] = ()
+    ev: tuple[str, int] | None = None
+    val: tuple[str, int] | None = None
+    burst: bool = False
 
     @property
     def port_name(self) -> str:
@@ -90,10 +147,25 @@ class Block:
     mode: str = ""  # "block" for a memory window
 
 
-def _counters(names: list[tuple[str, str]], prefix: str, start: int = 0) -> tuple[Reg, ...]:
-    return tuple(
-        Reg(n, start + i, CNT, d, port=f"{prefix}_{n.lower()}") for i, (n, d) in enumerate(names)
+def Cnt(
+    name: str,
+    offset: int,
+    desc: str,
+    ev: tuple[str, int],
+    prefix: str,
+    val: tuple[str, int] | None = None,
+    burst: bool = False,
+) -> Reg:
+    """A counter register: 32-bit, wrapping, counting the strobe ``ev``."""
+    return Reg(
+        name, offset, CNT, desc, port=f"{prefix}_{name.lower()}", ev=ev, val=val, burst=burst
     )
+
+
+def _counters(
+    names: list[tuple[str, str, tuple[str, int]]], prefix: str, start: int = 0
+) -> tuple[Reg, ...]:
+    return tuple(Cnt(n, start + i, d, e, prefix) for i, (n, d, e) in enumerate(names))
 
 
 SYS = Block(
@@ -107,7 +179,7 @@ SYS = Block(
             0x1,
             CONST,
             "Register-map version (major.minor.patch, 8 bits each).",
-            reset=0x00010000,
+            reset=0x00020000,
         ),
         Reg(
             "MAGIC", 0x2, CONST, "Constant 0xA5A55A5A: byte-order and link check.", reset=0xA5A55A5A
@@ -122,11 +194,22 @@ SYS = Block(
             width=1,
             fields=(Field("ENABLE", 0, 1, "write protection on"),),
         ),
-        Reg(
+        Cnt(
             "WP_REFUSED",
             0x5,
-            WPC,
-            "Writes refused because of write protection (32-bit, wrapping).",
+            "Writes refused because of write protection.",
+            ("regfile", 0),
+            "sys",
+            burst=True,
+        ),
+        Reg(
+            "CNT_LOST",
+            0x6,
+            LOST,
+            "Bit 0: a counter missed an event (only with the counters in RAM, "
+            "wirecore_regfile CNT_RAM = 1, when a counter got more events in one scan than "
+            "its pending count holds); cleared by reset.",
+            width=1,
         ),
     ),
 )
@@ -134,23 +217,40 @@ SYS = Block(
 MAC = Block(
     "MAC",
     0x040,
-    "Ethernet MAC (rtl/mac/eth_mac_gmii.v): statistics, 32-bit wrapping counters, and "
-    "its configuration. Counter cnt_mac_<name> is the MAC's cnt_<name>.",
-    _counters(
-        [
-            ("TX_FRAMES", "frames transmitted"),
-            ("TX_BYTES", "bytes transmitted"),
-            ("TX_UNDERFLOW", "frames aborted by a transmit underflow"),
-            ("TX_ABORT", "frames aborted by the user (tuser)"),
-            ("RX_FRAMES", "frames received with a good FCS"),
-            ("RX_BYTES", "bytes of good frames"),
-            ("RX_BAD_FCS", "frames with a bad FCS"),
-            ("RX_RUNT", "frames shorter than 64 bytes"),
-            ("RX_OVERSIZE", "frames longer than MAX_LEN"),
-            ("RX_ER", "frames with rx_er asserted"),
-            ("RX_DROPPED_FULL", "frames dropped because the receive FIFO was full"),
-        ],
-        "mac",
+    "Ethernet MAC (rtl/mac/eth_mac_gmii.v): statistics, 32-bit wrapping counters of its "
+    "event strobes (ev_mac bit k is the MAC's cnt_ev bit k), and its configuration.",
+    (
+        Cnt("TX_FRAMES", 0x0, "frames transmitted", ("mac", 0), "mac"),
+        Cnt(
+            "TX_BYTES",
+            0x1,
+            "bytes transmitted (FCS included)",
+            ("mac", 1),
+            "mac",
+            val=("mac_len", 0),
+        ),  # fmt: skip
+        Cnt("TX_UNDERFLOW", 0x2, "frames aborted by a transmit underflow", ("mac", 2), "mac"),
+        Cnt("TX_ABORT", 0x3, "frames aborted by the user (tuser)", ("mac", 3), "mac"),
+        Cnt("RX_FRAMES", 0x4, "frames received with a good FCS", ("mac", 4), "mac"),
+        Cnt(
+            "RX_BYTES",
+            0x5,
+            "bytes of good frames (FCS included)",
+            ("mac", 5),
+            "mac",
+            val=("mac_len", 16),
+        ),  # fmt: skip
+        Cnt("RX_BAD_FCS", 0x6, "frames with a bad FCS", ("mac", 6), "mac", burst=True),
+        Cnt("RX_RUNT", 0x7, "frames shorter than 64 bytes", ("mac", 7), "mac", burst=True),
+        Cnt("RX_OVERSIZE", 0x8, "frames longer than MAX_LEN", ("mac", 8), "mac"),
+        Cnt("RX_ER", 0x9, "frames with rx_er asserted", ("mac", 9), "mac", burst=True),
+        Cnt(
+            "RX_DROPPED_FULL",
+            0xA,
+            "frames dropped because the receive FIFO was full",
+            ("rx_fifo", 0),
+            "mac",
+        ),  # fmt: skip
     )
     + (
         Reg(
@@ -259,16 +359,41 @@ NET = Block(
             "ENABLES",
             0x9,
             CFG,
-            "Feature enables.",
+            "Run-time enables of the stack's blocks (udp_stack cfg_arp_answer, "
+            "cfg_icmp_answer, cfg_udp_csum_check, cfg_raw_en); what a cleared bit refuses is "
+            "dropped and counted.",
             width=4,
             reset=0xF,
             port="enables",
             protect=True,
             fields=(
-                Field("ARP", 0, 1, "answer ARP requests"),
-                Field("ICMP", 1, 1, "answer ICMP echo requests"),
-                Field("UDP_CSUM_CHECK", 2, 1, "drop received UDP datagrams with a bad checksum"),
-                Field("RAW", 3, 1, "raw-Ethernet channel on"),
+                Field(
+                    "ARP",
+                    0,
+                    1,
+                    "answer ARP requests for our address (0: not answered, counted in "
+                    "ARP.REQ_REFUSED)",
+                ),
+                Field(
+                    "ICMP",
+                    1,
+                    1,
+                    "answer ICMP echo requests (0: every ICMP message dropped, counted in "
+                    "STACK.ICMP_DROPPED)",
+                ),
+                Field(
+                    "UDP_CSUM_CHECK",
+                    2,
+                    1,
+                    "check received UDP checksums (0: every checksum taken as right; 1: a "
+                    "bad one is counted in STACK.UDP_BAD_CSUM and flagged)",
+                ),
+                Field(
+                    "RAW",
+                    3,
+                    1,
+                    "receive raw-EtherType frames (0: dropped, counted in STACK.ETH_BAD_ETHERTYPE)",
+                ),
             ),
         ),
         Reg(
@@ -305,71 +430,159 @@ NET = Block(
     ),
 )
 
+E = STACK_EV
+_UDPTX_KINDS = (
+    ("TX_FRAMES", "UDP datagrams sent"),
+    ("TX_ABORT", "UDP datagrams aborted by the application"),
+    ("TX_LONG", "UDP datagrams refused: too long"),
+    ("ARP_MISS", "UDP datagrams dropped: next hop not resolved"),
+    ("SF_OVERFLOW", "UDP datagrams longer than the checksum buffer (sent flagged bad)"),
+)
 STACK = Block(
     "STACK",
     0x0C0,
-    "Drop and traffic counters of the UDP/IP stack (docs/stack-internals.md). Counter "
-    "cnt_stack_<module>_<name> is that module's cnt_<name> (eth = eth_rx, ip = ip_rx, "
-    "udp = udp_rx, udptx = udp_ip_tx, icmp = icmp_echo; ICMP_UNREACH_* come from icmp_unreach).",
+    "Drop and traffic counters of the UDP/IP stack (docs/stack.md), each counting a bit "
+    "of udp_stack's cnt_ev (ev_stack; the block's strobe in parentheses: eth = eth_rx, "
+    "ip = ip_rx, udp = udp_rx, icmp = icmp_echo and icmp_unreach, udptx<p> = the UDP "
+    "transmitter of port p: 0 the echo, 1 IPbus, 2 the generator, whose ARP misses are "
+    "PKTGEN.ARP_MISS), and the echo application's.",
     _counters(
         [
-            ("ETH_FRAMES", "frames taken by eth_rx"),
-            ("ETH_BAD_MAC", "frames not for our MAC nor broadcast"),
-            ("ETH_BAD_ETHERTYPE", "frames with an EtherType nobody takes"),
-            ("ETH_RUNT", "frames too short for an Ethernet header"),
-            ("IP_PACKETS", "IPv4 packets delivered"),
-            ("IP_RUNT", "IPv4 packets shorter than a header"),
-            ("IP_BAD_HDR", "IPv4 headers with a bad version or IHL"),
-            ("IP_BAD_CSUM", "IPv4 headers with a bad checksum"),
-            ("IP_BAD_LEN", "IPv4 total length inconsistent with the frame"),
-            ("IP_NOT_FOR_US", "IPv4 packets not for our address nor broadcast"),
-            ("IP_FRAGMENT", "IPv4 fragments (dropped)"),
-            ("IP_BAD_PROTO", "IPv4 packets with a protocol nobody takes"),
-            ("IP_TRUNCATED", "IPv4 packets cut short or flagged bad"),
-            ("ICMP_ECHO", "ICMP echo requests answered"),
-            ("UDP_DATAGRAMS", "UDP datagrams delivered to a port"),
-            ("UDP_BAD_LEN", "UDP length inconsistent with the IP length"),
-            ("UDP_CLOSED_PORT", "UDP datagrams to a port nobody listens on"),
-            ("UDP_BAD_CSUM", "UDP datagrams with a bad checksum"),
-            ("UDP_ERR_IN", "UDP datagrams flagged bad by the layers below"),
-            ("UDP_OVERSIZE", "UDP datagrams too long for the port"),
-            ("UDPTX_TX_FRAMES", "UDP datagrams sent"),
-            ("UDPTX_TX_ABORT", "UDP datagrams aborted by the application"),
-            ("UDPTX_TX_LONG", "UDP datagrams refused: too long"),
-            ("UDPTX_ARP_MISS", "UDP datagrams dropped: next hop not resolved"),
-            ("ICMP_BAD_CSUM", "ICMP echo requests discarded: bad ICMP checksum"),
-            ("ICMP_UNREACH_SENT", "ICMP port-unreachable messages sent"),
+            ("ETH_FRAMES", "frames taken by eth_rx", ("stack", E["ETH"] + 0)),
+            ("ETH_BAD_MAC", "frames not for our MAC nor broadcast", ("stack", E["ETH"] + 1)),
+            (
+                "ETH_BAD_ETHERTYPE",
+                "frames with an EtherType nobody takes (NET.ENABLES.RAW)",
+                ("stack", E["ETH"] + 2),
+            ),  # fmt: skip
+            ("ETH_RUNT", "frames too short for an Ethernet header", ("stack", E["ETH"] + 3)),
+            ("IP_PACKETS", "IPv4 packets delivered", ("stack", E["IP"] + 0)),
+            ("IP_RUNT", "IPv4 packets shorter than a header", ("stack", E["IP"] + 1)),
+            ("IP_BAD_HDR", "IPv4 headers with a bad version or IHL", ("stack", E["IP"] + 2)),
+            ("IP_BAD_CSUM", "IPv4 headers with a bad checksum", ("stack", E["IP"] + 3)),
+            (
+                "IP_BAD_LEN",
+                "IPv4 total length inconsistent with the frame",
+                ("stack", E["IP"] + 4),
+            ),  # fmt: skip
+            (
+                "IP_NOT_FOR_US",
+                "IPv4 packets not for our address nor broadcast",
+                ("stack", E["IP"] + 5),
+            ),  # fmt: skip
+            ("IP_FRAGMENT", "IPv4 fragments (dropped)", ("stack", E["IP"] + 6)),
+            ("IP_BAD_PROTO", "IPv4 packets with a protocol nobody takes", ("stack", E["IP"] + 7)),
+            ("IP_TRUNCATED", "IPv4 packets cut short or flagged bad", ("stack", E["IP"] + 8)),
+            ("ICMP_ECHO", "ICMP echo requests answered", ("stack", E["ICMP"] + 0)),
+            ("UDP_DATAGRAMS", "UDP datagrams delivered to a port", ("stack", E["UDP_RX"] + 0)),
+            (
+                "UDP_BAD_LEN",
+                "UDP length inconsistent with the IP length",
+                ("stack", E["UDP_RX"] + 1),
+            ),  # fmt: skip
+            (
+                "UDP_CLOSED_PORT",
+                "UDP datagrams to a port nobody listens on",
+                ("stack", E["UDP_RX"] + 2),
+            ),  # fmt: skip
+            (
+                "UDP_BAD_CSUM",
+                "UDP datagrams with a bad checksum (NET.ENABLES.UDP_CSUM_CHECK)",
+                ("stack", E["UDP_RX"] + 3),
+            ),  # fmt: skip
+            (
+                "UDP_ERR_IN",
+                "UDP datagrams flagged bad by the layers below",
+                ("stack", E["UDP_RX"] + 4),
+            ),  # fmt: skip
+            ("UDP_OVERSIZE", "UDP datagrams too long for the port", ("stack", E["UDP_RX"] + 5)),
+        ]
+        + [
+            (f"UDPTX0_{n}", f"{d}, port 0", ("stack", udptx_ev(k, 0)))
+            for k, (n, d) in enumerate(_UDPTX_KINDS[:4])
+        ]
+        + [
+            (
+                "ICMP_BAD_CSUM",
+                "ICMP echo requests discarded: bad ICMP checksum",
+                ("stack", E["ICMP"] + 3),
+            ),  # fmt: skip
+            (
+                "ICMP_UNREACH_SENT",
+                "ICMP port-unreachable messages sent",
+                ("stack", E["ICMP"] + 4),
+            ),  # fmt: skip
             (
                 "ICMP_UNREACH_DROPPED",
                 "closed-port datagrams not answered (broadcast, rate limit, or busy)",
+                ("stack", E["ICMP"] + 5),
+            ),  # fmt: skip
+            (
+                "UDP_BUSY_DROP",
+                "UDP datagrams dropped: their application did not take them",
+                ("stack", E["UDP_RX"] + 6),
+            ),  # fmt: skip
+            (
+                "ICMP_ABORTED",
+                "ICMP echo replies aborted: the request arrived flagged bad",
+                ("stack", E["ICMP"] + 1),
+            ),  # fmt: skip
+            (
+                "ICMP_DROPPED",
+                "ICMP messages not answered: not an echo request, broadcast, "
+                "too short, or answers off (NET.ENABLES.ICMP)",
+                ("stack", E["ICMP"] + 2),
             ),
-            ("UDP_BUSY_DROP", "UDP datagrams dropped: their application did not take them"),
+            ("TX_FRAMES", "frames sent by the stack (all sources)", ("stack", E["TX"] + 0)),
+            ("RAW_TX_FRAMES", "raw-EtherType frames sent", ("stack", E["TX"] + 1)),
+            (
+                "RAW_TX_ABORT",
+                "raw-EtherType frames aborted by the application",
+                ("stack", E["TX"] + 2),
+            ),  # fmt: skip
+            (
+                "ECHO_DATAGRAMS",
+                "datagrams turned around by the echo application (port 0)",
+                ("echo", 0),
+            ),  # fmt: skip
+            ("UDPTX0_SF_OVERFLOW", f"{_UDPTX_KINDS[4][1]}, port 0", ("stack", udptx_ev(4, 0))),
+        ]
+        + [
+            (f"UDPTX{p}_{n}", f"{d}, port {p}", ("stack", udptx_ev(k, p)))
+            for p in (1, 2)
+            for k, (n, d) in enumerate(_UDPTX_KINDS)
+            if (p, k) != (2, 3)  # port 2's ARP misses: PKTGEN.ARP_MISS
         ],
         "stack",
     ),
 )
 
+ARP_COUNTERS = [
+    ("REQ_RX", "ARP requests for our address received (and answered)"),
+    ("REPLY_TX", "ARP replies sent"),
+    ("REQ_TX", "ARP requests sent"),
+    ("GARP_TX", "gratuitous ARP announcements sent"),
+    ("REPLY_RX", "ARP replies received"),
+    ("MALFORMED", "malformed ARP frames dropped"),
+    ("RX_OVERRUN", "ARP frames dropped while busy"),
+    ("HIT", "lookups answered from the cache"),
+    ("MISS", "lookups not in the cache"),
+    ("TIMEOUT", "requests that got no reply"),
+    ("EXPIRED", "cache entries expired"),
+    ("EVICTED", "cache entries evicted"),
+    ("CONFLICT", "another host claimed our address"),
+    ("REQ_REFUSED", "ARP requests for our address not answered: answers off (NET.ENABLES.ARP)"),
+]
+# one per cache entry in a background pass: many in one scan of the counters kept in RAM
+_ARP_BURST = {"TIMEOUT", "EXPIRED", "EVICTED"}
 ARP = Block(
     "ARP",
     0x100,
-    "ARP responder, requester and cache (rtl/arp/arp.v); cnt_arp_<name> is its cnt_<name>.",
-    _counters(
-        [
-            ("REQ_RX", "ARP requests for our address received"),
-            ("REPLY_TX", "ARP replies sent"),
-            ("REQ_TX", "ARP requests sent"),
-            ("GARP_TX", "gratuitous ARP announcements sent"),
-            ("REPLY_RX", "ARP replies received"),
-            ("MALFORMED", "malformed ARP frames dropped"),
-            ("RX_OVERRUN", "ARP frames dropped while busy"),
-            ("HIT", "lookups answered from the cache"),
-            ("MISS", "lookups not in the cache"),
-            ("TIMEOUT", "requests that got no reply"),
-            ("EXPIRED", "cache entries expired"),
-            ("EVICTED", "cache entries evicted"),
-            ("CONFLICT", "another host claimed our address"),
-        ],
-        "arp",
+    "ARP responder, requester and cache (rtl/arp/arp.v): counters of its event strobes "
+    "(arp's cnt_ev bit k is udp_stack's cnt_ev bit EV_ARP + k).",
+    tuple(
+        Cnt(n, k, d, ("stack", E["ARP"] + k), "arp", burst=n in _ARP_BURST)
+        for k, (n, d) in enumerate(ARP_COUNTERS)
     ),
 )
 
@@ -391,12 +604,18 @@ IPBUS_COUNTERS = [
     ("REPLY_OVERFLOW", "packets cut short: the reply would exceed the MTU"),
     ("TX_PACKETS", "reply datagrams sent"),
 ]
+# one per transaction: many in one scan of the counters kept in RAM
+_IPBUS_BURST = {"TRANSACTIONS", "BAD_HEADER", "BUS_ERRORS", "BUS_TIMEOUTS", "WP_REJECTED"}
 
 IPBUS = Block(
     "IPBUS",
     0x140,
-    "IPbus target: counters and the source-IP allow-list for writes.",
-    _counters(IPBUS_COUNTERS, "ipb")
+    "IPbus target: counters of its event strobes (ev_ipb bit k, ipbus_target's cnt_ev bit "
+    "k) and the source-IP allow-list for writes.",
+    tuple(
+        Cnt(n, k, d, ("ipb", k), "ipb", burst=n in _IPBUS_BURST)
+        for k, (n, d) in enumerate(IPBUS_COUNTERS)
+    )
     + (
         Reg(
             "ALLOW_EN",
@@ -502,15 +721,28 @@ PKTGEN = Block(
             port="pktgen_ts_ext",
             protect=True,
         ),
-        Reg("SENT_PACKETS", 0x08, CNT, "Packets sent.", port="pktgen_sent_packets"),
-        Reg("SENT_BYTES", 0x09, CNT, "Payload bytes sent.", port="pktgen_sent_bytes"),
-        Reg(
+        Cnt(
+            "SENT_PACKETS",
+            0x08,
+            "Packets sent (wrapping: a run's is the difference).",
+            ("pktgen", 0),
+            "pktgen",
+        ),  # fmt: skip
+        Cnt(
+            "SENT_BYTES",
+            0x09,
+            "Payload bytes sent.",
+            ("pktgen", 1),
+            "pktgen",
+            val=("pktgen_len", 0),
+        ),  # fmt: skip
+        Cnt(
             "ARP_MISS",
             0x0A,
-            CNT,
-            "Packets not sent: destination unresolved.",
-            port="pktgen_arp_miss",
-        ),
+            "Packets not sent: destination unresolved (udp_stack port 2).",
+            ("stack", udptx_ev(3, 2)),
+            "pktgen",
+        ),  # fmt: skip
         Reg(
             "WARMUP_MS",
             0x0B,
@@ -580,7 +812,7 @@ USER = Block(
 REG_BLOCKS: tuple[Block, ...] = (SYS, MAC, NET, STACK, ARP, IPBUS, PKTGEN)
 BLOCKS: tuple[Block, ...] = (*REG_BLOCKS, MEM, USER)
 
-PREFIX = {CFG: "cfg", CNT: "cnt", STS: "sts", STB: "stb"}
+PREFIX = {CFG: "cfg", STS: "sts", STB: "stb"}  # the kinds that have a port
 
 
 def all_regs() -> list[tuple[Block, Reg]]:
@@ -603,8 +835,21 @@ def find(path: str) -> int:
     raise KeyError(f"no register named {path!r}")
 
 
+def counters() -> list[tuple[Block, Reg]]:
+    """The counter registers, in map order: counter i is stat_counters' counter i."""
+    return [(b, r) for b, r in all_regs() if r.kind == CNT]
+
+
+def source(name: str, values: bool = False) -> Source:
+    for src in VAL_SOURCES if values else EV_SOURCES:
+        if src.name == name:
+            return src
+    raise KeyError(f"no {'value' if values else 'event'} source {name!r}")
+
+
 def validate() -> None:
-    """Raise ValueError if the map overlaps, exceeds its window or has bad widths."""
+    """Raise ValueError if the map overlaps, exceeds its window or has bad widths, or a
+    counter names an event (value) that no source has."""
     seen: dict[int, str] = {}
     ports: dict[str, list[tuple[int, int]]] = {}
     for b, r in all_regs():
@@ -619,6 +864,17 @@ def validate() -> None:
             if f.lsb + f.width > r.width:
                 raise ValueError(f"{b.name}.{r.name}.{f.name} outside the register")
         seen[a] = f"{b.name}.{r.name}"
+        if (r.kind == CNT) != (r.ev is not None) or (r.val is not None and r.kind != CNT):
+            raise ValueError(f"{b.name}.{r.name}: a counter has an event, nothing else has")
+        if r.ev is not None:
+            try:
+                ok = 0 <= r.ev[1] < source(r.ev[0]).width
+                if r.val is not None:
+                    ok = ok and 0 <= r.val[1] <= source(r.val[0], True).width - VAL_W
+            except KeyError:
+                ok = False
+            if not ok:
+                raise ValueError(f"{b.name}.{r.name}: no such event {r.ev} or value {r.val}")
         if r.kind in PREFIX:
             ports.setdefault(f"{PREFIX[r.kind]}_{r.port_name}", []).append((r.lsb, r.width))
     for name, parts in ports.items():
@@ -651,7 +907,9 @@ def port_reset(name: str) -> int:
 class MapModel:
     """Behaviour of the register bus of ``ipbus_ctrl`` as this map describes it (for the
     IPbus reference model and a simulated target): register file, memory, and a user
-    window that never answers. Counters and status read as 0 unless set in ``inputs``."""
+    window that never answers. Status reads as 0 unless set in ``inputs`` (``sts_<port>``),
+    a counter as 0 unless set there (``cnt_<name>``, Reg.port_name); SYS.WP_REFUSED counts
+    the writes refused here."""
 
     def __init__(self, mem_words: int = MEM_WORDS) -> None:
         self.regs = {address(b, r): r for b, r in all_regs()}
@@ -669,7 +927,7 @@ class MapModel:
         if r is None:
             return "err", 0
         if r.kind in (CNT, STS):
-            v = self.inputs.get(f"{PREFIX[r.kind]}_{r.port_name}", 0)
+            v = self.inputs.get(f"{r.kind}_{r.port_name}", 0)
             return "ok", (v >> r.lsb) & ((1 << r.width) - 1)
         if r.kind == STB:
             return "ok", 0
@@ -682,13 +940,11 @@ class MapModel:
         if USER_BASE <= addr < USER_BASE + USER_WORDS:
             return "timeout"
         r = self.regs.get(addr)
-        if r is None or r.kind in (CNT, STS, CONST):
+        if r is None or r.kind in (CNT, STS, CONST, LOST):
             return "err"
         if r.protect and self.val[find("SYS.WRITE_PROTECT")] & 1:
-            wpc = find("SYS.WP_REFUSED")
-            self.val[wpc] = (self.val[wpc] + 1) & 0xFFFFFFFF
-            return "err"
-        if r.kind == WPC:
+            k = "cnt_sys_wp_refused"
+            self.inputs[k] = (self.inputs.get(k, 0) + 1) & 0xFFFFFFFF
             return "err"
         if r.kind != STB:
             self.val[addr] = value & ((1 << r.width) - 1)
@@ -743,6 +999,17 @@ def gen_xml() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _port_or_event(r: Reg) -> str:
+    if r.kind in PREFIX:
+        return f"`{PREFIX[r.kind]}_{r.port_name}[{r.lsb + r.width - 1}:{r.lsb}]`"
+    if r.ev is not None:
+        txt = f"`ev_{r.ev[0]}[{r.ev[1]}]`"
+        if r.val is not None:
+            txt += f" adds `ev_{r.val[0]}[{r.val[1] + VAL_W - 1}:{r.val[1]}]`"
+        return txt
+    return "-"
+
+
 def gen_markdown() -> str:
     out = [
         "# wirecore register map",
@@ -760,15 +1027,29 @@ def gen_markdown() -> str:
         if b.mode == "block":
             out.append(f"| 0x{b.base:05x} | {b.size} | {b.name}: {b.desc} |")
     out.append("| 0x00000 | 4096 | register file (below) |")
+    out += [
+        "",
+        "## Counters",
+        "",
+        "Every counter is 32 bits wide and wraps. The blocks do not count: each emits one "
+        "strobe per event (its `cnt_ev` output) and the register file keeps the "
+        f"{len(counters())} counters in one `stat_counters` (parameter `CNT_RAM` of "
+        "`wirecore_regfile` and `ipbus_ctrl`: 0 flip-flops, 1 one RAM), counting the "
+        "event inputs below; a counter's event is in its table row (`ev_<source>[bit]`; a "
+        "value counter adds a value input with each strobe). A counter read is answered 4 "
+        "cycles after the request (through the read port of `stat_counters`).",
+        "",
+        "| input | bits | driven by |",
+        "|---|---|---|",
+    ]
+    for src in EV_SOURCES + VAL_SOURCES:
+        where = {"target": "inside ipbus_ctrl: ", "regfile": "inside the register file: "}
+        out.append(f"| `ev_{src.name}` | {src.width} | {where.get(src.inside, '')}{src.desc} |")
     for b in REG_BLOCKS:
         out += ["", f"## {b.name} (base 0x{b.base:03x})", "", b.desc, ""]
-        out.append("| address | name | access | bits | reset | port | description |")
+        out.append("| address | name | access | bits | reset | port / event | description |")
         out.append("|---|---|---|---|---|---|---|")
         for r in b.regs:
-            if r.kind in PREFIX:
-                port = f"`{PREFIX[r.kind]}_{r.port_name}[{r.lsb + r.width - 1}:{r.lsb}]`"
-            else:
-                port = "-"
             prot = " **P**" if r.protect else ""
             desc = r.desc
             if r.fields:
@@ -777,14 +1058,32 @@ def gen_markdown() -> str:
                 )
             out.append(
                 f"| 0x{address(b, r):03x} | {r.name} | {_perm(r)}{prot} | {r.width} | "
-                f"0x{r.reset:x} | {port} | {desc} |"
+                f"0x{r.reset:x} | {_port_or_event(r)} | {desc} |"
             )
     return "\n".join(out) + "\n"
+
+
+def _bits(mask: list[bool]) -> str:
+    """A Verilog constant of len(mask) bits, bit i = mask[i]."""
+    return f"{len(mask)}'h{sum(1 << i for i, m in enumerate(mask) if m):x}"
+
+
+def ev_ports(inside: str) -> dict[str, int]:
+    """Event and value inputs of a generated module: ev_<name> -> width (the sources from
+    outside it; ``inside`` is the module's own: "regfile", or also "target")."""
+    skip = {"regfile"} if inside == "regfile" else {"regfile", "target"}
+    return {
+        f"ev_{src.name}": src.width for src in EV_SOURCES + VAL_SOURCES if src.inside not in skip
+    }
 
 
 def gen_verilog() -> str:
     validate()
     widths = port_widths()
+    cnts = counters()
+    ncnt = len(cnts)
+    caw = max(1, (ncnt - 1).bit_length())
+    index = {address(b, r): i for i, (b, r) in enumerate(cnts)}
     L: list[str] = []
     L += [
         "// Generated by python -m wirecore.regmap from host/wirecore/regmap.py: do not edit.",
@@ -794,14 +1093,26 @@ def gen_verilog() -> str:
         "//   reg_ack/reg_err/reg_rdata out. reg_addr is the word offset inside the 4096-word",
         "//   register-file window. Configuration registers drive cfg_* outputs (reset values",
         "//   from the map), writes to strobe registers pulse stb_* outputs for one cycle,",
-        "//   counters (cnt_*) and status (sts_*) are inputs. Reading an unmapped address,",
-        "//   writing a read-only one, or writing a protected register while",
-        "//   SYS.WRITE_PROTECT is set answers reg_err instead of reg_ack.",
-        "// Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req.",
-        "// Parameters: none (the map is fixed at generation time).",
+        "//   status (sts_*) are inputs. Reading an unmapped address, writing a read-only one,",
+        "//   or writing a protected register while SYS.WRITE_PROTECT is set answers reg_err",
+        "//   instead of reg_ack.",
+        f"// Counters: the map's {ncnt} counters live in one stat_counters (32 bits, wrapping),",
+        "//   counter i counting the strobe the map gives it on the ev_* inputs (one vector per",
+        "//   source, one strobe per bit, one cycle per event; the value counters add a",
+        f"//   {VAL_W}-bit value of ev_*_len with each strobe): see docs/registers.md.",
+        "// Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4",
+        "//   cycles after (a register, the counters' 2-cycle read port, a register; with",
+        f"//   CNT_RAM = 1 up to {ncnt} more while the counters' RAM is cleared after reset).",
+        "// Parameters: CNT_RAM (0: counters in flip-flops, exact at any rate; 1: in one RAM,",
+        "//   exact while no counter gets more than 3 events in a scan of N + R cycles, R the",
+        "//   counter reads in between, 63 for the counters marked burst, and no value counter",
+        "//   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at",
+        "//   generation time.",
         "`default_nettype none",
         "",
-        "module wirecore_regfile (",
+        "module wirecore_regfile #(",
+        "    parameter integer CNT_RAM = 0",
+        ") (",
         "    input  wire        clk,",
         "    input  wire        rst,",
         "    input  wire        reg_req,",
@@ -820,6 +1131,8 @@ def gen_verilog() -> str:
             decl.append(f"    output reg  {rng}{name}")
         else:
             decl.append(f"    input  wire {rng}{name}")
+    for name, w in ev_ports("regfile").items():
+        decl.append(f"    input  wire [{w - 1}:0] {name}")
     L.append(",\n".join(decl))
     L += [");", ""]
 
@@ -830,8 +1143,8 @@ def gen_verilog() -> str:
             return "32'h00000000"
         if r.kind == WP:
             return "{31'd0, cfg_write_protect}"
-        if r.kind == WPC:
-            return "wp_refused"
+        if r.kind == LOST:
+            return "{31'd0, cnt_lost}"
         name = f"{PREFIX[r.kind]}_{r.port_name}"
         full = widths[name]
         if full == 1:
@@ -858,13 +1171,63 @@ def gen_verilog() -> str:
     def wdata(r: Reg) -> str:
         return "reg_wdata[0]" if r.width == 1 else f"reg_wdata[{r.width - 1}:0]"
 
-    # Which write-data bits are used at all (so unused bits can be marked for lint).
+    # the counters: event and value vectors in counter order, then stat_counters
+    ev_terms = []
+    val_terms = []
+    for i, (b, r) in reversed(list(enumerate(cnts))):
+        assert r.ev is not None
+        ev_terms.append(f"ev_{r.ev[0]}[{r.ev[1]}]  // {i}: {b.name}.{r.name}")
+        if r.val is not None:
+            val_terms.append(f"ev_{r.val[0]}[{r.val[1] + VAL_W - 1}:{r.val[1]}]")
+        else:
+            val_terms.append(f"{VAL_W}'d0")
+    vmask = _bits([r.val is not None for _, r in cnts])
+    wmask = _bits([r.burst for _, r in cnts])
     L += [
-        "    reg [31:0] wp_refused;   // SYS.WP_REFUSED",
+        f"    localparam integer NCNT = {ncnt};  // counters (index: the map's order)",
+        "",
+        "    // the register file's own event: a write refused by write protection",
+        "    reg         wp_refused_ev;",
+        "    wire [0:0]  ev_regfile = wp_refused_ev;",
+        "    // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)",
+        "    wire [NCNT-1:0] ev_cnt = {",
+    ]
+    for k, t in enumerate(ev_terms):
+        code, comment = t.split("  // ")
+        sep = "," if k < len(ev_terms) - 1 else ""
+        L.append(f"        {code}{sep}  // {comment}")
+    L += [
+        "    };",
+        f"    wire [NCNT*{VAL_W}-1:0] ev_cnt_val = {{",
+    ]
+    for k in range(0, len(val_terms), 4):
+        chunk = ", ".join(val_terms[k : k + 4])
+        sep = "," if k + 4 < len(val_terms) else ""
+        L.append(f"        {chunk}{sep}")
+    L += [
+        "    };",
+        "",
+        "    // a counter read: asked by the register access (cnt_pend), taken by the read port",
+        "    // when it is not busy, answered when its data arrives",
+        "    reg              cnt_pend;",
+        f"    reg  [{caw - 1}:0]       cnt_idx;",
+        "    wire             cnt_rd_en = cnt_pend && !cnt_busy;",
+        "    wire             cnt_rd_valid, cnt_busy, cnt_lost;",
+        "    wire [31:0]      cnt_rd_data;",
+        "    stat_counters #(",
+        "        .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),",
+        f"        .VMASK({vmask}),",
+        f"        .WMASK({wmask})",
+        "    ) counters (",
+        "        .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),",
+        "        .rd_en(cnt_rd_en), .rd_addr(cnt_idx), .rd_valid(cnt_rd_valid),",
+        "        .rd_data(cnt_rd_data), .busy(cnt_busy), .lost(cnt_lost)",
+        "    );",
         "",
         "    always @(posedge clk) begin",
         "        reg_ack <= 1'b0;",
         "        reg_err <= 1'b0;",
+        "        wp_refused_ev <= 1'b0;",
     ]
     for name in widths:
         if name.startswith("stb_"):
@@ -872,19 +1235,35 @@ def gen_verilog() -> str:
     L += [
         "        if (rst) begin",
         "            cfg_write_protect <= 1'b0;",
-        "            wp_refused <= 32'd0;",
+        "            cnt_pend <= 1'b0;",
     ]
     for name, w in widths.items():
         if name.startswith("cfg_"):
             L.append(f"            {name} <= {w}'h{port_reset(name):x};")
     L += [
-        "        end else if (reg_req) begin",
+        "        end else begin",
+        "            if (cnt_rd_en) cnt_pend <= 1'b0;",
+        "            if (cnt_rd_valid) begin",
+        "                reg_ack <= 1'b1;",
+        "                reg_rdata <= cnt_rd_data;",
+        "            end",
+        "            if (reg_req) begin",
         "            reg_rdata <= 32'h00000000;",
         "            case (reg_addr)",
     ]
     for b, r in all_regs():
         a = address(b, r)
         L.append(f"            {REGFILE_AW}'h{a:03x}: begin // {b.name}.{r.name}")
+        if r.kind == CNT:
+            L += [
+                "                if (reg_we) reg_err <= 1'b1;",
+                "                else begin",
+                "                    cnt_pend <= 1'b1;",
+                f"                    cnt_idx <= {caw}'d{index[a]};",
+                "                end",
+            ]
+            L.append("            end")
+            continue
         L.append(f"                reg_rdata <= {rd_expr(r)};")
         if r.kind in (CFG, WP, STB):
             tgt = "cfg_write_protect" if r.kind == WP else wr_target(r)
@@ -892,7 +1271,7 @@ def gen_verilog() -> str:
                 L += [
                     "                if (reg_we && cfg_write_protect) begin",
                     "                    reg_err <= 1'b1;",
-                    "                    wp_refused <= wp_refused + 32'd1;",
+                    "                    wp_refused_ev <= 1'b1;",
                     "                end else begin",
                     "                    reg_ack <= 1'b1;",
                     f"                    if (reg_we) {tgt} <= {wdata(r)};",
@@ -914,6 +1293,7 @@ def gen_verilog() -> str:
         "                reg_err <= 1'b1;",
         "            end",
         "            endcase",
+        "            end",
         "        end",
         "    end",
         "",
@@ -927,7 +1307,7 @@ def gen_verilog() -> str:
 def gen_ctrl() -> str:
     """rtl/app/ipbus_ctrl.v: IPbus target + interconnect + register file + memory."""
     widths = port_widths()
-    internal = {f"cnt_ipb_{n.lower()}" for n, _ in IPBUS_COUNTERS}
+    evs = ev_ports("target")
     L = [
         "// Generated by python -m wirecore.regmap from host/wirecore/regmap.py: do not edit.",
         "//",
@@ -940,12 +1320,15 @@ def gen_ctrl() -> str:
         "// Interfaces: s_hdr_*/s_axis_* and m_hdr_*/m_axis_*: one UDP application port",
         "//   (docs/conventions.md); m_user_reg_*: register-bus master for user registers",
         "//   (tie m_user_reg_ack/err low if unused: accesses then end in a bus timeout);",
-        "//   cfg_*/stb_* outputs and cnt_*/sts_* inputs: the register map (the IPbus",
-        "//   counters are internal). Configuration-space reads (type 6) read the register",
-        "//   file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).",
-        "// Latency: as ipbus_target; register file and memory answer 1 cycle after a request.",
+        "//   cfg_*/stb_* outputs, sts_* inputs: the register map; ev_* inputs: the event",
+        "//   and value vectors its counters count (docs/registers.md, section Counters; the",
+        "//   IPbus target's own strobes are internal), in clk. Configuration-space reads",
+        "//   (type 6) read the register file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).",
+        "// Latency: as ipbus_target; register file and memory answer 1 cycle after a request,",
+        "//   a counter 4 cycles after (wirecore_regfile).",
         "// Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in",
-        "//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16).",
+        "//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16);",
+        "//   CNT_RAM: the counters in flip-flops (0) or one RAM (1), see wirecore_regfile.",
         "`default_nettype none",
         "",
         "module ipbus_ctrl #(",
@@ -956,7 +1339,8 @@ def gen_ctrl() -> str:
         "    parameter integer RX_QAW         = 4,",
         "    parameter integer MAX_BYTES      = 1472,",
         "    parameter integer BUS_TIMEOUT_MS = 2,",
-        "    parameter integer MEM_AW         = 14",
+        "    parameter integer MEM_AW         = 14,",
+        "    parameter integer CNT_RAM        = 0",
         ") (",
         "    input  wire              clk,",
         "    input  wire              rst,",
@@ -1000,11 +1384,11 @@ def gen_ctrl() -> str:
     ]
     decl = []
     for name, w in widths.items():
-        if name in internal:
-            continue
         rng = f"[{w - 1}:0] " if w > 1 else ""
         d = "output wire" if name.startswith(("cfg_", "stb_")) else "input  wire"
         decl.append(f"    {d} {rng}{name}")
+    for name, w in evs.items():
+        decl.append(f"    input  wire [{w - 1}:0] {name}")
     L.append(",\n".join(decl))
     L += [
         ");",
@@ -1018,8 +1402,7 @@ def gen_ctrl() -> str:
         "    wire [95:0] s_addr, s_rdata;",
         "    wire [31:0] s_wdata;",
     ]
-    for n in sorted(internal):
-        L.append(f"    wire [31:0] {n};")
+    L.append("    wire [15:0] ev_ipb;  // the IPbus target's event strobes")
     L += [
         "",
         "    ipbus_target #(",
@@ -1039,8 +1422,7 @@ def gen_ctrl() -> str:
     for p in ports:
         L.append(f"        .{p}({p}),")
     L.append("        .cfg_allow_en(cfg_ipb_allow_en), .cfg_allow_ip(cfg_ipb_allow_ip),")
-    cn = [f"        .cnt_{n.lower()}(cnt_ipb_{n.lower()})" for n, _ in IPBUS_COUNTERS]
-    L.append(",\n".join(cn))
+    L.append("        .cnt_ev(ev_ipb)")
     L += [
         "    );",
         "",
@@ -1058,14 +1440,14 @@ def gen_ctrl() -> str:
         "        .m_reg_rdata(s_rdata)",
         "    );",
         "",
-        "    wirecore_regfile regfile (",
+        "    wirecore_regfile #(.CNT_RAM(CNT_RAM)) regfile (",
         "        .clk(clk), .rst(rst),",
         "        .reg_req(s_req[0]), .reg_we(s_we), .reg_addr(s_addr[11:0]),",
         "        .reg_wdata(s_wdata), .reg_ack(s_ack[0]), .reg_err(s_err[0]),",
         "        .reg_rdata(s_rdata[31:0]),",
         "        .cfg_write_protect(cfg_write_protect),",
     ]
-    L.append(",\n".join(f"        .{n}({n})" for n in widths))
+    L.append(",\n".join(f"        .{n}({n})" for n in [*widths, *ev_ports("regfile")]))
     L += [
         "    );",
         "",

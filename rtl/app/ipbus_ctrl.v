@@ -9,12 +9,15 @@
 // Interfaces: s_hdr_*/s_axis_* and m_hdr_*/m_axis_*: one UDP application port
 //   (docs/conventions.md); m_user_reg_*: register-bus master for user registers
 //   (tie m_user_reg_ack/err low if unused: accesses then end in a bus timeout);
-//   cfg_*/stb_* outputs and cnt_*/sts_* inputs: the register map (the IPbus
-//   counters are internal). Configuration-space reads (type 6) read the register
-//   file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).
-// Latency: as ipbus_target; register file and memory answer 1 cycle after a request.
+//   cfg_*/stb_* outputs, sts_* inputs: the register map; ev_* inputs: the event
+//   and value vectors its counters count (docs/registers.md, section Counters; the
+//   IPbus target's own strobes are internal), in clk. Configuration-space reads
+//   (type 6) read the register file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).
+// Latency: as ipbus_target; register file and memory answer 1 cycle after a request,
+//   a counter 4 cycles after (wirecore_regfile).
 // Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in
-//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16).
+//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16);
+//   CNT_RAM: the counters in flip-flops (0) or one RAM (1), see wirecore_regfile.
 `default_nettype none
 
 module ipbus_ctrl #(
@@ -25,7 +28,8 @@ module ipbus_ctrl #(
     parameter integer RX_QAW         = 4,
     parameter integer MAX_BYTES      = 1472,
     parameter integer BUS_TIMEOUT_MS = 2,
-    parameter integer MEM_AW         = 14
+    parameter integer MEM_AW         = 14,
+    parameter integer CNT_RAM        = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -67,17 +71,6 @@ module ipbus_ctrl #(
     input  wire [31:0]       m_user_reg_rdata,
     output wire              cfg_write_protect,
     output wire [31:0] cfg_sys_scratch,
-    input  wire [31:0] cnt_mac_tx_frames,
-    input  wire [31:0] cnt_mac_tx_bytes,
-    input  wire [31:0] cnt_mac_tx_underflow,
-    input  wire [31:0] cnt_mac_tx_abort,
-    input  wire [31:0] cnt_mac_rx_frames,
-    input  wire [31:0] cnt_mac_rx_bytes,
-    input  wire [31:0] cnt_mac_rx_bad_fcs,
-    input  wire [31:0] cnt_mac_rx_runt,
-    input  wire [31:0] cnt_mac_rx_oversize,
-    input  wire [31:0] cnt_mac_rx_er,
-    input  wire [31:0] cnt_mac_rx_dropped_full,
     output wire [7:0] cfg_mac_ifg,
     output wire [15:0] cfg_mac_max_len,
     output wire [47:0] cfg_mac,
@@ -92,47 +85,6 @@ module ipbus_ctrl #(
     output wire [7:0] cfg_ttl,
     output wire cfg_df,
     output wire [7:0] cfg_unreach_per_ms,
-    input  wire [31:0] cnt_stack_eth_frames,
-    input  wire [31:0] cnt_stack_eth_bad_mac,
-    input  wire [31:0] cnt_stack_eth_bad_ethertype,
-    input  wire [31:0] cnt_stack_eth_runt,
-    input  wire [31:0] cnt_stack_ip_packets,
-    input  wire [31:0] cnt_stack_ip_runt,
-    input  wire [31:0] cnt_stack_ip_bad_hdr,
-    input  wire [31:0] cnt_stack_ip_bad_csum,
-    input  wire [31:0] cnt_stack_ip_bad_len,
-    input  wire [31:0] cnt_stack_ip_not_for_us,
-    input  wire [31:0] cnt_stack_ip_fragment,
-    input  wire [31:0] cnt_stack_ip_bad_proto,
-    input  wire [31:0] cnt_stack_ip_truncated,
-    input  wire [31:0] cnt_stack_icmp_echo,
-    input  wire [31:0] cnt_stack_udp_datagrams,
-    input  wire [31:0] cnt_stack_udp_bad_len,
-    input  wire [31:0] cnt_stack_udp_closed_port,
-    input  wire [31:0] cnt_stack_udp_bad_csum,
-    input  wire [31:0] cnt_stack_udp_err_in,
-    input  wire [31:0] cnt_stack_udp_oversize,
-    input  wire [31:0] cnt_stack_udptx_tx_frames,
-    input  wire [31:0] cnt_stack_udptx_tx_abort,
-    input  wire [31:0] cnt_stack_udptx_tx_long,
-    input  wire [31:0] cnt_stack_udptx_arp_miss,
-    input  wire [31:0] cnt_stack_icmp_bad_csum,
-    input  wire [31:0] cnt_stack_icmp_unreach_sent,
-    input  wire [31:0] cnt_stack_icmp_unreach_dropped,
-    input  wire [31:0] cnt_stack_udp_busy_drop,
-    input  wire [31:0] cnt_arp_req_rx,
-    input  wire [31:0] cnt_arp_reply_tx,
-    input  wire [31:0] cnt_arp_req_tx,
-    input  wire [31:0] cnt_arp_garp_tx,
-    input  wire [31:0] cnt_arp_reply_rx,
-    input  wire [31:0] cnt_arp_malformed,
-    input  wire [31:0] cnt_arp_rx_overrun,
-    input  wire [31:0] cnt_arp_hit,
-    input  wire [31:0] cnt_arp_miss,
-    input  wire [31:0] cnt_arp_timeout,
-    input  wire [31:0] cnt_arp_expired,
-    input  wire [31:0] cnt_arp_evicted,
-    input  wire [31:0] cnt_arp_conflict,
     output wire cfg_ipb_allow_en,
     output wire [127:0] cfg_ipb_allow_ip,
     output wire [1:0] stb_pktgen_ctrl,
@@ -143,13 +95,17 @@ module ipbus_ctrl #(
     output wire [4:0] cfg_pktgen_num_dest,
     output wire [8:0] cfg_pktgen_payload,
     output wire cfg_pktgen_ts_ext,
-    input  wire [31:0] cnt_pktgen_sent_packets,
-    input  wire [31:0] cnt_pktgen_sent_bytes,
-    input  wire [31:0] cnt_pktgen_arp_miss,
     output wire [15:0] cfg_pktgen_warmup_ms,
     input  wire [63:0] sts_pktgen_round,
     output wire [511:0] cfg_pktgen_dest_ip,
-    output wire [255:0] cfg_pktgen_dest_port
+    output wire [255:0] cfg_pktgen_dest_port,
+    input  wire [9:0] ev_mac,
+    input  wire [0:0] ev_rx_fifo,
+    input  wire [57:0] ev_stack,
+    input  wire [0:0] ev_echo,
+    input  wire [1:0] ev_pktgen,
+    input  wire [31:0] ev_mac_len,
+    input  wire [15:0] ev_pktgen_len
 );
 
     localparam [31:0] MEM_MASK = (32'd1 << MEM_AW) - 32'd1;
@@ -160,22 +116,7 @@ module ipbus_ctrl #(
     wire        s_we;
     wire [95:0] s_addr, s_rdata;
     wire [31:0] s_wdata;
-    wire [31:0] cnt_ipb_bad_header;
-    wire [31:0] cnt_ipb_bus_errors;
-    wire [31:0] cnt_ipb_bus_timeouts;
-    wire [31:0] cnt_ipb_control;
-    wire [31:0] cnt_ipb_id_dropped;
-    wire [31:0] cnt_ipb_reply_overflow;
-    wire [31:0] cnt_ipb_resend;
-    wire [31:0] cnt_ipb_resend_miss;
-    wire [31:0] cnt_ipb_rx_bad;
-    wire [31:0] cnt_ipb_rx_malformed;
-    wire [31:0] cnt_ipb_rx_oversize;
-    wire [31:0] cnt_ipb_rx_packets;
-    wire [31:0] cnt_ipb_status;
-    wire [31:0] cnt_ipb_transactions;
-    wire [31:0] cnt_ipb_tx_packets;
-    wire [31:0] cnt_ipb_wp_rejected;
+    wire [15:0] ev_ipb;  // the IPbus target's event strobes
 
     ipbus_target #(
         .DATA_W(DATA_W), .NBUF(NBUF), .RX_AW(RX_AW), .RX_QAW(RX_QAW),
@@ -218,22 +159,7 @@ module ipbus_ctrl #(
         .reg_err(reg_err),
         .reg_rdata(reg_rdata),
         .cfg_allow_en(cfg_ipb_allow_en), .cfg_allow_ip(cfg_ipb_allow_ip),
-        .cnt_rx_packets(cnt_ipb_rx_packets),
-        .cnt_rx_bad(cnt_ipb_rx_bad),
-        .cnt_rx_oversize(cnt_ipb_rx_oversize),
-        .cnt_rx_malformed(cnt_ipb_rx_malformed),
-        .cnt_control(cnt_ipb_control),
-        .cnt_status(cnt_ipb_status),
-        .cnt_resend(cnt_ipb_resend),
-        .cnt_id_dropped(cnt_ipb_id_dropped),
-        .cnt_resend_miss(cnt_ipb_resend_miss),
-        .cnt_transactions(cnt_ipb_transactions),
-        .cnt_bad_header(cnt_ipb_bad_header),
-        .cnt_bus_errors(cnt_ipb_bus_errors),
-        .cnt_bus_timeouts(cnt_ipb_bus_timeouts),
-        .cnt_wp_rejected(cnt_ipb_wp_rejected),
-        .cnt_reply_overflow(cnt_ipb_reply_overflow),
-        .cnt_tx_packets(cnt_ipb_tx_packets)
+        .cnt_ev(ev_ipb)
     );
 
     reg_interconnect #(
@@ -250,24 +176,13 @@ module ipbus_ctrl #(
         .m_reg_rdata(s_rdata)
     );
 
-    wirecore_regfile regfile (
+    wirecore_regfile #(.CNT_RAM(CNT_RAM)) regfile (
         .clk(clk), .rst(rst),
         .reg_req(s_req[0]), .reg_we(s_we), .reg_addr(s_addr[11:0]),
         .reg_wdata(s_wdata), .reg_ack(s_ack[0]), .reg_err(s_err[0]),
         .reg_rdata(s_rdata[31:0]),
         .cfg_write_protect(cfg_write_protect),
         .cfg_sys_scratch(cfg_sys_scratch),
-        .cnt_mac_tx_frames(cnt_mac_tx_frames),
-        .cnt_mac_tx_bytes(cnt_mac_tx_bytes),
-        .cnt_mac_tx_underflow(cnt_mac_tx_underflow),
-        .cnt_mac_tx_abort(cnt_mac_tx_abort),
-        .cnt_mac_rx_frames(cnt_mac_rx_frames),
-        .cnt_mac_rx_bytes(cnt_mac_rx_bytes),
-        .cnt_mac_rx_bad_fcs(cnt_mac_rx_bad_fcs),
-        .cnt_mac_rx_runt(cnt_mac_rx_runt),
-        .cnt_mac_rx_oversize(cnt_mac_rx_oversize),
-        .cnt_mac_rx_er(cnt_mac_rx_er),
-        .cnt_mac_rx_dropped_full(cnt_mac_rx_dropped_full),
         .cfg_mac_ifg(cfg_mac_ifg),
         .cfg_mac_max_len(cfg_mac_max_len),
         .cfg_mac(cfg_mac),
@@ -282,63 +197,6 @@ module ipbus_ctrl #(
         .cfg_ttl(cfg_ttl),
         .cfg_df(cfg_df),
         .cfg_unreach_per_ms(cfg_unreach_per_ms),
-        .cnt_stack_eth_frames(cnt_stack_eth_frames),
-        .cnt_stack_eth_bad_mac(cnt_stack_eth_bad_mac),
-        .cnt_stack_eth_bad_ethertype(cnt_stack_eth_bad_ethertype),
-        .cnt_stack_eth_runt(cnt_stack_eth_runt),
-        .cnt_stack_ip_packets(cnt_stack_ip_packets),
-        .cnt_stack_ip_runt(cnt_stack_ip_runt),
-        .cnt_stack_ip_bad_hdr(cnt_stack_ip_bad_hdr),
-        .cnt_stack_ip_bad_csum(cnt_stack_ip_bad_csum),
-        .cnt_stack_ip_bad_len(cnt_stack_ip_bad_len),
-        .cnt_stack_ip_not_for_us(cnt_stack_ip_not_for_us),
-        .cnt_stack_ip_fragment(cnt_stack_ip_fragment),
-        .cnt_stack_ip_bad_proto(cnt_stack_ip_bad_proto),
-        .cnt_stack_ip_truncated(cnt_stack_ip_truncated),
-        .cnt_stack_icmp_echo(cnt_stack_icmp_echo),
-        .cnt_stack_udp_datagrams(cnt_stack_udp_datagrams),
-        .cnt_stack_udp_bad_len(cnt_stack_udp_bad_len),
-        .cnt_stack_udp_closed_port(cnt_stack_udp_closed_port),
-        .cnt_stack_udp_bad_csum(cnt_stack_udp_bad_csum),
-        .cnt_stack_udp_err_in(cnt_stack_udp_err_in),
-        .cnt_stack_udp_oversize(cnt_stack_udp_oversize),
-        .cnt_stack_udptx_tx_frames(cnt_stack_udptx_tx_frames),
-        .cnt_stack_udptx_tx_abort(cnt_stack_udptx_tx_abort),
-        .cnt_stack_udptx_tx_long(cnt_stack_udptx_tx_long),
-        .cnt_stack_udptx_arp_miss(cnt_stack_udptx_arp_miss),
-        .cnt_stack_icmp_bad_csum(cnt_stack_icmp_bad_csum),
-        .cnt_stack_icmp_unreach_sent(cnt_stack_icmp_unreach_sent),
-        .cnt_stack_icmp_unreach_dropped(cnt_stack_icmp_unreach_dropped),
-        .cnt_stack_udp_busy_drop(cnt_stack_udp_busy_drop),
-        .cnt_arp_req_rx(cnt_arp_req_rx),
-        .cnt_arp_reply_tx(cnt_arp_reply_tx),
-        .cnt_arp_req_tx(cnt_arp_req_tx),
-        .cnt_arp_garp_tx(cnt_arp_garp_tx),
-        .cnt_arp_reply_rx(cnt_arp_reply_rx),
-        .cnt_arp_malformed(cnt_arp_malformed),
-        .cnt_arp_rx_overrun(cnt_arp_rx_overrun),
-        .cnt_arp_hit(cnt_arp_hit),
-        .cnt_arp_miss(cnt_arp_miss),
-        .cnt_arp_timeout(cnt_arp_timeout),
-        .cnt_arp_expired(cnt_arp_expired),
-        .cnt_arp_evicted(cnt_arp_evicted),
-        .cnt_arp_conflict(cnt_arp_conflict),
-        .cnt_ipb_rx_packets(cnt_ipb_rx_packets),
-        .cnt_ipb_rx_bad(cnt_ipb_rx_bad),
-        .cnt_ipb_rx_oversize(cnt_ipb_rx_oversize),
-        .cnt_ipb_rx_malformed(cnt_ipb_rx_malformed),
-        .cnt_ipb_control(cnt_ipb_control),
-        .cnt_ipb_status(cnt_ipb_status),
-        .cnt_ipb_resend(cnt_ipb_resend),
-        .cnt_ipb_id_dropped(cnt_ipb_id_dropped),
-        .cnt_ipb_resend_miss(cnt_ipb_resend_miss),
-        .cnt_ipb_transactions(cnt_ipb_transactions),
-        .cnt_ipb_bad_header(cnt_ipb_bad_header),
-        .cnt_ipb_bus_errors(cnt_ipb_bus_errors),
-        .cnt_ipb_bus_timeouts(cnt_ipb_bus_timeouts),
-        .cnt_ipb_wp_rejected(cnt_ipb_wp_rejected),
-        .cnt_ipb_reply_overflow(cnt_ipb_reply_overflow),
-        .cnt_ipb_tx_packets(cnt_ipb_tx_packets),
         .cfg_ipb_allow_en(cfg_ipb_allow_en),
         .cfg_ipb_allow_ip(cfg_ipb_allow_ip),
         .stb_pktgen_ctrl(stb_pktgen_ctrl),
@@ -349,13 +207,18 @@ module ipbus_ctrl #(
         .cfg_pktgen_num_dest(cfg_pktgen_num_dest),
         .cfg_pktgen_payload(cfg_pktgen_payload),
         .cfg_pktgen_ts_ext(cfg_pktgen_ts_ext),
-        .cnt_pktgen_sent_packets(cnt_pktgen_sent_packets),
-        .cnt_pktgen_sent_bytes(cnt_pktgen_sent_bytes),
-        .cnt_pktgen_arp_miss(cnt_pktgen_arp_miss),
         .cfg_pktgen_warmup_ms(cfg_pktgen_warmup_ms),
         .sts_pktgen_round(sts_pktgen_round),
         .cfg_pktgen_dest_ip(cfg_pktgen_dest_ip),
-        .cfg_pktgen_dest_port(cfg_pktgen_dest_port)
+        .cfg_pktgen_dest_port(cfg_pktgen_dest_port),
+        .ev_mac(ev_mac),
+        .ev_rx_fifo(ev_rx_fifo),
+        .ev_stack(ev_stack),
+        .ev_echo(ev_echo),
+        .ev_pktgen(ev_pktgen),
+        .ev_ipb(ev_ipb),
+        .ev_mac_len(ev_mac_len),
+        .ev_pktgen_len(ev_pktgen_len)
     );
 
     reg_mem #(.AW(MEM_AW)) memory (

@@ -18,12 +18,17 @@
 //   cfg_allow_en, cfg_allow_ip[4*32] : when cfg_allow_en, write-type transactions (write,
 //                         non-incrementing write, RMW) from a source IP not in the list
 //                         are refused with info code 5 (bus error on write), never executed.
-//   cnt_*               : 32-bit wrapping counters (names as in the IPBUS register block).
+//   cnt_ev[15:0]        : event strobes, one cycle each, for counters kept in
+//                         stat_counters (read them while rst is low; names as in the IPBUS
+//                         register block): bit 0 rx_packets, 1 rx_bad, 2 rx_oversize,
+//                         3 rx_malformed, 4 control, 5 status, 6 resend, 7 id_dropped,
+//                         8 resend_miss, 9 transactions, 10 bad_header, 11 bus_errors,
+//                         12 bus_timeouts, 13 wp_rejected, 14 reply_overflow, 15 tx_packets
 // Malformed input: datagrams flagged bad, longer than MAX_BYTES, not a whole number of
 //   words, or with a bad packet header are dropped and counted; a transaction with a bad
 //   header, or announcing more words than the packet holds, is answered with info code 1
 //   and ends the packet; a transaction whose reply would not fit in MAX_BYTES ends the
-//   packet (counted in cnt_reply_overflow) without being executed.
+//   packet (counted: reply_overflow) without being executed.
 // Datapath: DATA_W 8 (1 Gbit/s) or 64 (10 Gbit/s): the input ring takes one beat per
 //   cycle at either width; replies leave at one beat per cycle without gaps once started.
 // Latency: store and forward: the reply header of a single read is offered 11 cycles
@@ -92,22 +97,7 @@ module ipbus_target #(
     input  wire              cfg_allow_en,
     input  wire [127:0]      cfg_allow_ip,
 
-    output reg  [31:0]       cnt_rx_packets,
-    output reg  [31:0]       cnt_rx_bad,
-    output reg  [31:0]       cnt_rx_oversize,
-    output reg  [31:0]       cnt_rx_malformed,
-    output reg  [31:0]       cnt_control,
-    output reg  [31:0]       cnt_status,
-    output reg  [31:0]       cnt_resend,
-    output reg  [31:0]       cnt_id_dropped,
-    output reg  [31:0]       cnt_resend_miss,
-    output reg  [31:0]       cnt_transactions,
-    output reg  [31:0]       cnt_bad_header,
-    output reg  [31:0]       cnt_bus_errors,
-    output reg  [31:0]       cnt_bus_timeouts,
-    output reg  [31:0]       cnt_wp_rejected,
-    output reg  [31:0]       cnt_reply_overflow,
-    output reg  [31:0]       cnt_tx_packets
+    output wire [15:0]       cnt_ev
 );
 
     localparam integer MAXW   = MAX_BYTES / 4;     // words per packet, both directions
@@ -205,6 +195,20 @@ module ipbus_target #(
     reg [4:0]  k;                    // status word counter
     reg [7:0]  ticks;
     reg        bad_phdr;             // a packet header was malformed (count next cycle)
+    // the engine's event strobes (registered: high the cycle after the event)
+    reg        ev_control, ev_status, ev_resend, ev_id_dropped, ev_resend_miss;
+    reg        ev_transactions, ev_bad_header, ev_bus_errors, ev_bus_timeouts;
+    reg        ev_wp_rejected, ev_reply_overflow;
+    // rx_malformed counts the receive buffer's malformed datagrams and the engine's bad
+    // packet headers. Neither comes in two cycles in a row (a datagram takes a header
+    // cycle and a beat; a packet a start, a header and a drop cycle), so a bad header in
+    // the cycle of a malformed datagram waits one cycle (phdr_pend) and is never lost.
+    reg        phdr_pend;
+    assign cnt_ev = {m_axis_tvalid && m_axis_tready && m_axis_tlast, ev_reply_overflow,
+                     ev_wp_rejected, ev_bus_timeouts, ev_bus_errors, ev_bad_header,
+                     ev_transactions, ev_resend_miss, ev_id_dropped, ev_resend, ev_status,
+                     ev_control, ev_malformed || bad_phdr || phdr_pend, ev_oversize, ev_bad,
+                     ev_rx};
     integer    j;
 
     reg [127:0] hist;                // traffic history, newest event in [7:0]
@@ -325,7 +329,6 @@ module ipbus_target #(
             if (rst) begin
                 tstate         <= T_IDLE;
                 m_hdr_valid    <= 1'b0;
-                cnt_tx_packets <= 32'd0;
             end else begin
                 case (tstate)
                 T_IDLE: if (tx_start) begin
@@ -351,10 +354,7 @@ module ipbus_target #(
                     tx_byte <= tx_byte + 2'd1;
                     tx_word <= {tx_word[23:0], 8'h00};
                     if (tx_byte == 2'd3) begin
-                        if (m_axis_tlast) begin
-                            tstate         <= T_IDLE;
-                            cnt_tx_packets <= cnt_tx_packets + 32'd1;
-                        end
+                        if (m_axis_tlast) tstate <= T_IDLE;
                         tx_word  <= rb_q;
                         tx_widx  <= tx_widx + 1'b1;
                         rb_raddr <= {tx_slot, tx_widx + {{(SLOTW-2){1'b0}}, 2'd2}};
@@ -395,7 +395,6 @@ module ipbus_target #(
             if (rst) begin
                 tstate         <= T_IDLE;
                 m_hdr_valid    <= 1'b0;
-                cnt_tx_packets <= 32'd0;
                 fcnt           <= 2'd0;
                 inflight       <= 1'b0;
             end else begin
@@ -443,10 +442,7 @@ module ipbus_target #(
                     m_hdr_valid <= 1'b0;
                     tstate      <= T_DATA;
                 end
-                T_DATA: if (pop && last) begin
-                    tstate         <= T_IDLE;
-                    cnt_tx_packets <= cnt_tx_packets + 32'd1;
-                end
+                T_DATA: if (pop && last) tstate <= T_IDLE;
                 default: tstate <= T_IDLE;
                 endcase
             end
@@ -483,7 +479,7 @@ module ipbus_target #(
     // the end of a control packet: keep the reply if the ID asks for it, send it
     task finish;
         begin
-            cnt_control <= cnt_control + 32'd1;
+            ev_control <= 1'b1;
             tx_hist <= {tx_hist[95:0], 8'h20, pid, 8'hF0};
             slot_len[slot*SLOTW +: SLOTW] <= rw;
             if (store) begin
@@ -528,6 +524,10 @@ module ipbus_target #(
         idx      <= idx_nx;
         if (tick_1ms && ticks != 8'hFF) ticks <= ticks + 8'd1;
         bad_phdr <= 1'b0;
+        ev_control <= 1'b0; ev_status <= 1'b0; ev_resend <= 1'b0; ev_id_dropped <= 1'b0;
+        ev_resend_miss <= 1'b0; ev_transactions <= 1'b0; ev_bad_header <= 1'b0;
+        ev_bus_errors <= 1'b0; ev_bus_timeouts <= 1'b0; ev_wp_rejected <= 1'b0;
+        ev_reply_overflow <= 1'b0;
         if (rst) begin
             state    <= S_IDLE;
             tx_start <= 1'b0;
@@ -538,17 +538,9 @@ module ipbus_target #(
             hist     <= 128'd0;
             rx_hist  <= 128'd0;
             tx_hist  <= 128'd0;
-            cnt_rx_packets <= 32'd0;  cnt_rx_bad <= 32'd0;      cnt_rx_oversize <= 32'd0;
-            cnt_rx_malformed <= 32'd0; cnt_control <= 32'd0;    cnt_status <= 32'd0;
-            cnt_resend <= 32'd0;      cnt_id_dropped <= 32'd0;  cnt_resend_miss <= 32'd0;
-            cnt_transactions <= 32'd0; cnt_bad_header <= 32'd0; cnt_bus_errors <= 32'd0;
-            cnt_bus_timeouts <= 32'd0; cnt_wp_rejected <= 32'd0;
-            cnt_reply_overflow <= 32'd0;
+            phdr_pend <= 1'b0;
         end else begin
-            if (ev_rx)        cnt_rx_packets   <= cnt_rx_packets + 32'd1;
-            if (ev_bad)       cnt_rx_bad       <= cnt_rx_bad + 32'd1;
-            if (ev_oversize)  cnt_rx_oversize  <= cnt_rx_oversize + 32'd1;
-            cnt_rx_malformed <= cnt_rx_malformed + {31'd0, ev_malformed} + {31'd0, bad_phdr};
+            phdr_pend <= (bad_phdr || phdr_pend) && ev_malformed;
             case (state)
             S_IDLE: begin
                 if (start) state <= S_PHDR;
@@ -561,15 +553,15 @@ module ipbus_target #(
                     slot <= scr_slot;
                     k    <= 5'd0;
                     state <= S_STAT;
-                    cnt_status <= cnt_status + 32'd1;
+                    ev_status <= 1'b1;
                 end else if (p_be && wbe[3:0] == 4'h2) begin         // resend
                     if (rs_hit) begin
                         hist <= {hist[119:0], 8'h12};
-                        cnt_resend <= cnt_resend + 32'd1;
+                        ev_resend <= 1'b1;
                         send(rs_slot, slot_len[rs_slot*SLOTW +: SLOTW],
                              rs_le ? bswap({8'h20, p_id, 8'hF0}) : {8'h20, p_id, 8'hF0});
                     end else begin
-                        cnt_resend_miss <= cnt_resend_miss + 32'd1;
+                        ev_resend_miss <= 1'b1;
                         hist <= {hist[119:0], 8'h22};
                         state <= S_DROP;
                     end
@@ -578,7 +570,7 @@ module ipbus_target #(
                     hist <= {hist[119:0], 8'h3F};
                     state <= S_DROP;
                 end else if (p_rel && p_id != expected) begin        // not the next ID
-                    cnt_id_dropped <= cnt_id_dropped + 32'd1;
+                    ev_id_dropped <= 1'b1;
                     hist  <= {hist[119:0], 8'h20};
                     state <= S_DROP;
                 end else begin                                       // execute
@@ -603,18 +595,18 @@ module ipbus_target #(
                 tdone <= 8'd0;
                 hpos  <= rw;
                 if ((!h_fits && h_okfmt) || rw >= MAXW[SLOTW-1:0]) begin
-                    cnt_reply_overflow <= cnt_reply_overflow + 32'd1;
+                    ev_reply_overflow <= 1'b1;
                     state <= S_END;          // (finish next cycle: keeps this path short)
                 end else begin
                     rw <= rw + 1'b1;
-                    cnt_transactions <= cnt_transactions + 32'd1;
+                    ev_transactions <= 1'b1;
                     if (!h_okfmt || remain < h_need) begin
                         tinfo <= 4'h1;
-                        cnt_bad_header <= cnt_bad_header + 32'd1;
+                        ev_bad_header <= 1'b1;
                         state <= S_HDR;
                     end else if ((h_wr || h_rmw) && !allowed) begin
                         tinfo <= 4'h5;
-                        cnt_wp_rejected <= cnt_wp_rejected + 32'd1;
+                        ev_wp_rejected <= 1'b1;
                         state <= S_HDR;
                     end else begin
                         tinfo <= 4'h0;
@@ -684,8 +676,8 @@ module ipbus_target #(
                         end
                     end
                 end else if (reg_err || ticks > BUS_TIMEOUT_MS[7:0]) begin
-                    if (reg_err) cnt_bus_errors <= cnt_bus_errors + 32'd1;
-                    else cnt_bus_timeouts <= cnt_bus_timeouts + 32'd1;
+                    if (reg_err) ev_bus_errors <= 1'b1;
+                    else ev_bus_timeouts <= 1'b1;
                     tinfo <= {2'b01, !reg_err, is_wr || rmw_wr};
                     state <= S_HDR;
                 end

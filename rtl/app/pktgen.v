@@ -34,7 +34,7 @@
 // Interfaces:
 //   control   start, stop (one-cycle strobes), busy.
 //             `start` (ignored while busy) latches cfg_len, cfg_count, cfg_lfsr,
-//             cfg_fill, cfg_ndst and clears the counters and sequence numbers.
+//             cfg_fill, cfg_ndst and clears the sequence numbers.
 //             `stop`: no new header is offered after it; a header already offered
 //             and its payload complete (a datagram is never cut short).
 //             cfg_gap and cfg_src_port are read live.
@@ -46,10 +46,12 @@
 //             DST_RAM = 1: an internal 16 x 48-bit RAM written through cfg_dst_we,
 //               cfg_dst_addr[3:0], cfg_dst_ip[31:0], cfg_dst_port[15:0]; the flat
 //               ports are unused.
-//   counters  cnt_packets, cnt_bytes (payload bytes): datagrams whose last payload
-//             beat was accepted since `start`, 32-bit wrapping; status_round: passes
-//             completed through the destination table (the sequence number of the
-//             datagrams of the pass in progress).
+//   events    cnt_ev[1:0], cnt_ev_len[15:0]: event strobes, one cycle each, for counters
+//             kept in stat_counters (read them while rst is low): bit 0 sent_packets, a
+//             datagram whose last payload beat was accepted (primers not counted);
+//             bit 1 sent_bytes, the same strobe, adding cnt_ev_len (its payload bytes).
+//   status    status_round: passes completed through the destination table since
+//             `start` (the sequence number of the datagrams of the pass in progress).
 //   transmit  m_hdr_* and m_axis_* (UDP application port, transmit direction).
 //             m_hdr_csum is 0: use the port's checksum mode 0 (none) or 1 (computed).
 //
@@ -100,8 +102,8 @@ module pktgen #(
     input  wire [255:0]      cfg_dst_port_all,
     /* verilator lint_on UNUSED */
 
-    output reg  [31:0]       cnt_packets,
-    output reg  [31:0]       cnt_bytes,
+    output wire [1:0]        cnt_ev,
+    output wire [15:0]       cnt_ev_len,
     output wire [63:0]       status_round,
 
     output wire              m_hdr_valid,
@@ -278,6 +280,10 @@ module pktgen #(
     wire hdr_fire  = m_hdr_valid && m_hdr_ready;
     wire beat_fire = m_axis_tvalid && m_axis_tready;
     wire pkt_done  = beat_fire && m_axis_tlast;
+    reg  [31:0] n_sent;  // datagrams sent since `start` (for cfg_count)
+    wire ev_sent = (state == S_PAY) && pkt_done && !priming;
+    assign cnt_ev = {ev_sent, ev_sent};
+    assign cnt_ev_len = len_q;
     wire run_done  = stop_pend || stop || last_pkt;
 
     always @(posedge clk) begin
@@ -289,9 +295,9 @@ module pktgen #(
             fill_q  <= cfg_fill;
             ndst_q  <= ndst_eff;
         end
-        // registered end-of-run and end-of-payload conditions (short paths): cnt_packets
+        // registered end-of-run and end-of-payload conditions (short paths): n_sent
         // moves only at a payload's end, 2 cycles apart at the least
-        last_pkt <= !run_forever && (cnt_packets == count_m1);
+        last_pkt <= !run_forever && (n_sent == count_m1);
         if (hdr_fire) begin
             rem       <= priming ? 17'd0 : {1'b0, len_q};
             rem_last  <= priming || ({1'b0, len_q} <= KW);
@@ -337,8 +343,7 @@ module pktgen #(
             stop_pend    <= 1'b0;
             warm_cnt     <= 16'd0;
             rd_idx       <= 4'd0;
-            cnt_packets  <= 32'd0;
-            cnt_bytes    <= 32'd0;
+            n_sent       <= 32'd0;
             round_lo     <= 32'd0;
             round_hi     <= 32'd0;
             round_carry  <= 1'b0;
@@ -357,8 +362,7 @@ module pktgen #(
                     priming      <= (cfg_warmup_ms != 16'd0);
                     stop_pend    <= 1'b0;
                     rd_idx       <= 4'd0;
-                    cnt_packets  <= 32'd0;
-                    cnt_bytes    <= 32'd0;
+                    n_sent       <= 32'd0;
                     round_lo     <= 32'd0;
                     round_hi     <= 32'd0;
                     round_carry  <= 1'b0;
@@ -376,8 +380,7 @@ module pktgen #(
                             state <= (stop_pend || stop) ? S_IDLE : S_HDR;
                         end
                     end else begin
-                        cnt_packets <= cnt_packets + 32'd1;
-                        cnt_bytes   <= cnt_bytes + {16'd0, len_q};
+                        n_sent <= n_sent + 32'd1;
                         if (pass_end) begin
                             round_lo    <= round_lo + 32'd1;
                             round_carry <= (round_lo == 32'hFFFFFFFF);

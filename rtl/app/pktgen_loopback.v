@@ -6,14 +6,15 @@
 // the network between them: a header is transferred only while wire_hdr_ready is high
 // (and the sink is ready), a payload beat only while wire_tready is high. A benchmark
 // or a board self-test drives them with a model of the line (or ties them high) and
-// compares the generator's counters with the sink's: equal counts and no loss, no
+// compares the generator's counts with the sink's: equal counts and no loss, no
 // payload error, is a clean run.
 //
-// Interfaces: the generator's control, configuration and counters (gen_*/cfg_*), the
-// sink's counters (sink_cnt_*), the throttles, and monitors of the generator's
-// handshakes (mon_*) so a testbench can count cycles.
+// Interfaces: the generator's control and configuration (cfg_*), the event strobes of
+// both for counters (gen_cnt_ev[1:0], gen_cnt_ev_len: pktgen's; sink_cnt_ev[8:0],
+// sink_cnt_ev_len, sink_cnt_ev_lost: seq_sink's), the throttles, and monitors of the
+// generator's handshakes (mon_*) so a testbench can count cycles.
 //
-// Latency: as pktgen (header the cycle after start) plus seq_sink (counters 2 cycles
+// Latency: as pktgen (header the cycle after start) plus seq_sink (strobes 2 cycles
 // after the last beat).
 //
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
@@ -46,17 +47,11 @@ module pktgen_loopback #(
     output wire        mon_tvalid,
     output wire [15:0] mon_hdr_len,
 
-    output wire [31:0] gen_cnt_packets,
-    output wire [31:0] gen_cnt_bytes,
-    output wire [31:0] sink_cnt_packets,
-    output wire [31:0] sink_cnt_bytes,
-    output wire [31:0] sink_cnt_lost,
-    output wire [31:0] sink_cnt_gaps,
-    output wire [31:0] sink_cnt_ooo,
-    output wire [31:0] sink_cnt_bad,
-    output wire [31:0] sink_cnt_len_err,
-    output wire [31:0] sink_cnt_short,
-    output wire [31:0] sink_cnt_payload_err
+    output wire [1:0]  gen_cnt_ev,
+    output wire [15:0] gen_cnt_ev_len,
+    output wire [8:0]  sink_cnt_ev,
+    output wire [16:0] sink_cnt_ev_len,
+    output wire [31:0] sink_cnt_ev_lost
 );
 
     wire              g_hdr_valid, s_hdr_ready;
@@ -86,7 +81,7 @@ module pktgen_loopback #(
         .cfg_src_port(16'd50002), .cfg_warmup_ms(16'd0),
         .cfg_dst_we(1'b0), .cfg_dst_addr(4'd0), .cfg_dst_ip(32'd0), .cfg_dst_port(16'd0),
         .cfg_dst_ip_all({16{32'hC0000201}}), .cfg_dst_port_all({16{16'd50003}}),
-        .cnt_packets(gen_cnt_packets), .cnt_bytes(gen_cnt_bytes), .status_round(g_round),
+        .cnt_ev(gen_cnt_ev), .cnt_ev_len(gen_cnt_ev_len), .status_round(g_round),
         .m_hdr_valid(g_hdr_valid), .m_hdr_ready(hdr_ready),
         .m_hdr_dst_mac(g_dst_mac), .m_hdr_dst_mac_valid(g_dst_mac_valid),
         .m_hdr_dst_ip(g_dst_ip), .m_hdr_dst_port(g_dst_port), .m_hdr_src_port(g_src_port),
@@ -104,10 +99,7 @@ module pktgen_loopback #(
         .s_axis_tdata(g_tdata), .s_axis_tkeep(g_tkeep),
         .s_axis_tvalid(g_tvalid && wire_tready), .s_axis_tready(s_tready),
         .s_axis_tlast(g_tlast), .s_axis_tuser(g_tuser),
-        .cnt_packets(sink_cnt_packets), .cnt_bytes(sink_cnt_bytes),
-        .cnt_lost(sink_cnt_lost), .cnt_gaps(sink_cnt_gaps), .cnt_ooo(sink_cnt_ooo),
-        .cnt_bad(sink_cnt_bad), .cnt_len_err(sink_cnt_len_err), .cnt_short(sink_cnt_short),
-        .cnt_payload_err(sink_cnt_payload_err),
+        .cnt_ev(sink_cnt_ev), .cnt_ev_len(sink_cnt_ev_len), .cnt_ev_lost(sink_cnt_ev_lost),
         .status_expected(s_expected), .status_last_ts(s_last_ts)
     );
 

@@ -9,8 +9,8 @@
 //
 // Interfaces: clk, rst, tick_1ms; generator control and configuration (as pktgen);
 // stack configuration cfg_mac, cfg_ip, cfg_netmask, cfg_gateway; MAC user side;
-// counters gen_cnt_* (generator) and stk_cnt_* (stack: frames sent, datagrams sent and
-// aborted on the port, dropped for want of ARP, ARP requests sent and replies taken).
+// event strobes for counters: gen_cnt_ev[1:0] and gen_cnt_ev_len[15:0] (pktgen's cnt_ev,
+// cnt_ev_len) and stk_cnt_ev[47:0] (udp_stack's cnt_ev with one port).
 //
 // Latency: pktgen's, then udp_stack's (docs/transmitter.md).
 //
@@ -56,15 +56,9 @@ module pktgen_stack #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output wire [31:0]       gen_cnt_packets,
-    output wire [31:0]       gen_cnt_bytes,
-    output wire [31:0] stk_cnt_tx_frames,
-    output wire [31:0] stk_cnt_udp_tx_frames,
-    output wire [31:0] stk_cnt_udp_tx_arp_miss,
-    output wire [31:0] stk_cnt_udp_tx_abort,
-    output wire [31:0] stk_cnt_arp_req_tx,
-    output wire [31:0] stk_cnt_arp_reply_rx,
-    output wire [31:0] stk_cnt_udp_tx_long
+    output wire [1:0]        gen_cnt_ev,
+    output wire [15:0]       gen_cnt_ev_len,
+    output wire [47:0]       stk_cnt_ev
 );
 
     wire              g_hdr_valid, g_hdr_ready, g_hdr_dst_mac_valid;
@@ -99,46 +93,6 @@ module pktgen_stack #(
     wire u_m_raw_rx_axis_tuser;
     wire u_s_raw_tx_hdr_ready;
     wire u_s_raw_tx_axis_tready;
-    wire [31:0] u_cnt_eth_rx_frames;
-    wire [31:0] u_cnt_eth_bad_mac;
-    wire [31:0] u_cnt_eth_bad_ethertype;
-    wire [31:0] u_cnt_eth_runt;
-    wire [31:0] u_cnt_ip_rx_packets;
-    wire [31:0] u_cnt_ip_runt;
-    wire [31:0] u_cnt_ip_bad_hdr;
-    wire [31:0] u_cnt_ip_bad_csum;
-    wire [31:0] u_cnt_ip_bad_len;
-    wire [31:0] u_cnt_ip_not_for_us;
-    wire [31:0] u_cnt_ip_fragment;
-    wire [31:0] u_cnt_ip_bad_proto;
-    wire [31:0] u_cnt_ip_truncated;
-    wire [31:0] u_cnt_udp_rx_datagrams;
-    wire [31:0] u_cnt_udp_bad_len;
-    wire [31:0] u_cnt_udp_closed_port;
-    wire [31:0] u_cnt_udp_bad_csum;
-    wire [31:0] u_cnt_udp_err_in;
-    wire [31:0] u_cnt_udp_oversize;
-    wire [31:0] u_cnt_udp_busy_drop;
-    wire [31:0] u_cnt_icmp_replies;
-    wire [31:0] u_cnt_icmp_aborted;
-    wire [31:0] u_cnt_icmp_dropped;
-    wire [31:0] u_cnt_icmp_bad_csum;
-    wire [31:0] u_cnt_icmp_unreach_sent;
-    wire [31:0] u_cnt_icmp_unreach_dropped;
-    wire [31:0] u_cnt_arp_req_rx;
-    wire [31:0] u_cnt_arp_reply_tx;
-    wire [31:0] u_cnt_arp_garp_tx;
-    wire [31:0] u_cnt_arp_malformed;
-    wire [31:0] u_cnt_arp_rx_overrun;
-    wire [31:0] u_cnt_arp_hit;
-    wire [31:0] u_cnt_arp_miss;
-    wire [31:0] u_cnt_arp_timeout;
-    wire [31:0] u_cnt_arp_expired;
-    wire [31:0] u_cnt_arp_evicted;
-    wire [31:0] u_cnt_arp_conflict;
-    wire [31:0] u_cnt_raw_tx_frames;
-    wire [31:0] u_cnt_raw_tx_abort;
-    wire [32-1:0] u_cnt_udp_tx_sf_overflow;
     /* verilator lint_on UNUSED */
 
     pktgen #(.DATA_W(DATA_W), .DST_RAM(0)) u_gen (
@@ -149,7 +103,7 @@ module pktgen_stack #(
         .cfg_src_port(cfg_src_port), .cfg_warmup_ms(cfg_warmup_ms),
         .cfg_dst_we(1'b0), .cfg_dst_addr(4'd0), .cfg_dst_ip(32'd0), .cfg_dst_port(16'd0),
         .cfg_dst_ip_all(cfg_dst_ip_all), .cfg_dst_port_all(cfg_dst_port_all),
-        .cnt_packets(gen_cnt_packets), .cnt_bytes(gen_cnt_bytes), .status_round(g_round),
+        .cnt_ev(gen_cnt_ev), .cnt_ev_len(gen_cnt_ev_len), .status_round(g_round),
         .m_hdr_valid(g_hdr_valid), .m_hdr_ready(g_hdr_ready),
         .m_hdr_dst_mac(g_hdr_dst_mac), .m_hdr_dst_mac_valid(g_hdr_dst_mac_valid),
         .m_hdr_dst_ip(g_hdr_dst_ip), .m_hdr_dst_port(g_hdr_dst_port),
@@ -172,6 +126,8 @@ module pktgen_stack #(
         .cfg_udp_port(cfg_src_port),
         .cfg_udp_csum_mode(2'd0),
         .cfg_unreach_per_ms(8'd0),
+        .cfg_arp_answer(1'b1), .cfg_icmp_answer(1'b1), .cfg_udp_csum_check(1'b1),
+        .cfg_raw_en(1'b1),
         .s_axis_tdata(s_axis_tdata),
         .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid),
@@ -231,56 +187,7 @@ module pktgen_stack #(
         .s_raw_tx_axis_tready(u_s_raw_tx_axis_tready),
         .s_raw_tx_axis_tlast(1'b0),
         .s_raw_tx_axis_tuser(1'b0),
-        .cnt_eth_rx_frames(u_cnt_eth_rx_frames),
-        .cnt_eth_bad_mac(u_cnt_eth_bad_mac),
-        .cnt_eth_bad_ethertype(u_cnt_eth_bad_ethertype),
-        .cnt_eth_runt(u_cnt_eth_runt),
-        .cnt_ip_rx_packets(u_cnt_ip_rx_packets),
-        .cnt_ip_runt(u_cnt_ip_runt),
-        .cnt_ip_bad_hdr(u_cnt_ip_bad_hdr),
-        .cnt_ip_bad_csum(u_cnt_ip_bad_csum),
-        .cnt_ip_bad_len(u_cnt_ip_bad_len),
-        .cnt_ip_not_for_us(u_cnt_ip_not_for_us),
-        .cnt_ip_fragment(u_cnt_ip_fragment),
-        .cnt_ip_bad_proto(u_cnt_ip_bad_proto),
-        .cnt_ip_truncated(u_cnt_ip_truncated),
-        .cnt_udp_rx_datagrams(u_cnt_udp_rx_datagrams),
-        .cnt_udp_bad_len(u_cnt_udp_bad_len),
-        .cnt_udp_closed_port(u_cnt_udp_closed_port),
-        .cnt_udp_bad_csum(u_cnt_udp_bad_csum),
-        .cnt_udp_err_in(u_cnt_udp_err_in),
-        .cnt_udp_oversize(u_cnt_udp_oversize),
-        .cnt_udp_busy_drop(u_cnt_udp_busy_drop),
-        .cnt_icmp_replies(u_cnt_icmp_replies),
-        .cnt_icmp_aborted(u_cnt_icmp_aborted),
-        .cnt_icmp_dropped(u_cnt_icmp_dropped),
-        .cnt_icmp_bad_csum(u_cnt_icmp_bad_csum),
-        .cnt_icmp_unreach_sent(u_cnt_icmp_unreach_sent),
-        .cnt_icmp_unreach_dropped(u_cnt_icmp_unreach_dropped),
-        .cnt_arp_req_rx(u_cnt_arp_req_rx),
-        .cnt_arp_reply_tx(u_cnt_arp_reply_tx),
-        .cnt_arp_req_tx(stk_cnt_arp_req_tx),
-        .cnt_arp_garp_tx(u_cnt_arp_garp_tx),
-        .cnt_arp_reply_rx(stk_cnt_arp_reply_rx),
-        .cnt_arp_malformed(u_cnt_arp_malformed),
-        .cnt_arp_rx_overrun(u_cnt_arp_rx_overrun),
-        .cnt_arp_hit(u_cnt_arp_hit),
-        .cnt_arp_miss(u_cnt_arp_miss),
-        .cnt_arp_timeout(u_cnt_arp_timeout),
-        .cnt_arp_expired(u_cnt_arp_expired),
-        .cnt_arp_evicted(u_cnt_arp_evicted),
-        .cnt_arp_conflict(u_cnt_arp_conflict),
-        .cnt_tx_frames(stk_cnt_tx_frames),
-        .cnt_raw_tx_frames(u_cnt_raw_tx_frames),
-        .cnt_raw_tx_abort(u_cnt_raw_tx_abort),
-        .cnt_udp_tx_frames(stk_cnt_udp_tx_frames),
-        .cnt_udp_tx_abort(stk_cnt_udp_tx_abort),
-        .cnt_udp_tx_long(stk_cnt_udp_tx_long),
-        .cnt_udp_tx_arp_miss(stk_cnt_udp_tx_arp_miss),
-        .cnt_udp_tx_sf_overflow(u_cnt_udp_tx_sf_overflow),
-        /* verilator lint_off PINCONNECTEMPTY */
-        .cnt_ev()  // the counters are kept in flip-flops here
-        /* verilator lint_on PINCONNECTEMPTY */
+        .cnt_ev(stk_cnt_ev)
     );
 
 endmodule

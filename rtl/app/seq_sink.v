@@ -6,35 +6,43 @@
 // packets and bytes and checks the sequence numbers, which a generator numbers 0, 1,
 // 2, ... per destination:
 //   - in order: seq == expected                  -> expected = seq + 1
-//   - gap:      seq >  expected                  -> cnt_gaps += 1,
-//                                                   cnt_lost += seq - expected,
+//   - gap:      seq >  expected                  -> a gap, seq - expected lost,
 //                                                   expected = seq + 1
-//   - late:     seq <  expected (duplicate or out of order) -> cnt_ooo += 1
+//   - late:     seq <  expected (duplicate or out of order) -> out of order
 // and, if asked, the fill bytes (cfg_check = 1: the pktgen LFSR seeded from the
 // sequence number; 2: the constant byte cfg_fill; 0: no check).
 //
 // A datagram is good when its last beat has tuser = 0, it carried exactly hdr_len
 // bytes, it is at least 16 bytes long and its fill matched. Only good datagrams are
-// counted in cnt_packets / cnt_bytes and take part in the sequence check; the others
-// are counted by the reason they failed (first that applies): cnt_bad (tuser),
-// cnt_len_err (byte count differs from hdr_len), cnt_short (< 16 bytes),
-// cnt_payload_err (fill mismatch; a corrupted sequence number shows up here too,
-// because the LFSR is seeded from it).
+// counted as packets / bytes and take part in the sequence check; the others are
+// counted by the reason they failed (first that applies): bad (tuser), len_err (byte
+// count differs from hdr_len), short (< 16 bytes), payload_err (fill mismatch; a
+// corrupted sequence number shows up here too, because the LFSR is seeded from it).
 //
 // Interfaces:
 //   receive   s_hdr_* and s_axis_* (UDP application port, receive direction). The
 //             header is taken first (s_hdr_ready while idle), then the payload
 //             (s_axis_tready high until tlast). Always ready: never back-pressures
 //             for longer than the one cycle between a tlast and the next header.
-//   control   clear (strobe): zero the counters and restart the sequence check.
+//   control   clear (strobe): restart the sequence check (no event in its cycle).
 //             cfg_sync_first: 1 = the first good datagram after clear/reset sets the
 //             expected sequence; 0 = the first expected sequence number is 0.
-//   counters  cnt_packets, cnt_bytes, cnt_lost, cnt_gaps, cnt_ooo, cnt_bad,
-//             cnt_len_err, cnt_short, cnt_payload_err (32-bit, wrapping);
-//             status_expected (64): next expected sequence number;
+//   events    cnt_ev[8:0]: event strobes, one cycle per datagram checked, for counters
+//             kept in stat_counters (read them while rst is low):
+//               bit 0 packets      a good datagram
+//               bit 1 bytes        the same strobe; adds cnt_ev_len[16:0], its bytes
+//               bit 2 lost         a gap; adds cnt_ev_lost[31:0], the sequence numbers
+//                                  skipped (seq - expected, modulo 2^32)
+//               bit 3 gaps         the same strobe (a gap)
+//               bit 4 ooo          a late (duplicate or out of order) datagram
+//               bit 5 bad          a datagram flagged bad (tuser)
+//               bit 6 len_err      byte count differs from hdr_len
+//               bit 7 short        shorter than 16 bytes
+//               bit 8 payload_err  fill mismatch
+//   status    status_expected (64): next expected sequence number;
 //             status_last_ts (64): timestamp of the last good datagram.
 //
-// Latency: counters update 2 cycles after the last payload beat is accepted.
+// Latency: the strobes and status 2 cycles after the last payload beat is accepted.
 //
 // Parameters: DATA_W (8, 16, 32 or 64), KEEP_W = DATA_W/8.
 
@@ -68,15 +76,9 @@ module seq_sink #(
     input  wire              s_axis_tlast,
     input  wire              s_axis_tuser,
 
-    output reg  [31:0]       cnt_packets,
-    output reg  [31:0]       cnt_bytes,
-    output reg  [31:0]       cnt_lost,
-    output reg  [31:0]       cnt_gaps,
-    output reg  [31:0]       cnt_ooo,
-    output reg  [31:0]       cnt_bad,
-    output reg  [31:0]       cnt_len_err,
-    output reg  [31:0]       cnt_short,
-    output reg  [31:0]       cnt_payload_err,
+    output wire [8:0]        cnt_ev,
+    output wire [16:0]       cnt_ev_len,
+    output wire [31:0]       cnt_ev_lost,
     output reg  [63:0]       status_expected,
     output reg  [63:0]       status_last_ts
 );
@@ -245,43 +247,24 @@ module seq_sink #(
             in_pay <= 1'b0;
         if (rst || clear) begin
             first           <= 1'b1;
-            cnt_packets     <= 32'd0;
-            cnt_bytes       <= 32'd0;
-            cnt_lost        <= 32'd0;
-            cnt_gaps        <= 32'd0;
-            cnt_ooo         <= 32'd0;
-            cnt_bad         <= 32'd0;
-            cnt_len_err     <= 32'd0;
-            cnt_short       <= 32'd0;
-            cnt_payload_err <= 32'd0;
             status_expected <= 64'd0;
             status_last_ts  <= 64'd0;
-        end else if (a_valid) begin
-            if (a_bad)
-                cnt_bad <= cnt_bad + 32'd1;
-            else if (a_len)
-                cnt_len_err <= cnt_len_err + 32'd1;
-            else if (a_short)
-                cnt_short <= cnt_short + 32'd1;
-            else if (a_fill)
-                cnt_payload_err <= cnt_payload_err + 32'd1;
-            if (a_good) begin
-                first          <= 1'b0;
-                cnt_packets    <= cnt_packets + 32'd1;
-                cnt_bytes      <= cnt_bytes + {15'd0, a_bytes};
-                status_last_ts <= a_ts;
-                if (a_eq) begin
-                    status_expected <= a_seq_p1;
-                end else if (a_gt) begin
-                    cnt_gaps        <= cnt_gaps + 32'd1;
-                    cnt_lost        <= cnt_lost + a_diff_lo;  // modulo 2^32
-                    status_expected <= a_seq_p1;
-                end else begin
-                    cnt_ooo <= cnt_ooo + 32'd1;
-                end
-            end
+        end else if (a_valid && a_good) begin
+            first          <= 1'b0;
+            status_last_ts <= a_ts;
+            if (a_eq || a_gt) status_expected <= a_seq_p1;
         end
     end
+
+    // the verdict's events (none in a clear cycle)
+    wire a_take = a_valid && !clear;
+    wire a_gap  = a_take && a_good && !a_eq && a_gt;
+    assign cnt_ev = {a_take && !a_bad && !a_len && !a_short && a_fill,
+                     a_take && !a_bad && !a_len && a_short, a_take && !a_bad && a_len,
+                     a_take && a_bad, a_take && a_good && !a_eq && !a_gt, a_gap, a_gap,
+                     a_take && a_good, a_take && a_good};
+    assign cnt_ev_len = a_bytes;
+    assign cnt_ev_lost = a_diff_lo;
 
     /* verilator lint_off UNUSED */
     wire unused_ok = &{1'b0, KEEP_W32[0]};

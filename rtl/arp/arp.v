@@ -14,7 +14,7 @@
 //     request (broadcast or unicast) is answered with a reply sent to the sender;
 //   * SPA 0.0.0.0 (address probes) and SPA == cfg_ip are never learnt; a probe for
 //     our IP is answered (sent to the prober, TPA 0.0.0.0). A frame from another
-//     station with SPA == cfg_ip is counted in cnt_conflict, not answered, and our
+//     station with SPA == cfg_ip is counted (conflict), not answered, and our
 //     address is defended with one gratuitous ARP (RFC 5227 2.4 b).
 // Lookup (arp_req_ip is a destination IP; the next hop is chosen here):
 //   * 255.255.255.255 and the subnet broadcast (for masks of /30 or shorter) resolve
@@ -27,8 +27,8 @@
 //   * anything else answers miss at once (the caller drops its frame) and, if the IP
 //     is not already pending, allocates an INCOMPLETE entry and sends a broadcast
 //     request; it is retried RETRIES times every RETRY_MS ms, then the entry is freed
-//     and cnt_timeout counts it.
-//   * an entry lives EXPIRE_MS ms after it was last refreshed (cnt_expired). A hit on
+//     and it is counted (timeout).
+//   * an entry lives EXPIRE_MS ms after it was last refreshed (counted: expired). A hit on
 //     an entry older than REVALIDATE_MS sends one unicast request to the known MAC, so
 //     a live peer's reply refreshes it before it expires and traffic never stops.
 // Cache: ENTRIES entries in SETS = ENTRIES/WAYS sets of WAYS ways, in RAM words
@@ -65,8 +65,25 @@
 //              reaches everything one cycle later than one of cfg_mac or cfg_netmask; a
 //              change of cfg_mac or cfg_ip is detected, restarting the gratuitous ARP's
 //              hold and forgetting the repeated lookup, two cycles after it)
+//   cfg_answer: 1 answers requests for cfg_ip; 0 leaves them unanswered (counted,
+//              req_refused), the cache learning from them as from any request
 //   tick_1ms: one-cycle strobe every millisecond
-//   cnt_*: wrapping counters, CNT_W bits wide (upper port bits zero)
+//   cnt_ev[13:0]: event strobes, one cycle each, for counters kept in stat_counters
+//              (read them while rst is low):
+//     bit 0 req_rx      requests for our IP received
+//     bit 1 reply_tx    replies sent
+//     bit 2 req_tx      requests sent (first, retries, re-validation)
+//     bit 3 garp_tx     gratuitous ARP sent
+//     bit 4 reply_rx    well-formed replies received
+//     bit 5 malformed   malformed frames dropped (arp_rx)
+//     bit 6 rx_overrun  frames dropped: receive slot busy (arp_rx)
+//     bit 7 hit         lookups answered hit
+//     bit 8 miss        lookups answered miss
+//     bit 9 timeout     requests that got no reply after all retries
+//     bit 10 expired    valid entries that expired
+//     bit 11 evicted    entries replaced while in use
+//     bit 12 conflict   frames from another station claiming cfg_ip
+//     bit 13 req_refused  requests for our IP not answered: cfg_answer is 0
 // Latency: arp_resp_valid REPEAT_LAT cycles (1 or 2) after the request handshake when
 //   the IP is the one of the last hit and nothing has changed since (same millisecond,
 //   no entry learnt; with REPEAT_LAT 2 the compare is registered and arp_req_ready is
@@ -83,7 +100,7 @@
 // Parameters: DATA_W (multiple of 8, at most 168), KEEP_W, ENTRIES and WAYS (powers of
 //   two, WAYS <= ENTRIES, ENTRIES/WAYS <= 256), RETRIES (retransmissions after the
 //   first request), RETRY_MS, EXPIRE_MS, REVALIDATE_MS (< EXPIRE_MS), GARP_HOLD_MS
-//   (>= 1), CNT_W (counter width, 1..32), REPEAT_LAT (1: a repeated lookup is compared
+//   (>= 1), REPEAT_LAT (1: a repeated lookup is compared
 //   in its handshake cycle and answered the next; 2: the compare is registered first,
 //   which keeps the 32-bit compare off the handshake's paths, for the 8-bit stack).
 
@@ -97,7 +114,6 @@ module arp #(
     parameter EXPIRE_MS     = 60000,
     parameter REVALIDATE_MS = EXPIRE_MS - EXPIRE_MS / 4,
     parameter GARP_HOLD_MS  = 2,
-    parameter integer CNT_W = 32,
     parameter integer REPEAT_LAT = 1
 ) (
     input  wire              clk,
@@ -108,6 +124,7 @@ module arp #(
     input  wire [31:0]       cfg_ip,
     input  wire [31:0]       cfg_netmask,
     input  wire [31:0]       cfg_gateway,
+    input  wire              cfg_answer,  // 1: answer requests for cfg_ip (NET.ENABLES.ARP)
 
     input  wire [DATA_W-1:0] s_axis_tdata,
     input  wire [KEEP_W-1:0] s_axis_tkeep,
@@ -130,23 +147,7 @@ module arp #(
     output reg               arp_resp_hit,
     output reg  [47:0]       arp_resp_mac,
 
-    output reg  [31:0]       cnt_req_rx,      // requests for our IP received
-    output reg  [31:0]       cnt_reply_tx,    // replies sent
-    output reg  [31:0]       cnt_req_tx,      // requests sent (first, retries, re-validation)
-    output reg  [31:0]       cnt_garp_tx,     // gratuitous ARP sent
-    output reg  [31:0]       cnt_reply_rx,    // well-formed replies received
-    output wire [31:0]       cnt_malformed,   // malformed frames dropped
-    output wire [31:0]       cnt_rx_overrun,  // frames dropped: receive slot busy
-    output reg  [31:0]       cnt_hit,         // lookups answered hit
-    output reg  [31:0]       cnt_miss,        // lookups answered miss
-    output reg  [31:0]       cnt_timeout,     // requests that got no reply after all retries
-    output reg  [31:0]       cnt_expired,     // valid entries that expired
-    output reg  [31:0]       cnt_evicted,     // entries replaced while in use
-    output reg  [31:0]       cnt_conflict,    // frames from another station claiming cfg_ip
-    // the counters' event strobes, one bit per cnt_* port in port order (bit 0 cnt_req_rx ..
-    // bit 12 cnt_conflict), each high in the cycle before its counter steps (read them while
-    // rst is low), for counters kept elsewhere (stat_counters); CNT_W may then be 1
-    output wire [12:0]       cnt_ev
+    output wire [13:0]       cnt_ev  // event strobes (bits listed above)
 );
 
     // ------------------------------------------------------------------ sizes
@@ -174,8 +175,6 @@ module arp #(
     localparam integer    WAYS_M1   = WAYS - 1;
     localparam integer    ENTRIES_M1 = ENTRIES - 1;
     localparam integer    ENTRIES_I = ENTRIES;
-    localparam [31:0]     CNT_MASK  = (CNT_W >= 32) ? 32'hffffffff :
-                                      ((32'd1 << CNT_W) - 32'd1);
 
     // entry layout: {state, retries, stamp} and {ip, mac}
     localparam ST_FREE = 2'd0, ST_INC = 2'd1, ST_VAL = 2'd2, ST_PRB = 2'd3;
@@ -219,6 +218,7 @@ module arp #(
     wire        ev_spa_ours;
     wire        ev_tpa_ours;
     wire        ev_ask_us;
+    wire        ev_ask_rx, ev_ask_nx_rx;  // arp_rx's ev_ask_us, ev_ask_nx
     reg         ev_done;  // the engine has processed the event
     reg         ev_sent;  // its reply has been handed to the transmitter
     wire        ev_for_us  = ev_tpa_ours && cfg_ip_set;
@@ -236,16 +236,20 @@ module arp #(
     reg         ev_rel;
     wire        ev_ready   = ev_rel;
 
-    arp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_rx (
+    arp_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_rx (
         .clk(clk), .rst(rst), .cfg_ip(cfg_ip_q),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .ev_valid(ev_valid), .ev_ready(ev_ready), .ev_reply(ev_reply),
         .ev_sha(ev_sha), .ev_spa(ev_spa), .ev_spa_ours(ev_spa_ours),
-        .ev_tpa_ours(ev_tpa_ours), .ev_ask_us(ev_ask_us), .ev_ask_nx(ev_ask_nx),
-        .cnt_malformed(cnt_malformed), .cnt_overrun(cnt_rx_overrun), .cnt_ev(cnt_ev[6:5])
+        .ev_tpa_ours(ev_tpa_ours), .ev_ask_us(ev_ask_rx), .ev_ask_nx(ev_ask_nx_rx),
+        .cnt_ev(cnt_ev[6:5])
     );
+    // answers off (cfg_answer = 0): a request for us is taken as no request at all (not
+    // answered, counted as req_refused instead of req_rx; the cache learns from it alike)
+    assign ev_ask_us = ev_ask_rx && cfg_answer;
+    assign ev_ask_nx = ev_ask_nx_rx && cfg_answer;
 
     // ------------------------------------------------------------------ lookup input
     reg         lk_pend;
@@ -721,6 +725,7 @@ module arp #(
     // neither its key nor a free way, which m_any and f_any still say)
     wire        k_evict = wr_d && !m_any && !f_any;
     wire        k_reqrx = wr_rx && ev_answer;
+    wire        k_refused = wr_rx && ev_ask_rx && cfg_ip_set && !cfg_answer;
     wire        k_reprx = wr_rx && ev_reply;
     wire        k_confl = wr_rx && ev_confl;
     reg         k_exp, k_tmo;
@@ -762,10 +767,6 @@ module arp #(
             garp_pend <= 1'b1; garp_hold <= HOLD_N; garp_ok <= 1'b0;
             prev_mac <= cfg_mac; chg_b <= 10'd0; cfg_chg <= 1'b0;
             cfg_ip_set <= 1'b0;
-            cnt_req_rx <= 32'd0; cnt_reply_tx <= 32'd0; cnt_req_tx <= 32'd0;
-            cnt_garp_tx <= 32'd0; cnt_reply_rx <= 32'd0; cnt_hit <= 32'd0;
-            cnt_miss <= 32'd0; cnt_timeout <= 32'd0; cnt_expired <= 32'd0;
-            cnt_evicted <= 32'd0; cnt_conflict <= 32'd0;
         end else begin
             arp_resp_valid <= 1'b0;
 
@@ -888,13 +889,6 @@ module arp #(
 
             // transmitter
             if (tx_garp && tx_free) garp_pend <= 1'b0;
-            if (tx_done) begin
-                case (tx_kind)
-                    2'd0: cnt_reply_tx <= (cnt_reply_tx + 32'd1) & CNT_MASK;
-                    2'd1: cnt_garp_tx <= (cnt_garp_tx + 32'd1) & CNT_MASK;
-                    default: cnt_req_tx <= (cnt_req_tx + 32'd1) & CNT_MASK;
-                endcase
-            end
 
             // gratuitous ARP after reset and on address change, once stable
             prev_mac <= cfg_mac;
@@ -915,20 +909,11 @@ module arp #(
 
             // another station claims our address: defend it with an announcement
             if (k_confl) garp_pend <= 1'b1;
-
-            // counters
-            if (k_hit) cnt_hit <= (cnt_hit + 32'd1) & CNT_MASK;
-            if (k_miss) cnt_miss <= (cnt_miss + 32'd1) & CNT_MASK;
-            if (k_exp) cnt_expired <= (cnt_expired + 32'd1) & CNT_MASK;
-            if (k_tmo) cnt_timeout <= (cnt_timeout + 32'd1) & CNT_MASK;
-            if (k_evict) cnt_evicted <= (cnt_evicted + 32'd1) & CNT_MASK;
-            if (k_reqrx) cnt_req_rx <= (cnt_req_rx + 32'd1) & CNT_MASK;
-            if (k_reprx) cnt_reply_rx <= (cnt_reply_rx + 32'd1) & CNT_MASK;
-            if (k_confl) cnt_conflict <= (cnt_conflict + 32'd1) & CNT_MASK;
         end
     end
 
-    assign {cnt_ev[12:7], cnt_ev[4:0]} = {k_confl, k_evict, k_exp, k_tmo, k_miss, k_hit, k_reprx,
+    assign {cnt_ev[13:7], cnt_ev[4:0]} = {k_refused, k_confl, k_evict, k_exp, k_tmo, k_miss,
+                                          k_hit, k_reprx,
                                           tx_done && tx_kind == 2'd1, tx_done && tx_kind[1],
                                           tx_done && tx_kind == 2'd0, k_reqrx};
 

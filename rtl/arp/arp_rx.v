@@ -7,7 +7,7 @@
 // the SPA and the target protocol address (TPA) equal cfg_ip (compared byte by byte as
 // they arrive; the TPA itself and the target hardware address are not stored).
 //
-// A frame is malformed, dropped and counted in cnt_malformed when any of these holds:
+// A frame is malformed, dropped and counted (malformed) when any of these holds:
 //   EtherType != 0x0806, htype != 1, ptype != 0x0800, hlen != 6, plen != 4,
 //   opcode not 1 (request) or 2 (reply), sender MAC is a group (multicast/broadcast)
 //   address, the frame ends before byte 42 (truncated), or tuser is set on its last
@@ -19,7 +19,7 @@
 // is still full then, the capture register keeps the frame (and passes it on as soon
 // as the slot frees); a frame whose field bytes arrive while
 // the capture register is still holding an earlier one is dropped and counted in
-// cnt_overrun (malformed takes precedence). The input never stalls (s_axis_tready = 1),
+// as an overrun (malformed takes precedence). The input never stalls (s_axis_tready = 1),
 // and no frame's bytes ever mix with another's.
 //
 // Interfaces:
@@ -31,18 +31,16 @@
 //             slot is free they follow the capture register, a frame in progress)
 //   ev_ask_nx the next cycle's ev_valid && ev_ask_us (for registers that need them a
 //             cycle ahead)
-//   cnt_*     wrapping counters, CNT_W bits wide (upper port bits zero)
-//   cnt_ev[1:0] the counters' event strobes (bit 0 cnt_malformed, bit 1 cnt_overrun),
-//             each high in the cycle before its counter steps (read them while rst is
-//             low), for counters kept elsewhere (stat_counters); CNT_W may then be 1
+//   cnt_ev[1:0] event strobes, one cycle each, for counters kept in stat_counters (read
+//             them while rst is low): bit 0 malformed frames dropped, bit 1 frames
+//             dropped because the slot was busy (overrun)
 // Latency: ev_valid is high 2 cycles after the cycle in which the frame's last beat is
 // accepted (the verdict is registered first) when the slot is free.
-// Parameters: DATA_W (multiple of 8, at most 168), KEEP_W = DATA_W/8, CNT_W (1..32).
+// Parameters: DATA_W (multiple of 8, at most 168), KEEP_W = DATA_W/8.
 
 module arp_rx #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter KEEP_W = DATA_W / 8
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -66,13 +64,8 @@ module arp_rx #(
                                            // !ev_reply && ev_tpa_ours && !ev_spa_ours
     output wire              ev_ask_nx,    // the next value of ev_valid && ev_ask_us
 
-    output reg  [31:0]       cnt_malformed,
-    output reg  [31:0]       cnt_overrun,
     output wire [1:0]        cnt_ev
 );
-
-    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     localparam BEAT_W = 6;  // beat index, saturating; 42 bytes need at most 42 beats
     localparam [BEAT_W-1:0] BEAT_MAX = {BEAT_W{1'b1}};
@@ -318,8 +311,6 @@ module arp_rx #(
             fin_drop    <= 1'b0;
             c_hold      <= 1'b0;
             ev_valid    <= 1'b0;
-            cnt_malformed <= 32'd0;
-            cnt_overrun   <= 32'd0;
         end else begin
             if (ev_ready) ev_valid <= 1'b0;
             fin <= take && s_axis_tlast;
@@ -346,11 +337,8 @@ module arp_rx #(
                 ev_valid <= 1'b1;
                 c_hold <= 1'b0;
             end
-            if (fin) begin  // (cnt_ev gives these two conditions)
-                if (!fin_good) cnt_malformed <= (cnt_malformed + 32'd1) & CNT_MASK;
-                else if (fin_drop) cnt_overrun <= (cnt_overrun + 32'd1) & CNT_MASK;
-                else if (!slot_free) c_hold <= 1'b1;
-            end
+            // a good frame not dropped, the slot taken: held until it is free
+            if (fin && fin_good && !fin_drop && !slot_free) c_hold <= 1'b1;
         end
     end
 

@@ -5,14 +5,26 @@
 //   reg_ack/reg_err/reg_rdata out. reg_addr is the word offset inside the 4096-word
 //   register-file window. Configuration registers drive cfg_* outputs (reset values
 //   from the map), writes to strobe registers pulse stb_* outputs for one cycle,
-//   counters (cnt_*) and status (sts_*) are inputs. Reading an unmapped address,
-//   writing a read-only one, or writing a protected register while
-//   SYS.WRITE_PROTECT is set answers reg_err instead of reg_ack.
-// Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req.
-// Parameters: none (the map is fixed at generation time).
+//   status (sts_*) are inputs. Reading an unmapped address, writing a read-only one,
+//   or writing a protected register while SYS.WRITE_PROTECT is set answers reg_err
+//   instead of reg_ack.
+// Counters: the map's 89 counters live in one stat_counters (32 bits, wrapping),
+//   counter i counting the strobe the map gives it on the ev_* inputs (one vector per
+//   source, one strobe per bit, one cycle per event; the value counters add a
+//   16-bit value of ev_*_len with each strobe): see docs/registers.md.
+// Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4
+//   cycles after (a register, the counters' 2-cycle read port, a register; with
+//   CNT_RAM = 1 up to 89 more while the counters' RAM is cleared after reset).
+// Parameters: CNT_RAM (0: counters in flip-flops, exact at any rate; 1: in one RAM,
+//   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
+//   counter reads in between, 63 for the counters marked burst, and no value counter
+//   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at
+//   generation time.
 `default_nettype none
 
-module wirecore_regfile (
+module wirecore_regfile #(
+    parameter integer CNT_RAM = 0
+) (
     input  wire        clk,
     input  wire        rst,
     input  wire        reg_req,
@@ -24,17 +36,6 @@ module wirecore_regfile (
     output reg  [31:0] reg_rdata,
     output reg         cfg_write_protect,
     output reg  [31:0] cfg_sys_scratch,
-    input  wire [31:0] cnt_mac_tx_frames,
-    input  wire [31:0] cnt_mac_tx_bytes,
-    input  wire [31:0] cnt_mac_tx_underflow,
-    input  wire [31:0] cnt_mac_tx_abort,
-    input  wire [31:0] cnt_mac_rx_frames,
-    input  wire [31:0] cnt_mac_rx_bytes,
-    input  wire [31:0] cnt_mac_rx_bad_fcs,
-    input  wire [31:0] cnt_mac_rx_runt,
-    input  wire [31:0] cnt_mac_rx_oversize,
-    input  wire [31:0] cnt_mac_rx_er,
-    input  wire [31:0] cnt_mac_rx_dropped_full,
     output reg  [7:0] cfg_mac_ifg,
     output reg  [15:0] cfg_mac_max_len,
     output reg  [47:0] cfg_mac,
@@ -49,63 +50,6 @@ module wirecore_regfile (
     output reg  [7:0] cfg_ttl,
     output reg  cfg_df,
     output reg  [7:0] cfg_unreach_per_ms,
-    input  wire [31:0] cnt_stack_eth_frames,
-    input  wire [31:0] cnt_stack_eth_bad_mac,
-    input  wire [31:0] cnt_stack_eth_bad_ethertype,
-    input  wire [31:0] cnt_stack_eth_runt,
-    input  wire [31:0] cnt_stack_ip_packets,
-    input  wire [31:0] cnt_stack_ip_runt,
-    input  wire [31:0] cnt_stack_ip_bad_hdr,
-    input  wire [31:0] cnt_stack_ip_bad_csum,
-    input  wire [31:0] cnt_stack_ip_bad_len,
-    input  wire [31:0] cnt_stack_ip_not_for_us,
-    input  wire [31:0] cnt_stack_ip_fragment,
-    input  wire [31:0] cnt_stack_ip_bad_proto,
-    input  wire [31:0] cnt_stack_ip_truncated,
-    input  wire [31:0] cnt_stack_icmp_echo,
-    input  wire [31:0] cnt_stack_udp_datagrams,
-    input  wire [31:0] cnt_stack_udp_bad_len,
-    input  wire [31:0] cnt_stack_udp_closed_port,
-    input  wire [31:0] cnt_stack_udp_bad_csum,
-    input  wire [31:0] cnt_stack_udp_err_in,
-    input  wire [31:0] cnt_stack_udp_oversize,
-    input  wire [31:0] cnt_stack_udptx_tx_frames,
-    input  wire [31:0] cnt_stack_udptx_tx_abort,
-    input  wire [31:0] cnt_stack_udptx_tx_long,
-    input  wire [31:0] cnt_stack_udptx_arp_miss,
-    input  wire [31:0] cnt_stack_icmp_bad_csum,
-    input  wire [31:0] cnt_stack_icmp_unreach_sent,
-    input  wire [31:0] cnt_stack_icmp_unreach_dropped,
-    input  wire [31:0] cnt_stack_udp_busy_drop,
-    input  wire [31:0] cnt_arp_req_rx,
-    input  wire [31:0] cnt_arp_reply_tx,
-    input  wire [31:0] cnt_arp_req_tx,
-    input  wire [31:0] cnt_arp_garp_tx,
-    input  wire [31:0] cnt_arp_reply_rx,
-    input  wire [31:0] cnt_arp_malformed,
-    input  wire [31:0] cnt_arp_rx_overrun,
-    input  wire [31:0] cnt_arp_hit,
-    input  wire [31:0] cnt_arp_miss,
-    input  wire [31:0] cnt_arp_timeout,
-    input  wire [31:0] cnt_arp_expired,
-    input  wire [31:0] cnt_arp_evicted,
-    input  wire [31:0] cnt_arp_conflict,
-    input  wire [31:0] cnt_ipb_rx_packets,
-    input  wire [31:0] cnt_ipb_rx_bad,
-    input  wire [31:0] cnt_ipb_rx_oversize,
-    input  wire [31:0] cnt_ipb_rx_malformed,
-    input  wire [31:0] cnt_ipb_control,
-    input  wire [31:0] cnt_ipb_status,
-    input  wire [31:0] cnt_ipb_resend,
-    input  wire [31:0] cnt_ipb_id_dropped,
-    input  wire [31:0] cnt_ipb_resend_miss,
-    input  wire [31:0] cnt_ipb_transactions,
-    input  wire [31:0] cnt_ipb_bad_header,
-    input  wire [31:0] cnt_ipb_bus_errors,
-    input  wire [31:0] cnt_ipb_bus_timeouts,
-    input  wire [31:0] cnt_ipb_wp_rejected,
-    input  wire [31:0] cnt_ipb_reply_overflow,
-    input  wire [31:0] cnt_ipb_tx_packets,
     output reg  cfg_ipb_allow_en,
     output reg  [127:0] cfg_ipb_allow_ip,
     output reg  [1:0] stb_pktgen_ctrl,
@@ -116,24 +60,168 @@ module wirecore_regfile (
     output reg  [4:0] cfg_pktgen_num_dest,
     output reg  [8:0] cfg_pktgen_payload,
     output reg  cfg_pktgen_ts_ext,
-    input  wire [31:0] cnt_pktgen_sent_packets,
-    input  wire [31:0] cnt_pktgen_sent_bytes,
-    input  wire [31:0] cnt_pktgen_arp_miss,
     output reg  [15:0] cfg_pktgen_warmup_ms,
     input  wire [63:0] sts_pktgen_round,
     output reg  [511:0] cfg_pktgen_dest_ip,
-    output reg  [255:0] cfg_pktgen_dest_port
+    output reg  [255:0] cfg_pktgen_dest_port,
+    input  wire [9:0] ev_mac,
+    input  wire [0:0] ev_rx_fifo,
+    input  wire [57:0] ev_stack,
+    input  wire [0:0] ev_echo,
+    input  wire [1:0] ev_pktgen,
+    input  wire [15:0] ev_ipb,
+    input  wire [31:0] ev_mac_len,
+    input  wire [15:0] ev_pktgen_len
 );
 
-    reg [31:0] wp_refused;   // SYS.WP_REFUSED
+    localparam integer NCNT = 89;  // counters (index: the map's order)
+
+    // the register file's own event: a write refused by write protection
+    reg         wp_refused_ev;
+    wire [0:0]  ev_regfile = wp_refused_ev;
+    // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)
+    wire [NCNT-1:0] ev_cnt = {
+        ev_stack[54],  // 88: PKTGEN.ARP_MISS
+        ev_pktgen[1],  // 87: PKTGEN.SENT_BYTES
+        ev_pktgen[0],  // 86: PKTGEN.SENT_PACKETS
+        ev_ipb[15],  // 85: IPBUS.TX_PACKETS
+        ev_ipb[14],  // 84: IPBUS.REPLY_OVERFLOW
+        ev_ipb[13],  // 83: IPBUS.WP_REJECTED
+        ev_ipb[12],  // 82: IPBUS.BUS_TIMEOUTS
+        ev_ipb[11],  // 81: IPBUS.BUS_ERRORS
+        ev_ipb[10],  // 80: IPBUS.BAD_HEADER
+        ev_ipb[9],  // 79: IPBUS.TRANSACTIONS
+        ev_ipb[8],  // 78: IPBUS.RESEND_MISS
+        ev_ipb[7],  // 77: IPBUS.ID_DROPPED
+        ev_ipb[6],  // 76: IPBUS.RESEND
+        ev_ipb[5],  // 75: IPBUS.STATUS
+        ev_ipb[4],  // 74: IPBUS.CONTROL
+        ev_ipb[3],  // 73: IPBUS.RX_MALFORMED
+        ev_ipb[2],  // 72: IPBUS.RX_OVERSIZE
+        ev_ipb[1],  // 71: IPBUS.RX_BAD
+        ev_ipb[0],  // 70: IPBUS.RX_PACKETS
+        ev_stack[39],  // 69: ARP.REQ_REFUSED
+        ev_stack[38],  // 68: ARP.CONFLICT
+        ev_stack[37],  // 67: ARP.EVICTED
+        ev_stack[36],  // 66: ARP.EXPIRED
+        ev_stack[35],  // 65: ARP.TIMEOUT
+        ev_stack[34],  // 64: ARP.MISS
+        ev_stack[33],  // 63: ARP.HIT
+        ev_stack[32],  // 62: ARP.RX_OVERRUN
+        ev_stack[31],  // 61: ARP.MALFORMED
+        ev_stack[30],  // 60: ARP.REPLY_RX
+        ev_stack[29],  // 59: ARP.GARP_TX
+        ev_stack[28],  // 58: ARP.REQ_TX
+        ev_stack[27],  // 57: ARP.REPLY_TX
+        ev_stack[26],  // 56: ARP.REQ_RX
+        ev_stack[57],  // 55: STACK.UDPTX2_SF_OVERFLOW
+        ev_stack[51],  // 54: STACK.UDPTX2_TX_LONG
+        ev_stack[48],  // 53: STACK.UDPTX2_TX_ABORT
+        ev_stack[45],  // 52: STACK.UDPTX2_TX_FRAMES
+        ev_stack[56],  // 51: STACK.UDPTX1_SF_OVERFLOW
+        ev_stack[53],  // 50: STACK.UDPTX1_ARP_MISS
+        ev_stack[50],  // 49: STACK.UDPTX1_TX_LONG
+        ev_stack[47],  // 48: STACK.UDPTX1_TX_ABORT
+        ev_stack[44],  // 47: STACK.UDPTX1_TX_FRAMES
+        ev_stack[55],  // 46: STACK.UDPTX0_SF_OVERFLOW
+        ev_echo[0],  // 45: STACK.ECHO_DATAGRAMS
+        ev_stack[42],  // 44: STACK.RAW_TX_ABORT
+        ev_stack[41],  // 43: STACK.RAW_TX_FRAMES
+        ev_stack[40],  // 42: STACK.TX_FRAMES
+        ev_stack[22],  // 41: STACK.ICMP_DROPPED
+        ev_stack[21],  // 40: STACK.ICMP_ABORTED
+        ev_stack[19],  // 39: STACK.UDP_BUSY_DROP
+        ev_stack[25],  // 38: STACK.ICMP_UNREACH_DROPPED
+        ev_stack[24],  // 37: STACK.ICMP_UNREACH_SENT
+        ev_stack[23],  // 36: STACK.ICMP_BAD_CSUM
+        ev_stack[52],  // 35: STACK.UDPTX0_ARP_MISS
+        ev_stack[49],  // 34: STACK.UDPTX0_TX_LONG
+        ev_stack[46],  // 33: STACK.UDPTX0_TX_ABORT
+        ev_stack[43],  // 32: STACK.UDPTX0_TX_FRAMES
+        ev_stack[18],  // 31: STACK.UDP_OVERSIZE
+        ev_stack[17],  // 30: STACK.UDP_ERR_IN
+        ev_stack[16],  // 29: STACK.UDP_BAD_CSUM
+        ev_stack[15],  // 28: STACK.UDP_CLOSED_PORT
+        ev_stack[14],  // 27: STACK.UDP_BAD_LEN
+        ev_stack[13],  // 26: STACK.UDP_DATAGRAMS
+        ev_stack[20],  // 25: STACK.ICMP_ECHO
+        ev_stack[12],  // 24: STACK.IP_TRUNCATED
+        ev_stack[11],  // 23: STACK.IP_BAD_PROTO
+        ev_stack[10],  // 22: STACK.IP_FRAGMENT
+        ev_stack[9],  // 21: STACK.IP_NOT_FOR_US
+        ev_stack[8],  // 20: STACK.IP_BAD_LEN
+        ev_stack[7],  // 19: STACK.IP_BAD_CSUM
+        ev_stack[6],  // 18: STACK.IP_BAD_HDR
+        ev_stack[5],  // 17: STACK.IP_RUNT
+        ev_stack[4],  // 16: STACK.IP_PACKETS
+        ev_stack[3],  // 15: STACK.ETH_RUNT
+        ev_stack[2],  // 14: STACK.ETH_BAD_ETHERTYPE
+        ev_stack[1],  // 13: STACK.ETH_BAD_MAC
+        ev_stack[0],  // 12: STACK.ETH_FRAMES
+        ev_rx_fifo[0],  // 11: MAC.RX_DROPPED_FULL
+        ev_mac[9],  // 10: MAC.RX_ER
+        ev_mac[8],  // 9: MAC.RX_OVERSIZE
+        ev_mac[7],  // 8: MAC.RX_RUNT
+        ev_mac[6],  // 7: MAC.RX_BAD_FCS
+        ev_mac[5],  // 6: MAC.RX_BYTES
+        ev_mac[4],  // 5: MAC.RX_FRAMES
+        ev_mac[3],  // 4: MAC.TX_ABORT
+        ev_mac[2],  // 3: MAC.TX_UNDERFLOW
+        ev_mac[1],  // 2: MAC.TX_BYTES
+        ev_mac[0],  // 1: MAC.TX_FRAMES
+        ev_regfile[0]  // 0: SYS.WP_REFUSED
+    };
+    wire [NCNT*16-1:0] ev_cnt_val = {
+        16'd0, ev_pktgen_len[15:0], 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, ev_mac_len[31:16], 16'd0,
+        16'd0, 16'd0, ev_mac_len[15:0], 16'd0,
+        16'd0
+    };
+
+    // a counter read: asked by the register access (cnt_pend), taken by the read port
+    // when it is not busy, answered when its data arrives
+    reg              cnt_pend;
+    reg  [6:0]       cnt_idx;
+    wire             cnt_rd_en = cnt_pend && !cnt_busy;
+    wire             cnt_rd_valid, cnt_busy, cnt_lost;
+    wire [31:0]      cnt_rd_data;
+    stat_counters #(
+        .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),
+        .VMASK(89'h8000000000000000000044),
+        .WMASK(89'hf800e0000000000000581)
+    ) counters (
+        .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
+        .rd_en(cnt_rd_en), .rd_addr(cnt_idx), .rd_valid(cnt_rd_valid),
+        .rd_data(cnt_rd_data), .busy(cnt_busy), .lost(cnt_lost)
+    );
 
     always @(posedge clk) begin
         reg_ack <= 1'b0;
         reg_err <= 1'b0;
+        wp_refused_ev <= 1'b0;
         stb_pktgen_ctrl <= 2'd0;
         if (rst) begin
             cfg_write_protect <= 1'b0;
-            wp_refused <= 32'd0;
+            cnt_pend <= 1'b0;
             cfg_sys_scratch <= 32'h0;
             cfg_mac_ifg <= 8'hc;
             cfg_mac_max_len <= 16'h5ee;
@@ -160,7 +248,13 @@ module wirecore_regfile (
             cfg_pktgen_warmup_ms <= 16'h0;
             cfg_pktgen_dest_ip <= 512'h0;
             cfg_pktgen_dest_port <= 256'h0;
-        end else if (reg_req) begin
+        end else begin
+            if (cnt_rd_en) cnt_pend <= 1'b0;
+            if (cnt_rd_valid) begin
+                reg_ack <= 1'b1;
+                reg_rdata <= cnt_rd_data;
+            end
+            if (reg_req) begin
             reg_rdata <= 32'h00000000;
             case (reg_addr)
             12'h000: begin // SYS.ID
@@ -169,7 +263,7 @@ module wirecore_regfile (
                 reg_err <= reg_we;
             end
             12'h001: begin // SYS.VERSION
-                reg_rdata <= 32'h00010000;
+                reg_rdata <= 32'h00020000;
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
@@ -189,70 +283,99 @@ module wirecore_regfile (
                 if (reg_we) cfg_write_protect <= reg_wdata[0];
             end
             12'h005: begin // SYS.WP_REFUSED
-                reg_rdata <= wp_refused;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd0;
+                end
+            end
+            12'h006: begin // SYS.CNT_LOST
+                reg_rdata <= {31'd0, cnt_lost};
                 reg_ack <= ~reg_we;
                 reg_err <= reg_we;
             end
             12'h040: begin // MAC.TX_FRAMES
-                reg_rdata <= cnt_mac_tx_frames;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd1;
+                end
             end
             12'h041: begin // MAC.TX_BYTES
-                reg_rdata <= cnt_mac_tx_bytes;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd2;
+                end
             end
             12'h042: begin // MAC.TX_UNDERFLOW
-                reg_rdata <= cnt_mac_tx_underflow;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd3;
+                end
             end
             12'h043: begin // MAC.TX_ABORT
-                reg_rdata <= cnt_mac_tx_abort;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd4;
+                end
             end
             12'h044: begin // MAC.RX_FRAMES
-                reg_rdata <= cnt_mac_rx_frames;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd5;
+                end
             end
             12'h045: begin // MAC.RX_BYTES
-                reg_rdata <= cnt_mac_rx_bytes;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd6;
+                end
             end
             12'h046: begin // MAC.RX_BAD_FCS
-                reg_rdata <= cnt_mac_rx_bad_fcs;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd7;
+                end
             end
             12'h047: begin // MAC.RX_RUNT
-                reg_rdata <= cnt_mac_rx_runt;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd8;
+                end
             end
             12'h048: begin // MAC.RX_OVERSIZE
-                reg_rdata <= cnt_mac_rx_oversize;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd9;
+                end
             end
             12'h049: begin // MAC.RX_ER
-                reg_rdata <= cnt_mac_rx_er;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd10;
+                end
             end
             12'h04a: begin // MAC.RX_DROPPED_FULL
-                reg_rdata <= cnt_mac_rx_dropped_full;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd11;
+                end
             end
             12'h060: begin // MAC.IFG
                 reg_rdata <= {24'd0, cfg_mac_ifg};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac_ifg <= reg_wdata[7:0];
@@ -262,7 +385,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_mac_max_len};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac_max_len <= reg_wdata[15:0];
@@ -272,7 +395,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_mac[47:32]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac[47:32] <= reg_wdata[15:0];
@@ -282,7 +405,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_mac[31:0];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_mac[31:0] <= reg_wdata[31:0];
@@ -292,7 +415,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ip;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ip <= reg_wdata[31:0];
@@ -302,7 +425,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_netmask;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_netmask <= reg_wdata[31:0];
@@ -312,7 +435,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_gateway;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_gateway <= reg_wdata[31:0];
@@ -322,7 +445,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_raw_ethertype};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_raw_ethertype <= reg_wdata[15:0];
@@ -332,7 +455,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_ipbus_port};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipbus_port <= reg_wdata[15:0];
@@ -342,7 +465,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_echo_port};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_echo_port <= reg_wdata[15:0];
@@ -352,7 +475,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_src_port};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_src_port <= reg_wdata[15:0];
@@ -362,7 +485,7 @@ module wirecore_regfile (
                 reg_rdata <= {28'd0, cfg_enables};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_enables <= reg_wdata[3:0];
@@ -372,7 +495,7 @@ module wirecore_regfile (
                 reg_rdata <= {24'd0, cfg_ttl};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ttl <= reg_wdata[7:0];
@@ -382,7 +505,7 @@ module wirecore_regfile (
                 reg_rdata <= {31'd0, cfg_df};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_df <= reg_wdata[0];
@@ -392,302 +515,535 @@ module wirecore_regfile (
                 reg_rdata <= {24'd0, cfg_unreach_per_ms};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_unreach_per_ms <= reg_wdata[7:0];
                 end
             end
             12'h0c0: begin // STACK.ETH_FRAMES
-                reg_rdata <= cnt_stack_eth_frames;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd12;
+                end
             end
             12'h0c1: begin // STACK.ETH_BAD_MAC
-                reg_rdata <= cnt_stack_eth_bad_mac;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd13;
+                end
             end
             12'h0c2: begin // STACK.ETH_BAD_ETHERTYPE
-                reg_rdata <= cnt_stack_eth_bad_ethertype;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd14;
+                end
             end
             12'h0c3: begin // STACK.ETH_RUNT
-                reg_rdata <= cnt_stack_eth_runt;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd15;
+                end
             end
             12'h0c4: begin // STACK.IP_PACKETS
-                reg_rdata <= cnt_stack_ip_packets;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd16;
+                end
             end
             12'h0c5: begin // STACK.IP_RUNT
-                reg_rdata <= cnt_stack_ip_runt;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd17;
+                end
             end
             12'h0c6: begin // STACK.IP_BAD_HDR
-                reg_rdata <= cnt_stack_ip_bad_hdr;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd18;
+                end
             end
             12'h0c7: begin // STACK.IP_BAD_CSUM
-                reg_rdata <= cnt_stack_ip_bad_csum;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd19;
+                end
             end
             12'h0c8: begin // STACK.IP_BAD_LEN
-                reg_rdata <= cnt_stack_ip_bad_len;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd20;
+                end
             end
             12'h0c9: begin // STACK.IP_NOT_FOR_US
-                reg_rdata <= cnt_stack_ip_not_for_us;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd21;
+                end
             end
             12'h0ca: begin // STACK.IP_FRAGMENT
-                reg_rdata <= cnt_stack_ip_fragment;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd22;
+                end
             end
             12'h0cb: begin // STACK.IP_BAD_PROTO
-                reg_rdata <= cnt_stack_ip_bad_proto;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd23;
+                end
             end
             12'h0cc: begin // STACK.IP_TRUNCATED
-                reg_rdata <= cnt_stack_ip_truncated;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd24;
+                end
             end
             12'h0cd: begin // STACK.ICMP_ECHO
-                reg_rdata <= cnt_stack_icmp_echo;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd25;
+                end
             end
             12'h0ce: begin // STACK.UDP_DATAGRAMS
-                reg_rdata <= cnt_stack_udp_datagrams;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd26;
+                end
             end
             12'h0cf: begin // STACK.UDP_BAD_LEN
-                reg_rdata <= cnt_stack_udp_bad_len;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd27;
+                end
             end
             12'h0d0: begin // STACK.UDP_CLOSED_PORT
-                reg_rdata <= cnt_stack_udp_closed_port;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd28;
+                end
             end
             12'h0d1: begin // STACK.UDP_BAD_CSUM
-                reg_rdata <= cnt_stack_udp_bad_csum;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd29;
+                end
             end
             12'h0d2: begin // STACK.UDP_ERR_IN
-                reg_rdata <= cnt_stack_udp_err_in;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd30;
+                end
             end
             12'h0d3: begin // STACK.UDP_OVERSIZE
-                reg_rdata <= cnt_stack_udp_oversize;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd31;
+                end
             end
-            12'h0d4: begin // STACK.UDPTX_TX_FRAMES
-                reg_rdata <= cnt_stack_udptx_tx_frames;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+            12'h0d4: begin // STACK.UDPTX0_TX_FRAMES
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd32;
+                end
             end
-            12'h0d5: begin // STACK.UDPTX_TX_ABORT
-                reg_rdata <= cnt_stack_udptx_tx_abort;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+            12'h0d5: begin // STACK.UDPTX0_TX_ABORT
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd33;
+                end
             end
-            12'h0d6: begin // STACK.UDPTX_TX_LONG
-                reg_rdata <= cnt_stack_udptx_tx_long;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+            12'h0d6: begin // STACK.UDPTX0_TX_LONG
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd34;
+                end
             end
-            12'h0d7: begin // STACK.UDPTX_ARP_MISS
-                reg_rdata <= cnt_stack_udptx_arp_miss;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+            12'h0d7: begin // STACK.UDPTX0_ARP_MISS
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd35;
+                end
             end
             12'h0d8: begin // STACK.ICMP_BAD_CSUM
-                reg_rdata <= cnt_stack_icmp_bad_csum;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd36;
+                end
             end
             12'h0d9: begin // STACK.ICMP_UNREACH_SENT
-                reg_rdata <= cnt_stack_icmp_unreach_sent;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd37;
+                end
             end
             12'h0da: begin // STACK.ICMP_UNREACH_DROPPED
-                reg_rdata <= cnt_stack_icmp_unreach_dropped;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd38;
+                end
             end
             12'h0db: begin // STACK.UDP_BUSY_DROP
-                reg_rdata <= cnt_stack_udp_busy_drop;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd39;
+                end
+            end
+            12'h0dc: begin // STACK.ICMP_ABORTED
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd40;
+                end
+            end
+            12'h0dd: begin // STACK.ICMP_DROPPED
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd41;
+                end
+            end
+            12'h0de: begin // STACK.TX_FRAMES
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd42;
+                end
+            end
+            12'h0df: begin // STACK.RAW_TX_FRAMES
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd43;
+                end
+            end
+            12'h0e0: begin // STACK.RAW_TX_ABORT
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd44;
+                end
+            end
+            12'h0e1: begin // STACK.ECHO_DATAGRAMS
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd45;
+                end
+            end
+            12'h0e2: begin // STACK.UDPTX0_SF_OVERFLOW
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd46;
+                end
+            end
+            12'h0e3: begin // STACK.UDPTX1_TX_FRAMES
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd47;
+                end
+            end
+            12'h0e4: begin // STACK.UDPTX1_TX_ABORT
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd48;
+                end
+            end
+            12'h0e5: begin // STACK.UDPTX1_TX_LONG
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd49;
+                end
+            end
+            12'h0e6: begin // STACK.UDPTX1_ARP_MISS
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd50;
+                end
+            end
+            12'h0e7: begin // STACK.UDPTX1_SF_OVERFLOW
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd51;
+                end
+            end
+            12'h0e8: begin // STACK.UDPTX2_TX_FRAMES
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd52;
+                end
+            end
+            12'h0e9: begin // STACK.UDPTX2_TX_ABORT
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd53;
+                end
+            end
+            12'h0ea: begin // STACK.UDPTX2_TX_LONG
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd54;
+                end
+            end
+            12'h0eb: begin // STACK.UDPTX2_SF_OVERFLOW
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd55;
+                end
             end
             12'h100: begin // ARP.REQ_RX
-                reg_rdata <= cnt_arp_req_rx;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd56;
+                end
             end
             12'h101: begin // ARP.REPLY_TX
-                reg_rdata <= cnt_arp_reply_tx;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd57;
+                end
             end
             12'h102: begin // ARP.REQ_TX
-                reg_rdata <= cnt_arp_req_tx;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd58;
+                end
             end
             12'h103: begin // ARP.GARP_TX
-                reg_rdata <= cnt_arp_garp_tx;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd59;
+                end
             end
             12'h104: begin // ARP.REPLY_RX
-                reg_rdata <= cnt_arp_reply_rx;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd60;
+                end
             end
             12'h105: begin // ARP.MALFORMED
-                reg_rdata <= cnt_arp_malformed;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd61;
+                end
             end
             12'h106: begin // ARP.RX_OVERRUN
-                reg_rdata <= cnt_arp_rx_overrun;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd62;
+                end
             end
             12'h107: begin // ARP.HIT
-                reg_rdata <= cnt_arp_hit;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd63;
+                end
             end
             12'h108: begin // ARP.MISS
-                reg_rdata <= cnt_arp_miss;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd64;
+                end
             end
             12'h109: begin // ARP.TIMEOUT
-                reg_rdata <= cnt_arp_timeout;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd65;
+                end
             end
             12'h10a: begin // ARP.EXPIRED
-                reg_rdata <= cnt_arp_expired;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd66;
+                end
             end
             12'h10b: begin // ARP.EVICTED
-                reg_rdata <= cnt_arp_evicted;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd67;
+                end
             end
             12'h10c: begin // ARP.CONFLICT
-                reg_rdata <= cnt_arp_conflict;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd68;
+                end
+            end
+            12'h10d: begin // ARP.REQ_REFUSED
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd69;
+                end
             end
             12'h140: begin // IPBUS.RX_PACKETS
-                reg_rdata <= cnt_ipb_rx_packets;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd70;
+                end
             end
             12'h141: begin // IPBUS.RX_BAD
-                reg_rdata <= cnt_ipb_rx_bad;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd71;
+                end
             end
             12'h142: begin // IPBUS.RX_OVERSIZE
-                reg_rdata <= cnt_ipb_rx_oversize;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd72;
+                end
             end
             12'h143: begin // IPBUS.RX_MALFORMED
-                reg_rdata <= cnt_ipb_rx_malformed;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd73;
+                end
             end
             12'h144: begin // IPBUS.CONTROL
-                reg_rdata <= cnt_ipb_control;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd74;
+                end
             end
             12'h145: begin // IPBUS.STATUS
-                reg_rdata <= cnt_ipb_status;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd75;
+                end
             end
             12'h146: begin // IPBUS.RESEND
-                reg_rdata <= cnt_ipb_resend;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd76;
+                end
             end
             12'h147: begin // IPBUS.ID_DROPPED
-                reg_rdata <= cnt_ipb_id_dropped;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd77;
+                end
             end
             12'h148: begin // IPBUS.RESEND_MISS
-                reg_rdata <= cnt_ipb_resend_miss;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd78;
+                end
             end
             12'h149: begin // IPBUS.TRANSACTIONS
-                reg_rdata <= cnt_ipb_transactions;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd79;
+                end
             end
             12'h14a: begin // IPBUS.BAD_HEADER
-                reg_rdata <= cnt_ipb_bad_header;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd80;
+                end
             end
             12'h14b: begin // IPBUS.BUS_ERRORS
-                reg_rdata <= cnt_ipb_bus_errors;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd81;
+                end
             end
             12'h14c: begin // IPBUS.BUS_TIMEOUTS
-                reg_rdata <= cnt_ipb_bus_timeouts;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd82;
+                end
             end
             12'h14d: begin // IPBUS.WP_REJECTED
-                reg_rdata <= cnt_ipb_wp_rejected;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd83;
+                end
             end
             12'h14e: begin // IPBUS.REPLY_OVERFLOW
-                reg_rdata <= cnt_ipb_reply_overflow;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd84;
+                end
             end
             12'h14f: begin // IPBUS.TX_PACKETS
-                reg_rdata <= cnt_ipb_tx_packets;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd85;
+                end
             end
             12'h160: begin // IPBUS.ALLOW_EN
                 reg_rdata <= {31'd0, cfg_ipb_allow_en};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_en <= reg_wdata[0];
@@ -697,7 +1053,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[31:0];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[31:0] <= reg_wdata[31:0];
@@ -707,7 +1063,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[63:32];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[63:32] <= reg_wdata[31:0];
@@ -717,7 +1073,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[95:64];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[95:64] <= reg_wdata[31:0];
@@ -727,7 +1083,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_ipb_allow_ip[127:96];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_ipb_allow_ip[127:96] <= reg_wdata[31:0];
@@ -747,7 +1103,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_length};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_length <= reg_wdata[15:0];
@@ -757,7 +1113,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_count;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_count <= reg_wdata[31:0];
@@ -767,7 +1123,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_gap;
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_gap <= reg_wdata[31:0];
@@ -777,7 +1133,7 @@ module wirecore_regfile (
                 reg_rdata <= {27'd0, cfg_pktgen_num_dest};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_num_dest <= reg_wdata[4:0];
@@ -787,7 +1143,7 @@ module wirecore_regfile (
                 reg_rdata <= {23'd0, cfg_pktgen_payload};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_payload <= reg_wdata[8:0];
@@ -797,32 +1153,38 @@ module wirecore_regfile (
                 reg_rdata <= {31'd0, cfg_pktgen_ts_ext};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_ts_ext <= reg_wdata[0];
                 end
             end
             12'h208: begin // PKTGEN.SENT_PACKETS
-                reg_rdata <= cnt_pktgen_sent_packets;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd86;
+                end
             end
             12'h209: begin // PKTGEN.SENT_BYTES
-                reg_rdata <= cnt_pktgen_sent_bytes;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd87;
+                end
             end
             12'h20a: begin // PKTGEN.ARP_MISS
-                reg_rdata <= cnt_pktgen_arp_miss;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                if (reg_we) reg_err <= 1'b1;
+                else begin
+                    cnt_pend <= 1'b1;
+                    cnt_idx <= 7'd88;
+                end
             end
             12'h20b: begin // PKTGEN.WARMUP_MS
                 reg_rdata <= {16'd0, cfg_pktgen_warmup_ms};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_warmup_ms <= reg_wdata[15:0];
@@ -842,7 +1204,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[31:0];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[31:0] <= reg_wdata[31:0];
@@ -852,7 +1214,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[15:0]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[15:0] <= reg_wdata[15:0];
@@ -862,7 +1224,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[63:32];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[63:32] <= reg_wdata[31:0];
@@ -872,7 +1234,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[31:16]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[31:16] <= reg_wdata[15:0];
@@ -882,7 +1244,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[95:64];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[95:64] <= reg_wdata[31:0];
@@ -892,7 +1254,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[47:32]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[47:32] <= reg_wdata[15:0];
@@ -902,7 +1264,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[127:96];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[127:96] <= reg_wdata[31:0];
@@ -912,7 +1274,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[63:48]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[63:48] <= reg_wdata[15:0];
@@ -922,7 +1284,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[159:128];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[159:128] <= reg_wdata[31:0];
@@ -932,7 +1294,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[79:64]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[79:64] <= reg_wdata[15:0];
@@ -942,7 +1304,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[191:160];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[191:160] <= reg_wdata[31:0];
@@ -952,7 +1314,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[95:80]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[95:80] <= reg_wdata[15:0];
@@ -962,7 +1324,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[223:192];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[223:192] <= reg_wdata[31:0];
@@ -972,7 +1334,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[111:96]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[111:96] <= reg_wdata[15:0];
@@ -982,7 +1344,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[255:224];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[255:224] <= reg_wdata[31:0];
@@ -992,7 +1354,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[127:112]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[127:112] <= reg_wdata[15:0];
@@ -1002,7 +1364,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[287:256];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[287:256] <= reg_wdata[31:0];
@@ -1012,7 +1374,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[143:128]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[143:128] <= reg_wdata[15:0];
@@ -1022,7 +1384,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[319:288];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[319:288] <= reg_wdata[31:0];
@@ -1032,7 +1394,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[159:144]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[159:144] <= reg_wdata[15:0];
@@ -1042,7 +1404,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[351:320];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[351:320] <= reg_wdata[31:0];
@@ -1052,7 +1414,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[175:160]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[175:160] <= reg_wdata[15:0];
@@ -1062,7 +1424,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[383:352];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[383:352] <= reg_wdata[31:0];
@@ -1072,7 +1434,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[191:176]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[191:176] <= reg_wdata[15:0];
@@ -1082,7 +1444,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[415:384];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[415:384] <= reg_wdata[31:0];
@@ -1092,7 +1454,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[207:192]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[207:192] <= reg_wdata[15:0];
@@ -1102,7 +1464,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[447:416];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[447:416] <= reg_wdata[31:0];
@@ -1112,7 +1474,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[223:208]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[223:208] <= reg_wdata[15:0];
@@ -1122,7 +1484,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[479:448];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[479:448] <= reg_wdata[31:0];
@@ -1132,7 +1494,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[239:224]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[239:224] <= reg_wdata[15:0];
@@ -1142,7 +1504,7 @@ module wirecore_regfile (
                 reg_rdata <= cfg_pktgen_dest_ip[511:480];
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_ip[511:480] <= reg_wdata[31:0];
@@ -1152,7 +1514,7 @@ module wirecore_regfile (
                 reg_rdata <= {16'd0, cfg_pktgen_dest_port[255:240]};
                 if (reg_we && cfg_write_protect) begin
                     reg_err <= 1'b1;
-                    wp_refused <= wp_refused + 32'd1;
+                    wp_refused_ev <= 1'b1;
                 end else begin
                     reg_ack <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port[255:240] <= reg_wdata[15:0];
@@ -1162,6 +1524,7 @@ module wirecore_regfile (
                 reg_err <= 1'b1;
             end
             endcase
+            end
         end
     end
 

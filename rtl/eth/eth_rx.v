@@ -4,7 +4,8 @@
 // Input: whole frames from the MAC user side (destination MAC onwards, no FCS; tuser on
 // the last beat = bad frame). Frames whose destination is neither cfg_mac nor
 // ff:ff:ff:ff:ff:ff, frames shorter than the 14-byte header, and frames whose EtherType
-// is none of ARP (0x0806), IPv4 (0x0800) or cfg_raw_ethertype are dropped and counted.
+// is none of ARP (0x0806), IPv4 (0x0800) or cfg_raw_ethertype (while cfg_raw_en is 1) are
+// dropped and counted.
 //   - ARP frames go out whole and unchanged on m_arp_axis_*.
 //   - IPv4 frames: header on m_ip_hdr_* (dst_mac, src_mac, ethertype) and the bytes after
 //     the 14-byte header (padding included) on m_ip_axis_*, realigned to lane 0.
@@ -27,26 +28,26 @@
 // of the strip (m_hdr_valid_oh).
 //
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
-//   parsed; must hold at least the 14 header bytes), CNT_W (counter width, 1..32).
+//   parsed; must hold at least the 14 header bytes).
 // Latency (no backpressure): first payload byte out about 14/KEEP_W + 5 cycles after the
 //   frame's first beat (at DATA_W 64; 2 cycles fewer at DATA_W 8, where the strip starts a
 //   packet in the cycle after its command); one beat per cycle sustained.
-// Counters (32-bit ports, CNT_W-bit wrapping counters, upper bits zero): cnt_frames (all
-//   frames in), cnt_bad_mac (not for us), cnt_bad_ethertype (unknown EtherType), cnt_runt
-//   (shorter than the header).
-// cnt_ev[3:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
-//   cnt_frames .. bit 3 cnt_runt), each high in the cycle before its counter steps (read them
-//   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
+// cnt_ev[3:0]: event strobes, one cycle each (registered, 1 cycle after the frame's
+//   verdict), for counters kept in stat_counters (read them while rst is low):
+//   bit 0 frames      every frame in
+//   bit 1 bad_mac     frames not for us (dropped)
+//   bit 2 bad_ethertype  frames with an EtherType nobody takes (dropped)
+//   bit 3 runt        frames shorter than the header (dropped)
 module eth_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
-    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 32 : 8,
-    parameter integer CNT_W      = 32
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 32 : 8
 ) (
     input  wire              clk,
     input  wire              rst,
     input  wire [47:0]       cfg_mac,
     input  wire [15:0]       cfg_raw_ethertype,
+    input  wire              cfg_raw_en,  // 0: raw frames dropped as unknown EtherType
     input  wire [DATA_W-1:0] s_axis_tdata,
     input  wire [KEEP_W-1:0] s_axis_tkeep,
     input  wire              s_axis_tvalid,
@@ -84,22 +85,16 @@ module eth_rx #(
     input  wire              m_raw_axis_tready,
     output wire              m_raw_axis_tlast,
     output wire              m_raw_axis_tuser,
-    // counters
-    output reg  [31:0]       cnt_frames,
-    output reg  [31:0]       cnt_bad_mac,
-    output reg  [31:0]       cnt_bad_ethertype,
-    output reg  [31:0]       cnt_runt,
+    // event strobes
     output wire [3:0]        cnt_ev
 );
     localparam integer NB = (14 + KEEP_W - 1) / KEEP_W;  // beats holding the header
     localparam integer HW = NB * KEEP_W;  // header window bytes
     localparam integer BW = $clog2(NB + 1);
     localparam [1:0] R_ARP = 2'd0, R_IP = 2'd1, R_RAW = 2'd2;
-    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     // ---------------- parser ----------------
-    // counter increments are registered first (short enable paths, Fmax)
+    // the event strobes are registered (short paths, Fmax)
     reg inc_frames, inc_runt, inc_bad_mac, inc_bad_ethertype;
     assign cnt_ev = {inc_runt, inc_bad_ethertype, inc_bad_mac, inc_frames};
     reg  [HW*8-1:0] win;
@@ -171,7 +166,7 @@ module eth_rx #(
     wire        mac_ok = q_dst || dst_bcast;
     wire        t_arp = q_arp;
     wire        t_ip = q_ip;
-    wire        t_raw = q_raw;
+    wire        t_raw = q_raw && cfg_raw_en;  // the raw channel on
 
     always @(posedge clk) begin
         if (win_beat) begin
@@ -201,23 +196,15 @@ module eth_rx #(
             ended <= 1'b0;
             pushed <= 1'b0;
             cmd_valid <= 1'b0;
-            cnt_frames <= 32'd0;
             inc_frames <= 1'b0;
             inc_runt <= 1'b0;
             inc_bad_mac <= 1'b0;
             inc_bad_ethertype <= 1'b0;
-            cnt_bad_mac <= 32'd0;
-            cnt_bad_ethertype <= 32'd0;
-            cnt_runt <= 32'd0;
         end else begin
             inc_frames <= 1'b0;
             inc_runt <= 1'b0;
             inc_bad_mac <= 1'b0;
             inc_bad_ethertype <= 1'b0;
-            if (inc_frames) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
-            if (inc_runt) cnt_runt <= (cnt_runt + 32'd1) & CNT_MASK;
-            if (inc_bad_mac) cnt_bad_mac <= (cnt_bad_mac + 32'd1) & CNT_MASK;
-            if (inc_bad_ethertype) cnt_bad_ethertype <= (cnt_bad_ethertype + 32'd1) & CNT_MASK;
             if (restart) begin
                 bcnt <= 0;
                 bfull <= 1'b0;

@@ -19,14 +19,11 @@
 // (the other input then goes next). After reset no input holds the grant and the
 // lowest-numbered requester is served first.
 //
-// Parameters: N (inputs, >= 1), DATA_W, KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
-//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
+// Parameters: N (inputs, >= 1), DATA_W, KEEP_W = DATA_W/8.
 // Interfaces: s_axis_* flattened, input i in bits [i*DATA_W +: DATA_W] (tkeep
 //   [i*KEEP_W +: KEEP_W], tvalid/tready/tlast/tuser bit i); m_axis_* the merged stream.
-//   cnt_frames: frames passed.
-// cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
-//   cnt_frames), each high in the cycle before its counter steps (read them
-//   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
+// cnt_ev[0:0]: event strobes, one cycle each, for counters kept in stat_counters (read
+//   them while rst is low): bit 0 frames passed (at a frame's last beat).
 // Latency (REG_OUT = 0): data path 0 cycles (the registered grant selects the input); an
 //   idle arbiter adds 1 cycle to a request from an input that does not hold the grant, 0 otherwise.
 //
@@ -57,7 +54,6 @@ module eth_tx_arb #(
     parameter N      = 2,
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32,
     parameter integer REG_OUT = 0
 ) (
     input  wire                  clk,
@@ -77,11 +73,9 @@ module eth_tx_arb #(
     output wire                  m_axis_tlast,
     output wire                  m_axis_tuser,
 
-    output reg  [31:0]           cnt_frames,
     output wire [0:0]            cnt_ev
 );
-    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
+
     // one-hot grant: the data path is an AND-OR of the inputs selected by a register, and
     // the round-robin pick is "the lowest other requester above the granted input, else
     // the lowest other requester" (with no grant, after reset: the lowest requester)
@@ -149,7 +143,6 @@ module eth_tx_arb #(
                 if (fire) begin
                     if (m_axis_tlast) begin
                         locked     <= 1'b0;
-                        cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
                         if (any) grant <= pick_of(grant, req);  // next input's frame follows with no idle cycle
                     end else begin
                         locked <= 1'b1;
@@ -160,7 +153,6 @@ module eth_tx_arb #(
                 if (rst) begin
                     grant      <= {N{1'b0}};
                     locked     <= 1'b0;
-                    cnt_frames <= 32'd0;
                 end
             end
         end else begin : g_reg
@@ -203,7 +195,6 @@ module eth_tx_arb #(
                     locked <= nxt_any;
                     if (nxt_any) ptr <= nxt;
                 end
-                if (fin) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
                 if (rst) begin
                     l_seen     <= 1'b0;
                     grant      <= {N{1'b0}};
@@ -211,7 +202,6 @@ module eth_tx_arb #(
                     ptr        <= {N{1'b0}};
                     nxt        <= {N{1'b0}};
                     nxt_any    <= 1'b0;
-                    cnt_frames <= 32'd0;
                 end
             end
         end

@@ -5,25 +5,21 @@
 // first frame byte leaves the cycle after the header handshake, the payload passes
 // through (realigned when 14 bytes is not a whole number of beats).
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
-//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
 // Interfaces:
 //   cfg_mac[47:0], cfg_raw_ethertype[15:0] (both taken at each header handshake)
 //   s_hdr_valid, s_hdr_ready, s_hdr_dst_mac[47:0]
 //   s_axis_*  payload up to its tlast (tuser on the last beat aborts the frame);
 //             a zero-length payload (one beat, tkeep 0) gives a header-only frame
 //   m_axis_*  frames for the arbiter / MAC (the MAC pads to 60 bytes)
-//   cnt_frames, cnt_abort  frames sent good / aborted
-// cnt_ev[1:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
-//   cnt_frames .. bit 1 cnt_abort), each high in the cycle before its counter steps (read them
-//   while rst is low), for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
+//   cnt_ev[1:0] event strobes, one cycle each, for counters kept in stat_counters (read
+//             them while rst is low): bit 0 frames sent good, bit 1 frames aborted
 // Latency: 1 cycle from the header handshake to the first byte; payload combinational.
 // Back to back, one idle cycle between frames (the next header is taken the cycle after
 // a frame's last beat; the MAC's inter-frame gap hides it).
 module raw_tx #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter KEEP_W = DATA_W / 8
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -48,12 +44,9 @@ module raw_tx #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg  [31:0]       cnt_frames,
-    output reg  [31:0]       cnt_abort,
     output wire [1:0]        cnt_ev
 );
-    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
+
     reg [47:0] r_dmac, r_smac;
     reg [15:0] r_type;
     wire       can, free;
@@ -97,13 +90,5 @@ module raw_tx #(
         .ev_sent(ev_sent), .ev_abort(ev_abort), .ev_long(ev_long)
     );
 
-    always @(posedge clk) begin
-        if (ev_sent) cnt_frames <= (cnt_frames + 32'd1) & CNT_MASK;
-        if (ev_abort) cnt_abort <= (cnt_abort + 32'd1) & CNT_MASK;
-        if (rst) begin
-            cnt_frames <= 32'd0;
-            cnt_abort  <= 32'd0;
-        end
-    end
 endmodule
 `default_nettype wire

@@ -17,35 +17,33 @@
 // checksum is bad, while its frame was good (no tuser), is discarded: one answered once
 // entirely buffered (under 26 bytes, see below) is dropped before any reply byte leaves;
 // one answered by cut-through has its reply, already under way, end with tuser=1 (the MAC
-// aborts it with a bad FCS, nothing good-looking leaves). Both are counted in cnt_bad_csum.
+// aborts it with a bad FCS, nothing good-looking leaves). Both are counted as bad_csum.
 //
 // How it is cut through: at KEEP_W >= 4 the first message beat holds type, code and
 // checksum; it is inspected without being taken, the 34-byte Ethernet+IPv4 header is
 // emitted, and the beat is changed on its way through. At KEEP_W < 4 (8 bits) the first
 // 4 message bytes are taken into registers, then emitted as the last 4 header bytes (38).
 //
-// Not answered (consumed, counted in cnt_dropped): ICMP types other than 8, requests to a
+// Not answered (consumed, counted as dropped): every message while cfg_answer is 0 (taken
+// at the message's header), ICMP types other than 8, requests to a
 // broadcast address, messages shorter than 8 bytes, requests that end (tlast) within their
 // first 4 bytes (cut short: nothing after the type, code and checksum). A request whose
 // last beat carries tuser (bad FCS, truncated) gets a reply that ends with tuser (the MAC
-// aborts it on the wire), counted in cnt_aborted (whatever its checksum). Every request's
-// message is counted exactly once: in cnt_dropped (not an answerable echo request), else
-// cnt_aborted (frame bad), else cnt_bad_csum (checksum bad), else cnt_replies.
+// aborts it on the wire), counted as aborted (whatever its checksum). Every request's
+// message is counted exactly once: as dropped (not an answerable echo request), else
+// aborted (frame bad), else bad_csum (checksum bad), else replies.
 //
-// Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8, CNT_W (counter
-//   width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero).
+// Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8.
 // Interfaces:
-//   cfg_mac[47:0], cfg_ttl[7:0] (the reply's source IP is the request's destination)
+//   cfg_mac[47:0], cfg_ttl[7:0] (the reply's source IP is the request's destination),
+//   cfg_answer (1: answer echo requests; 0: consume and count every message as dropped)
 //   s_hdr_valid, s_hdr_ready, s_hdr_src_mac[47:0], s_hdr_src_ip[31:0], s_hdr_dst_ip[31:0],
 //   s_hdr_protocol[7:0], s_hdr_len[15:0] (ICMP message bytes), s_hdr_broadcast: ip_rx's
 //   ICMP header bus; s_axis_*: the ICMP message (exactly len bytes, tuser on the last beat
 //   = bad); m_axis_*: reply frames.
-//   cnt_replies, cnt_aborted, cnt_dropped, cnt_bad_csum (CNT_W bits in 32-bit ports;
-//   each updated one cycle after its event: the events are registered).
-//   cnt_ev[3:0]: the counters' event strobes, one bit per cnt_* port in port order
-//     (bit 0 cnt_replies .. bit 3 cnt_bad_csum), each high in the cycle before its counter steps
-//     (read them while rst is low), for counters kept elsewhere (stat_counters);
-//     CNT_W may then be 1.
+//   cnt_ev[3:0]: event strobes, one cycle each, one cycle after the event (registered),
+//     for counters kept in stat_counters (read them while rst is low): bit 0 replies,
+//     bit 1 aborted, bit 2 dropped, bit 3 bad_csum (the verdicts above).
 //   The message must follow its header (docs/conventions.md: the header is transferred
 //   before or with the first beat); a producer that offers the next message early is
 //   held (s_axis_tready = 0) while a whole message waits in the FIFO (see below).
@@ -58,14 +56,14 @@
 // cycles (a beat written in cycle t is presented at t+3): see the checksum section below.
 module icmp_echo #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter KEEP_W = DATA_W / 8
 ) (
     input  wire              clk,
     input  wire              rst,
 
     input  wire [47:0]       cfg_mac,
     input  wire [7:0]        cfg_ttl,
+    input  wire              cfg_answer,  // 1: answer echo requests; 0: drop them
 
     input  wire              s_hdr_valid,
     output wire              s_hdr_ready,
@@ -90,18 +88,11 @@ module icmp_echo #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg  [31:0]       cnt_replies,
-    output reg  [31:0]       cnt_aborted,
-    output reg  [31:0]       cnt_dropped,
-    output reg  [31:0]       cnt_bad_csum,
     output wire [3:0]        cnt_ev
 );
-    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     localparam CAP  = (KEEP_W < 4) ? 1 : 0;        // first 4 bytes taken into registers
     localparam HDRB = CAP ? 38 : 34;               // bytes emitted before the passed part
     localparam NCAP = CAP ? (4 / KEEP_W) : 1;      // beats captured
-
 
     // The message goes through a small FIFO. A short message (one whose request frame
     // carried Ethernet padding: under 26 bytes) is answered only once it is entirely in
@@ -387,7 +378,8 @@ module icmp_echo #(
             tot   <= s_hdr_len + 16'd20;
             // < 26 and >= 8 written as bit tests (no 16-bit carry chains)
             r_short <= ~|s_hdr_len[15:5] && (s_hdr_len[4:0] < 5'd26);
-            r_ok  <= !s_hdr_broadcast && (|s_hdr_len[15:3]) && (s_hdr_protocol == 8'd1);
+            r_ok  <= cfg_answer && !s_hdr_broadcast && (|s_hdr_len[15:3]) &&
+                     (s_hdr_protocol == 8'd1);
             t_mac <= cfg_mac;
             t_ip  <= s_hdr_dst_ip;
             t_ttl <= cfg_ttl;
@@ -476,25 +468,16 @@ module icmp_echo #(
         // (the two drop events are exclusive: a start needs all 4 bytes captured)
         ev_drop_r <= (eng_start && eng_drop && !eng_bad) || (cap_fire && f_tlast);
         ev_bad_r  <= eng_start && eng_bad;
-        if (ev_drop_r) cnt_dropped <= (cnt_dropped + 32'd1) & CNT_MASK;
-        // the events are registered before they count (one cycle late): keeps the
-        // handshakes off the counters' enable paths
+        // the events are registered (one cycle late): keeps the handshakes off the
+        // counters' paths
         ev_sent_r <= ev_sent;
         ev_ab_r   <= ev_abort && !ab_csum_now;
         ev_abc_r  <= ev_abort && ab_csum_now;
-        if (ev_sent_r) cnt_replies <= (cnt_replies + 32'd1) & CNT_MASK;
-        if (ev_ab_r) cnt_aborted <= (cnt_aborted + 32'd1) & CNT_MASK;
-        if (ev_abc_r || ev_bad_r)
-            cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
         if (eng_start) r_drop <= eng_drop;
         if (csum_last) ab_csum <= 1'b1;
         if (ev_sent || ev_abort) ab_csum <= 1'b0;
         if (rst) begin
             r_id        <= 16'hffff;  // the first reply carries 0
-            cnt_replies <= 32'd0;
-            cnt_aborted <= 32'd0;
-            cnt_dropped <= 32'd0;
-            cnt_bad_csum <= 32'd0;
             ab_csum     <= 1'b0;
             r_drop      <= 1'b0;
             ev_sent_r   <= 1'b0;

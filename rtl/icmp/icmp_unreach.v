@@ -13,29 +13,25 @@
 // correct IPv4 header checksum. Receivers match the error to their socket by the quoted
 // addresses, protocol and ports, which are exact.
 //
-// Not answered (counted in cnt_unreach_dropped): datagrams sent to a broadcast address
+// Not answered (counted: unreach_dropped): datagrams sent to a broadcast address
 // (RFC 1122), strobes while a message is still going out, and strobes beyond
 // cfg_unreach_per_ms messages in the current millisecond (tick_1ms period); with
 // cfg_unreach_per_ms = 0 the module sends nothing.
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width 1..32: the
-//   counters wrap at 2^CNT_W, the ports' upper bits are zero).
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
 // Interfaces:
 //   tick_1ms (one-cycle strobe every millisecond), cfg_mac[47:0], cfg_ttl[7:0],
 //   cfg_unreach_per_ms[7:0]
 //   closed_valid, closed_src_mac[47:0], closed_src_ip[31:0], closed_dst_ip[31:0],
 //   closed_src_port[15:0], closed_dst_port[15:0], closed_broadcast
 //   m_axis_*: frames for the transmit arbiter
-//   cnt_unreach_sent, cnt_unreach_dropped
-// cnt_ev[1:0]: the counters' event strobes, one bit per cnt_* port in port order
-//   (bit 0 cnt_unreach_sent .. bit 1 cnt_unreach_dropped), each high in the cycle before its counter steps
-//   (read them while rst is low), for counters kept elsewhere (stat_counters);
-//   CNT_W may then be 1.
+//   cnt_ev[1:0]: event strobes, one cycle each, for counters kept in stat_counters (read
+//     them while rst is low): bit 0 unreach_sent (a message sent), bit 1 unreach_dropped
+//     (a closed-port datagram not answered)
 // Latency: the first frame byte leaves 3 cycles after the strobe.
 module icmp_unreach #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter KEEP_W = DATA_W / 8
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -59,20 +55,8 @@ module icmp_unreach #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output wire [31:0]       cnt_unreach_sent,
-    output wire [31:0]       cnt_unreach_dropped,
     output wire [1:0]        cnt_ev
 );
-    reg [CNT_W-1:0] n_sent, n_dropped;
-    generate
-        if (CNT_W < 32) begin : g_pad
-            assign cnt_unreach_sent    = {{(32-CNT_W){1'b0}}, n_sent};
-            assign cnt_unreach_dropped = {{(32-CNT_W){1'b0}}, n_dropped};
-        end else begin : g_full
-            assign cnt_unreach_sent    = n_sent;
-            assign cnt_unreach_dropped = n_dropped;
-        end
-    endgenerate
 
     localparam [1:0] S_IDLE = 2'd0, S_SUM = 2'd1, S_GO = 2'd2, S_RUN = 2'd3;
     reg [1:0] st;
@@ -145,13 +129,9 @@ module icmp_unreach #(
         endcase
         if (tick_1ms) sent_ms <= 8'd0;
         else if (take) sent_ms <= sent_ms + 8'd1;
-        if (closed_valid && !take) n_dropped <= n_dropped + 1'b1;
-        if (ev_sent) n_sent <= n_sent + 1'b1;
         if (rst) begin
             st                  <= S_IDLE;
             sent_ms             <= 8'd0;
-            n_sent              <= {CNT_W{1'b0}};
-            n_dropped           <= {CNT_W{1'b0}};
         end
     end
 

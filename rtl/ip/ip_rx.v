@@ -3,19 +3,19 @@
 //
 // Input: eth_rx's IPv4 output: the Ethernet header bus (only src_mac is used) and the
 // bytes after the Ethernet header (padding included), tuser on the last beat = bad frame.
-// Checks, in this order, each with its own counter; a packet failing one is dropped
+// Checks, in this order, each with its own event strobe; a packet failing one is dropped
 // whole and never comes out:
-//   runt        the frame ends before the IP header does (cnt_runt)
-//   version/IHL version != 4 or IHL < 5 (cnt_bad_hdr)
-//   checksum    header checksum over IHL*4 bytes (options included) (cnt_bad_csum)
-//   length      total length < IHL*4 (cnt_bad_len)
-//   destination not cfg_ip, 255.255.255.255 or the subnet broadcast (cnt_not_for_us)
-//   fragment    MF set or fragment offset != 0 (cnt_fragment)
-//   protocol    not ICMP (1) or UDP (17) (cnt_bad_proto)
+//   runt        the frame ends before the IP header does (cnt_ev bit 1)
+//   version/IHL version != 4 or IHL < 5 (bit 2)
+//   checksum    header checksum over IHL*4 bytes (options included) (bit 3)
+//   length      total length < IHL*4 (bit 4)
+//   destination not cfg_ip, 255.255.255.255 or the subnet broadcast (bit 5)
+//   fragment    MF set or fragment offset != 0 (bit 6)
+//   protocol    not ICMP (1) or UDP (17) (bit 7)
 // Accepted packets come out on the ICMP or UDP port: header bus (src_mac, src_ip, dst_ip,
 // protocol, len = total length - 4*IHL, broadcast) and the IP payload only (options
 // skipped, Ethernet padding removed), exactly len bytes, realigned to lane 0. If the frame
-// is shorter than the total length (cnt_truncated) or the MAC flagged it, the payload's
+// is shorter than the total length (bit 8) or the MAC flagged it, the payload's
 // last beat carries tuser = 1. The header handshake completes before the first payload
 // beat is offered.
 // The checksum is summed per beat as the header arrives (one's-complement with the
@@ -49,19 +49,18 @@
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
 // m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
-//   60 bytes, is checked), CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the
-//   counters wrap at 2^CNT_W, upper bits zero).
-// cnt_ev[8:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
-//   cnt_packets .. bit 8 cnt_truncated), each high in the cycle before its counter steps,
-//   for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
+//   60 bytes, is checked).
+// cnt_ev[8:0]: event strobes, one cycle each (registered), for counters kept in
+//   stat_counters (read them while rst is low): bit 0 packets delivered, 1 runt,
+//   2 bad_hdr, 3 bad_csum, 4 bad_len, 5 not_for_us, 6 fragment, 7 bad_proto,
+//   8 truncated (the checks above).
 // Latency (no backpressure): first payload byte out about 4*IHL/KEEP_W + 6 cycles after
 //   the first header beat (at DATA_W 64; 2 cycles fewer at DATA_W 8, where the strip starts
 //   a packet in the cycle after its command); one beat per cycle sustained.
 module ip_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
-    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16,
-    parameter integer CNT_W      = 32
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -107,16 +106,7 @@ module ip_rx #(
     input  wire              m_udp_axis_tready,
     output wire              m_udp_axis_tlast,
     output wire              m_udp_axis_tuser,
-    // counters
-    output reg  [31:0]       cnt_packets,
-    output reg  [31:0]       cnt_runt,
-    output reg  [31:0]       cnt_bad_hdr,
-    output reg  [31:0]       cnt_bad_csum,
-    output reg  [31:0]       cnt_bad_len,
-    output reg  [31:0]       cnt_not_for_us,
-    output reg  [31:0]       cnt_fragment,
-    output reg  [31:0]       cnt_bad_proto,
-    output reg  [31:0]       cnt_truncated,
+    // event strobes
     output wire [8:0]        cnt_ev
 );
     localparam integer NB = (20 + KEEP_W - 1) / KEEP_W;
@@ -124,11 +114,9 @@ module ip_rx #(
     localparam integer BW = $clog2(NB + 1);
     localparam integer SAW = $clog2(KEEP_W + 1);
     localparam HOLD = (KEEP_W == 1);  // header bus read from the parser's own registers
-    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     // ---------------- parser ----------------
-    // counter increments are registered first (short enable paths, Fmax)
+    // the event strobes are registered (short paths, Fmax)
     reg inc_truncated, inc_packets, inc_runt, inc_bad_hdr, inc_bad_csum, inc_bad_len, inc_not_for_us, inc_fragment, inc_bad_proto;
     assign cnt_ev = {inc_truncated, inc_bad_proto, inc_fragment, inc_not_for_us, inc_bad_len,
                      inc_bad_csum, inc_bad_hdr, inc_runt, inc_packets};
@@ -433,15 +421,6 @@ module ip_rx #(
             in_tl <= 1'b1;
             trunc_q <= 1'b0;
             cmd_valid <= 1'b0;
-            cnt_packets <= 32'd0;
-            cnt_runt <= 32'd0;
-            cnt_bad_hdr <= 32'd0;
-            cnt_bad_csum <= 32'd0;
-            cnt_bad_len <= 32'd0;
-            cnt_not_for_us <= 32'd0;
-            cnt_fragment <= 32'd0;
-            cnt_bad_proto <= 32'd0;
-            cnt_truncated <= 32'd0;
             inc_truncated <= 1'b0;
             inc_packets <= 1'b0;
             inc_runt <= 1'b0;
@@ -461,15 +440,6 @@ module ip_rx #(
             inc_not_for_us <= 1'b0;
             inc_fragment <= 1'b0;
             inc_bad_proto <= 1'b0;
-            if (inc_truncated) cnt_truncated <= (cnt_truncated + 32'd1) & CNT_MASK;
-            if (inc_packets) cnt_packets <= (cnt_packets + 32'd1) & CNT_MASK;
-            if (inc_runt) cnt_runt <= (cnt_runt + 32'd1) & CNT_MASK;
-            if (inc_bad_hdr) cnt_bad_hdr <= (cnt_bad_hdr + 32'd1) & CNT_MASK;
-            if (inc_bad_csum) cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
-            if (inc_bad_len) cnt_bad_len <= (cnt_bad_len + 32'd1) & CNT_MASK;
-            if (inc_not_for_us) cnt_not_for_us <= (cnt_not_for_us + 32'd1) & CNT_MASK;
-            if (inc_fragment) cnt_fragment <= (cnt_fragment + 32'd1) & CNT_MASK;
-            if (inc_bad_proto) cnt_bad_proto <= (cnt_bad_proto + 32'd1) & CNT_MASK;
             // (DATA_W 8: only a beat holding a header byte is summed)
             bs_v <= in_beat && ((KEEP_W != 1) || (s_axis_tkeep[0] && !hdr_have));
             ck0 <= hdr_have && !ck0 && !ck1 && !ck2 && !pushed;

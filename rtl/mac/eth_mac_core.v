@@ -1,6 +1,6 @@
 `default_nettype none
 // eth_mac_core: the MAC's byte-wide heart, shared by every PHY wrapper: eth_mac_tx
-// (tx_clk domain) + eth_mac_rx (rx_clk domain) + eth_mac_stats counting their strobes.
+// (tx_clk domain) + eth_mac_rx (rx_clk domain) + eth_mac_stats gathering their strobes.
 //
 // The wrappers (eth_mac_gmii, eth_mac_mii, eth_mac_rgmii) add only their PHY adapters,
 // which drive the clock enables and carry the GMII-like byte signals; see docs/mac.md.
@@ -15,14 +15,10 @@
 //   gmii_txd[7:0], gmii_tx_en, gmii_tx_er       bytes to the adapter (registered)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er       bytes from the adapter
 //   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rx_clk)   as in eth_mac_gmii
-//   cnt_* (32-bit ports, CNT_W-bit wrapping counters, upper bits zero)
-//   cnt_ev[9:0], cnt_ev_len[31:0]: the counters' event strobes and the bytes strobes'
-//                            frame lengths (see eth_mac_stats)
-// Parameters: CNT_W (counter width, 1..32; default 32).
-// Latency: that of eth_mac_tx and eth_mac_rx; counters 1 cycle after the strobe.
-module eth_mac_core #(
-    parameter integer CNT_W = 32
-) (
+//   cnt_ev[9:0], cnt_ev_len[31:0]: the event strobes (bits 0-3 tx_clk, 4-9 rx_clk)
+//                            and the bytes strobes' frame lengths (bit list: eth_mac_stats)
+// Latency: that of eth_mac_tx and eth_mac_rx (and eth_mac_stats for the strobes).
+module eth_mac_core (
     input  wire        tx_clk,
     input  wire        tx_rst,
     input  wire        tx_ce,
@@ -51,17 +47,7 @@ module eth_mac_core #(
     input  wire [7:0]  cfg_ifg,
     input  wire [15:0] cfg_max_len,
 
-    output wire [31:0] cnt_tx_frames,
-    output wire [31:0] cnt_tx_bytes,
-    output wire [31:0] cnt_tx_underflow,
-    output wire [31:0] cnt_tx_abort,
-    output wire [31:0] cnt_rx_frames,
-    output wire [31:0] cnt_rx_bytes,
-    output wire [31:0] cnt_rx_bad_fcs,
-    output wire [31:0] cnt_rx_runt,
-    output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er,
-    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [9:0]  cnt_ev,      // event strobes (eth_mac_stats)
     output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     wire        stat_tx_frame, stat_tx_underflow, stat_tx_abort;
@@ -91,7 +77,7 @@ module eth_mac_core #(
         .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er)
     );
 
-    eth_mac_stats #(.CNT_W(CNT_W)) u_stats (
+    eth_mac_stats u_stats (
         .tx_clk(tx_clk), .tx_rst(tx_rst),
         .stat_tx_frame(stat_tx_frame), .stat_tx_bytes(stat_tx_bytes),
         .stat_tx_underflow(stat_tx_underflow), .stat_tx_abort(stat_tx_abort),
@@ -99,11 +85,6 @@ module eth_mac_core #(
         .stat_rx_frame(stat_rx_frame), .stat_rx_bytes(stat_rx_bytes),
         .stat_rx_bad_fcs(stat_rx_bad_fcs), .stat_rx_runt(stat_rx_runt),
         .stat_rx_oversize(stat_rx_oversize), .stat_rx_er(stat_rx_er),
-        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
-        .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
-        .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
-        .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
         .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule

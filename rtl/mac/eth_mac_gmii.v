@@ -2,7 +2,7 @@
 // eth_mac_gmii: 1 Gbit/s Ethernet MAC, GMII PHY side (8 bits at 125 MHz).
 //
 // eth_mac_core with both clock enables tied to 1: eth_mac_tx (tx_clk domain) +
-// eth_mac_rx (rx_clk domain) + eth_mac_stats. The user side carries whole frames from
+// eth_mac_rx (rx_clk domain) + eth_mac_stats (event strobes). The user side carries whole frames from
 // the destination MAC onwards, without FCS, in both directions: TX pads to 60 bytes and
 // appends the FCS; RX strips the FCS and marks bad frames with m_axis_tuser on the last
 // beat. See docs/mac.md.
@@ -17,20 +17,15 @@
 //   cfg_ifg[7:0]             idle bytes between frames (< 12 means 12; tx_clk)
 //   cfg_max_len[15:0]        largest good frame, FCS included (1518, 9018 jumbo, 0 means
 //                            1518; rx_clk)
-//   cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort          (tx_clk)
-//   cnt_rx_frames, cnt_rx_bytes, cnt_rx_bad_fcs, cnt_rx_runt,
-//   cnt_rx_oversize, cnt_rx_er                                          (rx_clk)
-//                            32-bit ports; the counters are CNT_W bits, wrap at
-//                            2^CNT_W, upper port bits zero
-//   cnt_ev[9:0], cnt_ev_len[31:0]  the counters' event strobes in port order (bits 0-3
-//                            tx_clk, 4-9 rx_clk) and the frame lengths the bytes
-//                            strobes add (see eth_mac_stats), for counters kept elsewhere
-// Parameters: CNT_W (counter width, 1..32; default 32).
+//   cnt_ev[9:0], cnt_ev_len[31:0]  the event strobes, one cycle each, for the counters
+//                            kept in stat_counters (bits 0-3 tx_clk, 4-9 rx_clk): 0
+//                            tx_frames, 1 tx_bytes, 2 tx_underflow, 3 tx_abort,
+//                            4 rx_frames, 5 rx_bytes, 6 rx_bad_fcs, 7 rx_runt,
+//                            8 rx_oversize, 9 rx_er; the frame lengths the bytes strobes
+//                            add: [15:0] tx, [31:16] rx (eth_mac_stats)
 // Latency: s_axis_tvalid to first preamble byte on gmii_txd: 1 cycle; first frame byte
 // on gmii_rxd to m_axis: 7 cycles; last FCS byte on gmii_rxd to the tlast beat: 4.
-module eth_mac_gmii #(
-    parameter integer CNT_W = 32
-) (
+module eth_mac_gmii (
     input  wire        tx_clk,
     input  wire        tx_rst,
     input  wire        rx_clk,
@@ -57,20 +52,10 @@ module eth_mac_gmii #(
     input  wire [7:0]  cfg_ifg,
     input  wire [15:0] cfg_max_len,
 
-    output wire [31:0] cnt_tx_frames,
-    output wire [31:0] cnt_tx_bytes,
-    output wire [31:0] cnt_tx_underflow,
-    output wire [31:0] cnt_tx_abort,
-    output wire [31:0] cnt_rx_frames,
-    output wire [31:0] cnt_rx_bytes,
-    output wire [31:0] cnt_rx_bad_fcs,
-    output wire [31:0] cnt_rx_runt,
-    output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er,
-    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [9:0]  cnt_ev,      // event strobes (eth_mac_stats)
     output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
-    eth_mac_core #(.CNT_W(CNT_W)) u_core (
+    eth_mac_core u_core (
         .tx_clk(tx_clk), .tx_rst(tx_rst), .tx_ce(1'b1),
         .rx_clk(rx_clk), .rx_rst(rx_rst), .rx_ce(1'b1),
         .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
@@ -81,11 +66,6 @@ module eth_mac_gmii #(
         .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
         .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
-        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
-        .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
-        .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
-        .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
         .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule

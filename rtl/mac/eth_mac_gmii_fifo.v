@@ -1,6 +1,6 @@
 `default_nettype none
 // eth_mac_gmii_fifo: the GMII MAC (eth_mac_gmii) with clock-domain-crossing FIFOs, so
-// the whole user side, its configuration and its counters live in the stack clock clk.
+// the whole user side, its configuration and its event strobes live in the stack clock clk.
 //
 //   s_axis (clk) -> TX frame FIFO (axis_async_fifo) -> axis_pipe -> eth_mac_gmii TX
 //                                                                    (gmii_tx_clk)
@@ -9,12 +9,12 @@
 // TX: the FIFO is a frame FIFO, so a frame reaches the MAC only once it is whole and the
 // MAC never underflows, whatever clk is. A frame with s_axis_tuser on its last beat is
 // dropped in the FIFO (nothing goes on the wire), as is a frame longer than TX_DEPTH
-// bytes; both count in cnt_tx_fifo_drop. The input is back-pressured while the FIFO is
+// bytes; both are counted (cnt_ev bit 11). The input is back-pressured while the FIFO is
 // full.
 // RX: the MAC cannot wait, so the FIFO drops a frame that does not fit (whole: nothing
-// of it comes out), counted in cnt_rx_fifo_drop. With RX_DROP_BAD_FRAME = 1 frames the
+// of it comes out), counted (cnt_ev bit 10). With RX_DROP_BAD_FRAME = 1 frames the
 // MAC marks bad (FCS, runt, oversize, rx_er) are dropped in the FIFO too, so m_axis only
-// ever carries good frames (they stay counted by the MAC's counters); with 0 they come
+// ever carries good frames (they stay counted by the MAC's strobes); with 0 they come
 // out with m_axis_tuser = 1 on the last beat. Frames come out back to back, never
 // paused inside a frame.
 // A reset of any one domain keeps frames whole on the others (see axis_async_fifo): an
@@ -29,31 +29,34 @@
 //   gmii_txd[7:0], gmii_tx_en, gmii_tx_er        to the PHY (gmii_tx_clk)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er        from the PHY (gmii_rx_clk)
 //   cfg_ifg[7:0], cfg_max_len[15:0]              MAC configuration (clk; see docs/mac.md)
-//   cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort, cnt_rx_frames,
-//   cnt_rx_bytes, cnt_rx_bad_fcs, cnt_rx_runt, cnt_rx_oversize, cnt_rx_er
-//                            the MAC's counters (docs/mac.md), carried into clk
-//   cnt_rx_fifo_drop         RX frames dropped for lack of room in the RX FIFO
-//   cnt_tx_fifo_drop         TX frames dropped by the TX FIFO (tuser, or oversize)
-// All cnt_* are 32-bit outputs in clk, CNT_W-bit counters wrapping at 2^CNT_W (the
-// bits above CNT_W are zero); each is reset by the reset of the
-// domain it counts in (cnt_tx_fifo_drop: rst; cnt_rx_fifo_drop and the RX counters:
-// gmii_rx_rst; the TX counters: gmii_tx_rst) and follows its source a few cycles
-// behind. Configuration reaches the MAC a few cycles after it changes; a reset of the
+//   cnt_ev[11:0], cnt_ev_len[31:0]  event strobes in clk, one cycle each, for counters
+//                            kept in stat_counters: bits 0-9 the MAC's (eth_mac_gmii:
+//                            0 tx_frames, 1 tx_bytes, 2 tx_underflow, 3 tx_abort,
+//                            4 rx_frames, 5 rx_bytes, 6 rx_bad_fcs, 7 rx_runt,
+//                            8 rx_oversize, 9 rx_er), carried into clk, 10 rx_fifo_drop
+//                            (RX frames dropped for lack of room in the RX FIFO),
+//                            11 tx_fifo_drop (TX frames dropped by the TX FIFO: tuser, or
+//                            oversize); the frame lengths of bits 1 and 5: [15:0] and
+//                            [31:16] (FCS included), valid with them.
+// The MAC's strobes and the RX FIFO's drops cross into clk one by one (sync_pulse, the
+// length held in the PHY domain from the frame's end until the next frame's): each kind
+// of event must come at most once per 4 cycles of clk. On a link that keeps the 12-byte
+// gap a frame and its gap take at least 20 cycles (84 for a frame that carries a length),
+// so every event is carried for any clk at or above a quarter of the GMII clocks; an
+// event is lost only if the link breaks that spacing, or in a reset of either domain. Configuration reaches the MAC a few cycles after it changes; a reset of the
 // MAC's domain restarts it from 12 (IFG) and 1518 (max length) until the value arrives.
 // Hold each reset at least 4 cycles of the slowest clock.
 // Latency: TX, a frame's last beat on s_axis to its first preamble byte on gmii_txd: about
 //   7 gmii_tx_clk cycles plus 1 clk; RX, the MAC's (docs/mac.md) plus, from the frame's
-//   end, about 6 clk cycles (the RX FIFO is a frame FIFO).
+//   end, about 6 clk cycles (the RX FIFO is a frame FIFO). A strobe of the PHY domains
+//   reaches cnt_ev 1 cycle of its domain plus 3 of clk after it.
 // Parameters: TX_DEPTH, RX_DEPTH (FIFO bytes, powers of two; TX_DEPTH is the largest
 //   frame that can be sent; 2048 holds a 1518-byte frame and keeps each FIFO in one
-//   row of iCE40 block RAMs, deeper ones cascade and run slower), RX_DROP_BAD_FRAME (0/1),
-//   CNT_W (counter width, 1..32; default 32: narrower counters also narrow the
-//   counter crossings).
+//   row of iCE40 block RAMs, deeper ones cascade and run slower), RX_DROP_BAD_FRAME (0/1).
 module eth_mac_gmii_fifo #(
     parameter TX_DEPTH          = 2048,
     parameter RX_DEPTH          = 2048,
-    parameter RX_DROP_BAD_FRAME = 1,
-    parameter integer CNT_W     = 32
+    parameter RX_DROP_BAD_FRAME = 1
 ) (
     input wire clk,
     input wire rst,
@@ -84,18 +87,8 @@ module eth_mac_gmii_fifo #(
     input wire [ 7:0] cfg_ifg,
     input wire [15:0] cfg_max_len,
 
-    output wire [31:0] cnt_tx_frames,
-    output wire [31:0] cnt_tx_bytes,
-    output wire [31:0] cnt_tx_underflow,
-    output wire [31:0] cnt_tx_abort,
-    output wire [31:0] cnt_rx_frames,
-    output wire [31:0] cnt_rx_bytes,
-    output wire [31:0] cnt_rx_bad_fcs,
-    output wire [31:0] cnt_rx_runt,
-    output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er,
-    output wire [31:0] cnt_rx_fifo_drop,
-    output reg  [31:0] cnt_tx_fifo_drop
+    output wire [11:0] cnt_ev,
+    output wire [31:0] cnt_ev_len
 );
 
     // ------------------------------------------------------------------ MAC
@@ -105,13 +98,12 @@ module eth_mac_gmii_fifo #(
     wire mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
     wire [7:0] ifg_tx;
     wire [15:0] max_len_rx;
-    wire [31:0] tx_frames, tx_bytes, tx_underflow, tx_abort;
-    wire [31:0] rx_frames, rx_bytes, rx_bad_fcs, rx_runt, rx_oversize, rx_er;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [9:0] mac_ev;  // the MAC's strobes: 0-3 gmii_tx_clk, 4-9 gmii_rx_clk (1 = 0, 5 = 4)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [31:0] mac_ev_len;
 
-    /* verilator lint_off PINCONNECTEMPTY */
-    eth_mac_gmii #(
-        .CNT_W(CNT_W)
-    ) u_mac (
+    eth_mac_gmii u_mac (
         .tx_clk          (gmii_tx_clk),
         .tx_rst          (gmii_tx_rst),
         .rx_clk          (gmii_rx_clk),
@@ -133,20 +125,9 @@ module eth_mac_gmii_fifo #(
         .gmii_rx_er      (gmii_rx_er),
         .cfg_ifg         (ifg_tx),
         .cfg_max_len     (max_len_rx),
-        .cnt_tx_frames   (tx_frames),
-        .cnt_tx_bytes    (tx_bytes),
-        .cnt_tx_underflow(tx_underflow),
-        .cnt_tx_abort    (tx_abort),
-        .cnt_rx_frames   (rx_frames),
-        .cnt_rx_bytes    (rx_bytes),
-        .cnt_rx_bad_fcs  (rx_bad_fcs),
-        .cnt_rx_runt     (rx_runt),
-        .cnt_rx_oversize (rx_oversize),
-        .cnt_rx_er       (rx_er),
-        .cnt_ev          (),  // the counters are brought to clk here (no strobes exported)
-        .cnt_ev_len      ()
+        .cnt_ev          (mac_ev),
+        .cnt_ev_len      (mac_ev_len)
     );
-    /* verilator lint_on PINCONNECTEMPTY */
 
     // ------------------------------------------------------------------ TX FIFO
     wire [7:0] fifo_tx_tdata;
@@ -204,15 +185,6 @@ module eth_mac_gmii_fifo #(
         .m_axis_tuser (mac_tx_tuser)
     );
 
-    // the FIFO drop counters wrap at 2^CNT_W like the MAC's (bits above CNT_W stay 0)
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hFFFFFFFF : ((32'd1 << CNT_W) - 32'd1);
-
-    always @(posedge clk) begin
-        if (rst) cnt_tx_fifo_drop <= 32'd0;
-        else if (tx_drop_bad || tx_drop_full)
-            cnt_tx_fifo_drop <= (cnt_tx_fifo_drop + 32'd1) & CNT_MASK;
-    end
-
     // ------------------------------------------------------------------ RX FIFO
     // The MAC has no tready: a beat offered while the FIFO is not ready (only while it
     // is in reset) is lost, so the rest of that frame is not passed on, except its last
@@ -231,7 +203,6 @@ module eth_mac_gmii_fifo #(
     wire rx_keep_unused;
     wire rx_overflow_unused, rx_drop_bad_unused, rx_good_unused;
     wire rx_drop_full;
-    reg [31:0] rx_fifo_drop;
 
     axis_async_fifo #(
         .DATA_W        (8),
@@ -262,11 +233,6 @@ module eth_mac_gmii_fifo #(
         .s_status_good_frame(rx_good_unused)
     );
 
-    always @(posedge gmii_rx_clk) begin
-        if (gmii_rx_rst) rx_fifo_drop <= 32'd0;
-        else if (rx_drop_full) rx_fifo_drop <= (rx_fifo_drop + 32'd1) & CNT_MASK;
-    end
-
     // ------------------------------------------------------------------ crossings
     // Each handshake crossing is reset on both sides whenever either domain is reset.
     wire rst_tx, rst_rx, tx_rst_clk, rx_rst_clk;
@@ -290,7 +256,7 @@ module eth_mac_gmii_fifo #(
         .in (gmii_rx_rst),
         .out(rx_rst_clk)
     );
-    // registered: they reach the wide registers of the counter crossings
+    // registered: they reach the event crossings
     reg  tx_side_rst;  // in gmii_tx_clk
     reg  rx_side_rst;  // in gmii_rx_clk
     reg  clk_tx_rst;  // in clk
@@ -302,7 +268,7 @@ module eth_mac_gmii_fifo #(
         clk_rx_rst <= rst | rx_rst_clk;
     end
 
-    wire upd_unused_0, upd_unused_1, upd_unused_2, upd_unused_3;
+    wire upd_unused_0, upd_unused_1;
 
     // Configuration is quasi-static: the MAC side keeps its value through a stack reset
     // and starts from the defaults after its own.
@@ -332,37 +298,45 @@ module eth_mac_gmii_fifo #(
         .dst_update(upd_unused_1)
     );
 
-    sync_bus #(
-        .WIDTH(4 * 32)
-    ) u_cnt_tx (
-        .src_clk   (gmii_tx_clk),
-        .src_rst   (tx_side_rst),
-        .src_data  ({tx_frames, tx_bytes, tx_underflow, tx_abort}),
-        .dst_clk   (clk),
-        .dst_rst   (clk_tx_rst),
-        .dst_data  ({cnt_tx_frames, cnt_tx_bytes, cnt_tx_underflow, cnt_tx_abort}),
-        .dst_update(upd_unused_2)
-    );
+    // The events: each kind through its own sync_pulse; the bytes strobes' lengths held in
+    // their PHY domain from the frame's end (a frame's length is read in clk a few cycles
+    // after it was loaded, and the next frame's comes at least 84 wire cycles later).
+    wire [2:0] tx_x = {mac_ev[3:2], mac_ev[0]};  // gmii_tx_clk: frames, underflow, abort
+    wire [5:0] rx_x = {rx_drop_full, mac_ev[9:6], mac_ev[4]};  // gmii_rx_clk
+    wire [2:0] tx_x_clk;
+    wire [5:0] rx_x_clk;
+    genvar gx;
+    generate
+        for (gx = 0; gx < 3; gx = gx + 1) begin : g_tx_x
+            sync_pulse u_sync (
+                .src_clk  (gmii_tx_clk),
+                .src_rst  (tx_side_rst),
+                .src_pulse(tx_x[gx]),
+                .dst_clk  (clk),
+                .dst_rst  (clk_tx_rst),
+                .dst_pulse(tx_x_clk[gx])
+            );
+        end
+        for (gx = 0; gx < 6; gx = gx + 1) begin : g_rx_x
+            sync_pulse u_sync (
+                .src_clk  (gmii_rx_clk),
+                .src_rst  (rx_side_rst),
+                .src_pulse(rx_x[gx]),
+                .dst_clk  (clk),
+                .dst_rst  (clk_rx_rst),
+                .dst_pulse(rx_x_clk[gx])
+            );
+        end
+    endgenerate
 
-    sync_bus #(
-        .WIDTH(7 * 32)
-    ) u_cnt_rx (
-        .src_clk(gmii_rx_clk),
-        .src_rst(rx_side_rst),
-        .src_data({rx_frames, rx_bytes, rx_bad_fcs, rx_runt, rx_oversize, rx_er, rx_fifo_drop}),
-        .dst_clk(clk),
-        .dst_rst(clk_rx_rst),
-        .dst_data({
-            cnt_rx_frames,
-            cnt_rx_bytes,
-            cnt_rx_bad_fcs,
-            cnt_rx_runt,
-            cnt_rx_oversize,
-            cnt_rx_er,
-            cnt_rx_fifo_drop
-        }),
-        .dst_update(upd_unused_3)
-    );
+    reg [15:0] tx_len_reg;  // gmii_tx_clk: the last frame's length
+    reg [15:0] rx_len_reg;  // gmii_rx_clk
+    always @(posedge gmii_tx_clk) if (mac_ev[0]) tx_len_reg <= mac_ev_len[15:0];
+    always @(posedge gmii_rx_clk) if (mac_ev[4]) rx_len_reg <= mac_ev_len[31:16];
+
+    assign cnt_ev = {tx_drop_bad || tx_drop_full, rx_x_clk[5:1], rx_x_clk[0], rx_x_clk[0],
+                     tx_x_clk[2:1], tx_x_clk[0], tx_x_clk[0]};
+    assign cnt_ev_len = {rx_len_reg, tx_len_reg};
 
 endmodule
 `default_nettype wire

@@ -1,9 +1,9 @@
 `default_nettype none
 // eth_mac_mii: 10/100 Mbit/s Ethernet MAC, MII PHY side (4 bits at 2.5/25 MHz).
 //
-// eth_mac_core (the GMII cores and counters) with its clock enables driven by nibble
+// eth_mac_core (the GMII cores and event strobes) with its clock enables driven by nibble
 // adapters (mii_nibble_tx, mii_nibble_rx): one byte every two MII clock cycles. Same
-// user side, configuration and counters as eth_mac_gmii (docs/mac.md).
+// user side, configuration and event strobes as eth_mac_gmii (docs/mac.md).
 //
 // Ports:
 //   mii_tx_clk, tx_rst       MII transmit clock (from the PHY) and its sync reset
@@ -13,14 +13,12 @@
 //   m_axis_t{data[7:0],valid,last,user}         frames received, no tready (mii_rx_clk)
 //   mii_txd[3:0], mii_tx_en, mii_tx_er          to the PHY (registered)
 //   mii_rxd[3:0], mii_rx_dv, mii_rx_er          from the PHY
-//   cfg_ifg[7:0], cfg_max_len[15:0], cnt_*, cnt_ev, cnt_ev_len as in eth_mac_gmii
-// Parameters: CNT_W (counter width, 1..32; default 32), as in eth_mac_gmii.
+//   cfg_ifg[7:0], cfg_max_len[15:0], cnt_ev, cnt_ev_len as in eth_mac_gmii (strobes in
+//                            mii_tx_clk / mii_rx_clk)
 // Latency: that of eth_mac_gmii counted in bytes (two MII cycles each), plus the
 // nibble adapters' registers (one MII cycle each way) and up to one cycle of waiting
 // for the transmit byte phase.
-module eth_mac_mii #(
-    parameter integer CNT_W = 32
-) (
+module eth_mac_mii (
     input  wire        mii_tx_clk,
     input  wire        tx_rst,
     input  wire        mii_rx_clk,
@@ -47,17 +45,7 @@ module eth_mac_mii #(
     input  wire [7:0]  cfg_ifg,
     input  wire [15:0] cfg_max_len,
 
-    output wire [31:0] cnt_tx_frames,
-    output wire [31:0] cnt_tx_bytes,
-    output wire [31:0] cnt_tx_underflow,
-    output wire [31:0] cnt_tx_abort,
-    output wire [31:0] cnt_rx_frames,
-    output wire [31:0] cnt_rx_bytes,
-    output wire [31:0] cnt_rx_bad_fcs,
-    output wire [31:0] cnt_rx_runt,
-    output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er,
-    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [9:0]  cnt_ev,      // event strobes (eth_mac_stats)
     output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     wire        tx_ce, rx_ce;
@@ -76,7 +64,7 @@ module eth_mac_mii #(
         .mac_ce(rx_ce), .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er)
     );
 
-    eth_mac_core #(.CNT_W(CNT_W)) u_core (
+    eth_mac_core u_core (
         .tx_clk(mii_tx_clk), .tx_rst(tx_rst), .tx_ce(tx_ce),
         .rx_clk(mii_rx_clk), .rx_rst(rx_rst), .rx_ce(rx_ce),
         .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
@@ -87,11 +75,6 @@ module eth_mac_mii #(
         .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
         .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
-        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
-        .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
-        .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
-        .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
         .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule

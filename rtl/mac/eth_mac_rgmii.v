@@ -1,9 +1,9 @@
 `default_nettype none
 // eth_mac_rgmii: 10/100/1000 Mbit/s Ethernet MAC, RGMII PHY side.
 //
-// eth_mac_core (the GMII cores and counters) behind an RGMII adapter whose DDR I/O is the
+// eth_mac_core (the GMII cores and event strobes) behind an RGMII adapter whose DDR I/O is the
 // technology module pair rgmii_oddr / rgmii_iddr (generic model in rtl/mac/, vendor
-// versions in boards/<vendor>/). Same user side, configuration and counters as
+// versions in boards/<vendor>/). Same user side, configuration and event strobes as
 // eth_mac_gmii (docs/mac.md).
 //
 // Transmit (tx_clk = 125 MHz, tx_clk90 = the same clock 90 degrees later):
@@ -28,14 +28,11 @@
 //                                with both resets held
 //   s_axis_t{data[7:0],valid,ready,last,user}   frames to send (tx_clk)
 //   m_axis_t{data[7:0],valid,last,user}         frames received, no tready (rgmii_rxc)
-//   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rgmii_rxc), cnt_*, cnt_ev, cnt_ev_len as
-//                                in eth_mac_gmii
-// Parameters: CNT_W (counter width, 1..32; default 32), as in eth_mac_gmii.
+//   cfg_ifg[7:0] (tx_clk), cfg_max_len[15:0] (rgmii_rxc), cnt_ev, cnt_ev_len as in
+//                                eth_mac_gmii (strobes in tx_clk / rgmii_rxc)
 // Latency at 1000: that of eth_mac_gmii plus one cycle on transmit (the output DDR
 // register) and two on receive (the input DDR register and its re-timing).
-module eth_mac_rgmii #(
-    parameter integer CNT_W = 32
-) (
+module eth_mac_rgmii (
     input  wire        tx_clk,
     input  wire        tx_clk90,
     input  wire        tx_rst,
@@ -64,17 +61,7 @@ module eth_mac_rgmii #(
     input  wire [7:0]  cfg_ifg,
     input  wire [15:0] cfg_max_len,
 
-    output wire [31:0] cnt_tx_frames,
-    output wire [31:0] cnt_tx_bytes,
-    output wire [31:0] cnt_tx_underflow,
-    output wire [31:0] cnt_tx_abort,
-    output wire [31:0] cnt_rx_frames,
-    output wire [31:0] cnt_rx_bytes,
-    output wire [31:0] cnt_rx_bad_fcs,
-    output wire [31:0] cnt_rx_runt,
-    output wire [31:0] cnt_rx_oversize,
-    output wire [31:0] cnt_rx_er,
-    output wire [9:0]  cnt_ev,      // counter strobes (eth_mac_stats)
+    output wire [9:0]  cnt_ev,      // event strobes (eth_mac_stats)
     output wire [31:0] cnt_ev_len   // frame lengths of the bytes strobes
 );
     // ---------------------------------------------------------------- transmit
@@ -150,7 +137,7 @@ module eth_mac_rgmii #(
     );
 
     // ------------------------------------------------------------------- cores
-    eth_mac_core #(.CNT_W(CNT_W)) u_core (
+    eth_mac_core u_core (
         .tx_clk(tx_clk), .tx_rst(tx_rst), .tx_ce(mac_tx_ce),
         .rx_clk(rgmii_rxc), .rx_rst(rx_rst), .rx_ce(rx_1g ? 1'b1 : nib_rx_ce),
         .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
@@ -163,11 +150,6 @@ module eth_mac_rgmii #(
         .gmii_rx_dv(rx_1g ? ctl_r : nib_rx_dv),
         .gmii_rx_er(rx_1g ? (ctl_r ^ ctl_f) : nib_rx_er),
         .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
-        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_bytes(cnt_tx_bytes),
-        .cnt_tx_underflow(cnt_tx_underflow), .cnt_tx_abort(cnt_tx_abort),
-        .cnt_rx_frames(cnt_rx_frames), .cnt_rx_bytes(cnt_rx_bytes),
-        .cnt_rx_bad_fcs(cnt_rx_bad_fcs), .cnt_rx_runt(cnt_rx_runt),
-        .cnt_rx_oversize(cnt_rx_oversize), .cnt_rx_er(cnt_rx_er),
         .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
 endmodule

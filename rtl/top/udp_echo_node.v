@@ -26,7 +26,7 @@
 //   cfg_echo_port[15:0]        UDP port of the echo (0 = closed)
 //   cfg_unreach_per_ms[7:0]    ICMP port-unreachable limit (only with ICMP_UNREACH = 1)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
-//   cnt_all[59*32-1:0]         every counter, 32 bits each, in this order (index: name):
+//   cnt_rd_en, cnt_rd_addr[5:0]  read counter cnt_rd_addr (COUNTERS = 1 or 2), by index:
 //     0-9   MAC: tx_frames tx_bytes tx_underflow tx_abort rx_frames rx_bytes rx_bad_fcs
 //           rx_runt rx_oversize rx_er
 //     10    RX FIFO: frames dropped because the FIFO was full
@@ -42,38 +42,35 @@
 //     57    echo: datagrams echoed
 //     58    udp_rx: datagrams dropped because the echo did not take them in time (only
 //           with RX_BUSY_WAIT >= 0)
-//   Counters are CNT_W bits wide (upper bits zero). With COUNTERS = 0, cnt_all is one
-//   constant-zero bit and synthesis removes every counter (as it does when cnt_all is
-//   left unconnected). With COUNTERS = 2, cnt_all is one constant-zero bit too, and the
-//   counters are read through the read port below instead.
-//   cnt_rd_en, cnt_rd_addr[5:0]  (COUNTERS = 2) read counter cnt_rd_addr (the index
-//                              above); cnt_rd_valid and cnt_rd_data[31:0] (CNT_W bits,
-//                              upper bits zero) follow exactly 2 cycles later with the
-//                              count of every event before the cnt_rd_en cycle. A read is
-//                              taken in any cycle cnt_busy is low (ignored while it is
-//                              high), one per cycle. Other modes: ignored, valid stays 0.
-//   cnt_busy                   (COUNTERS = 2) the counter RAM is being cleared: 59 cycles
+//     59    ARP: requests for us not answered (never: answers are always on here)
+//   cnt_rd_valid, cnt_rd_data[31:0]  follow exactly 2 cycles after cnt_rd_en with the
+//                              count (CNT_W bits, upper bits zero) of every event before
+//                              the cnt_rd_en cycle. A read is taken in any cycle cnt_busy
+//                              is low (ignored while it is high), one per cycle. With
+//                              COUNTERS = 0 reads are ignored and cnt_rd_valid stays 0.
+//   cnt_busy                   (COUNTERS = 2) the counter RAM is being cleared: 60 cycles
 //                              after rst falls. Events are counted meanwhile all the same.
 //   cnt_lost                   (COUNTERS = 2) sticky: an event was lost (a counter got
 //                              more events in one scan than its pending count holds).
-//   COUNTERS = 2 keeps the 59 counters in one RAM (stat_counters: iCE40 block RAM, Xilinx
-//   LUT RAM) fed by the blocks' event strobes (cnt_ev), the blocks built with 1-bit
-//   counters left unconnected, so synthesis removes them. Each counter has a CNT_PW-bit
-//   pending count folded into the RAM once every 59 + R cycles (R: reads taken
-//   meanwhile); the bytes counters have 16 bits, and 3 bits (at least ARP_ENTRIES) the
-//   counters whose events may come faster than one per 60 cycles: the MAC's bad FCS,
+//   The counters live in one stat_counters fed by the blocks' event strobes (cnt_ev),
+//   wrapping at 2^CNT_W. COUNTERS = 1 keeps them in flip-flops (exact at any rate).
+//   COUNTERS = 2 keeps them in one RAM (iCE40 block RAM, Xilinx LUT RAM): each counter
+//   has a CNT_PW-bit pending count folded into the RAM once every 60 + R cycles (R: reads
+//   taken meanwhile); the bytes counters have 16 bits, and 3 bits (at least ARP_ENTRIES)
+//   the counters whose events may come faster than one per 60 cycles: the MAC's bad FCS,
 //   runt and rx_er (wire frames as short as 25 cycles) and the ARP cache's timeout,
 //   expired and evicted (one per entry in a background pass). Every other counter steps
 //   at most once per frame of at least 60 bytes, one byte a cycle. So the counts are
 //   exact while at most 30 reads are taken in any 90 cycles; cnt_lost tells otherwise.
+//   COUNTERS = 0 builds no counter (the strobes are left unconnected).
 // Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
 //   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
 //   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
 //   buffer), ICMP_ECHO (1: answer ping; 0: ICMP consumed and counted in icmp_dropped),
 //   ICMP_UNREACH (1: port unreachable for closed ports), ECHO_ARP (0: the echo replies
 //   to the request's source MAC; 1: its replies go through an ARP lookup of the sender's
-//   IP, as a transmitting application's would), CNT_W (1..32),
-//   COUNTERS (1: cnt_all driven; 0: no counters; 2: counters in RAM, read port),
+//   IP, as a transmitting application's would), CNT_W (counter width, 2..32),
+//   COUNTERS (0 none, 1 counters in flip-flops, 2 counters in RAM),
 //   CNT_PW (pending bits per counter with COUNTERS = 2, >= 1), RX_BUSY_WAIT (udp_stack's).
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
 //   stack's turnaround (docs/stack.md), 2 cycles to the first preamble byte (the source's
@@ -107,7 +104,6 @@ module udp_echo_node #(
     output wire [7:0]       gmii_txd,
     output wire             gmii_tx_en,
     output wire             gmii_tx_er,
-    output wire [((COUNTERS == 1) ? 59*32 : 1)-1:0] cnt_all,
     input  wire             cnt_rd_en,
     input  wire [5:0]       cnt_rd_addr,
     output wire             cnt_rd_valid,
@@ -115,30 +111,20 @@ module udp_echo_node #(
     output wire             cnt_busy,
     output wire             cnt_lost
 );
-    localparam integer NCNT = 59;  // counters on cnt_all
+    localparam integer NCNT = 60;  // counters (the index list above)
     localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
     localparam [1:0]  ECHO_MODE   = ECHO_CSUM_MODE[1:0];
 
-    // COUNTERS = 2: the blocks' own counters are 1 bit wide and left unconnected
-    localparam integer SUB_CNT_W = (COUNTERS == 2) ? 1 : CNT_W;
+    generate
+        if (COUNTERS < 0 || COUNTERS > 2) begin : g_check_counters
+            udp_echo_node_COUNTERS_must_be_0_1_or_2 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
-    wire [NCNT*32-1:0] cnt;  // every counter; cnt_all shows them when COUNTERS = 1
-    wire [NCNT-1:0]    ev;   // every counter's event strobe, same order
+    wire [NCNT-1:0]    ev;   // every counter's event strobe, in index order
     wire [31:0]        ev_len;  // the MAC's frame lengths: tx [15:0], rx [31:16]
     generate
-        if (COUNTERS == 1) begin : g_cnt
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_ev = &{1'b0, ev, ev_len, cnt_rd_en, cnt_rd_addr};
-            /* verilator lint_on UNUSEDSIGNAL */
-            assign cnt_all = cnt;
-            assign cnt_rd_valid = 1'b0;
-            assign cnt_rd_data = 32'd0;
-            assign cnt_busy = 1'b0;
-            assign cnt_lost = 1'b0;
-        end else if (COUNTERS == 2) begin : g_ram
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_cnt = &{1'b0, cnt};
-            /* verilator lint_on UNUSEDSIGNAL */
+        if (COUNTERS != 0) begin : g_cnt
             wire [CNT_W-1:0] rd_data;
             // counters 1 and 5 (tx_bytes, rx_bytes) add their frame's length
             wire [NCNT*16-1:0] ev_val = {{(NCNT-6){16'd0}}, ev_len[31:16], 48'd0,
@@ -150,7 +136,7 @@ module udp_echo_node #(
             localparam integer PWA = $clog2(ARP_ENTRIES + 1);
             localparam integer PWX = (PWA > 3) ? PWA : 3;
             stat_counters #(
-                .N(NCNT), .W(CNT_W), .PW(CNT_PW), .VW(16), .PV(16),
+                .N(NCNT), .W(CNT_W), .RAM(COUNTERS - 1), .PW(CNT_PW), .VW(16), .PV(16),
                 .VMASK({{(NCNT-6){1'b0}}, 6'b100010}),
                 .PWW((PWX > CNT_PW) ? PWX : CNT_PW),
                 .WMASK({{(NCNT-48){1'b0}}, 3'b111, 35'd0, 10'b1011000000})
@@ -164,12 +150,10 @@ module udp_echo_node #(
             end else begin : g_full
                 assign cnt_rd_data = rd_data;
             end
-            assign cnt_all = 1'b0;
         end else begin : g_no_cnt
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_cnt = &{1'b0, cnt, ev, ev_len, cnt_rd_en, cnt_rd_addr};
+            wire unused_cnt = &{1'b0, ev, ev_len, cnt_rd_en, cnt_rd_addr};
             /* verilator lint_on UNUSEDSIGNAL */
-            assign cnt_all = 1'b0;
             assign cnt_rd_valid = 1'b0;
             assign cnt_rd_data = 32'd0;
             assign cnt_busy = 1'b0;
@@ -183,7 +167,7 @@ module udp_echo_node #(
     wire       mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
     wire       st_tx_tvalid, st_tx_tready, st_tx_tlast, st_tx_tuser;
 
-    eth_mac_gmii #(.CNT_W(SUB_CNT_W)) u_mac (
+    eth_mac_gmii u_mac (
         .tx_clk(clk), .tx_rst(rst), .rx_clk(clk), .rx_rst(rst),
         .s_axis_tdata(mac_tx_tdata), .s_axis_tvalid(mac_tx_tvalid),
         .s_axis_tready(mac_tx_tready), .s_axis_tlast(mac_tx_tlast),
@@ -193,11 +177,6 @@ module udp_echo_node #(
         .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .gmii_rxd(gmii_rxd), .gmii_rx_dv(gmii_rx_dv), .gmii_rx_er(gmii_rx_er),
         .cfg_ifg(8'd12), .cfg_max_len(MAX_FRAME_W),
-        .cnt_tx_frames(cnt[0*32+:32]), .cnt_tx_bytes(cnt[1*32+:32]),
-        .cnt_tx_underflow(cnt[2*32+:32]), .cnt_tx_abort(cnt[3*32+:32]),
-        .cnt_rx_frames(cnt[4*32+:32]), .cnt_rx_bytes(cnt[5*32+:32]),
-        .cnt_rx_bad_fcs(cnt[6*32+:32]), .cnt_rx_runt(cnt[7*32+:32]),
-        .cnt_rx_oversize(cnt[8*32+:32]), .cnt_rx_er(cnt[9*32+:32]),
         .cnt_ev(ev[9:0]), .cnt_ev_len(ev_len)
     );
 
@@ -225,18 +204,6 @@ module udp_echo_node #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    reg [SUB_CNT_W-1:0] cnt_fifo_full;
-    always @(posedge clk) begin
-        if (rst) cnt_fifo_full <= {SUB_CNT_W{1'b0}};
-        else if (fifo_drop_full) cnt_fifo_full <= cnt_fifo_full + 1'b1;
-    end
-    generate
-        if (SUB_CNT_W < 32) begin : g_fifo_pad
-            assign cnt[10*32+:32] = {{(32-SUB_CNT_W){1'b0}}, cnt_fifo_full};
-        end else begin : g_fifo_full
-            assign cnt[10*32+:32] = cnt_fifo_full;
-        end
-    endgenerate
     assign ev[10] = fifo_drop_full;
 
     // ---------------- stack with the echo on port 0 ----------------
@@ -261,13 +228,13 @@ module udp_echo_node #(
     wire [0:0]  raw_rx_tkeep;
     wire        raw_tx_hdr_ready, raw_tx_tready;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [46:0] stack_ev;
+    wire [47:0] stack_ev;
 
     udp_stack #(
         .DATA_W(8), .KEEP_W(1), .NUM_PORTS(1), .RX_STORE_FWD(0),
         .TX_BUF_BYTES(TX_BUF_BYTES), .ARP_ENTRIES(ARP_ENTRIES), .ICMP_ECHO(ICMP_ECHO),
         .ICMP_UNREACH(ICMP_UNREACH),
-        .CNT_W(SUB_CNT_W), .RX_BUSY_WAIT(RX_BUSY_WAIT), .TX_PIPE(31),
+        .RX_BUSY_WAIT(RX_BUSY_WAIT), .TX_PIPE(31),
         .TX_ARB_REG(1)
     ) u_stack (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
@@ -276,6 +243,8 @@ module udp_echo_node #(
         .cfg_raw_ethertype(16'hFFFF),  // reserved: the raw channel is unused
         .cfg_udp_port(cfg_echo_port), .cfg_udp_csum_mode(ECHO_MODE),
         .cfg_unreach_per_ms(cfg_unreach_per_ms),
+        .cfg_arp_answer(1'b1), .cfg_icmp_answer(1'b1), .cfg_udp_csum_check(1'b1),
+        .cfg_raw_en(1'b1),  // (its EtherType is reserved: nothing reaches it)
         .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
         .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
         .m_axis_tdata(st_tx_tdata), .m_axis_tkeep(tx_tkeep), .m_axis_tvalid(st_tx_tvalid),
@@ -305,40 +274,15 @@ module udp_echo_node #(
         .s_raw_tx_axis_tdata(8'd0), .s_raw_tx_axis_tkeep(1'b0), .s_raw_tx_axis_tvalid(1'b0),
         .s_raw_tx_axis_tready(raw_tx_tready), .s_raw_tx_axis_tlast(1'b0),
         .s_raw_tx_axis_tuser(1'b0),
-        .cnt_eth_rx_frames(cnt[11*32+:32]), .cnt_eth_bad_mac(cnt[12*32+:32]),
-        .cnt_eth_bad_ethertype(cnt[13*32+:32]), .cnt_eth_runt(cnt[14*32+:32]),
-        .cnt_ip_rx_packets(cnt[15*32+:32]), .cnt_ip_runt(cnt[16*32+:32]),
-        .cnt_ip_bad_hdr(cnt[17*32+:32]), .cnt_ip_bad_csum(cnt[18*32+:32]),
-        .cnt_ip_bad_len(cnt[19*32+:32]), .cnt_ip_not_for_us(cnt[20*32+:32]),
-        .cnt_ip_fragment(cnt[21*32+:32]), .cnt_ip_bad_proto(cnt[22*32+:32]),
-        .cnt_ip_truncated(cnt[23*32+:32]),
-        .cnt_udp_rx_datagrams(cnt[24*32+:32]), .cnt_udp_bad_len(cnt[25*32+:32]),
-        .cnt_udp_closed_port(cnt[26*32+:32]), .cnt_udp_bad_csum(cnt[27*32+:32]),
-        .cnt_udp_err_in(cnt[28*32+:32]), .cnt_udp_oversize(cnt[29*32+:32]),
-        .cnt_udp_busy_drop(cnt[58*32+:32]),
-        .cnt_icmp_replies(cnt[30*32+:32]), .cnt_icmp_aborted(cnt[31*32+:32]),
-        .cnt_icmp_dropped(cnt[32*32+:32]), .cnt_icmp_bad_csum(cnt[33*32+:32]),
-        .cnt_icmp_unreach_sent(cnt[34*32+:32]),
-        .cnt_icmp_unreach_dropped(cnt[35*32+:32]),
-        .cnt_arp_req_rx(cnt[36*32+:32]), .cnt_arp_reply_tx(cnt[37*32+:32]),
-        .cnt_arp_req_tx(cnt[38*32+:32]), .cnt_arp_garp_tx(cnt[39*32+:32]),
-        .cnt_arp_reply_rx(cnt[40*32+:32]), .cnt_arp_malformed(cnt[41*32+:32]),
-        .cnt_arp_rx_overrun(cnt[42*32+:32]), .cnt_arp_hit(cnt[43*32+:32]),
-        .cnt_arp_miss(cnt[44*32+:32]), .cnt_arp_timeout(cnt[45*32+:32]),
-        .cnt_arp_expired(cnt[46*32+:32]), .cnt_arp_evicted(cnt[47*32+:32]),
-        .cnt_arp_conflict(cnt[48*32+:32]),
-        .cnt_tx_frames(cnt[49*32+:32]), .cnt_raw_tx_frames(cnt[50*32+:32]),
-        .cnt_raw_tx_abort(cnt[51*32+:32]),
-        .cnt_udp_tx_frames(cnt[52*32+:32]), .cnt_udp_tx_abort(cnt[53*32+:32]),
-        .cnt_udp_tx_long(cnt[54*32+:32]), .cnt_udp_tx_arp_miss(cnt[55*32+:32]),
-        .cnt_udp_tx_sf_overflow(cnt[56*32+:32]),
         .cnt_ev(stack_ev)
     );
-    // udp_stack's cnt_ev (47 bits with one port) in cnt_all's order: its busy_drop strobe
-    // (index 19) is counter 58
+    // udp_stack's cnt_ev (48 bits with one port) in index order: its busy_drop strobe
+    // (index 19) is counter 58, ARP's req_refused (index 39) counter 59
     assign ev[29:11] = stack_ev[18:0];
-    assign ev[56:30] = stack_ev[46:20];
+    assign ev[48:30] = stack_ev[38:20];
+    assign ev[56:49] = stack_ev[47:40];
     assign ev[58] = stack_ev[19];
+    assign ev[59] = stack_ev[39];
 
     assign mac_tx_tdata = st_tx_tdata;
     assign mac_tx_tkeep = tx_tkeep;
@@ -347,7 +291,7 @@ module udp_echo_node #(
     assign mac_tx_tlast = st_tx_tlast;
     assign mac_tx_tuser = st_tx_tuser;
 
-    udp_echo #(.DATA_W(8), .KEEP_W(1), .CNT_W(SUB_CNT_W), .ARP_LOOKUP(ECHO_ARP)) u_echo (
+    udp_echo #(.DATA_W(8), .KEEP_W(1), .ARP_LOOKUP(ECHO_ARP)) u_echo (
         .clk(clk), .rst(rst),
         .s_hdr_valid(urx_hdr_valid), .s_hdr_ready(urx_hdr_ready),
         .s_hdr_src_mac(urx_hdr_src_mac), .s_hdr_src_ip(urx_hdr_src_ip),
@@ -364,7 +308,7 @@ module udp_echo_node #(
         .m_axis_tdata(utx_tdata), .m_axis_tkeep(utx_tkeep),
         .m_axis_tvalid(utx_tvalid), .m_axis_tready(utx_tready),
         .m_axis_tlast(utx_tlast), .m_axis_tuser(utx_tuser),
-        .cnt_echoed(cnt[57*32+:32]), .cnt_ev(ev[57])
+        .cnt_ev(ev[57])
     );
 endmodule
 `default_nettype wire

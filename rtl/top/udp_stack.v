@@ -12,6 +12,11 @@
 //   cfg_udp_port[NUM_PORTS*16]      port number of each application port (0 = closed)
 //   cfg_udp_csum_mode[NUM_PORTS*2]  TX checksum mode per port (0 zero, 1 computed, 2 given)
 //   tick_1ms                        millisecond strobe (ARP timers)
+//   cfg_arp_answer, cfg_icmp_answer, cfg_udp_csum_check, cfg_raw_en  run-time enables, one
+//       per block (the register map's NET.ENABLES): 0 leaves ARP requests for us
+//       unanswered (arp req_refused), drops every ICMP message (icmp_echo dropped), takes
+//       every UDP checksum as right (udp_rx), drops raw-EtherType frames (eth_rx
+//       bad_ethertype)
 //   m_udp_rx_hdr_* / m_udp_rx_axis_*  UDP receive, NUM_PORTS ports flattened
 //       (hdr fields src_mac, src_ip, src_port, dst_port, len; docs/conventions.md)
 //   s_udp_tx_hdr_* / s_udp_tx_axis_*  UDP transmit, NUM_PORTS ports flattened
@@ -19,24 +24,27 @@
 //   m_raw_rx_hdr_* (dst_mac, src_mac) / m_raw_rx_axis_*: raw-EtherType frames received
 //       (payload = the bytes after the 14-byte header, Ethernet padding included)
 //   s_raw_tx_hdr_* (dst_mac) / s_raw_tx_axis_*: raw-EtherType frames to send
-//   cnt_*             32-bit wrapping counters of every block (drop reasons included)
-//   cnt_ev[42+5*NUM_PORTS-1:0]  every counter's event strobe, in the order of the cnt_*
-//       ports (a port of NUM_PORTS counters gives NUM_PORTS bits, port 0 first); the
-//       EV_* localparams below give the first index of each group (docs/stack.md). A
-//       strobe is high in the cycle before its counter steps; for counters kept elsewhere
-//       (stat_counters), with CNT_W = 1 and the cnt_* ports left unconnected.
+//   cnt_ev[43+5*NUM_PORTS-1:0]  the blocks' event strobes (drop reasons included),
+//       concatenated, one cycle per event, for counters kept in stat_counters (read them
+//       while rst is low); each group is a block's cnt_ev, its first bit given by the
+//       EV_* localparams below (bit lists in each block's header and docs/stack.md):
+//         EV_ETH     eth_rx (4)     EV_IP      ip_rx (9)       EV_UDP_RX  udp_rx (7)
+//         EV_ICMP    icmp_echo (4), then icmp_unreach (2)       EV_ARP     arp (14)
+//         EV_TX      eth_tx_arb (1), then raw_tx (2)
+//         EV_UDP_TX  the UDP transmitters' tx_frames, tx_abort, tx_long, arp_miss and
+//                    sf_overflow strobes, NUM_PORTS bits each (port 0 first)
+//       A block left out (ICMP_ECHO = 0, ICMP_UNREACH = 0) gives zeros, except that
+//       without the echo every ICMP message is counted as dropped (EV_ICMP + 2).
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, RX_STORE_FWD (udp_rx: 0 cut-through
 //   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
 //   TX_BUF_BYTES (per-port buffer for checksum mode 1; 0 = none: mode 1 then sends
 //   checksum 0), ARP_ENTRIES,
 //   ICMP_ECHO (1: build the ICMP echo responder; 0: leave it out: every ICMP message is
-//   consumed and counted in cnt_icmp_dropped, the other cnt_icmp_* read 0),
+//   consumed and counted as dropped),
 //   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
-//   time by cfg_unreach_per_ms != 0; 0: leave it out, its counters read 0),
-//   CNT_W (width of every counter, 1..32: counters wrap at 2^CNT_W, the cnt_* ports stay
-//   32 bits with the upper bits zero; counters left unconnected are removed by synthesis),
+//   time by cfg_unreach_per_ms != 0; 0: leave it out),
 //   RX_BUSY_WAIT (udp_rx: cycles an application port may take to accept a datagram's
-//   header before the datagram is dropped whole and counted in cnt_udp_busy_drop, so one
+//   header before the datagram is dropped whole and counted (busy_drop), so one
 //   stalled application cannot stall ARP, ICMP and the other ports; -1 = wait forever),
 //   TX_PIPE (bit mask over the arbiter's inputs: 0 ARP, 1 ICMP echo, 2 raw, 3.. the UDP
 //   ports, then the port-unreachable sender; a set bit puts a register slice, axis_pipe,
@@ -68,7 +76,6 @@ module udp_stack #(
     parameter integer ARP_ENTRIES  = 16,
     parameter integer ICMP_ECHO    = 1,
     parameter integer ICMP_UNREACH = 0,
-    parameter integer CNT_W        = 32,
     parameter integer RX_BUSY_WAIT = -1,
     parameter integer TX_PIPE      = 0,
     parameter integer TX_ARB_REG   = 0,
@@ -88,6 +95,11 @@ module udp_stack #(
     input  wire [NUM_PORTS*16-1:0]     cfg_udp_port,
     input  wire [NUM_PORTS*2-1:0]      cfg_udp_csum_mode,
     input  wire [7:0]                  cfg_unreach_per_ms,  // port-unreachable limit, 0 = off
+    // run-time enables (NET.ENABLES): each refused frame is dropped and counted
+    input  wire                        cfg_arp_answer,      // answer ARP requests for us
+    input  wire                        cfg_icmp_answer,     // answer ICMP echo requests
+    input  wire                        cfg_udp_csum_check,  // check UDP checksums
+    input  wire                        cfg_raw_en,          // receive raw-EtherType frames
     // MAC user side
     input  wire [DATA_W-1:0]           s_axis_tdata,
     input  wire [KEEP_W-1:0]           s_axis_tkeep,
@@ -151,63 +163,10 @@ module udp_stack #(
     output wire                        s_raw_tx_axis_tready,
     input  wire                        s_raw_tx_axis_tlast,
     input  wire                        s_raw_tx_axis_tuser,
-    // counters: Ethernet receive
-    output wire [31:0]                 cnt_eth_rx_frames,
-    output wire [31:0]                 cnt_eth_bad_mac,
-    output wire [31:0]                 cnt_eth_bad_ethertype,
-    output wire [31:0]                 cnt_eth_runt,
-    // IPv4 receive
-    output wire [31:0]                 cnt_ip_rx_packets,
-    output wire [31:0]                 cnt_ip_runt,
-    output wire [31:0]                 cnt_ip_bad_hdr,
-    output wire [31:0]                 cnt_ip_bad_csum,
-    output wire [31:0]                 cnt_ip_bad_len,
-    output wire [31:0]                 cnt_ip_not_for_us,
-    output wire [31:0]                 cnt_ip_fragment,
-    output wire [31:0]                 cnt_ip_bad_proto,
-    output wire [31:0]                 cnt_ip_truncated,
-    // UDP receive
-    output wire [31:0]                 cnt_udp_rx_datagrams,
-    output wire [31:0]                 cnt_udp_bad_len,
-    output wire [31:0]                 cnt_udp_closed_port,
-    output wire [31:0]                 cnt_udp_bad_csum,
-    output wire [31:0]                 cnt_udp_err_in,
-    output wire [31:0]                 cnt_udp_oversize,
-    output wire [31:0]                 cnt_udp_busy_drop,
-    // ICMP
-    output wire [31:0]                 cnt_icmp_replies,
-    output wire [31:0]                 cnt_icmp_aborted,
-    output wire [31:0]                 cnt_icmp_dropped,
-    output wire [31:0]                 cnt_icmp_bad_csum,
-    output wire [31:0]                 cnt_icmp_unreach_sent,
-    output wire [31:0]                 cnt_icmp_unreach_dropped,
-    // ARP
-    output wire [31:0]                 cnt_arp_req_rx,
-    output wire [31:0]                 cnt_arp_reply_tx,
-    output wire [31:0]                 cnt_arp_req_tx,
-    output wire [31:0]                 cnt_arp_garp_tx,
-    output wire [31:0]                 cnt_arp_reply_rx,
-    output wire [31:0]                 cnt_arp_malformed,
-    output wire [31:0]                 cnt_arp_rx_overrun,
-    output wire [31:0]                 cnt_arp_hit,
-    output wire [31:0]                 cnt_arp_miss,
-    output wire [31:0]                 cnt_arp_timeout,
-    output wire [31:0]                 cnt_arp_expired,
-    output wire [31:0]                 cnt_arp_evicted,
-    output wire [31:0]                 cnt_arp_conflict,
-    // transmit
-    output wire [31:0]                 cnt_tx_frames,
-    output wire [31:0]                 cnt_raw_tx_frames,
-    output wire [31:0]                 cnt_raw_tx_abort,
-    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_frames,
-    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_abort,
-    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_long,
-    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_arp_miss,
-    output wire [NUM_PORTS*32-1:0]     cnt_udp_tx_sf_overflow,
-    // every counter's event strobe (see EV_* below)
-    output wire [42+5*NUM_PORTS-1:0]   cnt_ev
+    // the blocks' event strobes (see EV_* below)
+    output wire [43+5*NUM_PORTS-1:0]   cnt_ev
 );
-    // cnt_ev indices: the first bit of each group, in the order of the cnt_* ports
+    // cnt_ev indices: the first bit of each group
     localparam integer EV_ETH    = 0;   // eth_rx_frames bad_mac bad_ethertype runt
     localparam integer EV_IP     = 4;   // ip_rx_packets runt bad_hdr bad_csum bad_len
                                         // not_for_us fragment bad_proto truncated
@@ -217,9 +176,9 @@ module udp_stack #(
                                         // unreach_sent unreach_dropped
     localparam integer EV_ARP    = 26;  // arp_req_rx reply_tx req_tx garp_tx reply_rx
                                         // malformed rx_overrun hit miss timeout expired
-                                        // evicted conflict
-    localparam integer EV_TX     = 39;  // tx_frames raw_tx_frames raw_tx_abort
-    localparam integer EV_UDP_TX = 42;  // udp_tx_frames[NUM_PORTS] abort[..] long[..]
+                                        // evicted conflict req_refused
+    localparam integer EV_TX     = 40;  // tx_frames raw_tx_frames raw_tx_abort
+    localparam integer EV_UDP_TX = 43;  // udp_tx_frames[NUM_PORTS] abort[..] long[..]
                                         // arp_miss[..] sf_overflow[..]
 
     // arbiter inputs: ARP, ICMP, raw, the UDP ports, then the port-unreachable sender if built
@@ -273,8 +232,9 @@ module udp_stack #(
     wire [15:0]       ip_hdr_ethertype, raw_hdr_ethertype;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_eth_rx (
+    eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_eth_rx (
         .clk(clk_rx), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .cfg_raw_en(cfg_raw_en),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
@@ -292,8 +252,6 @@ module udp_stack #(
         .m_raw_axis_tdata(m_raw_rx_axis_tdata), .m_raw_axis_tkeep(m_raw_rx_axis_tkeep),
         .m_raw_axis_tvalid(m_raw_rx_axis_tvalid), .m_raw_axis_tready(m_raw_rx_axis_tready),
         .m_raw_axis_tlast(m_raw_rx_axis_tlast), .m_raw_axis_tuser(m_raw_rx_axis_tuser),
-        .cnt_frames(cnt_eth_rx_frames), .cnt_bad_mac(cnt_eth_bad_mac),
-        .cnt_bad_ethertype(cnt_eth_bad_ethertype), .cnt_runt(cnt_eth_runt),
         .cnt_ev(cnt_ev[EV_ETH+:4])
     );
 
@@ -317,7 +275,7 @@ module udp_stack #(
     wire [KEEP_W-1:0] udp_tkeep;
     wire              udp_tvalid, udp_tready, udp_tlast, udp_tuser;
 
-    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_ip_rx (
+    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_ip_rx (
         .clk(clk_rx), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
         .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready), .s_hdr_src_mac(ip_hdr_src_mac),
         .s_axis_tdata(ip_tdata), .s_axis_tkeep(ip_tkeep), .s_axis_tvalid(ip_tvalid),
@@ -336,10 +294,6 @@ module udp_stack #(
         .m_udp_axis_tdata(udp_tdata), .m_udp_axis_tkeep(udp_tkeep),
         .m_udp_axis_tvalid(udp_tvalid), .m_udp_axis_tready(udp_tready),
         .m_udp_axis_tlast(udp_tlast), .m_udp_axis_tuser(udp_tuser),
-        .cnt_packets(cnt_ip_rx_packets), .cnt_runt(cnt_ip_runt), .cnt_bad_hdr(cnt_ip_bad_hdr),
-        .cnt_bad_csum(cnt_ip_bad_csum), .cnt_bad_len(cnt_ip_bad_len),
-        .cnt_not_for_us(cnt_ip_not_for_us), .cnt_fragment(cnt_ip_fragment),
-        .cnt_bad_proto(cnt_ip_bad_proto), .cnt_truncated(cnt_ip_truncated),
         .cnt_ev(cnt_ev[EV_IP+:9])
     );
 
@@ -350,9 +304,10 @@ module udp_stack #(
     wire [15:0]       closed_src_port, closed_dst_port;
     udp_rx #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD),
-        .CNT_W(CNT_W), .BUSY_WAIT(RX_BUSY_WAIT)
+        .BUSY_WAIT(RX_BUSY_WAIT)
     ) u_udp_rx (
         .clk(clk_rx), .rst(rst), .cfg_udp_port(cfg_udp_port),
+        .cfg_csum_check(cfg_udp_csum_check),
         .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
         .s_hdr_src_mac(udp_hdr_src_mac), .s_hdr_src_ip(udp_hdr_src_ip),
         .s_hdr_dst_ip(udp_hdr_dst_ip), .s_hdr_len(udp_hdr_len),
@@ -370,10 +325,7 @@ module udp_stack #(
         .closed_src_ip(closed_src_ip), .closed_dst_ip(closed_dst_ip),
         .closed_src_port(closed_src_port), .closed_dst_port(closed_dst_port),
         .closed_broadcast(closed_bcast),
-        .cnt_datagrams(cnt_udp_rx_datagrams), .cnt_bad_len(cnt_udp_bad_len),
-        .cnt_closed_port(cnt_udp_closed_port), .cnt_bad_csum(cnt_udp_bad_csum),
-        .cnt_err_in(cnt_udp_err_in), .cnt_oversize(cnt_udp_oversize),
-        .cnt_busy_drop(cnt_udp_busy_drop), .cnt_ev(cnt_ev[EV_UDP_RX+:7])
+        .cnt_ev(cnt_ev[EV_UDP_RX+:7])
     );
 
     // ---------------- transmit sources ----------------
@@ -390,10 +342,11 @@ module udp_stack #(
 
     // (at 8 bits a repeated lookup is answered in 2 cycles, its compare registered: the
     // transmitter registers its request anyway, and the 24-cycle frame gap hides both)
-    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES), .CNT_W(CNT_W),
+    arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES),
           .REPEAT_LAT((KEEP_W == 1) ? 2 : 1)) u_arp (
         .clk(clk_arp), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask), .cfg_gateway(cfg_gateway),
+        .cfg_answer(cfg_arp_answer),
         .s_axis_tdata(arp_rx_tdata), .s_axis_tkeep(arp_rx_tkeep), .s_axis_tvalid(arp_rx_tvalid),
         .s_axis_tready(arp_rx_tready), .s_axis_tlast(arp_rx_tlast), .s_axis_tuser(arp_rx_tuser),
         .m_axis_tdata(tx_tdata[0*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[0*KEEP_W+:KEEP_W]),
@@ -402,13 +355,7 @@ module udp_stack #(
         .arp_req_valid(arp_req_valid), .arp_req_ready(arp_req_ready), .arp_req_ip(arp_req_ip),
         .arp_resp_valid(arp_resp_valid), .arp_resp_hit(arp_resp_hit),
         .arp_resp_mac(arp_resp_mac),
-        .cnt_req_rx(cnt_arp_req_rx), .cnt_reply_tx(cnt_arp_reply_tx),
-        .cnt_req_tx(cnt_arp_req_tx), .cnt_garp_tx(cnt_arp_garp_tx),
-        .cnt_reply_rx(cnt_arp_reply_rx), .cnt_malformed(cnt_arp_malformed),
-        .cnt_rx_overrun(cnt_arp_rx_overrun), .cnt_hit(cnt_arp_hit), .cnt_miss(cnt_arp_miss),
-        .cnt_timeout(cnt_arp_timeout), .cnt_expired(cnt_arp_expired),
-        .cnt_evicted(cnt_arp_evicted), .cnt_conflict(cnt_arp_conflict),
-        .cnt_ev(cnt_ev[EV_ARP+:13])
+        .cnt_ev(cnt_ev[EV_ARP+:14])
     );
 
     // round-robin grant of the lookup port; the owner of the lookup in flight gets the answer
@@ -450,8 +397,9 @@ module udp_stack #(
 
     generate
         if (ICMP_ECHO != 0) begin : g_echo
-            icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_icmp (
+            icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_icmp (
                 .clk(clk_icmp), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
+                .cfg_answer(cfg_icmp_answer),
                 .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
                 .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
                 .s_hdr_dst_ip(icmp_hdr_dst_ip), .s_hdr_protocol(icmp_hdr_proto),
@@ -461,19 +409,10 @@ module udp_stack #(
                 .m_axis_tdata(tx_tdata[1*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[1*KEEP_W+:KEEP_W]),
                 .m_axis_tvalid(tx_tvalid[1]), .m_axis_tready(tx_tready[1]),
                 .m_axis_tlast(tx_tlast[1]), .m_axis_tuser(tx_tuser[1]),
-                .cnt_replies(cnt_icmp_replies), .cnt_aborted(cnt_icmp_aborted),
-                .cnt_dropped(cnt_icmp_dropped), .cnt_bad_csum(cnt_icmp_bad_csum),
                 .cnt_ev(cnt_ev[EV_ICMP+:4])
             );
         end else begin : g_no_echo
             // no responder: every ICMP message is taken whole and counted as dropped
-            reg [31:0] icmp_dropped;
-            localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff
-                                                       : ((32'd1 << CNT_W) - 32'd1);
-            always @(posedge clk) begin
-                if (rst) icmp_dropped <= 32'd0;
-                else if (icmp_hdr_valid) icmp_dropped <= (icmp_dropped + 32'd1) & CNT_MASK;
-            end
             assign icmp_hdr_ready = 1'b1;
             assign icmp_tready = 1'b1;
             assign tx_tdata[1*DATA_W+:DATA_W] = {DATA_W{1'b0}};
@@ -481,13 +420,9 @@ module udp_stack #(
             assign tx_tvalid[1] = 1'b0;
             assign tx_tlast[1] = 1'b0;
             assign tx_tuser[1] = 1'b0;
-            assign cnt_icmp_replies = 32'd0;
-            assign cnt_icmp_aborted = 32'd0;
-            assign cnt_icmp_dropped = icmp_dropped;
-            assign cnt_icmp_bad_csum = 32'd0;
             assign cnt_ev[EV_ICMP+:4] = {1'b0, icmp_hdr_valid, 2'b00};  // dropped
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_icmp = &{1'b0, icmp_hdr_src_mac, icmp_hdr_src_ip, icmp_hdr_dst_ip,
+            wire unused_icmp = &{1'b0, cfg_icmp_answer, icmp_hdr_src_mac, icmp_hdr_src_ip, icmp_hdr_dst_ip,
                                  icmp_hdr_proto, icmp_hdr_len, icmp_hdr_bcast, icmp_tdata,
                                  icmp_tkeep, icmp_tvalid, icmp_tlast, icmp_tuser,
                                  tx_tready[1]};
@@ -495,7 +430,7 @@ module udp_stack #(
         end
     endgenerate
 
-    raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_raw_tx (
+    raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_raw_tx (
         .clk(clk_raw), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .s_hdr_valid(s_raw_tx_hdr_valid), .s_hdr_ready(s_raw_tx_hdr_ready),
         .s_hdr_dst_mac(s_raw_tx_hdr_dst_mac),
@@ -505,14 +440,13 @@ module udp_stack #(
         .m_axis_tdata(tx_tdata[2*DATA_W+:DATA_W]), .m_axis_tkeep(tx_tkeep[2*KEEP_W+:KEEP_W]),
         .m_axis_tvalid(tx_tvalid[2]), .m_axis_tready(tx_tready[2]),
         .m_axis_tlast(tx_tlast[2]), .m_axis_tuser(tx_tuser[2]),
-        .cnt_frames(cnt_raw_tx_frames), .cnt_abort(cnt_raw_tx_abort),
         .cnt_ev(cnt_ev[EV_TX+1+:2])
     );
 
     genvar g;
     generate
         if (ICMP_UNREACH != 0) begin : g_unreach
-            icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) u_unreach (
+            icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_unreach (
                 .clk(clk_unreach), .rst(rst), .tick_1ms(tick_1ms),
                 .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl), .cfg_unreach_per_ms(cfg_unreach_per_ms),
                 .closed_valid(closed_valid), .closed_src_mac(closed_src_mac),
@@ -523,8 +457,6 @@ module udp_stack #(
                 .m_axis_tkeep(tx_tkeep[UI*KEEP_W+:KEEP_W]),
                 .m_axis_tvalid(tx_tvalid[UI]), .m_axis_tready(tx_tready[UI]),
                 .m_axis_tlast(tx_tlast[UI]), .m_axis_tuser(tx_tuser[UI]),
-                .cnt_unreach_sent(cnt_icmp_unreach_sent),
-                .cnt_unreach_dropped(cnt_icmp_unreach_dropped),
                 .cnt_ev(cnt_ev[EV_ICMP+4+:2])
             );
         end else begin : g_no_unreach
@@ -533,14 +465,11 @@ module udp_stack #(
                                    closed_src_ip, closed_dst_ip, closed_src_port,
                                    closed_dst_port, cfg_unreach_per_ms};
             /* verilator lint_on UNUSEDSIGNAL */
-            assign cnt_icmp_unreach_sent = 32'd0;
-            assign cnt_icmp_unreach_dropped = 32'd0;
             assign cnt_ev[EV_ICMP+4+:2] = 2'b00;
         end
         for (g = 0; g < NUM_PORTS; g = g + 1) begin : g_tx
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [31:0] sf_frames;  // datagrams buffered for checksum mode 1 (not exported)
-            wire [5:0]  tx_ev;      // tx_ev[4] is sf_frames' strobe
+            wire [5:0]  tx_ev;      // tx_ev[4] (datagrams buffered, sf_frames) is not exported
             /* verilator lint_on UNUSEDSIGNAL */
             wire        clk_tx;
             if (SIM_GATE != 0) begin : g_gate
@@ -550,7 +479,7 @@ module udp_stack #(
                 assign clk_tx = clk;
             end
             udp_tx #(
-                .DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES), .CNT_W(CNT_W)
+                .DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES)
             ) u_udp_tx (
                 .clk(clk_tx), .rst(rst),
                 .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
@@ -576,12 +505,7 @@ module udp_stack #(
                 .arp_req_ip(p_arp_req_ip[32*g+:32]),
                 .arp_resp_valid(arp_resp_valid && arp_owner == g),
                 .arp_resp_hit(arp_resp_hit), .arp_resp_mac(arp_resp_mac),
-                .cnt_tx_frames(cnt_udp_tx_frames[32*g+:32]),
-                .cnt_tx_abort(cnt_udp_tx_abort[32*g+:32]),
-                .cnt_tx_long(cnt_udp_tx_long[32*g+:32]),
-                .cnt_arp_miss(cnt_udp_tx_arp_miss[32*g+:32]),
-                .cnt_sf_frames(sf_frames),
-                .cnt_sf_overflow(cnt_udp_tx_sf_overflow[32*g+:32]), .cnt_ev(tx_ev)
+                .cnt_ev(tx_ev)
             );
             assign cnt_ev[EV_UDP_TX+0*NUM_PORTS+g] = tx_ev[0];  // frames
             assign cnt_ev[EV_UDP_TX+1*NUM_PORTS+g] = tx_ev[1];  // abort
@@ -621,14 +545,14 @@ module udp_stack #(
     endgenerate
 
     eth_tx_arb #(
-        .N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W), .REG_OUT(TX_ARB_REG)
+        .N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .REG_OUT(TX_ARB_REG)
     ) u_tx_arb (
         .clk(clk_arb), .rst(rst),
         .s_axis_tdata(ab_tdata), .s_axis_tkeep(ab_tkeep), .s_axis_tvalid(ab_tvalid),
         .s_axis_tready(ab_tready), .s_axis_tlast(ab_tlast), .s_axis_tuser(ab_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
-        .cnt_frames(cnt_tx_frames), .cnt_ev(cnt_ev[EV_TX+:1])
+        .cnt_ev(cnt_ev[EV_TX+:1])
     );
 endmodule
 `default_nettype wire

@@ -9,8 +9,7 @@
 // starts while the request is still arriving (cut-through); a request whose last beat
 // carries tuser gives a reply ending with tuser (aborted on the wire).
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CNT_W (counter width, 1..32:
-//   counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits, upper bits zero), PIPE (1:
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, PIPE (1:
 //   payload through a register slice, see Latency), ARP_LOOKUP (0: reply to the request's
 //   source MAC; 1: m_hdr_dst_mac_valid = 0, the transmitter looks the destination up).
 // Interfaces (s_ = from the stack's receive port, m_ = to its transmit port):
@@ -18,18 +17,14 @@
 //   s_hdr_src_port[15:0], s_hdr_dst_port[15:0], s_hdr_len[15:0]; s_axis_*
 //   m_hdr_valid, m_hdr_ready, m_hdr_dst_mac[47:0], m_hdr_dst_mac_valid, m_hdr_dst_ip[31:0],
 //   m_hdr_dst_port[15:0], m_hdr_src_port[15:0], m_hdr_len[15:0], m_hdr_csum[15:0]; m_axis_*
-//   cnt_echoed: datagrams turned around
-// cnt_ev[0:0]: the counters' event strobes, one bit per cnt_* port in port order
-//   (bit 0 cnt_echoed), each high in the cycle before its counter steps
-//   (read them while rst is low), for counters kept elsewhere (stat_counters);
-//   CNT_W may then be 1.
+//   cnt_ev[0:0]: event strobe for a counter kept in stat_counters (read it while rst is
+//     low): bit 0 echoed, a datagram turned around (its header handshake)
 // Latency: header 0 cycles (combinational); payload 1 cycle with PIPE = 1 (a register
 //   slice, full throughput: it keeps the stack's transmit ready out of its receive path,
 //   which matters for Fmax), 0 cycles with PIPE = 0.
 module udp_echo #(
     parameter DATA_W = 8,
     parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32,
     parameter integer PIPE  = 1,
     parameter integer ARP_LOOKUP = 0
 ) (
@@ -66,11 +61,8 @@ module udp_echo #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg  [31:0]       cnt_echoed,
     output wire [0:0]        cnt_ev
 );
-    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     assign m_hdr_valid         = s_hdr_valid;
     assign s_hdr_ready         = m_hdr_ready;
     assign m_hdr_dst_mac       = s_hdr_src_mac;
@@ -105,10 +97,5 @@ module udp_echo #(
     endgenerate
 
     assign cnt_ev = s_hdr_valid && m_hdr_ready;
-
-    always @(posedge clk) begin
-        if (s_hdr_valid && m_hdr_ready) cnt_echoed <= (cnt_echoed + 32'd1) & CNT_MASK;
-        if (rst) cnt_echoed <= 32'd0;
-    end
 endmodule
 `default_nettype wire

@@ -5,22 +5,19 @@
 // byte leaves 1 cycle after the request's header, long before the request has ended.
 //
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CSUM_MODE (0 or 1), BUF_BYTES (udp_tx's
-//   mode-1 buffer; 0 = none, mode 1 then sends checksum 0), CNT_W (counter width, 1..32:
-//   counters wrap at 2^CNT_W, the cnt_* ports stay 32 bits with the upper bits zero).
+//   mode-1 buffer; 0 = none, mode 1 then sends checksum 0).
 // Interfaces: cfg_mac, cfg_ip, cfg_ttl, cfg_df (as udp_ip_tx); s_hdr_* and s_axis_*: the
 //   receive application port (hdr_src_mac, hdr_src_ip, hdr_src_port, hdr_dst_port,
-//   hdr_len); m_axis_*: reply frames. cnt_echoed, cnt_tx_frames, cnt_tx_abort.
-// cnt_ev[2:0]: the counters' event strobes, one bit per cnt_* port in port order
-//   (bit 0 cnt_echoed .. bit 2 cnt_tx_abort), each high in the cycle before its counter steps
-//   (read them while rst is low), for counters kept elsewhere (stat_counters);
-//   CNT_W may then be 1.
+//   hdr_len); m_axis_*: reply frames.
+// cnt_ev[2:0]: event strobes, one cycle each, for counters kept in stat_counters (read
+//   them while rst is low): bit 0 echoed (udp_echo), bit 1 tx_frames, bit 2 tx_abort
+//   (udp_tx's bits 0 and 1).
 // Latency: CSUM_MODE 0: first frame byte 1 cycle after the request header is taken.
 module udp_echo_tx #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
     parameter CSUM_MODE = 0,
-    parameter BUF_BYTES = 2048,
-    parameter integer CNT_W = 32
+    parameter BUF_BYTES = 2048
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -50,9 +47,6 @@ module udp_echo_tx #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output wire [31:0]       cnt_echoed,
-    output wire [31:0]       cnt_tx_frames,
-    output wire [31:0]       cnt_tx_abort,
     output wire [2:0]        cnt_ev
 );
     wire              h_valid, h_ready, h_dmac_v;
@@ -63,7 +57,7 @@ module udp_echo_tx #(
     wire [KEEP_W-1:0] p_tkeep;
     wire              p_tvalid, p_tready, p_tlast, p_tuser;
 
-    udp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) echo (
+    udp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) echo (
         .clk(clk), .rst(rst),
         .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_src_mac(s_hdr_src_mac),
         .s_hdr_src_ip(s_hdr_src_ip), .s_hdr_src_port(s_hdr_src_port),
@@ -75,18 +69,17 @@ module udp_echo_tx #(
         .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum),
         .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
         .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-        .cnt_echoed(cnt_echoed), .cnt_ev(cnt_ev[0])
+        .cnt_ev(cnt_ev[0])
     );
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire        arp_req_valid;  // never asked: the reply's MAC is the request's
     wire [31:0] arp_req_ip;
-    wire [31:0] cnt_arp_miss, cnt_tx_long, cnt_sf_frames, cnt_sf_overflow;
     wire [5:0]  tx_ev;
     /* verilator lint_on UNUSEDSIGNAL */
     localparam [1:0] MODE = CSUM_MODE[1:0];
 
-    udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES), .CNT_W(CNT_W)) tx (
+    udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) tx (
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
         .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),
@@ -99,9 +92,7 @@ module udp_echo_tx #(
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .arp_req_valid(arp_req_valid), .arp_req_ready(1'b0), .arp_req_ip(arp_req_ip),
         .arp_resp_valid(1'b0), .arp_resp_hit(1'b0), .arp_resp_mac(48'd0),
-        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_abort(cnt_tx_abort), .cnt_tx_long(cnt_tx_long),
-        .cnt_arp_miss(cnt_arp_miss), .cnt_sf_frames(cnt_sf_frames),
-        .cnt_sf_overflow(cnt_sf_overflow), .cnt_ev(tx_ev)
+        .cnt_ev(tx_ev)
     );
     assign cnt_ev[2:1] = tx_ev[1:0];
 endmodule

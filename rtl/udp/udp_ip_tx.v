@@ -11,12 +11,10 @@
 // that sum (RFC 1624 style incremental update) in three registered steps (six below 4
 // bytes a beat, where the static sum too is formed after the request): the IP header
 // checksum is ready 3 (6) cycles after the request and first needed at frame byte 24 (the 4th beat at 64 bits, the 25th byte at 8 bits), so it is
-// always in time. Counters follow their frame's end by one cycle (registered events). The two length
+// always in time. The event strobes follow their frame's end by one cycle (registered). The two length
 // fields are registered at the request (hdr_len + 28, hdr_len + 8).
 //
-// Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8,
-//   CNT_W (counter width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits,
-//   upper bits zero).
+// Parameters: DATA_W (8 or 64; any multiple of 8 with KEEP_W <= 42), KEEP_W = DATA_W/8.
 //
 // Interfaces
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_ttl[7:0], cfg_df   source addresses, TTL, DF flag;
@@ -33,14 +31,12 @@
 //   arp_req_valid, arp_req_ready, arp_req_ip[31:0], arp_resp_valid, arp_resp_hit,
 //   arp_resp_mac[47:0]: ARP lookup (docs/stack-internals.md), used when
 //       s_hdr_dst_mac_valid = 0; a miss drops the datagram (its payload is consumed).
-//   cnt_tx_frames   frames sent good
-//   cnt_tx_abort    frames aborted (payload shorter than hdr_len, or tuser on its last beat)
-//   cnt_tx_long     payloads longer than hdr_len (frame cut at hdr_len, excess dropped)
-//   cnt_arp_miss    datagrams dropped because ARP had no entry
-// cnt_ev[3:0]: the counters' event strobes, one bit per cnt_* port in port order
-//   (bit 0 cnt_tx_frames .. bit 3 cnt_arp_miss), each high in the cycle before its counter steps
-//   (read them while rst is low), for counters kept elsewhere (stat_counters);
-//   CNT_W may then be 1.
+//   cnt_ev[3:0] event strobes, one cycle each, for counters kept in stat_counters (read
+//       them while rst is low):
+//     bit 0 tx_frames  frames sent good
+//     bit 1 tx_abort   frames aborted (payload shorter than hdr_len, or tuser on its last beat)
+//     bit 2 tx_long    payloads longer than hdr_len (frame cut at hdr_len, excess dropped)
+//     bit 3 arp_miss   datagrams dropped because ARP had no entry
 //
 // Latency: first byte 1 cycle after the header handshake when the MAC is given; with an
 // ARP lookup, 1 cycle after ARP's answer, the request reaching ARP in the handshake's
@@ -53,8 +49,7 @@
 // gap and preamble, so the wire loses nothing).
 module udp_ip_tx #(
     parameter DATA_W = 8,
-    parameter KEEP_W = DATA_W / 8,
-    parameter integer CNT_W = 32
+    parameter KEEP_W = DATA_W / 8
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -96,14 +91,8 @@ module udp_ip_tx #(
     input  wire              arp_resp_hit,
     input  wire [47:0]       arp_resp_mac,
 
-    output reg  [31:0]       cnt_tx_frames,
-    output reg  [31:0]       cnt_tx_abort,
-    output reg  [31:0]       cnt_tx_long,
-    output reg  [31:0]       cnt_arp_miss,
     output wire [3:0]        cnt_ev
 );
-    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     // ARP lookup state, one flag per state (idle: neither): each is set only from the one
     // before it, so when every request carries its MAC (s_hdr_dst_mac_valid tied to 1)
     // synthesis finds both constant and removes the whole lookup path
@@ -378,7 +367,6 @@ module udp_ip_tx #(
     assign w_wait_nx = !rst && !(w_wait && arp_resp_valid) &&
                        (w_wait || (arp_req_valid && arp_req_ready));
 
-
     // the header: at 8 bits byte 0 in the top bits (tx_prepend's HDR_MSB: the big-endian
     // fields concatenated as they are), wider byte 0 in bits [7:0]
     wire [42*8-1:0] hdr_be = {
@@ -423,16 +411,7 @@ module udp_ip_tx #(
         ev_sent_r  <= ev_sent;
         ev_abort_r <= ev_abort;
         ev_long_r  <= ev_long;
-        if (ev_sent_r) cnt_tx_frames <= (cnt_tx_frames + 32'd1) & CNT_MASK;
-        if (ev_abort_r) cnt_tx_abort <= (cnt_tx_abort + 32'd1) & CNT_MASK;
-        if (ev_long_r) cnt_tx_long <= (cnt_tx_long + 32'd1) & CNT_MASK;
-        if (w_wait && arp_resp_valid && !arp_resp_hit)
-            cnt_arp_miss <= (cnt_arp_miss + 32'd1) & CNT_MASK;
         if (rst) begin
-            cnt_tx_frames <= 32'd0;
-            cnt_tx_abort  <= 32'd0;
-            cnt_tx_long   <= 32'd0;
-            cnt_arp_miss  <= 32'd0;
             ev_sent_r     <= 1'b0;
             ev_abort_r    <= 1'b0;
             ev_long_r     <= 1'b0;

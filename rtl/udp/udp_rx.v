@@ -4,20 +4,20 @@
 // Input: ip_rx's UDP output (header bus: src_mac, src_ip, dst_ip, len = IP payload bytes,
 // broadcast; payload = the UDP header and data, tuser on the last beat = bad frame).
 // The checksum is verified over pseudo-header + UDP header + data (a zero checksum field
-// means "none"), accumulated per beat as the datagram passes (DATA_W 8: the pseudo-header
+// means "none"; with cfg_csum_check = 0 no checksum is checked), accumulated per beat as the datagram passes (DATA_W 8: the pseudo-header
 // too, in the free half of the first 8 beats' words; DATA_W 64: added at the end).
-// Drop reasons, each counted:
-//   cnt_bad_len     UDP length < 8, or larger than the IP payload, or the IP payload is
+// Drop reasons, each counted (cnt_ev, below):
+//   bad_len         UDP length < 8, or larger than the IP payload, or the IP payload is
 //                   shorter than the 8-byte UDP header
-//   cnt_closed_port destination port matches no cfg_udp_port entry (a one-cycle strobe
+//   closed_port     destination port matches no cfg_udp_port entry (a one-cycle strobe
 //                   on closed_* offers the datagram's addresses, e.g. for an ICMP
 //                   port-unreachable reply)
-//   cnt_bad_csum    checksum mismatch (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
-//   cnt_err_in      the datagram arrived flagged bad (MAC error, IP truncation), or its
+//   bad_csum        checksum mismatch (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
+//   err_in          the datagram arrived flagged bad (MAC error, IP truncation), or its
 //                   input ended before its UDP length without being flagged
 //                   (STORE_FWD=1: dropped; 0: tuser=1 on last beat)
-//   cnt_oversize    STORE_FWD=1 only: the datagram does not fit the buffer
-//   cnt_busy_drop   BUSY_WAIT >= 0 only: the datagram's port did not take its header
+//   oversize        STORE_FWD=1 only: the datagram does not fit the buffer
+//   busy_drop       BUSY_WAIT >= 0 only: the datagram's port did not take its header
 //                   in time (below)
 // Datagrams to port k come out on slice k of the flattened m_hdr_* / m_axis_* ports
 // (docs/conventions.md, "UDP application port"): hdr_len = UDP length - 8 payload bytes,
@@ -36,7 +36,7 @@
 //                  BUSY_WAIT + 1 cycles; if m_hdr_ready[k] is not high in any of them the
 //                  datagram is dropped whole: m_hdr_valid[k] falls without a handshake
 //                  (the one exception to "valid holds until ready"), its payload is
-//                  consumed at full rate and nothing of it comes out, and cnt_busy_drop
+//                  consumed at full rate and nothing of it comes out, and busy_drop
 //                  counts it (whatever its late checksum verdict in cut-through mode, which
 //                  is counted as usual as well). The drop happens once the output holds no
 //                  beat of the previous datagram (a port that stalls its payload delays it).
@@ -65,12 +65,11 @@
 // cycle later than the gate allows (see hdr_ok).
 // Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, STORE_FWD, FIFO_DEPTH (beats; with
 //   STORE_FWD the largest datagram taken is FIFO_DEPTH*KEEP_W bytes of IP payload),
-//   CNT_W (counter width, 1..32: the cnt_* ports stay 32 bits, the counters wrap at
-//   2^CNT_W, upper bits zero), BUSY_WAIT (cycles a port may take to accept a header
-//   before its datagram is dropped; < 0 = wait forever, see above).
-// cnt_ev[6:0]: the counters' event strobes, one bit per cnt_* port in port order (bit 0
-//   cnt_datagrams .. bit 6 cnt_busy_drop), each high in the cycle before its counter
-//   steps, for a counter kept elsewhere (stat_counters); CNT_W may then be 1.
+//   BUSY_WAIT (cycles a port may take to accept a header before its datagram is dropped;
+//   < 0 = wait forever, see above).
+// cnt_ev[6:0]: event strobes, one cycle each (registered), for counters kept in
+//   stat_counters (read them while rst is low): bit 0 datagrams delivered to a port,
+//   1 bad_len, 2 closed_port, 3 bad_csum, 4 err_in, 5 oversize, 6 busy_drop.
 // Latency (no backpressure, DATA_W 64): cut-through about 8/KEEP_W + 5 cycles from the
 //   first UDP header beat to the first payload beat out, last beat about 4 cycles after
 //   the input's last beat; store and forward: first payload beat about 6 cycles after the
@@ -82,12 +81,12 @@ module udp_rx #(
     parameter integer NUM_PORTS  = 2,
     parameter integer STORE_FWD  = 0,
     parameter integer FIFO_DEPTH = (STORE_FWD != 0) ? (2048 / KEEP_W) : ((DATA_W == 8) ? 16 : 8),
-    parameter integer CNT_W      = 32,
     parameter integer BUSY_WAIT  = -1
 ) (
     input  wire                      clk,
     input  wire                      rst,
     input  wire [NUM_PORTS*16-1:0]   cfg_udp_port,
+    input  wire                      cfg_csum_check,  // 0: take every checksum as right
     // from ip_rx
     input  wire                      s_hdr_valid,
     output wire                      s_hdr_ready,
@@ -124,14 +123,7 @@ module udp_rx #(
     output wire [15:0]               closed_src_port,
     output wire [15:0]               closed_dst_port,
     output wire                      closed_broadcast,
-    // counters
-    output reg  [31:0]               cnt_datagrams,
-    output reg  [31:0]               cnt_bad_len,
-    output reg  [31:0]               cnt_closed_port,
-    output reg  [31:0]               cnt_bad_csum,
-    output reg  [31:0]               cnt_err_in,
-    output reg  [31:0]               cnt_oversize,
-    output wire [31:0]               cnt_busy_drop,
+    // event strobes
     output wire [6:0]                cnt_ev
 );
     localparam integer NB = (8 + KEEP_W - 1) / KEEP_W;
@@ -142,13 +134,11 @@ module udp_rx #(
     localparam integer RW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
     localparam integer CAPI = FIFO_DEPTH * KEEP_W;
     localparam [16:0] CAP = CAPI[16:0];
-    // counters wrap at 2^CNT_W: the masked upper bits are constant zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
 
     // ---------------- parser ----------------
     // counter increments are registered first (short enable paths, Fmax)
     reg inc_datagrams, inc_bad_len, inc_closed_port, inc_oversize, inc_err_in, inc_bad_csum;
-    wire ev_busy;  // cnt_busy_drop's strobe (0 with BUSY_WAIT < 0)
+    wire ev_busy;  // busy_drop's strobe (0 with BUSY_WAIT < 0)
     assign cnt_ev = {ev_busy, inc_oversize, inc_err_in, inc_bad_csum, inc_closed_port,
                      inc_bad_len, inc_datagrams};
     reg  [HW*8-1:0] win;
@@ -473,7 +463,7 @@ module udp_rx #(
             // es2 <= 0xFFFF + 31 and congruent to the sum modulo 0xFFFF: 0xFFEE is the
             // only value in that range of the class of -17
             e_ok <= (KEEP_W == 1) ? ek2 : (es2 == 17'h0FFEE);
-            e_zero <= ez2;
+            e_zero <= ez2 || !cfg_csum_check;  // check off: as if the field were zero
             e_bad <= eb2;
             e_acc <= ea2;
         end
@@ -527,18 +517,12 @@ module udp_rx #(
             infl <= 3'd0;
             cmd_valid <= 1'b0;
             cmd_idle <= 1'b1;
-            cnt_datagrams <= 32'd0;
             inc_datagrams <= 1'b0;
             inc_bad_len <= 1'b0;
             inc_closed_port <= 1'b0;
             inc_oversize <= 1'b0;
             inc_err_in <= 1'b0;
             inc_bad_csum <= 1'b0;
-            cnt_bad_len <= 32'd0;
-            cnt_closed_port <= 32'd0;
-            cnt_bad_csum <= 32'd0;
-            cnt_err_in <= 32'd0;
-            cnt_oversize <= 32'd0;
         end else begin
             inc_datagrams <= 1'b0;
             inc_bad_len <= 1'b0;
@@ -546,12 +530,6 @@ module udp_rx #(
             inc_oversize <= 1'b0;
             inc_err_in <= 1'b0;
             inc_bad_csum <= 1'b0;
-            if (inc_datagrams) cnt_datagrams <= (cnt_datagrams + 32'd1) & CNT_MASK;
-            if (inc_bad_len) cnt_bad_len <= (cnt_bad_len + 32'd1) & CNT_MASK;
-            if (inc_closed_port) cnt_closed_port <= (cnt_closed_port + 32'd1) & CNT_MASK;
-            if (inc_oversize) cnt_oversize <= (cnt_oversize + 32'd1) & CNT_MASK;
-            if (inc_err_in) cnt_err_in <= (cnt_err_in + 32'd1) & CNT_MASK;
-            if (inc_bad_csum) cnt_bad_csum <= (cnt_bad_csum + 32'd1) & CNT_MASK;
             if (restart) begin
                 tail <= 1'b0;
                 ended <= 1'b0;
@@ -682,34 +660,29 @@ module udp_rx #(
         if (BUSY_WAIT < 0) begin : g_wait
             assign bw_force = 1'b0;
             assign bw_disc = 1'b0;
-            assign cnt_busy_drop = 32'd0;
             assign ev_busy = 1'b0;
         end else begin : g_busy
             localparam integer TW = (BUSY_WAIT > 0) ? $clog2(BUSY_WAIT + 1) : 1;
             localparam [31:0] BWV = BUSY_WAIT;
             reg [TW-1:0] bw_t;  // cycles the header has waited
             reg          disc_r, inc_busy;
-            reg [31:0]   cnt_r;
             wire bw_exp = (BUSY_WAIT == 0) ? 1'b1 : (bw_t == BWV[TW-1:0]);
             // the output register holds no beat of the previous datagram, so every beat
             // after this handshake belongs to the dropped datagram
             assign bw_force = hv && !m_hdr_ready[cmd_route] && bw_exp && !o_tvalid;
             assign bw_disc = disc_r;
-            assign cnt_busy_drop = cnt_r;
             assign ev_busy = inc_busy;
             always @(posedge clk) begin
                 if (rst) begin
                     bw_t <= {TW{1'b0}};
                     disc_r <= 1'b0;
                     inc_busy <= 1'b0;
-                    cnt_r <= 32'd0;
                 end else begin
                     if (!hv || m_hdr_ready[cmd_route]) bw_t <= {TW{1'b0}};
                     else if (!bw_exp) bw_t <= bw_t + 1'b1;
                     if (bw_force) disc_r <= 1'b1;
                     else if (o_tvalid && o_tlast) disc_r <= 1'b0;
                     inc_busy <= bw_force;
-                    if (inc_busy) cnt_r <= (cnt_r + 32'd1) & CNT_MASK;
                 end
             end
         end

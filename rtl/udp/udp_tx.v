@@ -1,17 +1,15 @@
 `default_nettype none
 // udp_tx: the UDP/IPv4 transmitter of an application port with all three checksum modes:
 // udp_tx_csum (mode 1, store and forward; modes 0 and 2 straight through) followed by the
-// zero-wait udp_ip_tx. Ports are those of udp_ip_tx (see its header) plus the
-// store-and-forward counters cnt_sf_frames and cnt_sf_overflow.
+// zero-wait udp_ip_tx. Ports are those of udp_ip_tx (see its header); cnt_ev adds
+// udp_tx_csum's strobes.
 // Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8; BUF_BYTES: udp_tx_csum's mode-1 buffer
 //   (power of two, >= the largest datagram), or 0 for no buffer at all: every datagram then
 //   passes straight through, mode 1 is sent with UDP checksum 0 (legal in IPv4, RFC 768)
-//   and cnt_sf_frames / cnt_sf_overflow stay 0; CNT_W (counter width, 1..32: counters wrap
-//   at 2^CNT_W, the cnt_* ports stay 32 bits with the upper bits zero).
-// cnt_ev[5:0]: the counters' event strobes, one bit per cnt_* port in port order
-//   (bit 0 cnt_tx_frames .. bit 5 cnt_sf_overflow), each high in the cycle before its counter steps
-//   (read them while rst is low), for counters kept elsewhere (stat_counters);
-//   CNT_W may then be 1.
+//   and the sf strobes stay 0.
+// cnt_ev[5:0]: event strobes, one cycle each, for counters kept in stat_counters (read
+//   them while rst is low): bits 0-3 udp_ip_tx's (tx_frames, tx_abort, tx_long,
+//   arp_miss), bits 4-5 udp_tx_csum's (sf_frames, sf_overflow).
 // s_hdr_csum_mode: 0 = checksum 0, 1 = computed here, 2 = s_hdr_csum as given.
 // Latency: modes 0 and 2: first frame byte 1 cycle after the header handshake; mode 1:
 // 3 cycles after the payload's last beat was taken (see udp_tx_csum), and back to back
@@ -19,8 +17,7 @@
 module udp_tx #(
     parameter DATA_W = 8,
     parameter KEEP_W    = DATA_W / 8,
-    parameter BUF_BYTES = 2048,
-    parameter integer CNT_W = 32
+    parameter BUF_BYTES = 2048
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -62,12 +59,6 @@ module udp_tx #(
     input  wire              arp_resp_hit,
     input  wire [47:0]       arp_resp_mac,
 
-    output wire [31:0]       cnt_tx_frames,
-    output wire [31:0]       cnt_tx_abort,
-    output wire [31:0]       cnt_tx_long,
-    output wire [31:0]       cnt_arp_miss,
-    output wire [31:0]       cnt_sf_frames,
-    output wire [31:0]       cnt_sf_overflow,
     output wire [5:0]        cnt_ev
 );
 
@@ -102,11 +93,9 @@ module udp_tx #(
             assign s_axis_tready   = p_tready;
             assign p_tlast         = s_axis_tlast;
             assign p_tuser         = s_axis_tuser;
-            assign cnt_sf_frames   = 32'd0;
-            assign cnt_sf_overflow = 32'd0;
             assign sf_ev           = 2'b00;
         end else begin : g_sf
-        udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES), .CNT_W(CNT_W)) sf (
+        udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) sf (
             .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
             .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_dst_mac(s_hdr_dst_mac),
             .s_hdr_dst_mac_valid(s_hdr_dst_mac_valid), .s_hdr_dst_ip(s_hdr_dst_ip),
@@ -119,12 +108,12 @@ module udp_tx #(
             .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum), .m_hdr_csum_mode(h_mode),
             .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
             .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-            .cnt_sf_frames(cnt_sf_frames), .cnt_sf_overflow(cnt_sf_overflow), .cnt_ev(sf_ev)
+            .cnt_ev(sf_ev)
         );
         end
     endgenerate
 
-    udp_ip_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_W(CNT_W)) tx (
+    udp_ip_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) tx (
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
         .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),
@@ -136,8 +125,7 @@ module udp_tx #(
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .arp_req_valid(arp_req_valid), .arp_req_ready(arp_req_ready), .arp_req_ip(arp_req_ip),
         .arp_resp_valid(arp_resp_valid), .arp_resp_hit(arp_resp_hit), .arp_resp_mac(arp_resp_mac),
-        .cnt_tx_frames(cnt_tx_frames), .cnt_tx_abort(cnt_tx_abort), .cnt_tx_long(cnt_tx_long),
-        .cnt_arp_miss(cnt_arp_miss), .cnt_ev(tx_ev)
+        .cnt_ev(tx_ev)
     );
     assign cnt_ev = {sf_ev, tx_ev};
 endmodule

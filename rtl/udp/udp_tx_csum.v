@@ -17,18 +17,15 @@
 // Parameters: DATA_W, KEEP_W = DATA_W/8, BUF_BYTES (power of two, >= the largest
 //   datagram, 2048 for a 1500-byte MTU; at line rate with 1472-byte datagrams the ring
 //   holds the rest of N and the start of N+1).
-//   CNT_W (counter width, 1..32: counters wrap at 2^CNT_W; the cnt_* ports stay 32 bits).
 //   A buffer of 0 bytes is built by udp_tx without this module (see udp_tx).
 // Interfaces: cfg_ip (source address of the pseudo-header, taken at the request);
 //   s_hdr_* / m_hdr_* the UDP application transmit header (dst_mac, dst_mac_valid,
 //   dst_ip, dst_port, src_port, len, csum, csum_mode); s_axis_* / m_axis_* payload.
 //   A payload longer than the buffer is consumed whole; what fits (the first BUF_BYTES)
 //   is forwarded and its last beat flagged bad (tuser).
-//   cnt_sf_frames: datagrams checksummed; cnt_sf_overflow: payloads larger than the buffer.
-// cnt_ev[1:0]: the counters' event strobes, one bit per cnt_* port in port order
-//   (bit 0 cnt_sf_frames .. bit 1 cnt_sf_overflow), each high in the cycle before its counter steps
-//   (read them while rst is low), for counters kept elsewhere (stat_counters);
-//   CNT_W may then be 1.
+// cnt_ev[1:0]: event strobes, one cycle each, for counters kept in stat_counters (read
+//   them while rst is low): bit 0 sf_frames (datagrams checksummed), bit 1 sf_overflow
+//   (payloads larger than the buffer).
 // Latency: modes 0/2: 0 cycles. Mode 1: store and forward: the header is forwarded
 //   2 cycles after the payload's last beat was taken (or, when the previous stored
 //   datagram is still leaving, the cycle after its last beat), so the first frame byte
@@ -37,8 +34,7 @@
 module udp_tx_csum #(
     parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
-    parameter BUF_BYTES = 2048,
-    parameter integer CNT_W = 32
+    parameter BUF_BYTES = 2048
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -80,12 +76,8 @@ module udp_tx_csum #(
     output reg               m_axis_tlast,
     output reg               m_axis_tuser,
 
-    output reg  [31:0]       cnt_sf_frames,
-    output reg  [31:0]       cnt_sf_overflow,
     output wire [1:0]        cnt_ev
 );
-    // counters wrap at 2^CNT_W (1..32); the cnt_* ports stay 32 bits, upper bits zero
-    localparam [31:0] CNT_MASK = (CNT_W >= 32) ? 32'hffffffff : ((32'd1 << CNT_W) - 32'd1);
     localparam DEPTH = BUF_BYTES / KEEP_W;
     localparam AW    = $clog2(DEPTH);
     /* verilator lint_off WIDTH */
@@ -286,8 +278,6 @@ module udp_tx_csum #(
                 r_csum <= (fin == 16'd0) ? 16'hffff : fin;
                 ws     <= W_HOLD;
                 handed <= hand;
-                if (ovf) cnt_sf_overflow <= (cnt_sf_overflow + 32'd1) & CNT_MASK;
-                cnt_sf_frames <= (cnt_sf_frames + 32'd1) & CNT_MASK;
             end
             W_HOLD: begin
                 if (hand) handed <= 1'b1;
@@ -321,8 +311,6 @@ module udp_tx_csum #(
             rd_act          <= 1'b0;
             wr_ptr          <= {(AW + 1) {1'b0}};
             rd_ptr          <= {(AW + 1) {1'b0}};
-            cnt_sf_frames   <= 32'd0;
-            cnt_sf_overflow <= 32'd0;
         end
     end
 endmodule

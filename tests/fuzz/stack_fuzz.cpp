@@ -31,6 +31,8 @@ static const int KW = DATA_W / 8;
 #ifndef NP
 #define NP 2  // NUM_PORTS: port p listens on and sends from 5000 + 1000 * p
 #endif
+static const int NEV = 43 + 5 * NP;  // udp_stack's cnt_ev bits
+static uint64_t ev_n[NEV];             // their events, counted by the driver
 
 template <typename T>
 static uint64_t bits(const T& v, int lsb, int w) {
@@ -152,6 +154,10 @@ int main(int argc, char** argv) {
     t->cfg_udp_port = ports;
     t->cfg_udp_csum_mode = modes;
     t->cfg_unreach_per_ms = 255;  // no tick: 255 port-unreachable messages, then none
+    t->cfg_arp_answer = 1;        // every run-time enable on (NET.ENABLES)
+    t->cfg_icmp_answer = 1;
+    t->cfg_udp_csum_check = 1;
+    t->cfg_raw_en = 1;
     t->tick_1ms = 0;
     t->s_udp_tx_hdr_valid = 0;
     t->s_udp_tx_axis_tvalid = 0;
@@ -335,6 +341,8 @@ int main(int argc, char** argv) {
             }
             any_out = true;
         }
+        // the stack's event strobes, counted as stat_counters counts them (before the edge)
+        for (int k = 0; k < NEV; k++) ev_n[k] += bits(t->cnt_ev, k, 1);
         t->clk = 1;
         t->eval();
         cycles++;
@@ -376,15 +384,19 @@ int main(int argc, char** argv) {
         }
     }
     fprintf(fo, "T %llu\n", (unsigned long long)tx_frames);
-#define C(n) fprintf(fo, "C %s %u\n", #n, (unsigned)t->cnt_##n)
-    C(eth_rx_frames); C(eth_bad_mac); C(eth_bad_ethertype); C(eth_runt);
-    C(ip_rx_packets); C(ip_runt); C(ip_bad_hdr); C(ip_bad_csum); C(ip_bad_len);
-    C(ip_not_for_us); C(ip_fragment); C(ip_bad_proto); C(ip_truncated);
-    C(udp_rx_datagrams); C(udp_bad_len); C(udp_closed_port); C(udp_bad_csum); C(udp_err_in);
-    C(udp_oversize); C(icmp_replies); C(icmp_aborted); C(icmp_dropped); C(icmp_bad_csum); C(tx_frames);
-    C(icmp_unreach_sent); C(icmp_unreach_dropped);
-    C(arp_req_rx); C(arp_malformed); C(arp_reply_tx); C(arp_rx_overrun);
-#undef C
+    // udp_stack's cnt_ev bits (EV_ETH 0, EV_IP 4, EV_UDP_RX 13, EV_ICMP 20, EV_ARP 26, EV_TX 40)
+    static const struct { const char* name; int bit; } ev_out[] = {
+        {"eth_rx_frames", 0}, {"eth_bad_mac", 1}, {"eth_bad_ethertype", 2}, {"eth_runt", 3},
+        {"ip_rx_packets", 4}, {"ip_runt", 5}, {"ip_bad_hdr", 6}, {"ip_bad_csum", 7},
+        {"ip_bad_len", 8}, {"ip_not_for_us", 9}, {"ip_fragment", 10}, {"ip_bad_proto", 11},
+        {"ip_truncated", 12}, {"udp_rx_datagrams", 13}, {"udp_bad_len", 14},
+        {"udp_closed_port", 15}, {"udp_bad_csum", 16}, {"udp_err_in", 17},
+        {"udp_oversize", 18}, {"icmp_replies", 20}, {"icmp_aborted", 21},
+        {"icmp_dropped", 22}, {"icmp_bad_csum", 23}, {"tx_frames", 40},
+        {"icmp_unreach_sent", 24}, {"icmp_unreach_dropped", 25}, {"arp_req_rx", 26},
+        {"arp_malformed", 31}, {"arp_reply_tx", 27}, {"arp_rx_overrun", 32}};
+    for (const auto& e : ev_out)
+        fprintf(fo, "C %s %llu\n", e.name, (unsigned long long)ev_n[e.bit]);
     fprintf(fo, "CYCLES %llu\n", (unsigned long long)cycles);
     fclose(fo);
     delete t;

@@ -25,6 +25,15 @@ def configure(cli: ipbus.Client, length: int, count: int, dests: list[int], mode
         cli.write(f(f"PKTGEN.DEST_PORT{i}"), [port])
 
 
+def wait_idle(cli: ipbus.Client) -> None:
+    """Wait (bounded) until the generator has finished its run."""
+    for _ in range(50):
+        if cli.read(f("PKTGEN.STATUS"))[0] == 0:
+            break
+        time.sleep(0.02)
+    assert cli.read(f("PKTGEN.STATUS"))[0] == 0
+
+
 def test_destinations_in_turn_lfsr() -> None:
     with SoftBoard() as board, ipbus.Client("127.0.0.1", board.addr.ipbus_port) as cli:
         rxs = [Receiver(("127.0.0.1", 0), keep_payloads=1000) for _ in range(3)]
@@ -32,13 +41,15 @@ def test_destinations_in_turn_lfsr() -> None:
             configure(cli, 100, 30, [r.port for r in rxs], 1)
             cli.write(f("PKTGEN.CTRL"), [1])
             caps = [r.collect(packets=10, idle=0.5) for r in rxs]
-            for _ in range(50):
-                if cli.read(f("PKTGEN.STATUS"))[0] == 0:
-                    break
-                time.sleep(0.02)
-            assert cli.read(f("PKTGEN.STATUS"))[0] == 0
+            wait_idle(cli)
             assert cli.read(f("PKTGEN.SENT_PACKETS"))[0] == 30
             assert cli.read(f("PKTGEN.SENT_BYTES"))[0] == 3000
+            assert cli.read(f("PKTGEN.ROUND_LO"), 2) == [10, 0]
+            # like the board's counters, start does not clear them; the rounds restart
+            cli.write(f("PKTGEN.CTRL"), [1])
+            wait_idle(cli)
+            assert cli.read(f("PKTGEN.SENT_PACKETS"))[0] == 60
+            assert cli.read(f("PKTGEN.SENT_BYTES"))[0] == 6000
             assert cli.read(f("PKTGEN.ROUND_LO"), 2) == [10, 0]
         finally:
             for r in rxs:

@@ -120,11 +120,11 @@ def test_duplex_full_speed_against_board_counters(make_board, tmp_path: Path) ->
 
     assert s["sent"] == 3000
     assert s["duplicates"] == 0
-    assert s["unique"] == delta("cnt_udp_rx_datagrams") > 0
+    assert s["unique"] == delta("STACK.UDP_DATAGRAMS") > 0
     assert s["unique"] + s["lost"] == 3000
     taken = st["to_board_frames"] - before_frames
     # frames into the board = echoed + dropped by the FIFO (+ a few ARP frames)
-    assert 0 <= taken - s["unique"] - delta("cnt_rx_fifo_drop_full") <= 4
+    assert 0 <= taken - s["unique"] - delta("MAC.RX_DROPPED_FULL") <= 4
 
 
 @needs_echo

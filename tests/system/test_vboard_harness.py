@@ -399,13 +399,13 @@ def test_inject_full_board_counts_exactly(tmp_path: Path) -> None:
     st = run_injected(str(exe), frames, tmp_path, 200_000)
     c = st["counters"]
     assert st["to_board_frames"] == len(frames)
-    assert c["cnt_mac_rx_frames"] == len(frames) and c["cnt_mac_rx_bad_fcs"] == 0
-    assert c["cnt_rx_fifo_drop_full"] == 0
-    assert c["cnt_arp_req_rx"] == 2 and c["cnt_arp_reply_tx"] == 2
-    assert c["cnt_icmp_replies"] == 2
-    assert c["cnt_echoed"] == 4
-    assert c["cnt_udp_closed_port"] == 1
-    assert c["cnt_eth_bad_mac"] == 1 and c["cnt_eth_bad_ethertype"] == 1
+    assert c["MAC.RX_FRAMES"] == len(frames) and c["MAC.RX_BAD_FCS"] == 0
+    assert c["MAC.RX_DROPPED_FULL"] == 0
+    assert c["ARP.REQ_RX"] == 2 and c["ARP.REPLY_TX"] == 2
+    assert c["STACK.ICMP_ECHO"] == 2
+    assert c["STACK.ECHO_DATAGRAMS"] == 4
+    assert c["STACK.UDP_CLOSED_PORT"] == 1
+    assert c["STACK.ETH_BAD_MAC"] == 1 and c["STACK.ETH_BAD_ETHERTYPE"] == 1
     for k in ("from_board_bad_fcs", "from_board_aborted", "from_board_runt"):
         assert st[k] == 0, k
     sent = {
@@ -511,12 +511,15 @@ def test_fast_forward_is_exact(tmp_path: Path) -> None:
     # and the traffic did what it is meant to exercise
     c = ff["counters"]
     assert ff["to_board_frames"] == len(frames) and ff["ticks"] >= 65000
-    assert c["cnt_arp_timeout"] == 1  # the absent host: requested 4 times, given up
-    assert c["cnt_arp_expired"] == 1  # the PC's entry, 60 s after it was learnt
-    assert c["cnt_arp_req_tx"] >= 4 + 1 + 1  # 4 tries, the re-validation, after expiry
-    assert c["cnt_arp_reply_rx"] == 1 and c["cnt_arp_reply_tx"] == 1
-    assert c["cnt_udp_tx_arp_miss"] == 2  # the absent host's and the expired entry's
-    assert c["cnt_icmp_replies"] == 1 and c["cnt_echoed"] == 1
+    assert c["ARP.TIMEOUT"] == 1  # the absent host: requested 4 times, given up
+    assert c["ARP.EXPIRED"] == 1  # the PC's entry, 60 s after it was learnt
+    assert c["ARP.REQ_TX"] >= 4 + 1 + 1  # 4 tries, the re-validation, after expiry
+    assert c["ARP.REPLY_RX"] == 1 and c["ARP.REPLY_TX"] == 1
+    # the absent host's and the expired entry's (the generator's port; the others none)
+    assert (
+        c["PKTGEN.ARP_MISS"] == 2 and c["STACK.UDPTX0_ARP_MISS"] == c["STACK.UDPTX1_ARP_MISS"] == 0
+    )
+    assert c["STACK.ICMP_ECHO"] == 1 and c["STACK.ECHO_DATAGRAMS"] == 1
     for k in ("from_board_bad_fcs", "from_board_aborted", "from_board_runt"):
         assert ff[k] == 0, k
     # the generator's timestamps count cycles from the end of reset (16 cycles), taken

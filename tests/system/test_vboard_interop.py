@@ -115,7 +115,7 @@ def test_ping_every_size_byte_exact(make_board, sizes: range) -> None:
         assert IP(bytes(ip))[ICMP].chksum == chk, f"bad ICMP checksum at {size} bytes"
     s.close()
     st = b.stats()
-    assert st["from_board_aborted"] == 0 and st["counters"]["cnt_mac_tx_underflow"] == 0
+    assert st["from_board_aborted"] == 0 and st["counters"]["MAC.TX_UNDERFLOW"] == 0
 
 
 @pytest.mark.parametrize(
@@ -133,7 +133,7 @@ def test_ping_tool_sizes(make_board, sizes: tuple[int, ...]) -> None:
         p = ping(c.ns, c.ip, 2, size=size, interval=0.01)
         assert p.received == 2, f"ping -s {size}: {p}"
     st = b.stats()
-    assert st["from_board_aborted"] == 0 and st["counters"]["cnt_mac_tx_underflow"] == 0
+    assert st["from_board_aborted"] == 0 and st["counters"]["MAC.TX_UNDERFLOW"] == 0
 
 
 def test_ping_flood(make_board) -> None:
@@ -216,12 +216,12 @@ def test_other_traffic_ignored_and_counted(make_board) -> None:
         assert not (UDP in pkt and pkt[UDP].dport == 40000), f"answered: {pkt.summary()}"
     after = counters(b)
     delta = {k: after[k] - before[k] for k in after}
-    assert delta["cnt_eth_bad_mac"] == n, delta
-    assert delta["cnt_eth_bad_ethertype"] == n, delta
-    assert delta["cnt_ip_not_for_us"] == n, delta
-    assert delta["cnt_udp_closed_port"] == n, delta
-    assert delta["cnt_icmp_unreach_sent"] == n, delta  # 10 ms apart: under the rate limit
-    assert delta["cnt_mac_rx_bad_fcs"] == 0, delta
+    assert delta["STACK.ETH_BAD_MAC"] == n, delta
+    assert delta["STACK.ETH_BAD_ETHERTYPE"] == n, delta
+    assert delta["STACK.IP_NOT_FOR_US"] == n, delta
+    assert delta["STACK.UDP_CLOSED_PORT"] == n, delta
+    assert delta["STACK.ICMP_UNREACH_SENT"] == n, delta  # 10 ms apart: under the rate limit
+    assert delta["MAC.RX_BAD_FCS"] == 0, delta
     # and it still echoes
     assert udp_echo(c.ns, c.ip, ECHO_PORT, 32, count=5, window=1).received == 5
 
@@ -245,8 +245,8 @@ def test_closed_port_unreachable(make_board) -> None:
     s.close()
     assert refused == 5
     after = counters(b)
-    assert after["cnt_icmp_unreach_sent"] - before["cnt_icmp_unreach_sent"] == 5
-    assert after["cnt_icmp_unreach_dropped"] == before["cnt_icmp_unreach_dropped"]
+    assert after["STACK.ICMP_UNREACH_SENT"] - before["STACK.ICMP_UNREACH_SENT"] == 5
+    assert after["STACK.ICMP_UNREACH_DROPPED"] == before["STACK.ICMP_UNREACH_DROPPED"]
     # the rate limit: a burst of 100 datagrams to a closed port is answered at most
     # NET.UNREACH_PER_MS (10) times per millisecond, the rest counted as not answered
     r = netns.socket_in(c.ns, socket.AF_INET, socket.SOCK_DGRAM)
@@ -256,14 +256,14 @@ def test_closed_port_unreachable(make_board) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         now = counters(b)
-        done = now["cnt_udp_closed_port"] - after["cnt_udp_closed_port"]
+        done = now["STACK.UDP_CLOSED_PORT"] - after["STACK.UDP_CLOSED_PORT"]
         if done == 100:
             break
         time.sleep(0.05)
     now = counters(b)
-    sent = now["cnt_icmp_unreach_sent"] - after["cnt_icmp_unreach_sent"]
-    dropped = now["cnt_icmp_unreach_dropped"] - after["cnt_icmp_unreach_dropped"]
-    assert now["cnt_udp_closed_port"] - after["cnt_udp_closed_port"] == 100
+    sent = now["STACK.ICMP_UNREACH_SENT"] - after["STACK.ICMP_UNREACH_SENT"]
+    dropped = now["STACK.ICMP_UNREACH_DROPPED"] - after["STACK.ICMP_UNREACH_DROPPED"]
+    assert now["STACK.UDP_CLOSED_PORT"] - after["STACK.UDP_CLOSED_PORT"] == 100
     assert sent + dropped == 100 and sent >= 1
 
 

@@ -1,67 +1,72 @@
-"""Counts a block's cnt_ev strobes (one bit per cnt_* port, in port order) so a test can
-check that each counter stepped exactly once per strobe: counters kept elsewhere
-(stat_counters) from the strobes then count what the block's own counters count."""
+"""Counts a block's event strobes (its ``cnt_ev`` output, one bit per kind of event) so a
+test can check what the block reports against what it was sent: the counters themselves
+live in stat_counters, which counts these same strobes (docs/conventions.md, "Counters")."""
 
 from __future__ import annotations
 
 import cocotb
 from cocotb.triggers import RisingEdge
-from cocotb.utils import get_sim_time
 
 
 class EvMon:
-    """Sums every bit of ``dut.cnt_ev`` at each rising edge while ``rst`` is low (the
-    cycle before a counter steps); ``names`` are the counters in port order, ``name[k]``
-    for element k of a port of several 32-bit counters."""
+    """Sums every bit of the strobe vector ``signal`` (``dut.cnt_ev`` by default) at each
+    rising edge of ``clk`` while ``rst`` is low, as a counter fed by it would: ``names`` are
+    the bits in order (None for a bit not counted). ``values`` makes a bit a value counter:
+    name -> (value signal, lsb, width), the value added with each strobe (a frame's
+    length, say). A reset restarts the sums at 0, as it does the counters, unless
+    ``keep_on_rst``."""
 
-    def __init__(self, dut, names: list[str], clk: str = "clk", rst: str = "rst") -> None:
+    def __init__(
+        self,
+        dut,
+        names: list[str | None],
+        clk: str = "clk",
+        rst: str = "rst",
+        signal: str = "cnt_ev",
+        values: dict[str, tuple[str, int, int]] | None = None,
+        keep_on_rst: bool = False,
+    ) -> None:
         self.dut = dut
         self.names = names
         self.clk = getattr(dut, clk)
         self.rst = getattr(dut, rst)
-        assert len(dut.cnt_ev) == len(names), f"cnt_ev has {len(dut.cnt_ev)} bits"
+        self.sig = getattr(dut, signal)
+        assert len(self.sig) == len(names), f"{signal} has {len(self.sig)} bits, not {len(names)}"
+        self.values = {
+            names.index(n): (getattr(dut, s), lsb, w) for n, (s, lsb, w) in (values or {}).items()
+        }
         self.sums = [0] * len(names)
-        self.last = [0] * len(names)  # the strobes of the last edge sampled ...
-        self.last_time = -1  # ... and its time
+        self.keep_on_rst = keep_on_rst
         self._task = cocotb.start_soon(self._run())
 
     async def _run(self) -> None:
         while True:
             await RisingEdge(self.clk)
             if not self.rst.value.is_resolvable or int(self.rst.value):
-                self.sums = [0] * len(self.names)
+                if not self.keep_on_rst:
+                    self.sums = [0] * len(self.names)
                 continue
-            v = self.dut.cnt_ev.value
-            assert v.is_resolvable, f"cnt_ev is {v}"
+            v = self.sig.value
+            assert v.is_resolvable, f"{self.sig._name} is {v}"
             n = int(v)
-            self.last_time = get_sim_time("step")
-            self.last = [n >> i & 1 for i in range(len(self.names))]
-            if n:
-                for i in range(len(self.names)):
-                    self.sums[i] += self.last[i]
+            if not n:
+                continue
+            for i in range(len(self.names)):
+                if n >> i & 1:
+                    if i in self.values:
+                        s, lsb, w = self.values[i]
+                        bits = str(s.value)  # MSB first; the other slices may be unknown
+                        field = bits[len(bits) - lsb - w : len(bits) - lsb]
+                        self.sums[i] += int(field, 2)
+                    else:
+                        self.sums[i] += 1
 
     def counts(self) -> dict[str, int]:
-        return dict(zip(self.names, self.sums, strict=True))
+        """name -> events (value sums for value counters) since the monitor started."""
+        return {n: c for n, c in zip(self.names, self.sums, strict=True) if n is not None}
 
-    def check(self, wrap: int, names: list[str] | None = None) -> None:
-        """Every counter (or those named) equals the sum of its strobes modulo ``wrap``.
-        Read in the time step of an edge whose strobes were just summed, a counter may not
-        show that edge's step yet: it then may equal the sum without them."""
-        same_step = get_sim_time("step") == self.last_time
-        for name in names or self.names:
-            i = self.names.index(name)
-            got = self.read(name)
-            want = {self.sums[i] % wrap}
-            if same_step:
-                want.add((self.sums[i] - self.last[i]) % wrap)
-            assert got in want, f"cnt_{name} = {got}, but its cnt_ev strobes sum to {want}"
-
-    def read(self, name: str) -> int:
-        """Counter ``name`` (``name[k]``: the k-th 32-bit counter of port cnt_name)."""
-        base, _, idx = name.partition("[")
-        v = int(getattr(self.dut, f"cnt_{base}").value)
-        k = int(idx.rstrip("]")) if idx else 0
-        return (v >> (32 * k)) & 0xFFFFFFFF
+    def count(self, name: str) -> int:
+        return self.counts()[name]
 
     def stop(self) -> None:
         self._task.cancel()

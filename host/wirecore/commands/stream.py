@@ -184,6 +184,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             with ipbus.Client(b.ip, b.ipbus_port, timeout=0.3) as cli:
                 _configure(cli, args, local, ports)
+                # the board's counters run on (start does not clear them): take differences
+                sent0 = cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0]
+                arp_miss0 = cli.read(regmap.find("PKTGEN.ARP_MISS"))[0]
                 try:
                     caps = _receive(
                         rxs, args, lambda: cli.write(regmap.find("PKTGEN.CTRL"), [1]), args.quiet
@@ -204,8 +207,8 @@ def run(args: argparse.Namespace) -> int:
                     if time.monotonic() > t_idle:
                         break
                     time.sleep(0.01)
-                sent = cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0]
-                arp_miss = cli.read(regmap.find("PKTGEN.ARP_MISS"))[0]
+                sent = (cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0] - sent0) & 0xFFFFFFFF
+                arp_miss = (cli.read(regmap.find("PKTGEN.ARP_MISS"))[0] - arp_miss0) & 0xFFFFFFFF
         except ipbus.IPbusTimeout as e:
             common.console.print(
                 f"[red]stream: the board at {b.ip}:{b.ipbus_port} does not answer IPbus "

@@ -65,8 +65,10 @@ class SoftGenerator:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 * 1024 * 1024)
         self.sock.bind((ip, src_port))
         self.port = self.sock.getsockname()[1]
-        self.sent_packets = 0
+        self.sent_packets = 0  # this run's (the generator's own count)
         self.sent_bytes = 0
+        self.base_packets = 0  # earlier runs': the board's counters are not cleared by start
+        self.base_bytes = 0
         self.ndest = 1
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -87,6 +89,8 @@ class SoftGenerator:
     ) -> None:
         if self.running:
             return  # like the FPGA: start is ignored while running
+        self.base_packets += self.sent_packets
+        self.base_bytes += self.sent_bytes
         self.sent_packets = self.sent_bytes = 0
         self.ndest = len(dests)
         self._stop.clear()
@@ -192,9 +196,9 @@ class PktgenBus(ipbus.Bus):
         if addr == _a("PKTGEN.STATUS"):
             return "ok", int(self.gen.running)
         if addr == _a("PKTGEN.SENT_PACKETS"):
-            return "ok", self.gen.sent_packets & 0xFFFFFFFF
+            return "ok", (self.gen.base_packets + self.gen.sent_packets) & 0xFFFFFFFF
         if addr == _a("PKTGEN.SENT_BYTES"):
-            return "ok", self.gen.sent_bytes & 0xFFFFFFFF
+            return "ok", (self.gen.base_bytes + self.gen.sent_bytes) & 0xFFFFFFFF
         if addr == _a("PKTGEN.ROUND_LO"):
             return "ok", self.gen.rounds & 0xFFFFFFFF
         if addr == _a("PKTGEN.ROUND_HI"):

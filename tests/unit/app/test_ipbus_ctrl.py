@@ -2,9 +2,11 @@
 register map (wirecore.regmap) and the IPbus reference model.
 
 The register-bus side of the model is built from the map's data (addresses, access,
-reset values, widths, protection), independently of the generated Verilog: every reply
-is compared byte for byte, and the cfg_*/stb_* outputs are checked against what was
-written.
+reset values, widths, protection, each counter's event and value), independently of the
+generated Verilog: every reply is compared byte for byte, the cfg_*/stb_* outputs are
+checked against what was written, and the counters against random event strobes (and
+values) driven on the ev_* inputs and counted by the test. With the counters in
+flip-flops (CNT_RAM = 0) at any rate, in RAM (CNT_RAM = 1) within its rate bound.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import sys
 from pathlib import Path
 
 import cocotb
-from cocotb.triggers import ClockCycles, RisingEdge
+import pytest
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ctrl"))
 
@@ -46,6 +49,7 @@ class MapBus(Bus):
         self.strobes: list[tuple[int, int]] = []
         self.ipb: dict[str, int] = {}  # the model's own counters (IPBUS block)
         self.wp_refused = 0
+        self.counts: dict[int, int] = {}  # address -> count of the events driven
 
     def allow_list(self) -> list[int] | None:
         if not self.val[rm.find("IPBUS.ALLOW_EN")] & 1:
@@ -60,15 +64,18 @@ class MapBus(Bus):
         r = self.regs.get(addr)
         if r is None:
             return "err", 0
-        if r.kind in (rm.CNT, rm.STS):
-            name = f"{rm.PREFIX[r.kind]}_{r.port_name}"
-            if name.startswith("cnt_ipb_"):
-                return "ok", self.ipb[name[8:]]
+        if r.kind == rm.CNT:
+            assert r.ev is not None
+            if r.ev[0] == "ipb":
+                return "ok", self.ipb[r.name.lower()]
+            if r.ev[0] == "regfile":
+                return "ok", self.wp_refused
+            return "ok", self.counts.get(addr, 0) & 0xFFFFFFFF
+        if r.kind == rm.STS:
+            name = f"sts_{r.port_name}"
             return "ok", (self.inputs[name] >> r.lsb) & ((1 << r.width) - 1)
-        if r.kind == rm.STB:
-            return "ok", 0
-        if r.kind == rm.WPC:
-            return "ok", self.wp_refused
+        if r.kind in (rm.STB, rm.LOST):
+            return "ok", 0  # (no counter of the test ever misses an event)
         return "ok", self.val[addr]
 
     def write(self, addr: int, value: int) -> str:
@@ -78,7 +85,7 @@ class MapBus(Bus):
         if rm.USER_BASE <= addr < rm.USER_BASE + rm.USER_WORDS:
             return "timeout"
         r = self.regs.get(addr)
-        if r is None or r.kind in (rm.CNT, rm.STS, rm.CONST, rm.WPC):
+        if r is None or r.kind in (rm.CNT, rm.STS, rm.CONST, rm.LOST):
             return "err"
         if r.protect and self.val[rm.find("SYS.WRITE_PROTECT")] & 1:
             self.wp_refused += 1
@@ -101,9 +108,12 @@ class Ctrl:
         rng = random.Random(seed)
         self.inputs: dict[str, int] = {}
         for name, w in rm.port_widths().items():
-            if name.startswith(("cnt_", "sts_")) and not name.startswith("cnt_ipb_"):
+            if name.startswith("sts_"):
                 self.inputs[name] = rng.getrandbits(w)
                 getattr(dut, name).value = self.inputs[name]
+        self.ev_ports = {n: w for n, w in rm.ev_ports("target").items()}
+        for name in self.ev_ports:
+            getattr(dut, name).value = 0
         dut.m_user_reg_ack.value = 0
         dut.m_user_reg_err.value = 0
         dut.m_user_reg_rdata.value = 0
@@ -139,6 +149,48 @@ class Ctrl:
     def port(self, name: str) -> int:
         return int(getattr(self.dut, name).value)
 
+    async def drive_events(self, cycles: int, rng: random.Random, p: float, spacing: int) -> None:
+        """``cycles`` cycles of random strobes on every ev_* input (each bit with
+        probability ``p``, at most once per ``spacing`` cycles) and random values, counted
+        into the model from the map's declarations; then the inputs go quiet."""
+        d = self.dut
+        cnts = [
+            (rm.address(b, r), r) for b, r in rm.counters() if r.ev[0] not in ("ipb", "regfile")
+        ]
+        last: dict[tuple[str, int], int] = {}
+        vmax = (1 << rm.VAL_W) - 1 if spacing <= 1 else 20000  # RAM: the value bound too
+        for cyc in range(cycles):
+            await FallingEdge(d.clk)
+            vals = {}
+            for name, w in self.ev_ports.items():
+                if name.endswith("_len"):
+                    v = 0
+                    for lsb in range(0, w, rm.VAL_W):
+                        v |= rng.randint(0, vmax) << lsb
+                else:
+                    v = 0
+                    for bit in range(w):
+                        if rng.random() < p and cyc - last.get((name, bit), -spacing) >= spacing:
+                            v |= 1 << bit
+                            last[(name, bit)] = cyc
+                vals[name] = v
+                getattr(d, name).value = v
+            for a, r in cnts:
+                if vals[f"ev_{r.ev[0]}"] >> r.ev[1] & 1:
+                    if r.val is None:
+                        inc = 1
+                    else:
+                        inc = vals[f"ev_{r.val[0]}"] >> r.val[1] & ((1 << rm.VAL_W) - 1)
+                    self.bus.counts[a] = self.bus.counts.get(a, 0) + inc
+        await FallingEdge(d.clk)
+        for name in self.ev_ports:
+            getattr(d, name).value = 0
+        await ClockCycles(d.clk, 4)
+
+
+def ram_mode(dut) -> bool:
+    return int(dut.CNT_RAM.value) == 1
+
 
 def reg_addrs(skip_ipbus_counters: bool = True) -> list[int]:
     skip = ipbus_counter_addrs() if skip_ipbus_counters else set()
@@ -154,7 +206,7 @@ async def map_reset_values_and_inputs(dut):
     for i in range(0, len(addrs), 60):
         await c.send([Transaction(READ, a, 1) for a in addrs[i : i + 60]])
     r = await c.send([Transaction(ipb.CONF_READ, 0, 3)])
-    assert r[0].data == [0x77697265, 0x00010000, 0xA5A55A5A]
+    assert r[0].data == [0x77697265, 0x00020000, 0xA5A55A5A]
 
 
 @cocotb.test()
@@ -234,6 +286,33 @@ async def memory_blocks(dut):
 
 
 @cocotb.test()
+async def counters_count_events(dut):
+    """Random event strobes and values on every ev_* input: every counter of the map reads
+    the count of its own event (the map's source and bit; bytes: the values added), and
+    SYS.CNT_LOST stays 0. Flip-flops: strobes at any rate, all at once too; RAM: at most
+    one event per counter every 30 cycles (3 per scan of the 89 counters)."""
+    c = Ctrl(dut, seed=6)
+    await c.start()
+    rng = random.Random(6)
+    addrs = [rm.address(b, r) for b, r in rm.counters() if r.ev[0] not in ("ipb", "regfile")]
+    if ram_mode(dut):
+        await c.drive_events(1500, rng, 0.05, 30)
+    else:
+        await c.drive_events(300, rng, 0.5, 1)
+        await c.drive_events(20, rng, 1.0, 1)  # every strobe at once, every cycle
+        await c.drive_events(300, rng, 0.02, 1)
+    assert sum(c.bus.counts.values()) > 1000
+    for i in range(0, len(addrs), 40):
+        await c.send([Transaction(READ, a, 1) for a in addrs[i : i + 40]])
+    r = await c.send([Transaction(READ, rm.find("SYS.CNT_LOST"), 1)])
+    assert r[0].data == [0]
+    # a second round on top of the first: the counts go on from there
+    await c.drive_events(200, rng, 0.05, 30 if ram_mode(dut) else 1)
+    for i in range(0, len(addrs), 40):
+        await c.send([Transaction(READ, a, 1) for a in addrs[i : i + 40]])
+
+
+@cocotb.test()
 async def ipbus_counters_and_allow_list(dut):
     """IPbus counters in the map count this target's traffic; the allow-list registers work."""
     c = Ctrl(dut, seed=5)
@@ -260,7 +339,10 @@ async def ipbus_counters_and_allow_list(dut):
     assert r[0].data == [1]
 
 
-def test_ipbus_ctrl() -> None:
+@pytest.mark.parametrize("cnt_ram", [0, 1])
+def test_ipbus_ctrl(cnt_ram: int) -> None:
     import cocotb_run
 
-    cocotb_run.run("ipbus_ctrl", "test_ipbus_ctrl", parameters={"MEM_AW": MEM_AW})
+    cocotb_run.run(
+        "ipbus_ctrl", "test_ipbus_ctrl", parameters={"MEM_AW": MEM_AW, "CNT_RAM": cnt_ram}
+    )

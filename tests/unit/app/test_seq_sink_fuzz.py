@@ -130,15 +130,10 @@ int main(int argc, char** argv) {
     size_t pos = 0;
     int wait = 0;
     uint64_t done = 0, checks = 0;
-    auto counters = [&](int i) -> uint32_t {
-        switch (i) {
-            case 0: return t->cnt_packets; case 1: return t->cnt_bytes;
-            case 2: return t->cnt_lost; case 3: return t->cnt_gaps;
-            case 4: return t->cnt_ooo; case 5: return t->cnt_bad;
-            case 6: return t->cnt_len_err; case 7: return t->cnt_short;
-            default: return t->cnt_payload_err;
-        }
-    };
+    // the sink's event strobes (cnt_ev, the reference's order; bytes add cnt_ev_len, lost
+    // cnt_ev_lost), counted as stat_counters counts them (before each edge) since a clear
+    uint32_t ev_c[9] = {0};
+    auto counters = [&](int i) -> uint32_t { return ev_c[i]; };
     static const char* names[9] = {"packets", "bytes", "lost", "gaps", "ooo", "bad",
                                    "len_err", "short", "payload_err"};
     auto compare = [&]() {
@@ -149,7 +144,13 @@ int main(int argc, char** argv) {
             fail("last_ts", t->status_last_ts, ref.last_ts);
         checks++;
     };
-    auto tick = [&]() { t->clk = 1; t->eval(); cycle++; t->clk = 0; t->eval(); };
+    auto tick = [&]() {
+        t->eval();
+        for (int b = 0; b < 9; ++b)
+            if (t->cnt_ev >> b & 1)
+                ev_c[b] += b == 1 ? t->cnt_ev_len : b == 2 ? t->cnt_ev_lost : 1;
+        t->clk = 1; t->eval(); cycle++; t->clk = 0; t->eval();
+    };
 
     while (cycle < cycles) {
         if (q.empty()) {
@@ -159,6 +160,7 @@ int main(int argc, char** argv) {
                 if (uni() < 0.5) {
                     t->clear = 1; tick(); t->clear = 0;
                     ref.clear();
+                    for (auto& x : ev_c) x = 0;
                     ref.check = below(3);
                     ref.sync_first = below(2);
                     ref.fill = below(256);

@@ -1,11 +1,14 @@
-"""stat_counters: counters in RAM with pending counts in flip-flops, against a Python model.
+"""stat_counters, in flip-flops (RAM = 0) and in RAM (RAM = 1), against a Python model.
 
-Random event strobes (and values, for value counters) at the documented rate bound, reads
-at random times (each read equals the model's count of the events before it), exact counts
-of every counter after the scan drains, back-to-back reads of one counter and of neighbours
-(the read-after-write forwarding), wrapping at 2^W, wider pending counts (WMASK), the
-reset pass (busy for N cycles, every counter 0, events of the pass counted), clear, and the
-sticky lost flag when one counter gets more events per scan than its pending count holds.
+Both modes: random event strobes (and values, for value counters), reads at random times
+(each read equals the model's count of the events before it), exact counts of every
+counter at the end, back-to-back reads of one counter and of neighbours, wrapping at 2^W,
+clear (every counter restarts at 0, the clear cycle's events counted).
+RAM = 1: events at the documented rate bound (the model limits them), the read-after-write
+forwarding of the scan, wider pending counts (WMASK), the reset pass (busy for N cycles,
+every counter 0, events of the pass counted), and the sticky lost flag when one counter
+gets more events per scan than its pending count holds.
+RAM = 0: no bound: every counter may count in every cycle, busy and lost stay 0.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Tb:
         self.dut = dut
         self.n = int(dut.N.value)
         self.w = int(dut.W.value)
+        self.ram = int(dut.RAM.value) == 1
         self.pw = int(dut.PW.value)
         self.pv = int(dut.PV.value)
         self.vw = int(dut.VW.value)
@@ -37,8 +41,13 @@ class Tb:
         self.value = [bool(vmask >> i & 1) for i in range(self.n)]
         # what each pending count holds: values for value counters, events for the others
         pww = int(dut.PWW.value)
+        # flip-flop counters have no pending count: any rate is exact
         self.cap = [
-            (1 << self.pv) - 1 if self.value[i] else (1 << (pww if wmask >> i & 1 else self.pw)) - 1
+            (1 << self.pv) - 1
+            if self.value[i]
+            else (1 << (pww if wmask >> i & 1 else self.pw)) - 1
+            if self.ram
+            else 1 << 62
             for i in range(self.n)
         ]
         self.count = [0] * self.n
@@ -101,7 +110,7 @@ class Tb:
             assert not valid, f"cycle {self.cycle}: rd_valid without a read"
 
     async def reset(self) -> None:
-        """Reset, then check busy lasts N cycles and every counter reads 0."""
+        """Reset, then check busy lasts N cycles (RAM; none in flip-flops)."""
         await self.step(rst=1)
         await self.step(rst=1)
         self.count = [0] * self.n
@@ -110,7 +119,8 @@ class Tb:
             busy_cycles += 1
             await self.step()
             assert busy_cycles <= self.n + 1
-        assert busy_cycles == self.n, f"busy {busy_cycles} cycles, want N = {self.n}"
+        want = self.n if self.ram else 0
+        assert busy_cycles == want, f"busy {busy_cycles} cycles, want {want}"
         assert int(self.dut.lost.value) == 0
 
     async def drain_and_check_all(self) -> None:
@@ -179,6 +189,16 @@ async def reset_pass(dut) -> None:
     await tb.start()
     await tb.step(rst=1)
     tb.count = [0] * tb.n
+    if not tb.ram:
+        # flip-flops: never busy, counters 0 and reads answered from the first cycle
+        ev0 = {0: 1} if not tb.value[0] else {0: 7}
+        await tb.step(ev=ev0, rd=0)
+        for k in range(tb.n):
+            assert not int(dut.busy.value)
+            await tb.step(rd=k)
+        await tb.drain_and_check_all()
+        assert tb.count[0] == (1 if not tb.value[0] else 7)
+        return
     # reads while busy are ignored: the model expects no rd_valid for them
     ev0 = {0: 1} if not tb.value[0] else {0: 7}
     await tb.step(ev=ev0, rd=0)
@@ -264,10 +284,25 @@ async def wraps_at_2w(dut) -> None:
 @cocotb.test()
 async def overflow_sets_lost_and_clear(dut) -> None:
     """One counter strobed every cycle overflows its pending count: lost rises and stays;
-    the other counters stay exact; clear drops lost and restarts every counter at 0."""
+    the other counters stay exact; clear drops lost and restarts every counter at 0.
+    Flip-flops: every counter strobed every cycle stays exact, lost stays low; clear."""
     tb = Tb(dut)
     await tb.start()
     await tb.reset()
+    if not tb.ram:
+        rng = random.Random(4)
+        for c in range(3 * tb.n):
+            ev = {k: rng.randint(0, (1 << tb.vw) - 1) if tb.value[k] else 1 for k in range(tb.n)}
+            await tb.step(ev=ev, rd=c % tb.n)
+            assert int(dut.lost.value) == 0 and int(dut.busy.value) == 0
+        dut.clear.value = 1
+        await tb.step(ev={1: 1} if not tb.value[1] else {1: 3})
+        dut.clear.value = 0
+        tb.count = [0] * tb.n
+        tb.count[1] = 1 if not tb.value[1] else 3
+        assert int(dut.busy.value) == 0
+        await tb.drain_and_check_all()
+        return
     i = next(k for k in range(tb.n) if not tb.value[k] and tb.cap[k] < tb.n // 2)
     other = (i + 1) % tb.n
     rng = random.Random(3)
@@ -321,11 +356,27 @@ async def read_raw(tb: Tb, addr: int) -> int:
 
 
 CONFIGS = [
-    {"N": 8, "W": 32, "PW": 2},
-    {"N": 59, "W": 32, "PW": 2, "VMASK": 0x22},
-    {"N": 5, "W": 4, "PW": 1, "VW": 4, "PV": 6, "VMASK": 0x10},
-    {"N": 16, "W": 32, "PW": 3, "VW": 16, "PV": 16, "VMASK": 0x8001},
-    {"N": 12, "W": 16, "PW": 1, "PWW": 3, "WMASK": 0x0C6, "VW": 12, "PV": 13, "VMASK": 0x800},
+    {"RAM": 1, "N": 8, "W": 32, "PW": 2},
+    {"RAM": 1, "N": 59, "W": 32, "PW": 2, "VMASK": 0x22},
+    {"RAM": 1, "N": 5, "W": 4, "PW": 1, "VW": 4, "PV": 6, "VMASK": 0x10},
+    {"RAM": 1, "N": 16, "W": 32, "PW": 3, "VW": 16, "PV": 16, "VMASK": 0x8001},
+    {
+        "RAM": 1,
+        "N": 12,
+        "W": 16,
+        "PW": 1,
+        "PWW": 3,
+        "WMASK": 0x0C6,
+        "VW": 12,
+        "PV": 13,
+        "VMASK": 0x800,
+    },  # fmt: skip
+    {"RAM": 1, "N": 6, "W": 2, "PW": 1, "VW": 2, "PV": 3, "VMASK": 0x20},
+    {"RAM": 0, "N": 8, "W": 32},
+    {"RAM": 0, "N": 59, "W": 32, "VMASK": 0x22},
+    {"RAM": 0, "N": 5, "W": 4, "VW": 6, "VMASK": 0x10},
+    {"RAM": 0, "N": 6, "W": 2, "VW": 2, "VMASK": 0x20},
+    {"RAM": 0, "N": 120, "W": 32, "VW": 16, "VMASK": 1 << 119 | 1 << 3},
 ]
 
 

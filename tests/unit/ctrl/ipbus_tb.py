@@ -216,7 +216,3 @@ class IPbusTB:
             await RisingEdge(self.dut.clk)
         await ClockCycles(self.dut.clk, cycles)
         await Timer(1, "ns")
-
-
-async def read_counters(dut: object, names: list[str]) -> dict[str, int]:
-    return {n: int(getattr(dut, f"cnt_{n}").value) for n in names}

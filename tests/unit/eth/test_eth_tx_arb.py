@@ -2,7 +2,7 @@
 inputs.
 
 REG_OUT = 0 and 1 share the frame-level tests (whole frames, order per input, no
-preemption, tuser, counter); REG_OUT = 1 has its own timing tests (registered outputs, a
+preemption, tuser, the frames strobe); REG_OUT = 1 has its own timing tests (registered outputs, a
 MAC-like consumer never kept waiting, 3-cycle idle latency, round robin with no parking).
 
 Frames are tagged with their input and sequence number; the output (cocotbext-axi sink,
@@ -22,6 +22,7 @@ from typing import Any
 import cocotb
 import pytest
 from cocotb.triggers import RisingEdge
+from unit.cnt_ev_mon import EvMon
 from unit.udp.txutil import Cycles, FrameSink, random_pause, reset, start_clock, wait_cycles
 
 # the number of inputs, as the pytest wrapper built the arbiter (2: the module's default;
@@ -127,7 +128,15 @@ async def bring_up(
     sink = FrameSink(dut, "m_axis", Cycles(dut), pause)
     await start_clock(dut)
     await reset(dut)
+    _EV[:] = [EvMon(dut, ["frames"])]
     return src, sink, w
+
+
+_EV: list[EvMon] = []  # the frames strobe (cnt_ev) counted since bring_up
+
+
+def frames_counted() -> int:
+    return _EV[0].count("frames")
 
 
 async def collect(sink: FrameSink, count: int) -> list[tuple[bytes, int]]:
@@ -159,7 +168,7 @@ async def round_robin_back_to_back(dut: Any) -> None:
     beats = sink.beats
     assert beats[-1].cycle - beats[0].cycle + 1 == len(beats), "idle cycle between frames"
     await wait_cycles(dut, 2)
-    assert int(dut.cnt_frames.value) == per * N
+    assert frames_counted() == per * N
 
 
 @cocotb.test()
@@ -182,7 +191,7 @@ async def backpressure_no_interleave(dut: Any) -> None:
         last_seq[p] = s
         assert tu == int(s == 5), "tuser not carried with its frame"
     await wait_cycles(dut, 2)
-    assert int(dut.cnt_frames.value) == sent
+    assert frames_counted() == sent
     assert sink.count() == 0
 
 
@@ -296,9 +305,8 @@ async def parked_tie(dut: Any) -> None:
 
 
 @cocotb.test()
-async def counter_wrap(dut: Any) -> None:
-    """258 frames from all inputs: cnt_frames exact modulo 2^CNT_W (32 by default; with
-    CNT_W = 8 it wraps to 2)."""
+async def frame_count(dut: Any) -> None:
+    """258 frames from all inputs: one frames strobe (cnt_ev) each."""
     src, sink, w = await bring_up(dut)
     n = 258
     for s in range(n):
@@ -307,7 +315,7 @@ async def counter_wrap(dut: Any) -> None:
     for f, tu in frames:
         assert tu == 0 and f == tagged(f[0], f[1], 1)
     await wait_cycles(dut, 2)
-    assert int(dut.cnt_frames.value) == n % (1 << int(dut.CNT_W.value))
+    assert frames_counted() == n
 
 
 def _reg_out(dut: Any) -> int:
@@ -335,7 +343,7 @@ async def reg_round_robin(dut: Any) -> None:
         gap = b.cycle - a.cycle
         assert gap == (2 if a.last else 1), f"beats {a} -> {b}"
     await wait_cycles(dut, 2)
-    assert int(dut.cnt_frames.value) == per * N
+    assert frames_counted() == per * N
 
 
 @cocotb.test()
@@ -495,18 +503,6 @@ async def reg_idle_latency_no_park(dut: Any) -> None:
     assert got == [0x11, 0x22], f"{got}"
 
 
-def test_eth_tx_arb_cnt8() -> None:
-    """CNT_W = 8: the frame counter wraps."""
-    from cocotb_run import run
-
-    run(
-        "eth_tx_arb",
-        "test_eth_tx_arb",
-        parameters={"DATA_W": 8, "N": N, "CNT_W": 8},
-        testcase="counter_wrap",
-    )
-
-
 # the tests of each mode: REG_OUT = 0 (the default) every test but the REG_OUT = 1 timing
 # tests (reg_*); REG_OUT = 1 the frame-level tests and its own timing tests
 MODE_TESTS = {
@@ -517,12 +513,12 @@ MODE_TESTS = {
         "idle_latency",
         "tready_not_from_tvalid",
         "parked_tie",
-        "counter_wrap",
+        "frame_count",
     ],
     1: [
         "backpressure_no_interleave",
         "no_preemption",
-        "counter_wrap",
+        "frame_count",
         "reg_round_robin",
         "reg_mac_consumer",
         "reg_same_input_again",

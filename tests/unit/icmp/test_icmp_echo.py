@@ -6,7 +6,8 @@ identifier/sequence/data copied), for data sizes 0..1472 (sampled) and for reque
 checksums that make the incremental update wrap. Bad requests (tuser) give aborted
 replies; other types, broadcasts and too-short messages are dropped; requests with a bad
 ICMP checksum are discarded (a short one buffered whole: no reply at all; a cut-through
-one: its reply aborted); counters exact.
+one: its reply aborted); answers off (cfg_answer = 0): every message dropped; the event
+strobes (cnt_ev) counted exactly.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import cocotb
 import pytest
 from scapy.layers.inet import ICMP, IP, Ether
 from scapy.utils import checksum
+from unit.cnt_ev_mon import EvMon
 from unit.udp.txutil import (
     DEFAULT_IP,
     DEFAULT_MAC,
@@ -66,6 +68,7 @@ class Tb:
         self.cyc = Cycles(dut)
         dut.cfg_mac.value = DEFAULT_MAC
         dut.cfg_ttl.value = 64
+        dut.cfg_answer.value = 1
         self.hdr = HeaderSource(dut, "s", self.cyc)
         # the message follows its header (docs/conventions.md), unless a test breaks it
         self.pay = PayloadSource(dut, "s_axis", self.w, hdr=self.hdr if convention else None)
@@ -85,6 +88,8 @@ class Tb:
     async def start(self) -> None:
         await start_clock(self.dut)
         await reset(self.dut)
+        # the event strobes (cnt_ev bits), counted from here
+        self.ev = EvMon(self.dut, ["cnt_replies", "cnt_aborted", "cnt_dropped", "cnt_bad_csum"])
 
     def send(
         self, msg: bytes, *, bcast: int = 0, tuser: int = 0, hdr_len: int | None = None
@@ -101,7 +106,8 @@ class Tb:
         self.pay.send(msg, tuser, gap_prob=self.gap)
 
     def cnt(self, name: str) -> int:
-        return int(getattr(self.dut, name).value)
+        """The events of strobe ``name`` (cnt_ev bit) since start()."""
+        return self.ev.count(name)
 
 
 def check_reply(raw: bytes, req: bytes, ident: int) -> None:
@@ -352,13 +358,35 @@ async def early_messages_held(dut: Any) -> None:
     assert tb.cnt("cnt_aborted") == 0 and tb.cnt("cnt_dropped") == 0
 
 
-@cocotb.test(timeout_time=2000, timeout_unit="us")
-async def counter_wrap(dut: Any) -> None:
-    """258 replies, 258 dropped (broadcast), 2 aborted, 2 bad checksums: every counter
-    exact modulo 2^CNT_W (with CNT_W = 8 replies and drops wrap to 2)."""
+@cocotb.test()
+async def answers_off(dut: Any) -> None:
+    """cfg_answer = 0 (NET.ENABLES.ICMP): echo requests, good or not, are consumed and
+    counted as dropped, nothing is sent; back on, they are answered."""
     tb = Tb(dut)
     await tb.start()
-    mod = 1 << int(dut.CNT_W.value)
+    good = request(9, 1, b"abcdefgh" * 5)
+    tb.dut.cfg_answer.value = 0
+    for m, u, b in ((good, 0, 0), (good, 1, 0), (corrupt(good, 5), 0, 0), (good, 0, 1)):
+        tb.send(m, tuser=u, bcast=b)
+    await wait_cycles(dut, 400)
+    assert tb.sink.count() == 0
+    assert tb.cnt("cnt_dropped") == 4 and tb.cnt("cnt_replies") == 0
+    assert tb.cnt("cnt_aborted") == 0 and tb.cnt("cnt_bad_csum") == 0
+    tb.dut.cfg_answer.value = 1
+    tb.send(good)
+    raw, tuser = await tb.sink.recv()
+    assert tuser == 0
+    check_reply(raw, good, 4)  # (the identification counts every message taken)
+    await wait_cycles(dut, 20)
+    assert tb.cnt("cnt_replies") == 1 and tb.cnt("cnt_dropped") == 4
+
+
+@cocotb.test(timeout_time=2000, timeout_unit="us")
+async def many_requests(dut: Any) -> None:
+    """258 replies, 258 dropped (broadcast), 2 aborted, 2 bad checksums: every strobe
+    exact."""
+    tb = Tb(dut)
+    await tb.start()
     n = 258
     good = request(6, 1, b"")
     for _ in range(n):
@@ -375,22 +403,10 @@ async def counter_wrap(dut: Any) -> None:
         assert tuser == 1
     await wait_cycles(dut, 60)
     assert tb.sink.count() == 0
-    assert tb.cnt("cnt_replies") == n % mod
-    assert tb.cnt("cnt_dropped") == n % mod
-    assert tb.cnt("cnt_aborted") == 2 % mod
-    assert tb.cnt("cnt_bad_csum") == 2 % mod
-
-
-def test_icmp_echo_cnt8() -> None:
-    """CNT_W = 8: the counters wrap."""
-    from cocotb_run import run
-
-    run(
-        "icmp_echo",
-        "test_icmp_echo",
-        parameters={"DATA_W": 64, "CNT_W": 8},
-        testcase="counter_wrap",
-    )
+    assert tb.cnt("cnt_replies") == n
+    assert tb.cnt("cnt_dropped") == n
+    assert tb.cnt("cnt_aborted") == 2
+    assert tb.cnt("cnt_bad_csum") == 2
 
 
 @pytest.mark.parametrize("data_w", [8, 64])

@@ -7,8 +7,9 @@ gratuitous ARP at start, an ARP reply, ICMP echo replies, UDP echo of several si
 a burst of runts and bad frames at line rate, an ICMP port unreachable when that option is
 built, no ICMP echo reply (pings counted as dropped) when the responder is left out
 (ICMP_ECHO = 0), and the counters, including their wrap at CNT_W bits and the MAC's byte
-counts: on cnt_all (COUNTERS = 1), or read one by one through the counter RAM's read port
-(COUNTERS = 2: the same expected values, exactly, with reads during the burst).
+counts, read one by one through the read port of the node's stat_counters, in flip-flops
+(COUNTERS = 1) or in RAM (COUNTERS = 2): the same expected values, exactly, with reads
+during the burst.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ PEER_IP = "192.0.2.77"
 PEER2_MAC = "02:00:00:00:00:98"
 PEER2_IP = "192.0.2.78"
 ECHO_PORT = 7
-# indices into cnt_all (see the module header)
+# counter indices of the read port (see the module header)
 MAC_RX_FRAMES, MAC_RX_BAD_FCS, ICMP_REPLIES, UNREACH_SENT, ARP_REQ_RX, ECHOED = 4, 6, 30, 34, 36, 57
 ICMP_DROPPED = 32
 IP_TRUNCATED = 23
@@ -42,13 +43,15 @@ MAC_TX_FRAMES, MAC_TX_BYTES, MAC_RX_BYTES, IP_RX_PACKETS, UDP_RX_DATAGRAMS = 0, 
 ETH_RX_FRAMES, ARP_REPLY_TX, ARP_GARP_TX, TX_FRAMES, UDP_TX_FRAMES = 11, 37, 39, 49, 52
 MAC_RX_RUNT = 7
 ARP_REQ_TX, ARP_REPLY_RX, ARP_HIT, ARP_MISS, UDP_TX_ARP_MISS = 38, 40, 43, 44, 55
-NCNT = 59
+ARP_REQ_REFUSED = 59
+NCNT = 60
 N_BURST = 12  # runts and bad-FCS frames sent back to back
 
 
 async def read_meanwhile(dut, stop: list[bool]) -> int:
-    """COUNTERS = 2: read random counters, one read every third cycle (the rate the node
-    documents as exact), checking the read port's 2-cycle latency; returns the reads."""
+    """Read random counters, one read every third cycle (with COUNTERS = 2 the rate the
+    node documents as exact), checking the read port's 2-cycle latency; returns the
+    reads."""
     rng = random.Random(11)
     n = 0
     while not stop[0]:
@@ -73,11 +76,8 @@ def ip_int(a: str) -> int:
 
 
 async def read_counters(dut) -> list[int]:
-    """Every counter: from cnt_all (COUNTERS = 1) or through the read port (COUNTERS = 2,
-    back to back, checking the port's 2-cycle latency)."""
-    if int(os.environ["COUNTERS"]) == 1:
-        v = int(dut.cnt_all.value)
-        return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(NCNT)]
+    """Every counter through the read port, back to back, checking the port's 2-cycle
+    latency."""
     await FallingEdge(dut.clk)
     assert not int(dut.cnt_busy.value)
     got: list[int] = []
@@ -128,7 +128,6 @@ async def node_end_to_end(dut) -> None:
     unreach = int(os.environ["ICMP_UNREACH"])
     echo = int(os.environ["ICMP_ECHO"])
     wrap = 1 << int(os.environ["CNT_W"])
-    counters = int(os.environ["COUNTERS"])
     echo_arp = int(os.environ["ECHO_ARP"])
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     src = GmiiSource(dut.gmii_rxd, dut.gmii_rx_er, dut.gmii_rx_dv, dut.clk)
@@ -275,17 +274,16 @@ async def node_end_to_end(dut) -> None:
     assert sink.empty(), "a reply to a frame that should have been dropped"
 
     # a burst at line rate: runts (8 bytes) and bad-FCS frames back to back, no reply;
-    # with COUNTERS = 2, counters are read meanwhile (one cycle in three)
+    # counters are read meanwhile (one cycle in three)
     stop = [False]
-    reader = cocotb.start_soon(read_meanwhile(dut, stop)) if counters == 2 else None
+    reader = cocotb.start_soon(read_meanwhile(dut, stop))
     runt = bytes(GmiiFrame.from_payload(d).data[: 8 + 8])
     for f in [runt] * N_BURST + [bytes(bad)] * N_BURST:  # a runt every 28 cycles
         await src.send(GmiiFrame(f))
     await src.wait()
     await ClockCycles(dut.clk, 300)
     stop[0] = True
-    if reader is not None:
-        assert await reader > 100
+    assert await reader > 100
     assert sink.empty(), "a reply to a runt or a bad frame"
 
     c = await read_counters(dut)
@@ -322,6 +320,7 @@ async def node_end_to_end(dut) -> None:
         TX_FRAMES: n_tx,
         UDP_CLOSED: 1,
         UNREACH_SENT: unreach,
+        ARP_REQ_REFUSED: 0,
     }
     for i, v in want.items():
         assert c[i] == v % wrap, f"counter {i}: {c[i]}, want {v % wrap}"

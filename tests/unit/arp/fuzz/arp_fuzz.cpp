@@ -13,7 +13,7 @@
 //     in REPEAT_LAT (a repeated destination), never sooner; a hit carries the right MAC
 //     (each peer keeps one MAC; broadcast and multicast mapped);
 //   * no hang: after the run, with the output free, everything drains;
-//   * counters: cnt_malformed equals the reference count exactly; replies sent = requests
+//   * counts of the event strobes (cnt_ev): malformed equals the reference count exactly; replies sent = requests
 //     for us taken = replies seen; requests + gratuitous + replies = frames seen;
 //     hits + misses = lookups; frames taken + overruns within the reference bounds.
 // Usage: arp_fuzz <cycles> <seed>; exits non-zero with a message on the first failure.
@@ -38,6 +38,11 @@
 #ifndef REPEAT_LAT
 #define REPEAT_LAT 1
 #endif
+// the event strobes of arp (cnt_ev bits), counted by the driver
+enum { EV_REQ_RX, EV_REPLY_TX, EV_REQ_TX, EV_GARP_TX, EV_REPLY_RX, EV_MALFORMED, EV_RX_OVERRUN,
+       EV_HIT, EV_MISS, EV_TIMEOUT, EV_EXPIRED, EV_EVICTED, EV_CONFLICT, EV_REQ_REFUSED, NEV };
+static uint64_t ev_n[NEV];
+
 static const uint64_t LK_MAX = 2 * WAYS + 7;  // documented worst-case lookup latency
 static const int KEEP_W = DATA_W / 8;
 
@@ -130,6 +135,7 @@ int main(int argc, char** argv) {
     top->cfg_ip = OUR_IP;
     top->cfg_netmask = NETMASK;
     top->cfg_gateway = GATEWAY;
+    top->cfg_answer = 1;
     top->tick_1ms = 0;
     top->s_axis_tvalid = 0;
     top->m_axis_tready = 1;
@@ -254,6 +260,8 @@ int main(int argc, char** argv) {
         uint64_t odata = top->m_axis_tdata;
         uint32_t okeep = top->m_axis_tkeep;
         bool olast = top->m_axis_tlast, ouser = top->m_axis_tuser;
+        // the event strobes, counted as stat_counters counts them (before the edge)
+        for (int b = 0; b < NEV; ++b) ev_n[b] += (top->cnt_ev >> b) & 1;
 
         top->clk = 1;
         top->eval();
@@ -355,29 +363,29 @@ int main(int argc, char** argv) {
     // ---------------- final accounting
     if (in_active || lk_valid || lk_waiting) fail("stimulus still in flight at the end");
     if (top->m_axis_tvalid) fail("output still busy after the drain");
-    if (top->cnt_malformed != ref_malformed) fail("cnt_malformed", top->cnt_malformed, ref_malformed);
-    if (top->cnt_reply_tx != replies_out) fail("cnt_reply_tx", top->cnt_reply_tx, replies_out);
-    if (top->cnt_req_rx != replies_out) fail("cnt_req_rx != replies", top->cnt_req_rx, replies_out);
-    if ((uint64_t)top->cnt_req_tx + top->cnt_garp_tx + top->cnt_reply_tx != frames_out)
+    if (ev_n[EV_MALFORMED] != ref_malformed) fail("cnt_malformed", ev_n[EV_MALFORMED], ref_malformed);
+    if (ev_n[EV_REPLY_TX] != replies_out) fail("cnt_reply_tx", ev_n[EV_REPLY_TX], replies_out);
+    if (ev_n[EV_REQ_RX] != replies_out) fail("cnt_req_rx != replies", ev_n[EV_REQ_RX], replies_out);
+    if ((uint64_t)ev_n[EV_REQ_TX] + ev_n[EV_GARP_TX] + ev_n[EV_REPLY_TX] != frames_out)
         fail("frames out", frames_out);
-    if ((uint64_t)top->cnt_hit + top->cnt_miss != lookups || answers != lookups)
+    if ((uint64_t)ev_n[EV_HIT] + ev_n[EV_MISS] != lookups || answers != lookups)
         fail("lookups", lookups, answers);
-    uint64_t taken = (uint64_t)top->cnt_req_rx + top->cnt_reply_rx + top->cnt_rx_overrun;
+    uint64_t taken = (uint64_t)ev_n[EV_REQ_RX] + ev_n[EV_REPLY_RX] + ev_n[EV_RX_OVERRUN];
     uint64_t good_known = ref_good_for_us + ref_good_replies;
     if (taken < good_known || taken > good_known + ref_good_other)
         fail("frames taken + overruns out of bounds", taken, good_known);
-    if (top->cnt_reply_rx > ref_good_replies) fail("cnt_reply_rx", top->cnt_reply_rx);
+    if (ev_n[EV_REPLY_RX] > ref_good_replies) fail("cnt_reply_rx", ev_n[EV_REPLY_RX]);
 
     std::printf(
-        "cycles %llu frames_in %llu malformed %u req_rx %u reply_rx %u overrun %u replies %llu "
-        "frames_out %llu lookups %llu fast %llu hit %u miss %u req_tx %u timeout %u expired %u "
-        "evicted %u\n",
+        "cycles %llu frames_in %llu malformed %llu req_rx %llu reply_rx %llu overrun %llu replies %llu "
+        "frames_out %llu lookups %llu fast %llu hit %llu miss %llu req_tx %llu timeout %llu expired %llu "
+        "evicted %llu\n",
         (unsigned long long)cycles,
         (unsigned long long)(ref_malformed + ref_good_for_us + ref_good_replies + ref_good_other),
-        top->cnt_malformed, top->cnt_req_rx, top->cnt_reply_rx, top->cnt_rx_overrun,
+        (unsigned long long)ev_n[EV_MALFORMED], (unsigned long long)ev_n[EV_REQ_RX], (unsigned long long)ev_n[EV_REPLY_RX], (unsigned long long)ev_n[EV_RX_OVERRUN],
         (unsigned long long)replies_out, (unsigned long long)frames_out,
-        (unsigned long long)lookups, (unsigned long long)fast, top->cnt_hit, top->cnt_miss, top->cnt_req_tx,
-        top->cnt_timeout, top->cnt_expired, top->cnt_evicted);
+        (unsigned long long)lookups, (unsigned long long)fast, (unsigned long long)ev_n[EV_HIT], (unsigned long long)ev_n[EV_MISS], (unsigned long long)ev_n[EV_REQ_TX],
+        (unsigned long long)ev_n[EV_TIMEOUT], (unsigned long long)ev_n[EV_EXPIRED], (unsigned long long)ev_n[EV_EVICTED]);
     top->final();
     delete top;
     return 0;

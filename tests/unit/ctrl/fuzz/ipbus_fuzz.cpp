@@ -30,6 +30,8 @@
 #define DATA_W 8
 #endif
 static const size_t KEEP_W = DATA_W / 8;
+// the target's event strobes (cnt_ev, in the order of the IPBUS counters), counted by the driver
+static uint64_t ev_n[16];
 
 struct Req {
     uint32_t src_ip;
@@ -183,6 +185,8 @@ int main(int argc, char **argv) {
                 last_progress = cyc;
             }
         }
+        // the target's event strobes, counted as stat_counters counts them (before the edge)
+        for (int b = 0; b < 16; b++) ev_n[b] += (top.cnt_ev >> b) & 1;
         top.clk = 1;
         top.eval();
         // ---- advance the driver
@@ -203,10 +207,12 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-#define C(n) std::fprintf(out, "C %s %u\n", #n, (unsigned)top.cnt_##n)
-    C(rx_packets); C(rx_bad); C(rx_oversize); C(rx_malformed); C(control); C(status);
-    C(resend); C(id_dropped); C(resend_miss); C(transactions); C(bad_header);
-    C(bus_errors); C(bus_timeouts); C(wp_rejected); C(reply_overflow); C(tx_packets);
+    static const char* ev_names[16] = {
+        "rx_packets", "rx_bad", "rx_oversize", "rx_malformed", "control", "status",
+        "resend", "id_dropped", "resend_miss", "transactions", "bad_header",
+        "bus_errors", "bus_timeouts", "wp_rejected", "reply_overflow", "tx_packets"};
+    for (int b = 0; b < 16; b++)
+        std::fprintf(out, "C %s %llu\n", ev_names[b], (unsigned long long)ev_n[b]);
     std::fprintf(out, "CYCLES %llu\n", (unsigned long long)cyc);
     std::fclose(out);
     top.final();

@@ -28,6 +28,9 @@
 #define DW 8
 #endif
 static const int KW = DW / 8;
+// the event strobes of udp_tx (cnt_ev: tx_frames, tx_abort, tx_long, arp_miss, sf_frames,
+// sf_overflow), counted by the driver
+static uint64_t ev_n[6];
 
 struct Dg {
     int mode, mv;
@@ -150,6 +153,8 @@ int main(int argc, char **argv) {
         int o_keep = t->m_axis_tkeep, o_last = t->m_axis_tlast, o_user = t->m_axis_tuser;
         uint32_t a_ip = t->arp_req_ip;
         bool a_resp = t->arp_resp_valid;
+        // the event strobes (cnt_ev), counted as stat_counters counts them (before the edge)
+        for (int b = 0; b < 6; b++) ev_n[b] += (t->cnt_ev >> b) & 1;
 
         t->clk = 1;
         t->eval();
@@ -204,12 +209,12 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    fprintf(out, "C cnt_tx_frames %u\n", t->cnt_tx_frames);
-    fprintf(out, "C cnt_tx_abort %u\n", t->cnt_tx_abort);
-    fprintf(out, "C cnt_tx_long %u\n", t->cnt_tx_long);
-    fprintf(out, "C cnt_arp_miss %u\n", t->cnt_arp_miss);
-    fprintf(out, "C cnt_sf_frames %u\n", t->cnt_sf_frames);
-    fprintf(out, "C cnt_sf_overflow %u\n", t->cnt_sf_overflow);
+    fprintf(out, "C cnt_tx_frames %llu\n", (unsigned long long)ev_n[0]);
+    fprintf(out, "C cnt_tx_abort %llu\n", (unsigned long long)ev_n[1]);
+    fprintf(out, "C cnt_tx_long %llu\n", (unsigned long long)ev_n[2]);
+    fprintf(out, "C cnt_arp_miss %llu\n", (unsigned long long)ev_n[3]);
+    fprintf(out, "C cnt_sf_frames %llu\n", (unsigned long long)ev_n[4]);
+    fprintf(out, "C cnt_sf_overflow %llu\n", (unsigned long long)ev_n[5]);
     fprintf(out, "CYCLES %llu\n", (unsigned long long)cyc);
     fclose(out);
     t->final();
