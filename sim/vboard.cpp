@@ -17,11 +17,11 @@
 // each batch followed by --tick-cycles cycles so that a timer that fires can act.
 //
 // Each simulated cycle is a clock period of the model (clk low, evaluated; clk high,
-// evaluated) with the GMII inputs of that cycle, except quiescent cycles: when the model's whole state
-// (the root object's memory) is the same after a cycle with idle inputs as before it,
-// it is a fixed point, and every further cycle with the same inputs is counted without
-// evaluating the model (exact: the model is deterministic; see "Fast-forward" below;
-// --no-skip evaluates every cycle). --inject FILE sends the frames of a pcap to the
+// evaluated) with the GMII inputs of that cycle, except quiescent cycles: when the
+// model's whole state (the root object's memory) is the same after a cycle with idle
+// inputs as before it, it is a fixed point, and every further cycle with the same
+// inputs is counted without evaluating the model (exact: the model is deterministic;
+// see "Fast-forward" below; --no-skip evaluates every cycle). --inject FILE sends the frames of a pcap to the
 // board as if they came from the TAP (benchmarks under load without a TAP, the training
 // run of the profile-guided build, host/wirecore/vboard.py, and the tests), at once or
 // (--inject-timed) each at the simulated time of its pcap timestamp.
@@ -667,9 +667,9 @@ inline void Board::cycle() {
         fixed_ = false;
         snap_stage_ = 0;
     }
-    if (!fixed_ && kSimCycle)
-        set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
     if (!fixed_) {
+        if constexpr (kSimCycle)
+            set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
         t->clk = 0;
         t->eval();
 #if VM_TRACE
@@ -680,8 +680,6 @@ inline void Board::cycle() {
 #if VM_TRACE
         if (vcd_) vcd_->dump(cycles_ * 8 + 4);
 #endif
-    }
-    if (!fixed_) {
         evaluated_++;
         if (idle_in) after_idle_eval();
     }
