@@ -4,10 +4,9 @@ Builds the board (``--top``, default vboard_top) as ``wirecore.vboard.build()`` 
 but with debug line information and without the profile-guided step (C++ ``-O2 -g``,
 in ``build/vboard-prof/``), runs it under valgrind's cachegrind for ``--cycles`` cycles
 without a TAP (idle, or with back-to-back 1472-byte UDP echo requests with
-``--load``), with a ``tick_1ms`` every ``--tick-every`` simulated cycles (2,500: about
-the rate of the wall-clock ticks of the board at full speed, where one millisecond is
-2,000-3,000 evaluated cycles; under valgrind the wall clock would give one every few
-tens of cycles, each raising every gated clock), and charges every line of the
+``--load``), with a ``tick_1ms`` every ``--tick-every`` simulated cycles (2,500: of
+the order of the wall-clock ticks of the board at full speed; under valgrind the wall
+clock would give one every few tens of cycles), and charges every line of the
 generated C++ to the RTL instance whose signal the statement it belongs to assigns
 (``vboard_top__DOT__u_stack__DOT__u_arp...`` -> ``u_stack.u_arp``, cut at ``--depth``
 levels). Instruction counts do not depend on the machine's load, unlike timings; they
@@ -37,7 +36,8 @@ sys.path.insert(0, str(ROOT / "host"))
 
 import wirecore.vboard as vb  # noqa: E402
 
-STMT = re.compile(r"(vlSelf->|__V|vboard_top|if |} else if|while|[CSIQ]Data|VlWide)")
+STMT = re.compile(r"(vlSelf->|vlSelfRef\.|__V|vboard_top|if |} else if|while|[CSIQ]Data|VlWide)")
+MODEL_CPP = re.compile(r"Vtop___024root__(?!.*Slow).*\.cpp$")  # the evaluation code
 SIGNAL = re.compile(r"vboard_top__DOT__(\w+)")
 
 
@@ -101,7 +101,7 @@ def attribute(
     files: dict[str, list[str]] = {}
     for (f, n), ir in per.items():
         key = None
-        if "Vtop___024root__DepSet" in f:
+        if MODEL_CPP.search(f):
             if f not in files:
                 files[f] = Path(f).read_text().splitlines() if Path(f).exists() else []
             key = block_of(files[f], n, depth)

@@ -16,13 +16,12 @@
 // pass (at least 16 cycles apart), while idle in batches every --idle-tick-ms (10 ms),
 // each batch followed by --tick-cycles cycles so that a timer that fires can act.
 //
-// Each simulated cycle is one evaluation of the model at a rising clock edge (see
-// kOneEval below; two evaluations, one per edge, where that does not apply), with the
-// GMII inputs of that cycle, except quiescent cycles: when the model's whole state
-// (the root object's memory) is the same after a cycle with idle inputs as before it,
-// it is a fixed point, and every further cycle with the same inputs is counted without
-// evaluating the model (exact: the model is deterministic; see "Fast-forward" below;
-// --no-skip evaluates every cycle). --inject FILE sends the frames of a pcap to the
+// Each simulated cycle is a clock period of the model (clk low, evaluated; clk high,
+// evaluated) with the GMII inputs of that cycle, except quiescent cycles: when the
+// model's whole state (the root object's memory) is the same after a cycle with idle
+// inputs as before it, it is a fixed point, and every further cycle with the same
+// inputs is counted without evaluating the model (exact: the model is deterministic;
+// see "Fast-forward" below; --no-skip evaluates every cycle). --inject FILE sends the frames of a pcap to the
 // board as if they came from the TAP (benchmarks under load without a TAP, the training
 // run of the profile-guided build, host/wirecore/vboard.py, and the tests), at once or
 // (--inject-timed) each at the simulated time of its pcap timestamp.
@@ -101,102 +100,6 @@ constexpr uint64_t kCheckFirst = 24;
 constexpr uint64_t kCheckMax = 256;
 constexpr size_t kQuickBytes = 4096;
 
-// One evaluation per clock cycle. The model keeps each clock's previous sample and runs
-// the clocked logic when it sees 0 -> 1; the falling edge has nothing to run when every
-// trigger of the model is a rising clock edge (Verilator 5.006 names the samples
-// __Vtrigrprev__*; vboard_model.h, generated at build time, lists them and says whether
-// every trigger is a rising edge: VBOARD_EDGE_PREV, VBOARD_POSEDGE_ONLY, VBOARD_TRIGGERS).
-// Then the clock stays at 1 and the samples are set to 0 before each eval: every eval is
-// one rising edge of the whole design, with the inputs of that cycle, and the
-// falling-edge eval (which would only recompute the logic fed by the inputs) is saved.
-// A gated clock (sim_gclk, below) set to 0 before the eval has no edge in it. For any
-// other model (another Verilator, a negedge process, a traced build) both edges are
-// evaluated as usual.
-template <typename R, typename = void>
-struct OneEvalModel : std::false_type {};
-template <typename R>
-struct OneEvalModel<R, std::void_t<decltype(std::declval<R&>().__Vtrigrprev__TOP__clk),
-                                    decltype(std::declval<R&>().__VactTriggered)>>
-    : std::integral_constant<bool, VBOARD_POSEDGE_ONLY &&
-                                       std::is_same<decltype(std::declval<R&>().__VactTriggered),
-                                                    VlTriggerVec<VBOARD_TRIGGERS>>::value> {};
-#if VM_TRACE
-constexpr bool kOneEval = false;
-#else
-constexpr bool kOneEval = OneEvalModel<Vtop___024root>::value;
-#endif
-
-// Activity gating. A top may have an input sim_gclk[VBOARD_GATES-1:0] and an output
-// sim_gate_en of the same width: the clocks of blocks that are idle most of the time,
-// and for each whether the block can change state at the next rising edge (computed by
-// the top from its registers, so it is read after a cycle's evaluation for the next
-// one). The harness raises clock i with clk only when sim_gate_en[i] is 1, or in a cycle
-// with tick_1ms or rst, or always with --no-gate; Verilator evaluates a block's logic
-// only at its clock's edges, so an idle block costs nothing (sim/vboard_top.v says why
-// its enables are exact; a test compares the gated board with --no-gate).
-template <typename R, typename = void>
-struct HasGate : std::false_type {};
-template <typename R>
-struct HasGate<R, std::void_t<decltype(std::declval<R&>().sim_gclk),
-                              decltype(std::declval<R&>().sim_gate_en)>> : std::true_type {};
-constexpr bool kGate = HasGate<Vtop___024root>::value && VBOARD_GATES > 0;
-constexpr uint64_t kGateAll = VBOARD_GATES >= 64 ? ~0ull : (1ull << VBOARD_GATES) - 1;
-
-template <typename R>
-inline uint64_t gate_en(const R* root) {
-    if constexpr (HasGate<R>::value)
-        return uint64_t(root->sim_gate_en);
-    else
-        return 0;
-}
-
-// A gated top may also have an output sim_gate_in (same width, constant): the gated
-// clocks to raise in every cycle whose GMII receive inputs (gmii_rxd, gmii_rx_dv,
-// gmii_rx_er) are not all 0, for the blocks that sample them (vboard_top: the receive
-// path, whose MAC registers the wire every cycle): the inputs are not registers of the
-// model, so the top's enables, computed from registers after the previous cycle, cannot
-// know them.
-template <typename R, typename = void>
-struct HasGateIn : std::false_type {};
-template <typename R>
-struct HasGateIn<R, std::void_t<decltype(std::declval<R&>().sim_gate_in)>> : std::true_type {};
-
-template <typename R>
-inline uint64_t gate_in(const R* root) {
-    if constexpr (HasGateIn<R>::value)
-        return uint64_t(root->sim_gate_in);
-    else
-        return 0;
-}
-
-// A gated top may also have an output sim_gate_clk (1 bit, constant 1): its own logic on
-// clk is the gating's alone, and holds its state in a cycle where every sim_gate_en bit
-// is 0 and the inputs are idle (vboard_top: the enables' histories and the copies they
-// compare, which then all equal what they load). The harness then holds clk low too in
-// such a cycle: no clock rises, and the evaluation runs no clocked logic at all.
-template <typename R, typename = void>
-struct HasGateClk : std::false_type {};
-template <typename R>
-struct HasGateClk<R, std::void_t<decltype(std::declval<R&>().sim_gate_clk)>> : std::true_type {};
-
-template <typename R>
-inline bool gate_clk(const R* root) {
-    if constexpr (HasGateClk<R>::value)
-        return root->sim_gate_clk != 0;
-    else
-        return false;
-}
-
-template <typename R>
-inline void set_gclk(R* root, bool all, uint64_t en) {
-    if constexpr (HasGate<R>::value) root->sim_gclk = all ? kGateAll : en;
-}
-
-template <typename R>
-inline void clear_gclk(R* root) {
-    set_gclk(root, false, 0);
-}
-
 // A top may have a 64-bit input sim_cycle: the harness drives it with the number of
 // cycles since reset ended (0 in the first cycle after reset, as a free-running counter
 // reset with the design counts), so that the design needs no free-running counter of
@@ -223,51 +126,6 @@ inline size_t sim_cycle_offset(const R* root) {
                       reinterpret_cast<const uint8_t*>(root));
     else
         return sizeof(R);
-}
-
-// Fast evaluation. Verilator's eval() runs its scheduler's loops until no trigger fires
-// (the input combinational region until settled, the 'act' triggers, the 'nba' region,
-// the triggers again), with its trigger vectors' bookkeeping around each step, about 6%
-// of the board's time under load. When every trigger is a rising edge of a clock that
-// only the input combinational region assigns (checked on the generated code at build
-// time: VBOARD_FAST_EVAL in vboard_model.h), one pass is the whole evaluation: that
-// region once, the triggers once (vboard_act: the model's own trigger expressions, which
-// also take the clocks' new samples, giving a bit mask), and the 'nba' functions of the
-// fired triggers once (vboard_nba: the model's own _eval_nba with its trigger flags read
-// from that mask); the loops' second rounds would find nothing. The
-// model's state afterwards is the one eval() leaves, byte for byte (the same iteration
-// counts, the trigger vectors cleared). The first evaluation, which initializes the
-// model, is eval() itself; --no-fast-eval uses eval() throughout, and --gate-verify's
-// reference model always does (so it checks this too).
-#ifndef VBOARD_FAST_EVAL
-#define VBOARD_FAST_EVAL 0
-#endif
-#if VBOARD_FAST_EVAL
-// edges: whether any clock rises in this evaluation. Without one the triggers are all 0
-// and the clocks' samples (cleared by rising_edge_next) stay 0, so vboard_act would
-// only confirm that: the input region is then the whole evaluation.
-template <typename R>
-inline void fast_eval(R* r, bool edges) {
-#if VBOARD_FAST_ICO
-    r->__VicoIterCount = 0;
-    Vtop___024root___eval_triggers__ico(r);  // the input region's one trigger: first pass
-    Vtop___024root___eval_ico(r);
-    r->__VicoIterCount = 1;
-    r->__VicoTriggered.clear();
-#endif
-    if (!edges) return;
-    const unsigned m = vboard_act(r);  // the triggers as a bit mask, the clocks' samples
-    if (m) vboard_nba(r, m);
-}
-#endif
-
-template <typename R>
-inline void rising_edge_next(R* root) {
-    if constexpr (OneEvalModel<R>::value) {
-#define VBOARD_CLEAR_PREV(m) root->m = 0;
-        VBOARD_EDGE_PREV(VBOARD_CLEAR_PREV)
-#undef VBOARD_CLEAR_PREV
-    }
 }
 
 volatile sig_atomic_t g_stop = 0;
@@ -335,11 +193,6 @@ struct Options {
     uint64_t inject_repeat = 1;    // times the pcap is sent
     bool inject_timed = false;     // each injected frame at its pcap timestamp (simulated time)
     bool skip = true;              // fast-forward over quiescent cycles
-    bool gate = true;              // activity gating (sim_gclk from sim_gate_en)
-    bool gate_verify = false;      // run an ungated copy alongside and compare every cycle
-    bool fast_eval = true;         // one-pass evaluation (see VBOARD_FAST_EVAL)
-    bool gate_clk = true;          // hold clk too when the whole design idles (HasGateClk)
-    uint64_t gate_mask = ~0ull;    // --gate-mask: enables ANDed with it (tests the verifier)
     uint64_t tick_every = 0;       // tick_1ms every N simulated cycles instead of each wall ms
     bool pcap_cycles = false;      // pcap timestamps: the frame's first cycle on the wire x 8 ns
 };
@@ -407,18 +260,6 @@ void usage(FILE* f) {
             "                        frame's first byte on the wire x 8 ns (nanosecond pcap)\n"
             "  --no-skip             evaluate every cycle (no fast-forward over quiescent\n"
             "                        cycles)\n"
-            "  --no-gate             raise every gated clock (sim_gclk) with clk: no activity\n"
-            "                        gating (the same results, slower)\n"
-            "  --gate-verify         also run an ungated copy of the model on the same inputs\n"
-            "                        and compare the two states after every cycle (exits 3 at\n"
-            "                        the first difference; implies --no-skip; slow)\n"
-            "  --gate-mask M         AND the enables with M (a wrong gating, to test\n"
-            "                        --gate-verify; ticks and reset still raise every clock)\n"
-            "  --no-gate-clk         raise clk in every cycle, also when every gated clock\n"
-            "                        is off (the same results, slower)\n"
-            "  --no-fast-eval        evaluate with the model's eval() (its scheduler's loops)\n"
-            "                        instead of the one-pass evaluation (the same results,\n"
-            "                        slower)\n"
             "  -h, --help            this help\n"
             "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
 }
@@ -428,8 +269,7 @@ Options parse_args(int argc, char** argv) {
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
         O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
-        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC, O_NOGATE, O_GVERIFY, O_GMASK, O_NOFAST,
-        O_NOGCLK
+        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -452,11 +292,6 @@ Options parse_args(int argc, char** argv) {
         {"inject-repeat", required_argument, nullptr, O_INJR},
         {"inject-timed", no_argument, nullptr, O_INJT},
         {"no-skip", no_argument, nullptr, O_NOSKIP},
-        {"no-gate", no_argument, nullptr, O_NOGATE},
-        {"gate-verify", no_argument, nullptr, O_GVERIFY},
-        {"gate-mask", required_argument, nullptr, O_GMASK},
-        {"no-fast-eval", no_argument, nullptr, O_NOFAST},
-        {"no-gate-clk", no_argument, nullptr, O_NOGCLK},
         {"tick-every-cycles", required_argument, nullptr, O_TICKC},
         {"pcap-cycles", no_argument, nullptr, O_PCAPC},
         {"help", no_argument, nullptr, 'h'},
@@ -495,11 +330,6 @@ Options parse_args(int argc, char** argv) {
             case O_INJR: o.inject_repeat = uint64_t(parse_num(optarg, "--inject-repeat")); break;
             case O_INJT: o.inject_timed = true; break;
             case O_NOSKIP: o.skip = false; break;
-            case O_NOGATE: o.gate = false; break;
-            case O_GVERIFY: o.gate_verify = true; o.skip = false; break;
-            case O_GMASK: o.gate_mask = strtoull(optarg, nullptr, 0); break;
-            case O_NOFAST: o.fast_eval = false; break;
-            case O_NOGCLK: o.gate_clk = false; break;
             case O_TICKC: {
                 double v = parse_num(optarg, "--tick-every-cycles");
                 if (v < kTickSpacing || v != uint64_t(v))
@@ -602,19 +432,6 @@ class Board {
     const Options& o_;
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<Vtop> top_;
-    // --gate-verify: the ungated reference model, in its own context
-    std::unique_ptr<VerilatedContext> ref_ctx_;
-    std::unique_ptr<Vtop> ref_;
-    uint64_t verified_ = 0;  // cycles whose states were compared
-    uint64_t gate_edges_by_[64] = {};  // rising edges of each gated clock
-    uint64_t clk_held_ = 0;            // evaluated cycles with clk held low (HasGateClk)
-    uint64_t gate_edges() const {
-        uint64_t n = 0;
-        for (uint64_t e : gate_edges_by_) n += e;
-        return n;
-    }
-    void verify_cycle();
-    void compare_with_ref();
 #if VM_TRACE
     std::unique_ptr<VerilatedVcdC> vcd_;
 #endif
@@ -640,8 +457,6 @@ class Board {
 
     // fast-forward (see kCheckFirst)
     bool skip_on_ = false;
-    bool gate_on_ = false;
-    bool fast_on_ = false;     // fast_eval() instead of eval() (after the first evaluation)
     bool fixed_ = false;       // the model's state is a fixed point under idle inputs
     int snap_stage_ = 0;  // snap_ holds the state after the previous (idle) cycle: 1 its
                           // first quick_ bytes, 2 all of it; 0 nothing
@@ -853,57 +668,21 @@ inline void Board::cycle() {
         fixed_ = false;
         snap_stage_ = 0;
     }
-    if (!fixed_ && kSimCycle)
-        set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
-    // the gated clocks of this cycle's edge: from the enables after the last evaluation
-    const bool gate_all = !gate_on_ || t->tick_1ms || t->rst;
-    uint64_t en = 0;
-    uint8_t clk_edge = 1;  // clk rises (held low when the whole design idles: HasGateClk)
-    if (kGate && !fixed_) {
-        const bool rx_in = t->gmii_rx_dv || t->gmii_rxd || t->gmii_rx_er;
-        const uint64_t want = gate_all ? kGateAll
-                                       : gate_en(t->rootp) | (rx_in ? gate_in(t->rootp) : 0);
-        en = gate_all ? want : want & o_.gate_mask;  // (ticks and reset: every clock)
-        if (!want && o_.gate_clk && gate_clk(t->rootp)) {
-            clk_edge = 0;
-            clk_held_++;
-        }
-        for (uint64_t b = en; b; b &= b - 1) gate_edges_by_[__builtin_ctzll(b)]++;
-    }
-    if (ref_ && !fixed_) verify_cycle();
-    if (fixed_) {
-    } else if constexpr (kOneEval) {
-        rising_edge_next(t->rootp);
-        t->clk = clk_edge;
-        set_gclk(t->rootp, false, en);
-#if VBOARD_FAST_EVAL
-        if (fast_on_) {
-            fast_eval(t->rootp, clk_edge || en);
-        } else {
-            t->eval();
-            fast_on_ = o_.fast_eval;
-        }
-#else
-        t->eval();
-#endif
-    } else {
+    if (!fixed_) {
+        if constexpr (kSimCycle)
+            set_sim_cycle(t->rootp, cycles_ >= reset_end_ ? cycles_ - reset_end_ : 0);
         t->clk = 0;
-        clear_gclk(t->rootp);
         t->eval();
 #if VM_TRACE
         if (vcd_) vcd_->dump(cycles_ * 8);
 #endif
-        t->clk = clk_edge;
-        set_gclk(t->rootp, false, en);
+        t->clk = 1;
         t->eval();
 #if VM_TRACE
         if (vcd_) vcd_->dump(cycles_ * 8 + 4);
 #endif
-    }
-    if (!fixed_) {
         evaluated_++;
         if (idle_in) after_idle_eval();
-        if (ref_) compare_with_ref();
     }
     cycles_++;
     // outputs of this cycle
@@ -953,50 +732,6 @@ void Board::after_idle_eval() {
     }
 }
 
-// --gate-verify: the reference model takes this cycle's inputs and is evaluated with
-// every gated clock raised (the design without gating).
-void Board::verify_cycle() {
-    Vtop___024root* r = ref_->rootp;
-    const Vtop___024root* g = top_->rootp;
-#define VBOARD_COPY_INPUT(m) r->m = g->m;
-    VBOARD_INPUTS(VBOARD_COPY_INPUT)
-#undef VBOARD_COPY_INPUT
-    if constexpr (kOneEval) {
-        rising_edge_next(r);
-        ref_->clk = 1;
-        set_gclk(r, true, 0);
-        ref_->eval();
-    } else {
-        ref_->clk = 0;
-        clear_gclk(r);
-        ref_->eval();
-        ref_->clk = 1;
-        set_gclk(r, true, 0);
-        ref_->eval();
-    }
-}
-
-// After each evaluated cycle: every member of the two models' states equal, but for the
-// gating's own (the gated clocks, their samples, the scheduler's trigger flags, the
-// scratch of non-blocking memory writes: VBOARD_STATE leaves them out).
-void Board::compare_with_ref() {
-    const Vtop___024root* a = top_->rootp;
-    const Vtop___024root* b = ref_->rootp;
-    const char* bad = nullptr;
-#define VBOARD_CMP_MEMBER(m) \
-    if (!bad && memcmp(&a->m, &b->m, sizeof(a->m)) != 0) bad = #m;
-    VBOARD_STATE(VBOARD_CMP_MEMBER)
-#undef VBOARD_CMP_MEMBER
-    if (bad) {
-        fprintf(stderr,
-                "vboard: --gate-verify: the gated model's state differs from the ungated "
-                "one after cycle %" PRIu64 " (sim_gate_en 0x%" PRIx64 "): %s\n",
-                cycles_ - 1, gate_en(a), bad);
-        exit(3);
-    }
-    verified_++;
-}
-
 void Board::check_failed() {
     snap_stage_ = 0;
     check_wait_ = check_wait_ * 2 > kCheckMax ? kCheckMax : check_wait_ * 2;
@@ -1035,14 +770,6 @@ void Board::print_stats(FILE* f, bool final) {
             skip_on_ ? "on" : "off", evaluated_, cpu > 0 ? double(evaluated_) / cpu : 0.0,
             skipped_, cycles_ > 0 ? 100.0 * double(skipped_) / double(cycles_) : 0.0, checks_,
             fixed_points_);
-    if (kGate)
-        fprintf(f,
-                "vboard: activity gating %s: %d gated clocks, raised in %.1f%% of the "
-                "evaluated cycles%s\n",
-                gate_on_ ? "on" : "off", VBOARD_GATES,
-                evaluated_ > 0 ? 100.0 * double(gate_edges()) / double(evaluated_ * VBOARD_GATES)
-                               : 0.0,
-                ref_ ? ", every cycle's state compared with the ungated model's" : "");
     fprintf(f,
             "vboard: to board %" PRIu64 " frames %" PRIu64 " bytes; from board %" PRIu64
             " frames %" PRIu64 " bytes; dropped from board: bad FCS %" PRIu64 " aborted %" PRIu64
@@ -1073,16 +800,6 @@ void Board::write_stats_file() {
     double cpu = cpu_seconds();
     fprintf(f, "\"cpu_s\": %.6f, \"cycles_per_cpu_s\": %.1f, ", cpu,
             cpu > 0 ? double(cycles_) / cpu : 0.0);
-    fprintf(f,
-            "\"evals_per_cycle\": %d, \"fast_eval\": %s, \"gate\": %s, \"gated_clocks\": %d, "
-            "\"gate_verified_cycles\": %" PRIu64 ", \"gated_edges\": %" PRIu64 ", ",
-            kOneEval ? 1 : 2, fast_on_ ? "true" : "false", gate_on_ ? "true" : "false",
-            kGate ? VBOARD_GATES : 0, verified_,
-            gate_edges());
-    fprintf(f, "\"gated_edges_by_clock\": [");
-    for (int i = 0; i < (kGate ? VBOARD_GATES : 0); i++)
-        fprintf(f, "%s%" PRIu64, i ? ", " : "", gate_edges_by_[i]);
-    fprintf(f, "], \"clk_held_cycles\": %" PRIu64 ", ", clk_held_);
     fprintf(f,
             "\"skip\": %s, \"cycles_evaluated\": %" PRIu64 ", \"cycles_skipped\": %" PRIu64
             ", \"evaluated_per_cpu_s\": %.1f, \"skip_checks\": %" PRIu64
@@ -1138,12 +855,6 @@ void Board::run() {
 #else
     skip_on_ = o_.skip && VBOARD_ROOT_ONLY;  // the whole state must be in the root object
 #endif
-    gate_on_ = o_.gate && kGate;
-    if (o_.gate_verify) {
-        if (!kGate) die("--gate-verify: this top has no gated clocks (sim_gclk)");
-        ref_ctx_ = std::make_unique<VerilatedContext>();
-        ref_ = std::make_unique<Vtop>(ref_ctx_.get());
-    }
     if (skip_on_) snap_.resize(sizeof(Vtop___024root));
     excl_off_ = sim_cycle_offset(top_->rootp);
     excl_len_ = kSimCycle ? 8 : 0;
@@ -1173,11 +884,8 @@ void Board::run() {
     uint64_t quiet_left = o_.idle_cycles;
     uint64_t busy_since = t_start_;
     fprintf(stderr,
-            "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u, %d eval%s per "
-            "cycle%s, fast-forward %s, activity gating %s\n",
-            o_.tap.c_str(), o_.mac, o_.echo_port, kOneEval ? 1 : 2, kOneEval ? "" : "s",
-            fast_on_ ? " (one pass)" : "", skip_on_ ? "on" : "off",
-            gate_on_ ? "on" : (kGate ? "off" : "none"));
+            "vboard: running on TAP %s, MAC %012" PRIx64 ", UDP echo port %u, fast-forward %s\n",
+            o_.tap.c_str(), o_.mac, o_.echo_port, skip_on_ ? "on" : "off");
     auto accrue = [&](uint64_t now) {
         if (now >= next_tick) {
             uint64_t n = (now - next_tick) / ms + 1;

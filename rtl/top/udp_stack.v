@@ -56,16 +56,7 @@
 //   flip-flops and no path from the sources' slices or the MAC crosses the arbiter in
 //   more than a gate or two, for a consumer that pauses between frames (a MAC); a frame
 //   reaches m_axis 3 cycles after its source offers it on an idle arbiter, and frames
-//   leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap),
-//   SIM_GATE (simulation only, default 0: every block on clk; 1: the blocks that are
-//   mostly idle run on their own clocks, the wires g_gate.arp, .icmp (icmp_echo),
-//   .unreach (icmp_unreach), .raw (raw_tx), .rx (eth_rx, ip_rx, udp_rx), .arb (eth_tx_arb
-//   and its TX_PIPE slices) and g_tx[g].g_gate.tx (UDP transmitter g), driven by the
-//   simulation top through hierarchical assignments: a cycle-based simulator (Verilator) evaluates a block's
-//   logic only at its clock's edges, so a simulation harness that raises a block's clock
-//   together with clk only in cycles where the block can change state skips it in the
-//   others, with the same results (sim/vboard_top.v, docs/virtual-board.md); never for
-//   hardware).
+//   leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -78,8 +69,7 @@ module udp_stack #(
     parameter integer ICMP_UNREACH = 0,
     parameter integer RX_BUSY_WAIT = -1,
     parameter integer TX_PIPE      = 0,
-    parameter integer TX_ARB_REG   = 0,
-    parameter integer SIM_GATE     = 0
+    parameter integer TX_ARB_REG   = 0
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -187,37 +177,6 @@ module udp_stack #(
     localparam integer UI  = NUM_PORTS + 3;  // the port-unreachable sender's input (UN = 1)
     localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
 
-    // the blocks' clocks: clk, or with SIM_GATE the simulation's gated clocks
-    // The blocks' clocks: clk, or with SIM_GATE the simulation's gated clocks, which the
-    // simulation top drives into g_gate's wires (and each transmitter's g_tx[g].g_gate.tx)
-    // with hierarchical assignments, not ports: every other instance, and synthesis, see
-    // the stack as it is without them. (clk_icmp and clk_unreach are unused when their
-    // block is left out.)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire clk_arp, clk_icmp, clk_unreach, clk_raw, clk_rx, clk_arb;
-    /* verilator lint_on UNUSEDSIGNAL */
-    generate
-        if (SIM_GATE != 0) begin : g_gate
-            wire arp, icmp, unreach, raw, rx, arb;  // driven by the simulation top
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_clk = clk;  // (every block takes a gated clock)
-            /* verilator lint_on UNUSEDSIGNAL */
-            assign clk_arp     = arp;
-            assign clk_icmp    = icmp;
-            assign clk_unreach = unreach;
-            assign clk_raw     = raw;
-            assign clk_rx      = rx;
-            assign clk_arb     = arb;
-        end else begin : g_clk
-            assign clk_arp     = clk;
-            assign clk_icmp    = clk;
-            assign clk_unreach = clk;
-            assign clk_raw     = clk;
-            assign clk_rx      = clk;
-            assign clk_arb     = clk;
-        end
-    endgenerate
-
     // ---------------- Ethernet receive ----------------
     wire [DATA_W-1:0] arp_rx_tdata, ip_tdata;
     wire [KEEP_W-1:0] arp_rx_tkeep, ip_tkeep;
@@ -233,7 +192,7 @@ module udp_stack #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     eth_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_eth_rx (
-        .clk(clk_rx), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .cfg_raw_en(cfg_raw_en),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
@@ -276,7 +235,7 @@ module udp_stack #(
     wire              udp_tvalid, udp_tready, udp_tlast, udp_tuser;
 
     ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_ip_rx (
-        .clk(clk_rx), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
+        .clk(clk), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
         .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready), .s_hdr_src_mac(ip_hdr_src_mac),
         .s_axis_tdata(ip_tdata), .s_axis_tkeep(ip_tkeep), .s_axis_tvalid(ip_tvalid),
         .s_axis_tready(ip_tready), .s_axis_tlast(ip_tlast), .s_axis_tuser(ip_tuser),
@@ -306,7 +265,7 @@ module udp_stack #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .NUM_PORTS(NUM_PORTS), .STORE_FWD(RX_STORE_FWD),
         .BUSY_WAIT(RX_BUSY_WAIT)
     ) u_udp_rx (
-        .clk(clk_rx), .rst(rst), .cfg_udp_port(cfg_udp_port),
+        .clk(clk), .rst(rst), .cfg_udp_port(cfg_udp_port),
         .cfg_csum_check(cfg_udp_csum_check),
         .s_hdr_valid(udp_hdr_valid), .s_hdr_ready(udp_hdr_ready),
         .s_hdr_src_mac(udp_hdr_src_mac), .s_hdr_src_ip(udp_hdr_src_ip),
@@ -344,7 +303,7 @@ module udp_stack #(
     // transmitter registers its request anyway, and the 24-cycle frame gap hides both)
     arp #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ENTRIES(ARP_ENTRIES),
           .REPEAT_LAT((KEEP_W == 1) ? 2 : 1)) u_arp (
-        .clk(clk_arp), .rst(rst), .tick_1ms(tick_1ms),
+        .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask), .cfg_gateway(cfg_gateway),
         .cfg_answer(cfg_arp_answer),
         .s_axis_tdata(arp_rx_tdata), .s_axis_tkeep(arp_rx_tkeep), .s_axis_tvalid(arp_rx_tvalid),
@@ -384,8 +343,7 @@ module udp_stack #(
     end
     assign arp_req_valid = arp_any;
     assign arp_req_ip = p_arp_req_ip[32*arp_gnt+:32];
-    // (on ARP's clock: they change only with a lookup request, which ARP takes)
-    always @(posedge clk_arp) begin
+    always @(posedge clk) begin
         if (rst) begin
             arp_last <= {PW{1'b0}};
             arp_owner <= {PW{1'b0}};
@@ -398,7 +356,7 @@ module udp_stack #(
     generate
         if (ICMP_ECHO != 0) begin : g_echo
             icmp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_icmp (
-                .clk(clk_icmp), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
+                .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl),
                 .cfg_answer(cfg_icmp_answer),
                 .s_hdr_valid(icmp_hdr_valid), .s_hdr_ready(icmp_hdr_ready),
                 .s_hdr_src_mac(icmp_hdr_src_mac), .s_hdr_src_ip(icmp_hdr_src_ip),
@@ -431,7 +389,7 @@ module udp_stack #(
     endgenerate
 
     raw_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_raw_tx (
-        .clk(clk_raw), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
+        .clk(clk), .rst(rst), .cfg_mac(cfg_mac), .cfg_raw_ethertype(cfg_raw_ethertype),
         .s_hdr_valid(s_raw_tx_hdr_valid), .s_hdr_ready(s_raw_tx_hdr_ready),
         .s_hdr_dst_mac(s_raw_tx_hdr_dst_mac),
         .s_axis_tdata(s_raw_tx_axis_tdata), .s_axis_tkeep(s_raw_tx_axis_tkeep),
@@ -447,7 +405,7 @@ module udp_stack #(
     generate
         if (ICMP_UNREACH != 0) begin : g_unreach
             icmp_unreach #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_unreach (
-                .clk(clk_unreach), .rst(rst), .tick_1ms(tick_1ms),
+                .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
                 .cfg_mac(cfg_mac), .cfg_ttl(cfg_ttl), .cfg_unreach_per_ms(cfg_unreach_per_ms),
                 .closed_valid(closed_valid), .closed_src_mac(closed_src_mac),
                 .closed_src_ip(closed_src_ip), .closed_dst_ip(closed_dst_ip),
@@ -471,17 +429,10 @@ module udp_stack #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire [5:0]  tx_ev;      // tx_ev[4] (datagrams buffered, sf_frames) is not exported
             /* verilator lint_on UNUSEDSIGNAL */
-            wire        clk_tx;
-            if (SIM_GATE != 0) begin : g_gate
-                wire tx;  // driven by the simulation top
-                assign clk_tx = tx;
-            end else begin : g_clk
-                assign clk_tx = clk;
-            end
             udp_tx #(
                 .DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(TX_BUF_BYTES)
             ) u_udp_tx (
-                .clk(clk_tx), .rst(rst),
+                .clk(clk), .rst(rst),
                 .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
                 .s_hdr_valid(s_udp_tx_hdr_valid[g]), .s_hdr_ready(s_udp_tx_hdr_ready[g]),
                 .s_hdr_dst_mac(s_udp_tx_hdr_dst_mac[48*g+:48]),
@@ -523,7 +474,7 @@ module udp_stack #(
         for (g = 0; g < NTX; g = g + 1) begin : g_txp
             if (((TX_PIPE >> g) & 1) != 0) begin : g_pipe
                 axis_pipe #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_pipe (
-                    .clk(clk_arb), .rst(rst),
+                    .clk(clk), .rst(rst),
                     .s_axis_tdata(tx_tdata[g*DATA_W+:DATA_W]),
                     .s_axis_tkeep(tx_tkeep[g*KEEP_W+:KEEP_W]),
                     .s_axis_tvalid(tx_tvalid[g]), .s_axis_tready(tx_tready[g]),
@@ -547,7 +498,7 @@ module udp_stack #(
     eth_tx_arb #(
         .N(NTX), .DATA_W(DATA_W), .KEEP_W(KEEP_W), .REG_OUT(TX_ARB_REG)
     ) u_tx_arb (
-        .clk(clk_arb), .rst(rst),
+        .clk(clk), .rst(rst),
         .s_axis_tdata(ab_tdata), .s_axis_tkeep(ab_tkeep), .s_axis_tvalid(ab_tvalid),
         .s_axis_tready(ab_tready), .s_axis_tlast(ab_tlast), .s_axis_tuser(ab_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),

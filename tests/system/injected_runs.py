@@ -1,6 +1,6 @@
 """Run the full virtual board without a TAP on a timed pcap (--inject-timed) for a set
-number of cycles, and compare two such runs: the shared machinery of the exactness tests
-(fast-forward against --no-skip, activity gating against --no-gate)."""
+number of cycles, and compare two such runs: the machinery of the fast-forward's
+exactness test (test_vboard_harness.py: the fast-forward against --no-skip)."""
 
 from __future__ import annotations
 
