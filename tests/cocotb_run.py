@@ -2,8 +2,9 @@
 
 Every unit-test file holds its cocotb coroutines (``@cocotb.test()``) and one or more
 pytest functions that call :func:`run` with the module under test.  The RTL sources are
-found automatically: every ``.v`` file under ``rtl/`` is handed to Icarus with ``-y``
-library search, so a test names only its top level.
+found automatically: every directory of ``.v`` files under ``rtl/``, ``sim/`` and
+``tests/tb/`` (test-bench tops) is handed to Icarus with ``-y`` library search, so a test
+names only its top level.
 """
 
 from __future__ import annotations
@@ -17,19 +18,21 @@ from cocotb_tools.runner import get_results, get_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
+TB = ROOT / "tests" / "tb"  # test-bench tops (not cores)
+SOURCES = (RTL, ROOT / "sim", TB)  # where modules are found, in this order
 BUILD = ROOT / "build" / "sim"
 
 
-def rtl_dirs() -> list[Path]:
-    """Every directory under rtl/ that holds Verilog (the library search path)."""
-    return sorted({p.parent for p in RTL.rglob("*.v")})
+def source_dirs() -> list[Path]:
+    """The library search path: every directory under rtl/ with Verilog, sim/, tests/tb/."""
+    return [*sorted({p.parent for p in RTL.rglob("*.v")}), *SOURCES[1:]]
 
 
 def find_module(name: str) -> Path:
     """Path of the file that defines module ``name`` (one module per file, named like it)."""
-    hits = [p for p in RTL.rglob(f"{name}.v")] + [p for p in (ROOT / "sim").rglob(f"{name}.v")]
+    hits = [p for d in SOURCES for p in d.rglob(f"{name}.v")]
     if not hits:
-        raise FileNotFoundError(f"no file {name}.v under rtl/ or sim/")
+        raise FileNotFoundError(f"no file {name}.v under rtl/, sim/ or tests/tb/")
     return hits[0]
 
 
@@ -53,9 +56,9 @@ def run(
     build_dir = BUILD / f"{toplevel}_{tag}"
     top_file = find_module(toplevel)
     lib_args: list[str] = []
-    for d in rtl_dirs():
+    for d in source_dirs():
         lib_args += ["-y", str(d)]
-    lib_args += ["-y", str(ROOT / "sim"), "-Y", ".v"]
+    lib_args += ["-Y", ".v"]
     runner = get_runner("icarus")
     runner.build(
         sources=[top_file, *extra_sources],
