@@ -3,8 +3,8 @@
 Every unit-test file holds its cocotb coroutines (``@cocotb.test()``) and one or more
 pytest functions that call :func:`run` with the module under test.  The RTL sources are
 found automatically: every directory of ``.v`` files under ``rtl/``, ``sim/`` and
-``tests/tb/`` (test-bench tops) is handed to Icarus with ``-y`` library search, so a test
-names only its top level.
+``tests/tb/`` (test-bench tops) is handed to Icarus with ``-y`` library search
+(syn/verilator_build.py keeps that path), so a test names only its top level.
 """
 
 from __future__ import annotations
@@ -16,24 +16,10 @@ from pathlib import Path
 
 from cocotb_tools.runner import get_results, get_runner
 
+from syn.verilator_build import find_module, library_dirs
+
 ROOT = Path(__file__).resolve().parent.parent
-RTL = ROOT / "rtl"
-TB = ROOT / "tests" / "tb"  # test-bench tops (not cores)
-SOURCES = (RTL, ROOT / "sim", TB)  # where modules are found, in this order
 BUILD = ROOT / "build" / "sim"
-
-
-def source_dirs() -> list[Path]:
-    """The library search path: every directory under rtl/ with Verilog, sim/, tests/tb/."""
-    return [*sorted({p.parent for p in RTL.rglob("*.v")}), *SOURCES[1:]]
-
-
-def find_module(name: str) -> Path:
-    """Path of the file that defines module ``name`` (one module per file, named like it)."""
-    hits = [p for d in SOURCES for p in d.rglob(f"{name}.v")]
-    if not hits:
-        raise FileNotFoundError(f"no file {name}.v under rtl/, sim/ or tests/tb/")
-    return hits[0]
 
 
 def run(
@@ -56,7 +42,7 @@ def run(
     build_dir = BUILD / f"{toplevel}_{tag}"
     top_file = find_module(toplevel)
     lib_args: list[str] = []
-    for d in source_dirs():
+    for d in library_dirs():
         lib_args += ["-y", str(d)]
     lib_args += ["-Y", ".v"]
     runner = get_runner("icarus")

@@ -36,18 +36,16 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import struct
-import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from syn import verilator_build
+
 DRIVER = Path(__file__).resolve().parent / "stack_fuzz.cpp"
-BUILD = ROOT / "build" / "stack_fuzz"
 N_FRAMES = int(os.environ.get("STACK_FUZZ_FRAMES", "100000"))
 
 MAC = bytes.fromhex("020000000001")
@@ -336,41 +334,11 @@ def tx_arb_reg(width: int) -> int:
 
 
 def build(width: int, np: int = 2) -> Path:
-    out = BUILD / f"w{width}_arb{tx_arb_reg(width)}_p{np}"
-    out.mkdir(parents=True, exist_ok=True)
-    exe = out / "Vudp_stack"
-    srcs = sorted((ROOT / "rtl").rglob("*.v"))
-    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER])
-    if exe.exists() and exe.stat().st_mtime > newest:
-        return exe
-    dirs = sorted({p.parent for p in srcs})
-    cmd = [
-        "verilator",
-        "--cc",
-        "--exe",
-        "--build",
-        "-j",
-        "2",
-        "-Wno-fatal",
-        "-Wno-lint",
-        "-Wno-style",
-        "--top-module",
-        "udp_stack",
-        f"-GDATA_W={width}",
-        f"-GNUM_PORTS={np}",
-        "-GICMP_UNREACH=1",
-        f"-GTX_ARB_REG={tx_arb_reg(width)}",
-        "-CFLAGS",
-        f"-DDATA_W={width} -DNP={np} -O1",
-        "-Mdir",
-        str(out),
-        *(f"-I{d}" for d in dirs),
-        str(ROOT / "rtl" / "top" / "udp_stack.v"),
-        str(DRIVER),
-    ]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return exe
+    arb = tx_arb_reg(width)
+    params = {"DATA_W": width, "NUM_PORTS": np, "ICMP_UNREACH": 1, "TX_ARB_REG": arb}
+    return verilator_build.build(
+        "udp_stack", [DRIVER], params=params, defines={"DATA_W": width, "NP": np}, name="stack_fuzz"
+    )
 
 
 def write_frames(path: Path, frames: list[tuple[bytes, bool]]) -> None:
@@ -487,13 +455,8 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path, np: int = 2) -> None:
     frames = make_frames(seed, n, ports)
     fin, fout = tmp / "frames.bin", tmp / "out.txt"
     write_frames(fin, frames)
-    r = subprocess.run(
-        # each UDP transmit port sends up to n / 10 datagrams while the input lasts
-        [str(exe), str(fin), str(fout), str(seed), str(n // 10)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    # each UDP transmit port sends up to n / 10 datagrams while the input lasts
+    r = verilator_build.run(exe, fin, fout, seed, n // 10, check=False)
     text = fout.read_text() if fout.exists() else ""
     assert r.returncode == 0, f"driver exit {r.returncode}: {text[-500:]} {r.stderr[-500:]}"
     exp = model(frames, ports)
@@ -573,13 +536,11 @@ def check_tshark(frames: list[bytes], pcap: Path) -> None:
     )
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 @pytest.mark.parametrize("width", [8, 64])
 def test_stack_fuzz(width: int, tmp_path: Path) -> None:
     run_fuzz(width, seed=1000 + width, n=N_FRAMES, tmp=tmp_path)
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 @pytest.mark.parametrize("np", [1, 3])
 def test_stack_fuzz_ports(np: int, tmp_path: Path) -> None:
     """The stack with one and with three UDP ports (8 bits), a third of the frames."""

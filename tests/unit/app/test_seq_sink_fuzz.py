@@ -13,14 +13,12 @@ test time; the run also proves that every kind of input was exercised.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-BUILD = ROOT / "build" / "seq_sink_fuzz"
+from syn import verilator_build
+
 CYCLES = 1_000_000
 
 DRIVER = r"""
@@ -264,43 +262,17 @@ int main(int argc, char** argv) {
 
 
 def build(width: int) -> Path:
-    out = BUILD / f"w{width}"
-    out.mkdir(parents=True, exist_ok=True)
-    src = out / "seq_sink_fuzz.cpp"
-    if not src.exists() or src.read_text() != DRIVER:
-        src.write_text(DRIVER)
-    cmd = [
-        "verilator",
-        "--cc",
-        "--exe",
-        "--build",
-        "-j",
-        "2",
-        "-Wno-fatal",
-        "--top-module",
-        "seq_sink",
-        f"-GDATA_W={width}",
-        "-CFLAGS",
-        f"-DDATA_W={width} -O1",
-        "-Mdir",
-        str(out),
-        str(ROOT / "rtl" / "app" / "seq_sink.v"),
-        str(src),
-    ]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return out / "Vseq_sink"
+    driver = verilator_build.driver_source("seq_sink_fuzz.cpp", DRIVER)
+    return verilator_build.build(
+        "seq_sink", [driver], params={"DATA_W": width}, defines={"DATA_W": width}
+    )
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 @pytest.mark.parametrize("width", [8, 64])
 def test_seq_sink_fuzz(width: int) -> None:
     exe = build(width)
     for seed in (1, 2):
-        r = subprocess.run(
-            [str(exe), str(CYCLES), str(seed)], capture_output=True, text=True, timeout=600
-        )
-        assert r.returncode == 0, f"seed {seed}: {r.stderr}{r.stdout}"
+        r = verilator_build.run(exe, CYCLES, seed)
         words = r.stdout.split()
         stats = dict(zip(words[::2], words[1::2], strict=True))
         for key in stats:  # every kind of input was exercised, and checked

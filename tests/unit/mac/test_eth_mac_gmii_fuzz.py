@@ -13,37 +13,23 @@ nibbles and preambles are drawn in nibbles, odd counts included).
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from syn import verilator_build
+
 HERE = Path(__file__).resolve().parent
-OBJ = ROOT / "build" / "verilator"
 
 
 def build(top: str = "eth_mac_gmii") -> Path:
     """Compile the driver for eth_mac_gmii or (with -DMAC_MII) eth_mac_mii."""
-    obj = OBJ / f"{top}_fuzz"
-    obj.mkdir(parents=True, exist_ok=True)  # Verilator creates only the last level
-    cmd = [
-        "verilator", "--cc", "--exe", "--build", "-O2", "-j", "1",
-        "--top-module", top,
-        f"-I{ROOT / 'rtl' / 'mac'}", f"-I{ROOT / 'rtl' / 'common'}",
-        str(ROOT / "rtl" / "mac" / f"{top}.v"), str(HERE / "eth_mac_gmii_fuzz.cpp"),
-        "--Mdir", str(obj), "-o", "fuzz",
-    ]  # fmt: skip
-    if top == "eth_mac_mii":
-        cmd += ["-CFLAGS", "-DMAC_MII"]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return obj / "fuzz"
+    defines = {"MAC_MII": 1} if top == "eth_mac_mii" else {}
+    return verilator_build.build(top, [HERE / "eth_mac_gmii_fuzz.cpp"], defines=defines)
 
 
 def run_driver(exe: Path, *args: str) -> dict[str, object]:
-    r = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=600)
+    r = verilator_build.run(exe, *args, check=False)
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
     assert lines, r.stdout[-2000:] + r.stderr[-2000:]
     res = json.loads(lines[-1][len("RESULT ") :])
@@ -51,7 +37,6 @@ def run_driver(exe: Path, *args: str) -> dict[str, object]:
     return res
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 @pytest.mark.parametrize("top", ["eth_mac_gmii", "eth_mac_mii"])
 def test_eth_mac_sweep_and_fuzz(top: str) -> None:
     exe = build(top)
