@@ -1,6 +1,6 @@
 """Generator goodput in simulation, counted in cycles, at 8 and 64 bits.
 
-``rtl/app/pktgen_loopback.v`` (pktgen feeding seq_sink) runs under Icarus with a
+``tests/tb/pktgen_loopback.v`` (pktgen feeding seq_sink) runs under Icarus with a
 cycle-exact model of an Ethernet line between them: a datagram of L payload bytes
 occupies ``wire_bytes(L)`` = preamble 8 + Ethernet/IPv4/UDP headers 42 + L + FCS 4 +
 inter-frame gap 12 byte times (frames padded to 64 bytes), KEEP_W byte times per clock;
@@ -11,7 +11,7 @@ starves in a payload. Goodput fraction = datagrams x wire_bytes(L) / byte times 
 was busy from the first frame to the end of the last: 1.000 means the theoretical
 maximum. Loss and errors are the sink's own counters (sequence check and payload check).
 
-Second, through the stack: ``rtl/app/pktgen_stack.v`` (pktgen on a port of
+Second, through the stack: ``tests/tb/pktgen_stack.v`` (pktgen on a port of
 rtl/top/udp_stack.v) with a cycle-exact MAC model on the stack's frame output: each
 frame's bytes leave KEEP_W per cycle, then padding to 60 bytes, FCS 4, inter-frame gap
 12 and the next preamble 8; the MAC takes a beat only when the line is ready for its bytes,
@@ -336,8 +336,8 @@ def main() -> int:
     doc = {
         "benchmark": "daq_sim",
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "where": "port: pktgen -> line model -> seq_sink (rtl/app/pktgen_loopback.v); "
-        "udp_stack: pktgen -> udp_stack -> MAC model (rtl/app/pktgen_stack.v); Icarus",
+        "where": "port: pktgen -> line model -> seq_sink (tests/tb/pktgen_loopback.v); "
+        "udp_stack: pktgen -> udp_stack -> MAC model (tests/tb/pktgen_stack.v); Icarus",
         "results": rows,
     }
     res_dir = ROOT / "bench" / "results"

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
 import sys
 from pathlib import Path
 
@@ -31,38 +30,25 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import print_table, write_result  # noqa: E402
+from syn import verilator_build  # noqa: E402
 
 DRIVER = ROOT / "bench" / "stack_rx_tb.cpp"
-BUILD = ROOT / "build" / "bench_stack_rx"
 SIZES = list(range(1, 65)) + list(range(80, 1472, 48)) + [1471, 1472]
 
 
 def build(width: int) -> Path:
-    out = BUILD / f"w{width}"
-    out.mkdir(parents=True, exist_ok=True)
-    srcs = sorted((ROOT / "rtl").rglob("*.v"))
-    exe = out / "Vudp_stack"
-    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER, DRIVER.with_name("line_model.h")])
-    if exe.exists() and exe.stat().st_mtime > newest:
-        return exe
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "-Wno-lint"]
-    cmd += ["-Wno-style", "--top-module", "udp_stack", f"-GDATA_W={width}", "-GNUM_PORTS=1"]
-    cmd += ["-CFLAGS", f"-DDATA_W={width} -O1", "-Mdir", str(out)]
-    cmd += [f"-I{d}" for d in sorted({p.parent for p in srcs})]
-    cmd += [str(ROOT / "rtl" / "top" / "udp_stack.v"), str(DRIVER)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
-    if r.returncode != 0:
-        raise RuntimeError(r.stdout[-3000:] + r.stderr[-3000:])
-    return exe
+    return verilator_build.build(
+        "udp_stack",
+        [DRIVER],
+        params={"DATA_W": width, "NUM_PORTS": 1},
+        defines={"DATA_W": width},
+        name="bench_stack_rx",
+    )
 
 
 def measure(width: int, frames: int) -> list[dict[str, object]]:
     exe = build(width)
-    r = subprocess.run(
-        [str(exe), str(frames), *map(str, SIZES)], capture_output=True, text=True, timeout=3600
-    )
-    if r.returncode != 0:
-        raise RuntimeError(f"driver failed: {r.stderr[-2000:]}")
+    r = verilator_build.run(exe, frames, *SIZES, timeout=3600)
     rows = []
     for line in r.stdout.split("\n"):
         if not line.strip():

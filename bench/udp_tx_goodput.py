@@ -19,7 +19,6 @@ Usage: python -m bench.udp_tx_goodput [--width 8|64|both] [--modes 1,0] [--frame
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -28,41 +27,25 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import print_table, write_result  # noqa: E402
+from syn import verilator_build  # noqa: E402
 
 DRIVER = ROOT / "bench" / "udp_tx_goodput_tb.cpp"
-BUILD = ROOT / "build" / "bench_udp_tx_goodput"
 SIZES = [1, 2, 18, 19, 64, 65, 128, 256, 512, 1000, 1024, 1400, 1471, 1472]
 
 
 def build(width: int, buf: int) -> Path:
-    out = BUILD / f"w{width}_b{buf}"
-    out.mkdir(parents=True, exist_ok=True)
-    srcs = [ROOT / "rtl" / "common" / "tx_prepend.v", *sorted((ROOT / "rtl" / "udp").glob("*.v"))]
-    exe = out / "Vudp_tx"
-    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER, DRIVER.with_name("line_model.h")])
-    if exe.exists() and exe.stat().st_mtime > newest:
-        return exe
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "-Wno-lint"]
-    cmd += ["-Wno-style", "--top-module", "udp_tx", f"-GDATA_W={width}", f"-GBUF_BYTES={buf}"]
-    cmd += ["-CFLAGS", f"-DDATA_W={width} -O1", "--Mdir", str(out)]
-    cmd += [f"-I{ROOT / 'rtl' / 'common'}", f"-I{ROOT / 'rtl' / 'udp'}"]
-    cmd += [str(ROOT / "rtl" / "udp" / "udp_tx.v"), str(DRIVER)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
-    if r.returncode != 0:
-        raise RuntimeError(r.stdout[-3000:] + r.stderr[-3000:])
-    return exe
+    return verilator_build.build(
+        "udp_tx",
+        [DRIVER],
+        params={"DATA_W": width, "BUF_BYTES": buf},
+        defines={"DATA_W": width},
+        name="bench_udp_tx_goodput",
+    )
 
 
 def measure(width: int, mode: int, frames: int, buf: int) -> list[dict[str, object]]:
     exe = build(width, buf)
-    r = subprocess.run(
-        [str(exe), str(mode), str(frames), *map(str, SIZES)],
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
-    if r.returncode != 0:
-        raise RuntimeError(f"driver failed: {r.stderr[-2000:]}")
+    r = verilator_build.run(exe, mode, frames, *SIZES, timeout=3600)
     rows: list[dict[str, object]] = []
     for line in r.stdout.split("\n"):
         if not line.strip():

@@ -7,10 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# command -> Debian package
+# command -> Debian package, each for what uses it:
+#   iverilog: the cocotb unit tests; verilator, g++, make: lint, the virtual board and the
+#   fuzz drivers; yosys: synthesis (syn/); nextpnr-ice40 and icetime (fpga-icestorm):
+#   place and route and timing (syn/pnr.py); tshark: the tests' independent dissector;
+#   ip, tc (iproute2), arping, ping (iputils-ping): the board's namespace and the demo.
 declare -A PKG=(
   [iverilog]=iverilog [verilator]=verilator [yosys]=yosys [nextpnr-ice40]=nextpnr-ice40
-  [icepack]=fpga-icestorm [tshark]=tshark [ip]=iproute2 [arping]=arping [ping]=iputils-ping
+  [icetime]=fpga-icestorm [tshark]=tshark [ip]=iproute2 [arping]=arping [ping]=iputils-ping
   [tc]=iproute2 [g++]=g++ [make]=make [python3]=python3
 )
 missing=()
@@ -19,8 +23,11 @@ for cmd in "${!PKG[@]}"; do
 done
 # python3-venv is needed to create the virtual environment on Debian's python.
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
-# libpcap headers are not a command: check the header file.
-[ -f /usr/include/pcap/pcap.h ] || missing+=(libpcap-dev)
+# cocotb loads the interpreter's shared library; Debian's python3 has it in libpython3.X.
+if [ -z "${PYTHON:-}" ] && [ "$(command -v python3)" = /usr/bin/python3 ]; then
+  so=$(python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR"), s.get_config_var("INSTSONAME"))')
+  [ -e "${so% *}/${so#* }" ] || missing+=("libpython$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')")
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
   if [ "$(id -u)" = 0 ]; then

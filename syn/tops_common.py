@@ -1,4 +1,4 @@
-"""Synthesizable tops of rtl/common: the FIFOs at the two datapath widths."""
+"""Synthesizable tops of rtl/common: the FIFOs at the two datapath widths, the counters."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ TOPS = [
         fmax=True,
         clocks=("s_clk", "m_clk"),
     ),
+    Top("stat_counters", "stat_counters", {}),
 ]
 
 TOPS.append(

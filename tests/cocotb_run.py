@@ -2,8 +2,9 @@
 
 Every unit-test file holds its cocotb coroutines (``@cocotb.test()``) and one or more
 pytest functions that call :func:`run` with the module under test.  The RTL sources are
-found automatically: every ``.v`` file under ``rtl/`` is handed to Icarus with ``-y``
-library search, so a test names only its top level.
+found automatically: every directory of ``.v`` files under ``rtl/``, ``sim/`` and
+``tests/tb/`` (test-bench tops) is handed to Icarus with ``-y`` library search
+(syn/verilator_build.py keeps that path), so a test names only its top level.
 """
 
 from __future__ import annotations
@@ -15,22 +16,10 @@ from pathlib import Path
 
 from cocotb_tools.runner import get_results, get_runner
 
+from syn.verilator_build import find_module, library_dirs
+
 ROOT = Path(__file__).resolve().parent.parent
-RTL = ROOT / "rtl"
 BUILD = ROOT / "build" / "sim"
-
-
-def rtl_dirs() -> list[Path]:
-    """Every directory under rtl/ that holds Verilog (the library search path)."""
-    return sorted({p.parent for p in RTL.rglob("*.v")})
-
-
-def find_module(name: str) -> Path:
-    """Path of the file that defines module ``name`` (one module per file, named like it)."""
-    hits = [p for p in RTL.rglob(f"{name}.v")] + [p for p in (ROOT / "sim").rglob(f"{name}.v")]
-    if not hits:
-        raise FileNotFoundError(f"no file {name}.v under rtl/ or sim/")
-    return hits[0]
 
 
 def run(
@@ -53,9 +42,9 @@ def run(
     build_dir = BUILD / f"{toplevel}_{tag}"
     top_file = find_module(toplevel)
     lib_args: list[str] = []
-    for d in rtl_dirs():
+    for d in library_dirs():
         lib_args += ["-y", str(d)]
-    lib_args += ["-y", str(ROOT / "sim"), "-Y", ".v"]
+    lib_args += ["-Y", ".v"]
     runner = get_runner("icarus")
     runner.build(
         sources=[top_file, *extra_sources],

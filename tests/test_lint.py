@@ -1,4 +1,5 @@
-"""Verilator --lint-only -Wall on every RTL file: must be clean (no warning, no error)."""
+"""Verilator --lint-only -Wall on every Verilog file (rtl/, sim/, the test benches in tests/tb/):
+must be clean (no warning, no error)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted(p for d in ("rtl", "sim") for p in (ROOT / d).rglob("*.v"))
+FILES = sorted(p for d in ("rtl", "sim", "tests/tb") for p in (ROOT / d).rglob("*.v"))
 LIBS = sorted({p.parent for p in FILES})
 
 

@@ -1,8 +1,13 @@
 """Yosys synthesis (synth_ice40 and synth_xilinx) of every top in syn/tops.py must succeed;
-the synthesis command with and without extra options (bench.area --synth-opt)."""
+the synthesis command with and without extra options (bench.area --synth-opt).
+
+The Xilinx synthesis of the system tops (udp_stack, udp_echo_node) is volume, in make
+test-long: make test synthesizes the same designs for iCE40 (the same elaboration), and
+every block inside them for Xilinx too, in tops of their own (checked below)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -16,13 +21,49 @@ from syn.synth import synth_command, synthesize  # noqa: E402
 from syn.tops import TOPS, Top  # noqa: E402
 
 TESTED = [t for t in TOPS if t.in_tests]  # variants of a tested design are benchmarks only
+SYSTEM = ("udp_stack", "udp_echo_node")  # modules made of blocks that have tops of their own
+CASES = [
+    pytest.param(
+        t,
+        family,
+        id=f"{t.name}-{family}",
+        marks=[pytest.mark.long] if family == "xilinx" and t.module in SYSTEM else [],
+    )
+    for t in TESTED
+    for family in ("ice40", "xilinx")
+]
 
 
-@pytest.mark.parametrize("family", ["ice40", "xilinx"])
-@pytest.mark.parametrize("top", TESTED, ids=[t.name for t in TESTED])
+@pytest.mark.parametrize(("top", "family"), CASES)
 def test_synthesizes(top, family: str) -> None:
     report = synthesize(top, family)
     assert report.luts > 0, f"{top.name}: synthesized to nothing"
+
+
+def submodules(module: str) -> set[str]:
+    """Every module below ``module`` (instantiations in rtl/, one module per file)."""
+    files = {p.stem: p for p in (ROOT / "rtl").rglob("*.v")}
+    found: set[str] = set()
+    todo = [module]
+    while todo:
+        text = re.sub(r"//[^\n]*|/\*.*?\*/", "", files[todo.pop()].read_text(), flags=re.S)
+        for name in re.findall(r"^\s*(\w+)\s*(?:#\s*\(|\w+\s*\()", text, flags=re.M):
+            if name in files and name not in found:
+                found.add(name)
+                todo.append(name)
+    return found
+
+
+def test_system_blocks_have_tops() -> None:
+    """Every block inside the system tops is synthesized for Xilinx in make test, inside a
+    top that is not a system top (so the system tops' Xilinx runs add no module)."""
+    assert {t.module for t in TESTED} >= set(SYSTEM)
+    own = set().union(
+        *({t.module} | submodules(t.module) for t in TESTED if t.module not in SYSTEM)
+    )
+    inside = set().union(*(submodules(m) for m in SYSTEM)) - set(SYSTEM)
+    assert len(inside) > 20, sorted(inside)  # the parser finds the blocks
+    assert inside <= own, f"only inside the system tops: {sorted(inside - own)}"
 
 
 def test_synth_command_default_and_options() -> None:

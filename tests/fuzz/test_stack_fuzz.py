@@ -2,14 +2,14 @@
 
 scapy builds a pool of valid frames of every kind the stack handles (UDP to open and
 closed ports, with and without checksum, IP options, broadcasts, ICMP, ARP, raw
-EtherType, foreign MACs and EtherTypes, fragments, other protocols); 100,000 frames
-(STACK_FUZZ_FRAMES) at each width are drawn from it and mutated (truncation, bit flips,
-field corruption, random garbage, MAC error flag). The C++ driver streams them through
-the stack with random gaps and random backpressure on every output and writes what came
-out plus the counters; meanwhile both UDP transmit ports send datagrams of their own
-(up to one per ten input frames each, random sizes and payload gaps). This file's
-reference model (written from the protocol rules, not from the RTL) decides for every
-frame what must come out; the test checks:
+EtherType, foreign MACs and EtherTypes, fragments, other protocols); 20,000 frames at
+each width (make test; 100,000, STACK_FUZZ_FRAMES, in make test-long) are drawn from it
+and mutated (truncation, bit flips, field corruption, random garbage, MAC error flag). The
+C++ driver streams them through the stack with random gaps and random backpressure on
+every output and writes what came out plus the counters; meanwhile both UDP transmit
+ports send datagrams of their own (up to one per ten input frames each, random sizes and
+payload gaps). This file's reference model (written from the protocol rules, not from
+the RTL) decides for every frame what must come out; the test checks:
   - no hang (the driver stops taking input -> failure) and everything expected came out;
   - every datagram delivered with tuser = 0 is exactly the model's (header and bytes),
     and every one the model marks bad carries tuser = 1: nothing corrupted passes as good;
@@ -29,26 +29,36 @@ frame what must come out; the test checks:
     frames counted as receive overruns.
 At 8 bits the stack is built with the registered transmit arbiter (TX_ARB_REG = 1, as
 udp_echo_node builds it), at 64 bits with the default one; two UDP ports (5000, 6000), and
-at 8 bits also one and three (test_stack_fuzz_ports, a third of the frames).
+at 8 bits also one and three (test_stack_fuzz_ports, 10,000 frames; a third of the volume
+in make test-long).
+
+The volume runs (marker long) feed the short runs' frames first, then more of the same
+draw. Every frame kind and mutation occurs thousands of times in
+the short runs, and they reach every counter and every kind of frame out that the volume
+runs reach, but ip_bad_len (a corrupted total length under a still valid header checksum:
+0 or 1 time in 100,000 frames; tests/unit/ip/test_ip_rx.py checks it on purpose).
 """
 
 from __future__ import annotations
 
 import os
 import random
-import shutil
 import struct
-import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from syn import verilator_build
+
 DRIVER = Path(__file__).resolve().parent / "stack_fuzz.cpp"
-BUILD = ROOT / "build" / "stack_fuzz"
-N_FRAMES = int(os.environ.get("STACK_FUZZ_FRAMES", "100000"))
+N_FRAMES = int(os.environ.get("STACK_FUZZ_FRAMES", "100000"))  # the volume runs
+FRAMES = [pytest.param(20_000, id="20k"), pytest.param(N_FRAMES, id="long", marks=pytest.mark.long)]
+PORT_FRAMES = [
+    pytest.param(10_000, id="10k"),
+    pytest.param(N_FRAMES // 3, id="long", marks=pytest.mark.long),
+]
 
 MAC = bytes.fromhex("020000000001")
 IP = bytes([192, 0, 2, 1])
@@ -336,41 +346,11 @@ def tx_arb_reg(width: int) -> int:
 
 
 def build(width: int, np: int = 2) -> Path:
-    out = BUILD / f"w{width}_arb{tx_arb_reg(width)}_p{np}"
-    out.mkdir(parents=True, exist_ok=True)
-    exe = out / "Vudp_stack"
-    srcs = sorted((ROOT / "rtl").rglob("*.v"))
-    newest = max(p.stat().st_mtime for p in [*srcs, DRIVER])
-    if exe.exists() and exe.stat().st_mtime > newest:
-        return exe
-    dirs = sorted({p.parent for p in srcs})
-    cmd = [
-        "verilator",
-        "--cc",
-        "--exe",
-        "--build",
-        "-j",
-        "2",
-        "-Wno-fatal",
-        "-Wno-lint",
-        "-Wno-style",
-        "--top-module",
-        "udp_stack",
-        f"-GDATA_W={width}",
-        f"-GNUM_PORTS={np}",
-        "-GICMP_UNREACH=1",
-        f"-GTX_ARB_REG={tx_arb_reg(width)}",
-        "-CFLAGS",
-        f"-DDATA_W={width} -DNP={np} -O1",
-        "-Mdir",
-        str(out),
-        *(f"-I{d}" for d in dirs),
-        str(ROOT / "rtl" / "top" / "udp_stack.v"),
-        str(DRIVER),
-    ]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return exe
+    arb = tx_arb_reg(width)
+    params = {"DATA_W": width, "NUM_PORTS": np, "ICMP_UNREACH": 1, "TX_ARB_REG": arb}
+    return verilator_build.build(
+        "udp_stack", [DRIVER], params=params, defines={"DATA_W": width, "NP": np}, name="stack_fuzz"
+    )
 
 
 def write_frames(path: Path, frames: list[tuple[bytes, bool]]) -> None:
@@ -487,13 +467,8 @@ def run_fuzz(width: int, seed: int, n: int, tmp: Path, np: int = 2) -> None:
     frames = make_frames(seed, n, ports)
     fin, fout = tmp / "frames.bin", tmp / "out.txt"
     write_frames(fin, frames)
-    r = subprocess.run(
-        # each UDP transmit port sends up to n / 10 datagrams while the input lasts
-        [str(exe), str(fin), str(fout), str(seed), str(n // 10)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    # each UDP transmit port sends up to n / 10 datagrams while the input lasts
+    r = verilator_build.run(exe, fin, fout, seed, n // 10, check=False)
     text = fout.read_text() if fout.exists() else ""
     assert r.returncode == 0, f"driver exit {r.returncode}: {text[-500:]} {r.stderr[-500:]}"
     exp = model(frames, ports)
@@ -573,14 +548,14 @@ def check_tshark(frames: list[bytes], pcap: Path) -> None:
     )
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
+@pytest.mark.parametrize("n", FRAMES)
 @pytest.mark.parametrize("width", [8, 64])
-def test_stack_fuzz(width: int, tmp_path: Path) -> None:
-    run_fuzz(width, seed=1000 + width, n=N_FRAMES, tmp=tmp_path)
+def test_stack_fuzz(width: int, n: int, tmp_path: Path) -> None:
+    run_fuzz(width, seed=1000 + width, n=n, tmp=tmp_path)
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
+@pytest.mark.parametrize("n", PORT_FRAMES)
 @pytest.mark.parametrize("np", [1, 3])
-def test_stack_fuzz_ports(np: int, tmp_path: Path) -> None:
-    """The stack with one and with three UDP ports (8 bits), a third of the frames."""
-    run_fuzz(8, seed=2000 + np, n=N_FRAMES // 3, tmp=tmp_path, np=np)
+def test_stack_fuzz_ports(np: int, n: int, tmp_path: Path) -> None:
+    """The stack with one and with three UDP ports (8 bits)."""
+    run_fuzz(8, seed=2000 + np, n=n, tmp=tmp_path, np=np)

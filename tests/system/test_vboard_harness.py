@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from injected_runs import TICK_CYCLES, assert_same_run, result, run
+from machine_skip import skip_machine
 from scapy.utils import rdpcap
 from wirecore import netns
 from wirecore.vboard import (
@@ -207,10 +208,11 @@ def test_sigterm_prints_final_statistics(make_board) -> None:
     assert "cnt_rx_frames=1" in log
 
 
+@pytest.mark.root
 def test_without_root_a_clear_error() -> None:
     """Run as an unprivileged user, the board says that it needs root (it cannot open the TUN)."""
     if shutil.which("setpriv") is None:
-        pytest.skip("setpriv is not installed")
+        skip_machine("setpriv (util-linux) is not installed")
     exe = build(FIXTURE_TOP, quiet=True)
     d = tempfile.mkdtemp(prefix="vboard-", dir="/tmp")
     try:
@@ -230,6 +232,7 @@ def test_without_root_a_clear_error() -> None:
     assert "/dev/net/tun" in r.stderr and "root" in r.stderr
 
 
+@pytest.mark.tap
 def test_cli_up_status_exec_down(tmp_path) -> None:
     """The `wirecore board` command end to end: up, status, stats, exec, down."""
     from conftest import unique_name
@@ -335,12 +338,13 @@ def test_up_again_after_the_board_died(make_board) -> None:
     assert not netns.exists(b.cfg.ns)
 
 
+@pytest.mark.root
 def test_cli_without_root_a_clear_error() -> None:
     if shutil.which("setpriv") is None:
-        pytest.skip("setpriv is not installed")
+        skip_machine("setpriv (util-linux) is not installed")
     exe = os.path.join(os.path.dirname(sys.executable), "wirecore")
     if not os.access(exe, os.X_OK) or (os.stat(os.path.dirname(exe)).st_mode & 0o005) != 0o005:
-        pytest.skip("the virtual environment is not readable by other users")
+        skip_machine("the virtual environment is not readable by other users")
     drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     for args in (["board", "up"], ["demo"]):
         r = subprocess.run([*drop, exe, *args], capture_output=True, text=True, timeout=60)

@@ -14,7 +14,6 @@ import socket
 import time
 
 from wirecore.daq import common
-from wirecore.daq.analysis import linfit, summary
 from wirecore.daq.fmt import build_payload, parse_header
 
 
@@ -100,6 +99,8 @@ class EventBuilder:
 
 
 def run(args: argparse.Namespace) -> int:
+    from wirecore.daq.analysis import linfit, summary
+
     n_boards = args.standin_boards if args.standin else len(args.boards)
     with common.boards_of(args, n_boards) as boards:
         targets = [(b.ip, b.echo_port) for b in boards]
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             eb.close()
     if any(not times[m][n] for m in times for n in ns):
-        common.console.print(
+        common.console().print(
             f"[red]daq: some boards never answered ({eb.incomplete} events incomplete); "
             f"check the addresses {', '.join(b.ip for b in boards)}[/red]"
         )
@@ -159,5 +160,5 @@ def run(args: argparse.Namespace) -> int:
         from wirecore.daq.plots import daq_plot
 
         daq_plot(args.plot, ns, res)
-        common.console.print(f"plot {args.plot}")
+        common.console().print(f"plot {args.plot}")
     return 0

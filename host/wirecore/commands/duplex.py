@@ -9,11 +9,7 @@ import argparse
 import threading
 import time
 
-import numpy as np
-
 from wirecore.daq import common
-from wirecore.daq.analysis import stream_stats
-from wirecore.daq.rx import Receiver, SeqSender
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,6 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from wirecore.daq.analysis import stream_stats
+    from wirecore.daq.rx import Receiver, SeqSender
+
     with common.boards_of(args) as boards:
         b = boards[0]
         rx = Receiver(("0.0.0.0", 0), rcvbuf=args.rcvbuf)
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 th.join()
         except ConnectionRefusedError:
-            common.console.print(f"[red]duplex: {b.ip}:{b.echo_port} refused (no echo)[/red]")
+            common.console().print(f"[red]duplex: {b.ip}:{b.echo_port} refused (no echo)[/red]")
             return 1
         finally:
             rx.close()
@@ -129,5 +130,5 @@ def run(args: argparse.Namespace) -> int:
         counts = np.array([n for n, _ in tx_times], dtype=np.int64)
         tx_t = np.repeat(np.array([t for _, t in tx_times], dtype=np.int64), counts)
         duplex_plot(args.plot, tx_t, cap.t_ns)
-        common.console.print(f"plot {args.plot}")
+        common.console().print(f"plot {args.plot}")
     return 0

@@ -14,10 +14,7 @@ import socket
 import time
 from collections.abc import Callable
 
-import numpy as np
-
 from wirecore.daq import common
-from wirecore.daq.analysis import linfit, summary
 from wirecore.daq.fmt import build_payload, parse_header
 
 DEFAULT_SIZES = "16,64,128,256,512,768,1024,1280,1472"
@@ -99,6 +96,10 @@ def measure(
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from wirecore.daq.analysis import linfit, summary
+
     with common.boards_of(args) as boards:
         b = boards[0]
         with common.progress(args.quiet) as prog:
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 lambda: prog.advance(task),
             )
     if len({s for s, _, _ in samples}) < 2:
-        common.console.print(
+        common.console().print(
             f"[red]latency: no replies from {b.ip}:{b.echo_port} ({lost} timed out)[/red]"
         )
         return 1
@@ -150,5 +151,5 @@ def run(args: argparse.Namespace) -> int:
         from wirecore.daq.plots import latency_plot
 
         latency_plot(args.plot, sz, us, med, fit)
-        common.console.print(f"plot {args.plot}")
+        common.console().print(f"plot {args.plot}")
     return 0

@@ -14,21 +14,15 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from wirecore import ipbus, regmap
 from wirecore.daq import common
-from wirecore.daq.analysis import (
-    StreamStats,
-    delay_variation_us,
-    inter_arrival_us,
-    line_rate_goodput,
-    stream_stats,
-)
-from wirecore.daq.analysis import summary as sample_summary
 from wirecore.daq.fmt import HEADER_LEN, check_fill
-from wirecore.daq.rx import Capture, Receiver, rmem_max
+
+if TYPE_CHECKING:  # numpy's users, imported when the command runs
+    from wirecore.daq.analysis import StreamStats
+    from wirecore.daq.rx import Capture, Receiver
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -121,6 +115,8 @@ def _receive(
     rxs: list[Receiver], args: argparse.Namespace, start: Callable[[], None], quiet: bool
 ) -> list[Capture]:
     """Collect on every receiver at once (one thread each; recvmmsg releases the GIL)."""
+    from wirecore.daq.rx import Capture
+
     n = len(rxs)
     caps: list[Capture] = [Capture.empty()] * n
     done = [0] * n
@@ -154,6 +150,17 @@ def _receive(
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from wirecore.daq.analysis import (
+        delay_variation_us,
+        inter_arrival_us,
+        line_rate_goodput,
+        stream_stats,
+    )
+    from wirecore.daq.analysis import summary as sample_summary
+    from wirecore.daq.rx import Capture, Receiver, rmem_max
+
     if args.packets is None and args.seconds is None:
         args.packets = 100000
     n = args.destinations
@@ -172,12 +179,12 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             for r in rxs:
                 r.close()
-            common.console.print(f"[red]stream: cannot open a receive socket: {e}[/red]")
+            common.console().print(f"[red]stream: cannot open a receive socket: {e}[/red]")
             return 1
         ports = [r.port for r in rxs]
         rcvbuf = min(r.rcvbuf for r in rxs)
         if rcvbuf < args.rcvbuf:
-            common.console.print(
+            common.console().print(
                 f"[yellow]receive buffer {rcvbuf} bytes < {args.rcvbuf} asked: raise "
                 f"net.core.rmem_max (now {rmem_max()}) or run as root[/yellow]"
             )
@@ -210,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
                 sent = (cli.read(regmap.find("PKTGEN.SENT_PACKETS"))[0] - sent0) & 0xFFFFFFFF
                 arp_miss = (cli.read(regmap.find("PKTGEN.ARP_MISS"))[0] - arp_miss0) & 0xFFFFFFFF
         except ipbus.IPbusTimeout as e:
-            common.console.print(
+            common.console().print(
                 f"[red]stream: the board at {b.ip}:{b.ipbus_port} does not answer IPbus "
                 f"({e}); is it up (wirecore board up) and the address right?[/red]"
             )
@@ -220,7 +227,9 @@ def run(args: argparse.Namespace) -> int:
             for r in rxs:
                 r.close()
     if sum(len(c) for c in caps) == 0:
-        common.console.print(f"[red]stream: nothing received (the board says it sent {sent})[/red]")
+        common.console().print(
+            f"[red]stream: nothing received (the board says it sent {sent})[/red]"
+        )
         return 1
     per = [stream_stats(c, sent=_share(sent, n, i)) for i, c in enumerate(caps)]
     cap = Capture.concat(caps)
@@ -287,7 +296,7 @@ def run(args: argparse.Namespace) -> int:
         from wirecore.daq.plots import stream_plot
 
         stream_plot(args.plot, ia, st, f"stream from {b.ip}, {args.length} B", delays=dv)
-        common.console.print(f"plot {args.plot}")
+        common.console().print(f"plot {args.plot}")
     return 0 if bad_fill == 0 else 1
 
 
@@ -296,6 +305,8 @@ _FIELDS = ("seq", "fpga_ts", "length", "t_ns", "src_ip", "src_port")
 
 def _combine(per: list[StreamStats], cap: Capture, sent: int) -> StreamStats:
     """Loss summed over the destinations; rate and jitter from all arrivals together."""
+    from wirecore.daq.analysis import StreamStats, stream_stats
+
     whole = stream_stats(cap)
     gaps: dict[int, int] = {}
     for p in per:

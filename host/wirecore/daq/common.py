@@ -1,4 +1,8 @@
-"""What the DAQ commands share: target options, the stand-in, saving, progress, tables."""
+"""What the DAQ commands share: target options, the stand-in, saving, progress, tables.
+
+The option parsing here is light: rich and the stand-in (numpy) are imported when a
+command runs, so `wirecore --help` loads neither.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +10,30 @@ import argparse
 import contextlib
 import csv
 import datetime
+import functools
 import json
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
-from wirecore.daq.peer import BoardAddr, standin
+    from wirecore.daq.peer import BoardAddr
 
 DEFAULT_TARGET = "192.0.2.2"  # the virtual board
 IPBUS_PORT = 50001
 ECHO_PORT = 7
-console = Console(stderr=True)
+
+
+@functools.cache
+def console() -> Console:
+    """The commands' messages console (standard error)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 class UsageError(Exception):
@@ -131,6 +137,8 @@ def add_common(p: argparse.ArgumentParser, multi: bool = False) -> None:
 @contextlib.contextmanager
 def boards_of(args: argparse.Namespace, n: int = 1) -> Iterator[list[BoardAddr]]:
     """The boards to talk to: the stand-in (started here) or the given addresses."""
+    from wirecore.daq.peer import BoardAddr, standin
+
     if args.standin:
         with standin(n) as b:
             yield b
@@ -150,6 +158,15 @@ def local_ip_for(target: str) -> str:
 
 
 def progress(quiet: bool) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -157,7 +174,7 @@ def progress(quiet: bool) -> Progress:
         TextColumn("{task.fields[info]}"),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=console(),
         disable=quiet,
         transient=True,
     )
@@ -181,10 +198,13 @@ def save(path: Path | None, command: str, summary: dict, rows: Sequence[dict]) -
             "rows": list(rows),
         }
         path.write_text(json.dumps(doc, indent=1) + "\n")
-    console.print(f"saved {path}")
+    console().print(f"saved {path}")
 
 
 def table(title: str, rows: Sequence[tuple[str, str]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     t = Table(title=title, show_header=False)
     t.add_column("what")
     t.add_column("value", justify="right")

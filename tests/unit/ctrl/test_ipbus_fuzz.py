@@ -12,11 +12,7 @@ through the 0xFFFF -> 1 wrap.
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -35,62 +31,21 @@ from wirecore.ipbus import (
     build_request,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
+from syn import verilator_build
+
 HERE = Path(__file__).resolve().parent
-BUILD = ROOT / "build" / "fuzz"
 CONF_BASE = 0x1000
 PARAMS = {"NBUF": 4, "RX_AW": 12, "BUS_TIMEOUT_MS": 2, "CONF_BASE": CONF_BASE}
 CLIENT_IP = 0xC0000201
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("verilator") is None or shutil.which("g++") is None,
-    reason="verilator and g++ are needed",
-)
-
 
 def build(data_w: int = 8) -> Path:
-    srcs = [HERE / "fuzz" / "ipbus_fuzz.cpp"] + sorted((ROOT / "rtl" / "app").glob("ipbus_*.v"))
-    key = hashlib.sha1(
-        b"".join(p.read_bytes() for p in srcs)
-        + repr(sorted(PARAMS.items())).encode()
-        + str(data_w).encode()
-    ).hexdigest()[:12]
-    out = BUILD / f"ipbus_fuzz_{key}"
-    exe = out / "Vipbus_target"
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (pytest -n)
-        if not exe.exists():
-            _verilate(out, data_w)
-    return exe
-
-
-def _verilate(out: Path, data_w: int) -> None:
-    cmd = [
-        "verilator",
-        "--cc",
-        "--exe",
-        "--build",
-        "-O2",
-        "-j",
-        "2",
-        "-Wno-fatal",
-        "--top-module",
+    return verilator_build.build(
         "ipbus_target",
-        "--Mdir",
-        str(out),
-        "-CFLAGS",
-        "-O1",
-    ]
-    cmd += [f"-G{k}={v}" for k, v in PARAMS.items()] + [f"-GDATA_W={data_w}"]
-    cmd += ["-CFLAGS", f"-DDATA_W={data_w}"]
-    cmd += [
-        f"-I{ROOT / 'rtl' / 'app'}",
-        str(ROOT / "rtl" / "app" / "ipbus_target.v"),
-        str(HERE / "fuzz" / "ipbus_fuzz.cpp"),
-    ]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        [HERE / "fuzz" / "ipbus_fuzz.cpp"],
+        params={**PARAMS, "DATA_W": data_w},
+        defines={"DATA_W": data_w},
+    )
 
 
 def new_bus() -> DictBus:
@@ -177,10 +132,7 @@ def run_both(
     exe = build(data_w)
     rq, rp = tmp_path / "req.txt", tmp_path / "rep.txt"
     rq.write_text("".join(f"P {ip:08x} {fl} {p.hex() or '-'}\n" for ip, fl, p in reqs))
-    r = subprocess.run(
-        [str(exe), str(rq), str(rp), str(seed)], capture_output=True, text=True, timeout=600
-    )
-    assert r.returncode == 0, f"exit {r.returncode}: {r.stderr}"
+    verilator_build.run(exe, rq, rp, seed)
     lines = rp.read_text().splitlines()
     replies = [ln for ln in lines if ln.startswith("R ")]
     counters = {ln.split()[1]: int(ln.split()[2]) for ln in lines if ln.startswith("C ")}

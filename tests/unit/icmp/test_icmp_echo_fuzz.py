@@ -14,63 +14,21 @@ cnt_bad_csum. tuser takes precedence: such a request's reply is aborted, in cnt_
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import random
-import shutil
 import struct
-import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-HERE = Path(__file__).resolve().parent
-BUILD = ROOT / "build" / "fuzz"
-OUR_MAC = 0x020000000001
+from syn import verilator_build
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("verilator") is None or shutil.which("g++") is None,
-    reason="verilator and g++ are needed",
-)
+HERE = Path(__file__).resolve().parent
+OUR_MAC = 0x020000000001
 
 
 def build(dw: int) -> Path:
-    srcs = [
-        HERE / "fuzz" / "icmp_echo_fuzz.cpp",
-        ROOT / "rtl" / "icmp" / "icmp_echo.v",
-        ROOT / "rtl" / "common" / "tx_prepend.v",
-    ]
-    key = hashlib.sha1(b"".join(p.read_bytes() for p in srcs) + str(dw).encode()).hexdigest()[:12]
-    out = BUILD / f"icmp_echo_fuzz_{dw}_{key}"
-    exe = out / "Vicmp_echo"
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not exe.exists():
-            cmd = [
-                "verilator",
-                "--cc",
-                "--exe",
-                "--build",
-                "-O2",
-                "-j",
-                "2",
-                "-Wno-fatal",
-                "--top-module",
-                "icmp_echo",
-                "--Mdir",
-                str(out),
-                "-CFLAGS",
-                f"-O1 -DDW={dw}",
-                f"-GDATA_W={dw}",
-                f"-I{ROOT / 'rtl' / 'common'}",
-                str(ROOT / "rtl" / "icmp" / "icmp_echo.v"),
-                str(HERE / "fuzz" / "icmp_echo_fuzz.cpp"),
-            ]
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
-            assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return exe
+    driver = HERE / "fuzz" / "icmp_echo_fuzz.cpp"
+    return verilator_build.build("icmp_echo", [driver], params={"DATA_W": dw}, defines={"DW": dw})
 
 
 def ones_sum(data: bytes) -> int:
@@ -167,9 +125,7 @@ def test_icmp_echo_fuzz(dw: int, tmp_path: Path) -> None:
             for b, p, t, m, s, d, msg in reqs
         )
     )
-    r = subprocess.run(
-        [str(exe), str(rq), str(fr), "5", "0.1", "0.3"], capture_output=True, text=True, timeout=900
-    )
+    r = verilator_build.run(exe, rq, fr, 5, 0.1, 0.3, check=False)
     lines = fr.read_text().splitlines()
     assert r.returncode == 0, f"exit {r.returncode}: {r.stderr} {lines[-1:] if lines else ''}"
     got = [(int(ln.split()[1]), bytes.fromhex(ln.split()[2])) for ln in lines if ln[0] == "F"]

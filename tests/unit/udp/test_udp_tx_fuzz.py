@@ -13,67 +13,25 @@ checksum 0 and the store-and-forward counters stay 0.
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import random
-import shutil
 import struct
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from syn import verilator_build
+
 HERE = Path(__file__).resolve().parent
-BUILD = ROOT / "build" / "fuzz"
 SRC_MAC = 0x020000000001
 SRC_IP = 0xC0000201
 BUF = 2048
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("verilator") is None or shutil.which("g++") is None,
-    reason="verilator and g++ are needed",
-)
-
 
 def build(dw: int, buf: int = BUF) -> Path:
-    srcs = [HERE / "fuzz" / "udp_tx_fuzz.cpp"] + sorted(
-        [ROOT / "rtl" / "common" / "tx_prepend.v"] + list((ROOT / "rtl" / "udp").glob("udp_*tx*.v"))
-    )
-    tag = f"{dw}_{buf}".encode()
-    key = hashlib.sha1(b"".join(p.read_bytes() for p in srcs) + tag).hexdigest()[:12]
-    out = BUILD / f"udp_tx_fuzz_{dw}_{buf}_{key}"
-    exe = out / "Vudp_tx"
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not exe.exists():
-            cmd = [
-                "verilator",
-                "--cc",
-                "--exe",
-                "--build",
-                "-O2",
-                "-j",
-                "2",
-                "-Wno-fatal",
-                "--top-module",
-                "udp_tx",
-                "--Mdir",
-                str(out),
-                "-CFLAGS",
-                f"-O1 -DDW={dw}",
-                f"-GDATA_W={dw}",
-                f"-GBUF_BYTES={buf}",
-                f"-I{ROOT / 'rtl' / 'common'}",
-                f"-I{ROOT / 'rtl' / 'udp'}",
-                str(ROOT / "rtl" / "udp" / "udp_tx.v"),
-                str(HERE / "fuzz" / "udp_tx_fuzz.cpp"),
-            ]
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
-            assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return exe
+    driver = HERE / "fuzz" / "udp_tx_fuzz.cpp"
+    params = {"DATA_W": dw, "BUF_BYTES": buf}
+    return verilator_build.build("udp_tx", [driver], params=params, defines={"DW": dw})
 
 
 def ones_sum(data: bytes) -> int:
@@ -230,9 +188,7 @@ def test_udp_tx_fuzz(dw: int, buf: int, n: int, max_size: int | None, tmp_path: 
     dgs = gen(rng, n, max_size)
     rq, fr = tmp_path / "req.txt", tmp_path / "frames.txt"
     rq.write_text("".join(d.line() for d in dgs))
-    r = subprocess.run(
-        [str(exe), str(rq), str(fr), "9", "0.1", "0.3"], capture_output=True, text=True, timeout=900
-    )
+    r = verilator_build.run(exe, rq, fr, 9, 0.1, 0.3, check=False)
     lines = fr.read_text().splitlines()
     assert r.returncode == 0, f"exit {r.returncode}: {r.stderr} {lines[-1:] if lines else ''}"
     got = [(int(ln.split()[1]), bytes.fromhex(ln.split()[2])) for ln in lines if ln[0] == "F"]
