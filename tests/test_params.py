@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from syn.verilator_build import command as verilator_command
+
 ROOT = Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
 LIBS = sorted({p.parent for p in RTL.rglob("*.v")})
@@ -78,11 +80,12 @@ def _icarus(case: Case) -> subprocess.CompletedProcess[str]:
 
 
 def _verilator(case: Case) -> subprocess.CompletedProcess[str]:
-    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", case.module]
+    program, env = verilator_command()
+    cmd = [*program, "--lint-only", "-Wall", "--top-module", case.module]
     cmd += [f"-G{k}={v}" for k, v in case.params]
     cmd += [f"-I{d}" for d in LIBS]
     cmd.append(str(_source(case.module)))
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
 
 
 def _yosys(case: Case) -> subprocess.CompletedProcess[str]:
