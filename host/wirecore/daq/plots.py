@@ -20,19 +20,26 @@ def stream_plot(
     st: StreamStats,
     title: str = "",
     delays: np.ndarray | None = None,
+    wire_spacing: dict[int, int] | None = None,
 ) -> None:
-    """Inter-arrival jitter histogram, the distribution of sequence gaps and, given the
-    one-way delay variation, its course over the run."""
-    panels = 3 if delays is not None and len(delays) else 2
-    fig, axes = plt.subplots(1, panels, figsize=(5.5 * panels, 4))
-    a, b = axes[0], axes[1]
+    """The PC's inter-arrival histogram, the distribution of sequence gaps, given the
+    one-way delay variation its course over the run, and given the spacing of the
+    generator's frames on the board's wire (exact, simulated time) its histogram."""
+    kinds = ["ia", "gaps"]
+    if delays is not None and len(delays):
+        kinds.append("delay")
+    if wire_spacing:
+        kinds.insert(0, "wire")
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5.5 * len(kinds), 4))
+    ax = dict(zip(kinds, axes, strict=True))
+    a, b = ax["ia"], ax["gaps"]
     if len(ia_us):
         hi = float(np.percentile(ia_us, 99.9)) * 1.2 or 1.0
         a.hist(np.clip(ia_us, 0, hi), bins=200, log=True, color="tab:blue")
-    a.set_xlabel("inter-arrival time (µs)")
+    a.set_xlabel("PC: inter-arrival time (µs, kernel timestamps)")
     a.set_ylabel("datagrams")
     a.set_title(
-        f"{st.mbytes_per_s:.1f} MB/s, {st.packets_per_s:.0f} pkt/s, "
+        f"PC: {st.mbytes_per_s:.1f} MB/s, {st.packets_per_s:.0f} pkt/s, "
         f"success {100 * st.success:.3f} %"
     )
     if st.gap_hist:
@@ -40,15 +47,23 @@ def stream_plot(
         b.bar([str(s) for s in sizes], [st.gap_hist[s] for s in sizes], color="tab:red")
     else:
         b.text(0.5, 0.5, "no gaps", ha="center", va="center", transform=b.transAxes)
-    b.set_xlabel("gap size (datagrams missing in a row)")
+    b.set_xlabel("PC: gap size (datagrams missing in a row)")
     b.set_ylabel("occurrences")
-    b.set_title(f"lost {st.lost} of {st.expected}")
-    if panels == 3 and delays is not None:
-        c = axes[2]
+    b.set_title(f"PC: lost {st.lost} of {st.expected}")
+    if "delay" in ax and delays is not None:
+        c = ax["delay"]
         c.plot(np.arange(len(delays)), delays, ",", color="tab:green")
-        c.set_xlabel("datagram (arrival order)")
-        c.set_ylabel("one-way delay variation (µs)")
+        c.set_xlabel("PC: datagram (arrival order)")
+        c.set_ylabel("PC: one-way delay variation (µs)")
         c.set_title(f"p99 {np.percentile(delays, 99):.1f} µs, max {delays.max():.1f} µs")
+    if wire_spacing:
+        w = ax["wire"]
+        w.bar(list(wire_spacing), list(wire_spacing.values()), width=1.0, color="tab:purple")
+        w.set_yscale("log")
+        w.set_xlabel("board's wire: spacing, start to start (cycles of 8 ns)")
+        w.set_ylabel("frames")
+        mode = max(wire_spacing, key=lambda k: wire_spacing[k])
+        w.set_title(f"wire (simulated time): mode {mode} cycles = {mode * 8} ns")
     if title:
         fig.suptitle(title)
     fig.tight_layout()

@@ -1,0 +1,161 @@
+"""The DAQ tools' wire figures (wirecore.daq.onwire) on pcaps scapy writes with chosen
+stamps: the generator's rate, spacing and gaps, echo turnarounds, and the drops split by
+place. Expected figures are worked out here from the chosen cycles."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from scapy.layers.inet import ICMP, IP, UDP
+from scapy.layers.l2 import ARP, Ether
+from scapy.utils import PcapWriter
+from wirecore import wire
+from wirecore.daq import onwire
+from wirecore.daq.fmt import build_payload
+
+BOARD, PC = "02:00:00:00:00:02", "0a:1b:2c:3d:4e:5f"
+B_IP, PC_IP = "192.0.2.2", "192.0.2.1"
+
+
+def from_board(payload: bytes, dport: int, sport: int = 50002) -> bytes:
+    return bytes(
+        Ether(src=BOARD, dst=PC) / IP(src=B_IP, dst=PC_IP) / UDP(sport=sport, dport=dport) / payload
+    )
+
+
+def to_board(payload: bytes, dport: int, sport: int = 40000) -> bytes:
+    return bytes(
+        Ether(src=PC, dst=BOARD) / IP(src=PC_IP, dst=B_IP) / UDP(sport=sport, dport=dport) / payload
+    )
+
+
+def pcap(path: Path, frames: list[tuple[int, bytes]]) -> list[wire.Record]:
+    """Write (cycle, frame) with scapy (nanosecond stamps) and read it back."""
+    w = PcapWriter(str(path), linktype=1, nano=True, sync=True)
+    for c, f in frames:
+        p = Ether(f)
+        p.time = Decimal(c * 8) / Decimal(10**9)
+        w.write(p)
+    w.close()
+    return wire.read(path, BOARD)
+
+
+def test_generator_figures(tmp_path: Path) -> None:
+    # generator frames of 1472-byte payloads to port 40000 at a period of 2473 cycles, one
+    # of them 3 cycles late, sequence 3 missing (lost before the wire); each stamped by the
+    # generator 1500 cycles before its first byte (the late one 1503); noise around them
+    c0, period = 5000, 2473
+    cycles = [c0 + i * period for i in range(5)]
+    cycles[2] += 3
+    seqs = [0, 1, 2, 4, 5]
+    ts = [c - 1500 for c in cycles]
+    ts[2] = c0 + 2 * period - 1500  # the late frame's timestamp is on the period
+    frames = [
+        (c, from_board(build_payload(s, t, 1472, False, 0), 40000))
+        for c, s, t in zip(cycles, seqs, ts, strict=True)
+    ]
+    noise = [
+        (100, from_board(b"", 40000)),  # the ARP primer: no payload
+        (300, bytes(Ether(src=BOARD, dst=PC) / ARP(psrc=B_IP, pdst=PC_IP))),
+        (c0 + 1600, to_board(build_payload(9, 0, 64), 40000)),  # to the board: not generated
+        (c0 + 3 * period + 1600, from_board(build_payload(7, 0, 64), 7, sport=7)),
+    ]
+    recs = pcap(tmp_path / "g.pcap", sorted(frames + noise))
+    gen = onwire.generator_frames(recs, [40000])
+    assert [r.cycle for r in gen] == cycles
+    g = onwire.generator_figures(gen)
+    assert g.frames == 5 and g.payload_bytes == 5 * 1472
+    assert g.spacing == {2473: 2, 2470: 1, 2476: 1}
+    fc = 8 + 1514 + 4
+    assert g.idle == {2473 - fc: 2, 2470 - fc: 1, 2476 - fc: 1}
+    assert g.seq_lost == 1 and g.seq_gap_events == 1
+    assert g.to_wire == {1500: 4, 1503: 1}
+    span_ns = 4 * period * 8
+    assert g.rate.span_ns == span_ns
+    assert g.payload_mbytes_per_s == pytest.approx(4 * 1472 / span_ns * 1e3)
+    assert g.rate.line_fraction == pytest.approx(4 * (fc + 12) / (4 * period))
+    d = g.to_dict()
+    assert d["spacing_cycles"] == {"2470": 1, "2473": 2, "2476": 1}
+
+
+def test_generator_figures_two_destinations(tmp_path: Path) -> None:
+    # destinations in turn, each with its own sequence: no gap although the numbers repeat
+    frames = []
+    for i in range(6):
+        port = 40000 + i % 2
+        frames.append((1000 + i * 1538, from_board(build_payload(i // 2, 0, 1472), port)))
+    recs = pcap(tmp_path / "d.pcap", frames)
+    g = onwire.generator_figures(onwire.generator_frames(recs, [40000, 40001]))
+    assert g.seq_lost == 0 and g.seq_gap_events == 0
+    assert g.spacing == {1538: 5} and g.idle == {12: 5}
+    assert g.rate.line_fraction == 1.0
+    assert onwire.generator_frames(recs, [40001])[0].cycle == 1000 + 1538
+
+
+def test_echo_pairs_and_turnaround(tmp_path: Path) -> None:
+    # requests of 16, 64 and 1472 payload bytes to port 7; the replies leave K cycles after
+    # the request's last byte; one request is never answered, one reply answers nobody
+    frames = []
+    want_lifo = []
+    c = 1000
+    for size, k in ((16, 290), (64, 300), (1472, 1750)):
+        p = build_payload(size, 0, size, False, 0xA5)
+        req = to_board(p, 7)
+        n_in = 8 + max(len(req), 60) + 4
+        frames.append((c, req))
+        frames.append((c + n_in - 1 + k, from_board(p, 40000, sport=7)))
+        want_lifo.append(k)
+        c += 20000
+    frames.append((c, to_board(build_payload(99, 0, 100), 7)))  # lost
+    frames.append((c + 5000, from_board(build_payload(98, 0, 100), 40000, sport=7)))
+    frames.append((c + 6000, to_board(build_payload(5, 0, 100), 9)))  # another port
+    recs = pcap(tmp_path / "e.pcap", frames)
+    pairs = onwire.echo_pairs(recs, 7)
+    assert [p.payload for p in pairs] == [16, 64, 1472]
+    assert [p.last_in_first_out for p in pairs] == want_lifo
+    # first in to last out: the request's whole frame, the turnaround, the reply's frame
+    frame_cycles = [8 + max(14 + 28 + s, 60) + 4 for s in (16, 64, 1472)]
+    want_filo = [2 * f - 1 + k - 1 for f, k in zip(frame_cycles, want_lifo, strict=True)]
+    assert [p.first_in_last_out for p in pairs] == want_filo
+    t = onwire.turnaround(pairs)
+    assert t["last_in_first_out"] == {290: 1, 300: 1, 1750: 1}
+
+
+def test_ping_pairs(tmp_path: Path) -> None:
+    req = Ether(src=PC, dst=BOARD) / IP(src=PC_IP, dst=B_IP) / ICMP(type=8, id=7, seq=1)
+    rep = Ether(src=BOARD, dst=PC) / IP(src=B_IP, dst=PC_IP) / ICMP(type=0, id=7, seq=1)
+    lost = Ether(src=PC, dst=BOARD) / IP(src=PC_IP, dst=B_IP) / ICMP(type=8, id=7, seq=2)
+    recs = pcap(tmp_path / "p.pcap", [(10, bytes(req)), (200, bytes(rep)), (900, bytes(lost))])
+    pairs = onwire.ping_pairs(recs)
+    assert [(a.cycle, b.cycle) for a, b in pairs] == [(10, 200)]
+
+
+def test_split_drops() -> None:
+    before = {
+        "tap_queue_full": 1,
+        "counters": {"MAC.RX_DROPPED_FULL": 2**32 - 2, "STACK.UDP_DATAGRAMS": 10, "X.DROP": 4},
+        "link": {"to_board": {"queued": 5, "queue_drops": 1, "dropped": 0}},
+        "pc": {"tap": "tap0", "tx_dropped": 100, "tx_packets": 7, "rx_errors": 0},
+    }
+    after = {
+        "tap_queue_full": 4,
+        "counters": {"MAC.RX_DROPPED_FULL": 3, "STACK.UDP_DATAGRAMS": 20, "X.DROP": 4},
+        "link": {"to_board": {"queued": 50, "queue_drops": 6, "dropped": 2}},
+        "pc": {"tap": "tap0", "tx_dropped": 150, "tx_packets": 70, "rx_errors": 0},
+    }
+    d = onwire.split_drops(before, after, {"tx_dropped": 1}, {"tx_dropped": 9})
+    assert d.pc == {"tx_dropped": 50}, "the board's pc object first, the TAP read second"
+    assert d.link == {"to_board.queue_drops": 5, "to_board.dropped": 2, "tap_queue_full": 3}
+    assert d.board == {"MAC.RX_DROPPED_FULL": 5}, "counters wrap at 2^32"
+    assert d.counters["STACK.UDP_DATAGRAMS"] == 10
+    d2 = onwire.split_drops({}, {}, {"tx_dropped": 1, "rx_bytes": 5}, {"tx_dropped": 9})
+    assert d2.pc == {"tx_dropped": 8} and d2.link == {} and d2.board == {}
+
+
+def test_hist_text() -> None:
+    assert onwire.hist_text({1538: 99}) == "1538 ×99"
+    assert onwire.hist_text({}) == "-"
+    h = {i: i for i in range(1, 11)}
+    assert onwire.hist_text(h, 2) == "9 ×9, 10 ×10 (+8 more values)"
