@@ -159,3 +159,30 @@ def test_hist_text() -> None:
     assert onwire.hist_text({}) == "-"
     h = {i: i for i in range(1, 11)}
     assert onwire.hist_text(h, 2) == "9 ×9, 10 ×10 (+8 more values)"
+
+
+def test_latency_wire_fit(tmp_path: Path) -> None:
+    # the board answers (200 + size) cycles after the request's last byte, 3 requests per
+    # size and one of them 2 cycles slower: medians are on the line, so the fit through
+    # them is 8 ns/byte and 1600 ns exactly; first in -> last out adds both frames
+    # (54 + size cycles each for sizes of 18 bytes and more): 306 + 3 size cycles
+    from wirecore.commands.latency import wire_turnaround
+
+    frames, c, seq = [], 1000, 0
+    for size in (64, 512, 1472):
+        for k in range(3):
+            p = build_payload(seq, 0, size, False, 0xA5)
+            seq += 1
+            lifo = 200 + size + (2 if k == 1 else 0)
+            frames.append((c, to_board(p, 7)))
+            frames.append((c + 54 + size - 1 + lifo, from_board(p, 40000, sport=7)))
+            c += 10000
+    pairs = onwire.echo_pairs(pcap(tmp_path / "l.pcap", frames), 7)
+    per, fits = wire_turnaround(pairs)
+    assert fits is not None
+    assert per["last_in_first_out"][512] == {"median": 712.0, "histogram": {712: 2, 714: 1}}
+    assert per["first_in_last_out"][64]["median"] == 306 + 3 * 64
+    assert fits["last_in_first_out"].slope == pytest.approx(8.0)
+    assert fits["last_in_first_out"].intercept == pytest.approx(1600.0)
+    assert fits["first_in_last_out"].slope == pytest.approx(24.0)
+    assert fits["first_in_last_out"].intercept == pytest.approx(306 * 8)

@@ -251,6 +251,31 @@ class GeneratorFigures:
         }
 
 
+def payload_mbytes_per_s(frames: Sequence[Record]) -> float:
+    """UDP payload MB/s (10^6 bytes) of frames in time order: the payload after the first
+    frame over the span from the first stamp to the last."""
+    if len(frames) < 2 or frames[-1].t_ns <= frames[0].t_ns:
+        return 0.0
+    pay = [len(u.payload) if (u := r.udp()) is not None else 0 for r in frames]
+    return (sum(pay) - pay[0]) / (frames[-1].t_ns - frames[0].t_ns) * 1e3
+
+
+def flow_rows(label: str, frames: Sequence[Record], ideal_mbytes_per_s: float) -> list:
+    """Rows for one direction's frames: count, payload rate, frames/s, line use."""
+    if not frames:
+        return [(label, "no frames")]
+    rt = wire.rate(frames)
+    mb = payload_mbytes_per_s(frames)
+    return [
+        (
+            label,
+            f"{len(frames)} frames, {mb:.2f} MB/s payload ({100 * mb / ideal_mbytes_per_s:.1f} % "
+            f"of the line-rate maximum), {rt.frames_per_s:,.0f} frames/s, line use "
+            f"{rt.line_fraction:.4f}",
+        )
+    ]
+
+
 def generator_frames(
     records: Iterable[Record], dst_ports: Sequence[int], min_len: int = 16
 ) -> list[Record]:
@@ -271,7 +296,7 @@ def generator_figures(frames: Sequence[Record]) -> GeneratorFigures:
     payloads = [u.payload for u in udps if u is not None]
     rt = wire.rate(frames)
     pay = sum(len(p) for p in payloads)
-    mbps = (pay - len(payloads[0])) / rt.span_ns * 1e3 if rt.span_ns > 0 else 0.0
+    mbps = payload_mbytes_per_s(frames)
     lost = events = 0
     last: dict[int, int] = {}
     for u in udps:
