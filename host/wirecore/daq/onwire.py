@@ -346,18 +346,19 @@ class EchoPair:
         return (self.reply.t_ns - self.request.t_ns) // NS_PER_CYCLE
 
 
-def echo_pairs(records: Iterable[Record], port: int) -> list[EchoPair]:
-    """UDP requests to the board's ``port`` matched with the first reply from it that
-    carries the same payload to the same address (in time order)."""
+def echo_pairs(records: Iterable[Record], port: int, ip: str | None = None) -> list[EchoPair]:
+    """UDP requests to the board's ``port`` (and address ``ip``, if given) matched with the
+    first reply from it that carries the same payload to the same address (in time
+    order)."""
     waiting: dict[tuple[str, int, bytes], Record] = {}
     out: list[EchoPair] = []
     for r in records:
         u = r.udp()
         if u is None:
             continue
-        if r.direction == Direction.TO_BOARD and u.dst_port == port:
+        if r.direction == Direction.TO_BOARD and u.dst_port == port and ip in (None, u.dst_ip):
             waiting.setdefault((u.src_ip, u.src_port, u.payload), r)
-        elif r.direction == Direction.FROM_BOARD and u.src_port == port:
+        elif r.direction == Direction.FROM_BOARD and u.src_port == port and ip in (None, u.src_ip):
             req = waiting.pop((u.dst_ip, u.dst_port, u.payload), None)
             if req is not None:
                 out.append(EchoPair(req, r, len(u.payload)))
