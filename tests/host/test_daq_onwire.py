@@ -186,3 +186,42 @@ def test_latency_wire_fit(tmp_path: Path) -> None:
     assert fits["last_in_first_out"].intercept == pytest.approx(1600.0)
     assert fits["first_in_last_out"].slope == pytest.approx(24.0)
     assert fits["first_in_last_out"].intercept == pytest.approx(306 * 8)
+
+
+def test_demo_wire_rows(tmp_path: Path) -> None:
+    # two pings answered 94 and 95 cycles after their last byte, a UDP echo of 64 bytes
+    # answered after 173; the demo's table shows the medians in cycles and ns
+    from wirecore.commands.demo import wire_rows
+
+    def ping(t: int, seq: int, reply: bool) -> bytes:
+        src, dst = (BOARD, PC) if reply else (PC, BOARD)
+        ips = (B_IP, PC_IP) if reply else (PC_IP, B_IP)
+        icmp = ICMP(type=0 if reply else 8, id=3, seq=seq)
+        return bytes(Ether(src=src, dst=dst) / IP(src=ips[0], dst=ips[1]) / icmp / (b"d" * 56))
+
+    n_ping = 8 + 98 + 4  # cycles of a 98-byte frame
+    p = build_payload(1, 0, 64)
+    n_udp = 8 + 106 + 4
+    frames = [
+        (1000, ping(1000, 1, False)),
+        (1000 + n_ping - 1 + 94, ping(0, 1, True)),
+        (5000, ping(5000, 2, False)),
+        (5000 + n_ping - 1 + 95, ping(0, 2, True)),
+        (9000, to_board(p, 7)),
+        (9000 + n_udp - 1 + 173, from_board(p, 40000, sport=7)),
+    ]
+    path = tmp_path / "demo.pcap"
+    pcap(path, frames)
+    rows = wire_rows(path, BOARD, 7)
+    assert [r[:2] for r in rows] == [
+        ("wire turnaround, ping (56-byte data)", "95 cycles = 760 ns"),
+        ("wire turnaround, UDP echo, 64-byte datagrams", "173 cycles = 1,384 ns"),
+    ]
+    assert "min 94, max 95" in rows[0][2]
+    wall = tmp_path / "wall.pcap"
+    w = PcapWriter(str(wall), linktype=1, nano=True, sync=True)
+    q = Ether(ping(0, 1, False))
+    q.time = Decimal(1_700_000_000)
+    w.write(q)
+    w.close()
+    assert wire_rows(wall, BOARD, 7)[0][1] == "not available"

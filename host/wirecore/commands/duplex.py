@@ -14,8 +14,13 @@ from __future__ import annotations
 import argparse
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from wirecore.daq import common, onwire
+from wirecore.daq.fmt import HEADER_LEN
+
+if TYPE_CHECKING:
+    from wirecore.daq.rx import Receiver
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _resolve(rx: Receiver) -> None:
+    """One short datagram and its echo before the burst: the PC's kernel learns the
+    board's MAC address, so that the burst is not cut to the few datagrams it holds while
+    it resolves it (those it discards are counted nowhere per interface)."""
+    rx.sock.send(b"\0")
+    rx.recv_batch(timeout=1.0)
+
+
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -56,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         sess, no_wire = onwire.open_session(b.ip, not (args.no_wire or args.standin))
         try:
             rx.sock.connect((b.ip, b.echo_port))
+            _resolve(rx)
             sender = SeqSender(rx.sock, args.length, args.fill)
             tx_times: list[tuple[int, int]] = []  # (datagrams in a batch, time ns)
             done = threading.Event()
@@ -94,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
                     idle=1.0,
                     first_timeout=5.0,
                     on_batch=on_batch,
+                    min_length=HEADER_LEN,
                 )
                 th.join()
         except ConnectionRefusedError:
@@ -164,6 +179,8 @@ def _wire(
         u = r.udp()
         if u is None:
             continue
+        if len(u.payload) != args.length:
+            continue  # the datagram that resolved the address
         if r.direction == Direction.TO_BOARD and (u.src_port, u.dst_port) == (port, echo_port):
             ins.append(r)
         elif r.direction == Direction.FROM_BOARD and (u.src_port, u.dst_port) == (echo_port, port):
