@@ -167,7 +167,12 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from wirecore.daq.plots import daq_plot
 
-        daq_plot(args.plot, ns, res)
+        served = {
+            ip: w["service_cycles"]
+            for ip, w in wire_sum.items()
+            if w.get("available") and w.get("requests")
+        }
+        daq_plot(args.plot, ns, res, wire=served or None)
         common.console().print(f"plot {args.plot}")
     return 0
 

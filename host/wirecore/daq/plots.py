@@ -111,7 +111,7 @@ def latency_plot(
         ):
             x = np.array(sorted(pts))
             f = wire["fits"][m]
-            name = m.replace("_", " ")
+            name = m.replace("_", " ").replace(" in ", " in -> ", 1)
             w.plot(x, [pts[k] for k in x], "o", color=color, label=name)
             w.plot(
                 x,
@@ -130,9 +130,17 @@ def latency_plot(
     plt.close(fig)
 
 
-def daq_plot(path: Path, ns: list[int], results: dict[str, dict[int, dict[str, float]]]) -> None:
-    """Event-building time against the number of boards: median, bars from min to p99."""
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def daq_plot(
+    path: Path,
+    ns: list[int],
+    results: dict[str, dict[int, dict[str, float]]],
+    wire: dict[str, dict[str, float]] | None = None,
+) -> None:
+    """Event-building time against the number of boards at the PC: median, bars from min to
+    p99; given each board's service time on its wire (``{ip: summary in cycles}``), those
+    beside it."""
+    fig, axes = plt.subplots(1, 2 if wire else 1, figsize=(7 * (2 if wire else 1), 4.5))
+    ax = axes[0] if wire else axes
     for mode, color in (("sequential", "tab:red"), ("grouped", "tab:blue")):
         r = results.get(mode)
         if not r:
@@ -142,9 +150,21 @@ def daq_plot(path: Path, ns: list[int], results: dict[str, dict[int, dict[str, f
         hi = [r[n]["p99"] - r[n]["median"] for n in ns]
         ax.errorbar(ns, med, yerr=[lo, hi], fmt="o-", capsize=3, color=color, label=mode)
     ax.set_xlabel("boards")
-    ax.set_ylabel("event-building time (µs, median; bars min..p99)")
+    ax.set_ylabel("PC: event-building time (µs, median; bars min..p99)")
+    ax.set_title("at the PC (wall clock)")
     ax.set_xticks(ns)
     ax.legend()
+    if wire:
+        w = axes[1]
+        ips = list(wire)
+        med = [wire[ip]["median"] * 8 for ip in ips]
+        lo = [(wire[ip]["median"] - wire[ip]["min"]) * 8 for ip in ips]
+        hi = [(wire[ip]["max"] - wire[ip]["median"]) * 8 for ip in ips]
+        w.errorbar(range(len(ips)), med, yerr=[lo, hi], fmt="o", capsize=3, color="tab:green")
+        w.set_xticks(range(len(ips)), ips)
+        w.set_ylabel("service time, last in -> first out (ns; bars min..max)")
+        w.set_title("on each board's wire (simulated time)")
+        w.set_ylim(0, max(m + h for m, h in zip(med, hi, strict=True)) * 1.2)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
