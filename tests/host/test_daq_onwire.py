@@ -133,24 +133,35 @@ def test_ping_pairs(tmp_path: Path) -> None:
 
 
 def test_split_drops() -> None:
+    # the harness's statistics: "link" with its queue and per-direction impairments
+    # ("rx": towards the board), "pc" with the TAP's counters
+    def link(queued: int, qd: int, lost: int, dup: int, held: int) -> dict:
+        imp = {"frames": queued, "delivered": queued, "lost": lost, "duplicated": dup}
+        imp |= {"reordered": 0, "corrupted": 0, "fcs_corrupted": 0, "delayed": 0, "held": held}
+        imp["settings"] = {"loss": 0.05, "depth": 4}
+        return {"seed": 1, "queued": queued, "queue_drops": qd, "queue_peak_frames": held,
+                "queue_frames": held, "impair_error": "", "rx": imp, "tx": dict(imp)}  # fmt: skip
+
     before = {
         "tap_queue_full": 1,
         "counters": {"MAC.RX_DROPPED_FULL": 2**32 - 2, "STACK.UDP_DATAGRAMS": 10, "X.DROP": 4},
-        "link": {"to_board": {"queued": 5, "queue_drops": 1, "dropped": 0}},
-        "pc": {"tap": "tap0", "tx_dropped": 100, "tx_packets": 7, "rx_errors": 0},
+        "link": link(5, 1, 0, 0, 0),
+        "pc": {"interface": "tap0", "tx_queue_len": 1000, "tx_dropped": 100, "tx_packets": 7},
     }
     after = {
         "tap_queue_full": 4,
         "counters": {"MAC.RX_DROPPED_FULL": 3, "STACK.UDP_DATAGRAMS": 20, "X.DROP": 4},
-        "link": {"to_board": {"queued": 50, "queue_drops": 6, "dropped": 2}},
-        "pc": {"tap": "tap0", "tx_dropped": 150, "tx_packets": 70, "rx_errors": 0},
+        "link": link(50, 6, 2, 3, 7),
+        "pc": {"interface": "tap0", "tx_queue_len": 1000, "tx_dropped": 150, "tx_packets": 70},
     }
+    after["link"]["tx"]["lost"] = 0
     d = onwire.split_drops(before, after, {"tx_dropped": 1}, {"tx_dropped": 9})
     assert d.pc == {"tx_dropped": 50}, "the board's pc object first, the TAP read second"
-    assert d.link == {"to_board.queue_drops": 5, "to_board.dropped": 2, "tap_queue_full": 3}
+    assert d.link == {"queue_drops": 5, "rx.lost": 2, "tap_queue_full": 3}
+    assert d.impaired == {"rx.duplicated": 3, "tx.duplicated": 3}
     assert d.board == {"MAC.RX_DROPPED_FULL": 5}, "counters wrap at 2^32"
     assert d.counters["STACK.UDP_DATAGRAMS"] == 10
-    d2 = onwire.split_drops({}, {}, {"tx_dropped": 1, "rx_bytes": 5}, {"tx_dropped": 9})
+    d2 = onwire.split_drops({}, {"pc": None}, {"tx_dropped": 1, "rx_bytes": 5}, {"tx_dropped": 9})
     assert d2.pc == {"tx_dropped": 8} and d2.link == {} and d2.board == {}
 
 

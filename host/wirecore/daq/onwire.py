@@ -116,6 +116,7 @@ class Drops:
     link: dict[str, int] = field(default_factory=dict)  # the harness: queue, impairments
     board: dict[str, int] = field(default_factory=dict)  # the design's counters
     counters: dict[str, int] = field(default_factory=dict)  # every design counter's delta
+    impaired: dict[str, int] = field(default_factory=dict)  # frames the link altered
 
     def rows(self) -> list[tuple[str, str]]:
         def show(d: dict[str, int]) -> str:
@@ -125,10 +126,17 @@ class Drops:
             ("PC side drops (TAP interface)", show(self.pc)),
             ("link drops (harness queue, impairments)", show(self.link)),
             ("board drops (its counters)", show(self.board)),
-        ]
+        ] + ([("link impairments", show(self.impaired))] if self.impaired else [])
 
     def to_dict(self) -> dict[str, dict[str, int]]:
-        return {"pc": self.pc, "link": self.link, "board": self.board}
+        return {"pc": self.pc, "link": self.link, "board": self.board, "impaired": self.impaired}
+
+
+# the statistics' "link" object (docs/virtual-board.md): the counters of frames the link
+# lost (its queue towards the board, impairments per direction "rx"/"tx") and of frames it
+# altered but delivered
+LINK_LOSSES = ("queue_drops", "lost")
+LINK_EVENTS = ("duplicated", "reordered", "corrupted", "fcs_corrupted", "delayed")
 
 
 def split_drops(before: dict, after: dict, tap0: dict[str, int], tap1: dict[str, int]) -> Drops:
@@ -136,18 +144,16 @@ def split_drops(before: dict, after: dict, tap0: dict[str, int], tap1: dict[str,
     pc_after = _numbers(after.get("pc")) or tap1
     pc_before = _numbers(before.get("pc")) or tap0
     pc = {k: v for k, v in deltas(pc_before, pc_after).items() if "drop" in k or "err" in k}
-    link = {
-        k: v
-        for k, v in deltas(_numbers(before.get("link")), _numbers(after.get("link"))).items()
-        if "queued" not in k
-    }
+    changed = deltas(_numbers(before.get("link")), _numbers(after.get("link")))
+    link = {k: v for k, v in changed.items() if k.rsplit(".", 1)[-1] in LINK_LOSSES}
+    impaired = {k: v for k, v in changed.items() if k.rsplit(".", 1)[-1] in LINK_EVENTS}
     for k in ("tap_queue_full", "tap_write_errors", "from_board_bad_fcs", "from_board_aborted"):
         d = after.get(k, 0) - before.get(k, 0)
         if d:
             link[k] = d
     counters = deltas(_numbers(before.get("counters")), _numbers(after.get("counters")), wrap=2**32)
     board = {k: v for k, v in counters.items() if "DROP" in k.upper()}
-    return Drops(pc, link, board, counters)
+    return Drops(pc, link, board, counters, impaired)
 
 
 class Session:
