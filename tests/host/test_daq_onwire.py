@@ -236,3 +236,42 @@ def test_demo_wire_rows(tmp_path: Path) -> None:
     w.write(q)
     w.close()
     assert wire_rows(wall, BOARD, 7)[0][1] == "not available"
+
+
+def test_find_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards that are up (board.json, a live pid) at an address; two namespaces may use
+    the same address: the one this process is in wins, else an ambiguous address is none."""
+    import json
+    import os
+
+    run = tmp_path / "run"
+    monkeypatch.setenv("WIRECORE_RUN_DIR", str(run))
+    nsdir = tmp_path / "netns"
+    nsdir.mkdir()
+    monkeypatch.setattr(onwire, "NETNS_DIR", str(nsdir))
+
+    def board(name: str, ip: str, pcap: bool = True) -> None:
+        d = run / name
+        d.mkdir(parents=True)
+        cfg = {"name": name, "ip": ip, "mac": "02:00:00:00:00:09", "ns": f"wc-{name}"}
+        (d / "board.json").write_text(json.dumps({"config": cfg, "owns_ns": True}))
+        (d / "pid").write_text(str(os.getpid()))
+        if pcap:
+            (d / "wire.pcap").write_bytes(b"")
+
+    board("a", "192.0.2.2")
+    found = onwire.find_board("192.0.2.2")
+    assert found is not None and found.name == "a" and found.pcap == run / "a" / "wire.pcap"
+    assert found.mac == "02:00:00:00:00:09" and found.ns == "wc-a"
+    assert onwire.find_board("192.0.2.3") is None
+    board("b", "192.0.2.2")
+    assert onwire.find_board("192.0.2.2") is None, "two boards, neither here"
+    (nsdir / "wc-b").symlink_to("/proc/self/ns/net")  # this process is in wc-b
+    found = onwire.find_board("192.0.2.2")
+    assert found is not None and found.name == "b"
+    board("c", "192.0.2.4", pcap=False)
+    assert onwire.find_board("192.0.2.4") is None, "no wire record"
+    (run / "a" / "pid").write_text("999999999")
+    (nsdir / "wc-b").unlink()
+    found = onwire.find_board("192.0.2.2")
+    assert found is not None and found.name == "b", "a is down"

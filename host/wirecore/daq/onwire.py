@@ -21,6 +21,7 @@ from any source; :func:`find_board` and :class:`Session` find a virtual board th
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from wirecore import wire
+from wirecore.netns import NETNS_DIR
 from wirecore.wire import NS_PER_CYCLE, Direction, Record
 
 SECTION_WIRE = "[bold]on the board's wire (simulated time)[/bold]"
@@ -49,10 +51,24 @@ class BoardWire:
     tap: str
 
 
+def _in_namespace(ns: str) -> bool:
+    """Whether this process is in the named network namespace."""
+    try:
+        here = os.stat("/proc/self/ns/net")
+        there = os.stat(Path(NETNS_DIR) / ns)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
 def find_board(ip: str) -> BoardWire | None:
-    """The virtual board that is up at ``ip`` and writes a wire pcap, or None."""
+    """The virtual board that is up at ``ip`` and writes a wire pcap, or None.
+
+    Boards in different namespaces may share an address: the one in this process's
+    namespace is taken, else the only one with that address, else none."""
     from wirecore.vboard import BoardError, VirtualBoard
 
+    found: list[BoardWire] = []
     for name in VirtualBoard.names():
         try:
             b = VirtualBoard.load(name)
@@ -63,10 +79,12 @@ def find_board(ip: str) -> BoardWire | None:
         pcap = getattr(b, "wire_pcap", None)
         if pcap is None:
             pcap = Path(b.cfg.pcap) if b.cfg.pcap else b.dir / "wire.pcap"
-        if not Path(pcap).exists():
-            return None
-        return BoardWire(name, ip, b.cfg.mac, Path(pcap), b.cfg.ns, b.cfg.tap)
-    return None
+        found.append(BoardWire(name, ip, b.cfg.mac, Path(pcap), b.cfg.ns, b.cfg.tap))
+    here = [f for f in found if _in_namespace(f.ns)]
+    pick = here if here else found
+    if len(pick) != 1 or not pick[0].pcap.exists():
+        return None
+    return pick[0]
 
 
 def _numbers(d: Any, prefix: str = "") -> dict[str, int]:
