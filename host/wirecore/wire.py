@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import socket
 import struct
 import time
 from collections.abc import Iterable, Sequence
@@ -111,6 +112,14 @@ class Record:
         return f[23], f[26:30], f[30:34], f[14 + ihl : 14 + total]
 
     def udp(self) -> Udp | None:
+        """The UDP datagram the frame carries (parsed once), or None."""
+        cached = self.__dict__.get("_udp_parsed", self)
+        if cached is self:
+            cached = self._udp()
+            object.__setattr__(self, "_udp_parsed", cached)
+        return cached  # type: ignore[return-value]
+
+    def _udp(self) -> Udp | None:
         ip = self.ipv4()
         if ip is None or ip[0] != 17 or len(ip[3]) < 8:
             return None
@@ -119,8 +128,8 @@ class Record:
         if n < 8 or n > len(seg):
             return None
         return Udp(
-            ".".join(map(str, ip[1])),
-            ".".join(map(str, ip[2])),
+            socket.inet_ntoa(ip[1]),
+            socket.inet_ntoa(ip[2]),
             int.from_bytes(seg[0:2], "big"),
             int.from_bytes(seg[2:4], "big"),
             seg[8:n],
