@@ -44,12 +44,23 @@ CASES: list[Case] = [
     _c("stat_counters", VW=0),
     _c("stat_counters", RAM=1, PW=0),
     _c("stat_counters", RAM=1, VW=16, PV=8),
+    _c("tx_prepend", DATA_W=16),
+    _c("tx_prepend", KEEP_W=2),
+    _c("tx_prepend", HDR_BYTES=13),
+    _c("tx_prepend", CHECK_LEN=2),
+    _c("tx_prepend", DATA_W=64, LEN_LATE=1),
     # ---- rtl/mac ----
     # ---- rtl/eth ----
     # ---- rtl/arp ----
     # ---- rtl/ip ----
     # ---- rtl/icmp ----
+    _c("icmp_echo", DATA_W=16),
+    _c("icmp_echo", KEEP_W=2),
+    _c("icmp_unreach", DATA_W=32),
+    _c("icmp_unreach", KEEP_W=2),
     # ---- rtl/udp ----
+    _c("udp_ip_tx", DATA_W=16),
+    _c("udp_ip_tx", KEEP_W=2),
     # ---- rtl/app ----
     # ---- rtl/ctrl ----
     # ---- rtl/top ----
