@@ -61,6 +61,7 @@ CASES: list[Case] = [
     # ---- rtl/udp ----
     _c("udp_ip_tx", DATA_W=16),
     _c("udp_ip_tx", KEEP_W=2),
+    _c("udp_tx_min", LEN_W=10),
     # ---- rtl/app ----
     # ---- rtl/ctrl ----
     # ---- rtl/top ----
