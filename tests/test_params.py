@@ -61,6 +61,14 @@ CASES: list[Case] = [
     # ---- rtl/udp ----
     _c("udp_ip_tx", DATA_W=16),
     _c("udp_ip_tx", KEEP_W=2),
+    _c("udp_echo", DATA_W=16),
+    _c("udp_echo", KEEP_W=2),
+    _c("udp_echo", ARP_LOOKUP=2),
+    _c("udp_echo_tx", CSUM_MODE=2),
+    _c("udp_tx", BUF_BYTES=1024),
+    _c("udp_tx_csum", DATA_W=16),
+    _c("udp_tx_csum", KEEP_W=2),
+    _c("udp_tx_csum", BUF_BYTES=4096),
     _c("udp_tx_min", LEN_W=10),
     # ---- rtl/app ----
     # ---- rtl/ctrl ----
