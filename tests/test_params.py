@@ -53,6 +53,9 @@ CASES: list[Case] = [
     # ---- rtl/eth ----
     # ---- rtl/arp ----
     # ---- rtl/ip ----
+    _c("ip_rx", DATA_W=16),
+    _c("ip_rx", KEEP_W=2),
+    _c("ip_rx", FIFO_DEPTH=48),
     # ---- rtl/icmp ----
     _c("icmp_echo", DATA_W=16),
     _c("icmp_echo", KEEP_W=2),
