@@ -64,6 +64,11 @@ CASES: list[Case] = [
     # ---- rtl/udp ----
     _c("udp_ip_tx", DATA_W=16),
     _c("udp_ip_tx", KEEP_W=2),
+    _c("udp_rx", DATA_W=32),
+    _c("udp_rx", KEEP_W=2),
+    _c("udp_rx", NUM_PORTS=5),
+    _c("udp_rx", STORE_FWD=2),
+    _c("udp_rx", FIFO_DEPTH=12),
     _c("udp_echo", DATA_W=16),
     _c("udp_echo", KEEP_W=2),
     _c("udp_echo", ARP_LOOKUP=2),
