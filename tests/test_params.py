@@ -46,12 +46,40 @@ CASES: list[Case] = [
     _c("stat_counters", VW=0),
     _c("stat_counters", RAM=1, PW=0),
     _c("stat_counters", RAM=1, VW=16, PV=8),
+    _c("tx_prepend", DATA_W=16),
+    _c("tx_prepend", KEEP_W=2),
+    _c("tx_prepend", HDR_BYTES=13),
+    _c("tx_prepend", CHECK_LEN=2),
+    _c("tx_prepend", DATA_W=64, LEN_LATE=1),
     # ---- rtl/mac ----
     # ---- rtl/eth ----
     # ---- rtl/arp ----
     # ---- rtl/ip ----
+    _c("ip_rx", DATA_W=16),
+    _c("ip_rx", KEEP_W=2),
+    _c("ip_rx", FIFO_DEPTH=48),
     # ---- rtl/icmp ----
+    _c("icmp_echo", DATA_W=16),
+    _c("icmp_echo", KEEP_W=2),
+    _c("icmp_unreach", DATA_W=32),
+    _c("icmp_unreach", KEEP_W=2),
     # ---- rtl/udp ----
+    _c("udp_ip_tx", DATA_W=16),
+    _c("udp_ip_tx", KEEP_W=2),
+    _c("udp_rx", DATA_W=32),
+    _c("udp_rx", KEEP_W=2),
+    _c("udp_rx", NUM_PORTS=5),
+    _c("udp_rx", STORE_FWD=2),
+    _c("udp_rx", FIFO_DEPTH=12),
+    _c("udp_echo", DATA_W=16),
+    _c("udp_echo", KEEP_W=2),
+    _c("udp_echo", ARP_LOOKUP=2),
+    _c("udp_echo_tx", CSUM_MODE=2),
+    _c("udp_tx", BUF_BYTES=1024),
+    _c("udp_tx_csum", DATA_W=16),
+    _c("udp_tx_csum", KEEP_W=2),
+    _c("udp_tx_csum", BUF_BYTES=4096),
+    _c("udp_tx_min", LEN_W=10),
     # ---- rtl/app ----
     # ---- rtl/ctrl ----
     # ---- rtl/top ----

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cocotb
 import pytest
+from cocotb.triggers import ReadOnly, RisingEdge
 from scapy.layers.inet import ICMP, IP, UDP, IPOption_NOP, IPOption_Router_Alert, IPOption_RR
 from scapy.packet import Raw
 from unit.cnt_ev_mon import EvMon
@@ -176,6 +177,14 @@ COUNTERS = {
 }
 
 
+async def dup_regs_equal(dut) -> None:
+    """Every cycle: need_dup_reg, the copy of ip_rx's `need` kept for timing, equals it."""
+    while True:
+        await RisingEdge(dut.clk)
+        await ReadOnly()
+        assert int(dut.need_dup_reg.value) == int(dut.need.value), "need_dup_reg differs from need"
+
+
 async def run_mix(
     dut, n: int, ready_p: float, hdr_p: float, seed: int, kinds: list[str] = KINDS
 ) -> dict[str, int]:
@@ -183,6 +192,7 @@ async def run_mix(
     (cnt_ev); return the counts."""
     rng = random.Random(seed)
     src = await start(dut, {"cfg_ip": ip_int(MY_IP), "cfg_netmask": ip_int(MASK)})
+    checker = cocotb.start_soon(dup_regs_equal(dut))
     evmon = EvMon(dut, EV_NAMES)
     hsrc = HdrSource(dut, "s", ["src_mac"])
     mons = {
@@ -228,6 +238,7 @@ async def run_mix(
     want_cnt["packets"] = n
     assert evmon.counts() == want_cnt
     evmon.stop()
+    checker.cancel()
     return want_cnt
 
 
@@ -268,14 +279,23 @@ async def edge_lengths_backpressure(dut) -> None:
     await run_mix(dut, 60, 0.4, 0.5, seed=25, kinds=EDGE_KINDS)
 
 
-@pytest.mark.parametrize("data_w", [8, 64])
-def test_ip_rx(data_w: int) -> None:
+@pytest.mark.parametrize(
+    ("data_w", "fifo_depth"),
+    [(8, None), (64, None), (64, 8)],
+    ids=["8", "64", "64-fifo8"],
+)
+def test_ip_rx(data_w: int, fifo_depth: int | None) -> None:
+    """fifo_depth None: the default (64 beats at DATA_W 8, 16 at 64); 8 at DATA_W 64 is the
+    smallest FIFO the parameter check allows (64 bytes, more than the longest header)."""
     import cocotb_run
 
+    params = {"DATA_W": data_w}
+    if fifo_depth is not None:
+        params["FIFO_DEPTH"] = fifo_depth
     cocotb_run.run(
         "ip_rx",
         "test_ip_rx",
-        parameters={"DATA_W": data_w},
+        parameters=params,
         testcase=[
             "mix_full_rate",
             "mix_backpressure",
