@@ -447,7 +447,7 @@ def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool)
         _run(_make_cmd(out), out, "building the virtual board")
     if not exe.exists():
         raise BoardError(f"building the virtual board made no program {exe}")
-    files = [SIM / "vboard.cpp", top_file, *_used_sources(obj)]
+    files = [SIM / "vboard.cpp", *sorted(SIM.glob("vboard*.h")), top_file, *_used_sources(obj)]
     stamp.write_text(json.dumps({"key": key, "build": info, "files": _digest(files)}, indent=1))
     return exe
 
