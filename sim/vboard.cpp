@@ -147,9 +147,18 @@ inline size_t sim_cycle_offset(const R* root) {
 
 volatile sig_atomic_t g_stop = 0;
 volatile sig_atomic_t g_dump = 0;
+volatile sig_atomic_t g_reimpair = 0;
 
 void on_stop(int) { g_stop = 1; }
 void on_dump(int) { g_dump = 1; }
+void on_reimpair(int) { g_reimpair = 1; }
+
+// s with the characters JSON strings cannot hold as they are replaced by '?'.
+std::string json_safe(std::string s) {
+    for (char& c : s)
+        if (c == '"' || c == '\\' || (unsigned char)c < 0x20) c = '?';
+    return s;
+}
 
 uint32_t crc_table[256];
 
@@ -217,6 +226,7 @@ struct Options {
     uint64_t queue_bytes = 16ull << 20;  // and bytes (frames without FCS, padded to 60)
     vboard::Impair impair[2];           // rx (towards the board), tx (from the board)
     uint64_t impair_seed = 1;
+    std::string impair_file;            // read again on SIGUSR2: new impairments
 };
 
 uint32_t parse_ip(const char* s, const char* what) {
@@ -296,6 +306,10 @@ void usage(FILE* f) {
             "                        e.g. --impair rx:loss=0.05,reorder=0.02:depth=4\n"
             "  --impair-seed N       the impairments' seed (default 1): the same seed and the\n"
             "                        same frames give the same result\n"
+            "  --impair-file FILE    on SIGUSR2, take the impairments from FILE (SPECs and\n"
+            "                        seed=N separated by white space; both directions start\n"
+            "                        from none; an empty file: no impairment); the statistics\n"
+            "                        file is written once they apply\n"
             "  --inject FILE         send the frames of a pcap (Ethernet, no FCS) to the board,\n"
             "                        as fast as the link takes them (with or without a TAP)\n"
             "  --inject-repeat N     send the pcap's frames N times over (default 1)\n"
@@ -309,7 +323,8 @@ void usage(FILE* f) {
             "  --no-skip             evaluate every cycle (no fast-forward over quiescent\n"
             "                        cycles)\n"
             "  -h, --help            this help\n"
-            "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
+            "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now;\n"
+            "SIGUSR2 reads --impair-file.\n");
 }
 
 Options parse_args(int argc, char** argv) {
@@ -317,7 +332,7 @@ Options parse_args(int argc, char** argv) {
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
         O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
-        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPCLK, O_PCAPLIM, O_QFR, O_QBY, O_IMP, O_SEED
+        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPCLK, O_PCAPLIM, O_QFR, O_QBY, O_IMP, O_SEED, O_IMPF
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -347,6 +362,7 @@ Options parse_args(int argc, char** argv) {
         {"link-queue-bytes", required_argument, nullptr, O_QBY},
         {"impair", required_argument, nullptr, O_IMP},
         {"impair-seed", required_argument, nullptr, O_SEED},
+        {"impair-file", required_argument, nullptr, O_IMPF},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
     };
@@ -404,6 +420,7 @@ Options parse_args(int argc, char** argv) {
                 break;
             }
             case O_SEED: o.impair_seed = parse_count(optarg, "--impair-seed", 0); break;
+            case O_IMPF: o.impair_file = optarg; break;
             case 'h': usage(stdout); exit(0);
             default: usage(stderr); exit(2);
         }
@@ -468,6 +485,7 @@ class Board {
     void print_stats(FILE* f, bool final);
     void write_stats_file();
     void write_link_json(FILE* f);
+    void reimpair();
     void write_pc_json(FILE* f);
     bool tap_stat(const char* name, uint64_t* v) const;
 
@@ -487,6 +505,10 @@ class Board {
     LinkQueue link_;
     vboard::Impairer imp_[2];            // rx (towards the board), tx (from the board)
     vboard::Impairer::Push to_queue_, to_tap_;
+    uint64_t seed_ = 0;               // the impairments' seed now
+    uint64_t impair_reads_ = 0;       // --impair-file read (SIGUSR2)
+    uint64_t impair_changes_ = 0;     // settings taken from it
+    std::string impair_error_;        // why the last --impair-file was refused ("" if not)
     std::deque<vboard::LinkFrame> tx_out_;  // frames from the board due for the TAP
     std::vector<uint8_t> rx_wire_;
     size_t rx_pos_ = 0;
@@ -973,12 +995,15 @@ void Board::write_link_json(FILE* f) {
             ", \"queue_max_bytes\": %" PRIu64 ", \"queued\": %" PRIu64
             ", \"queue_drops\": %" PRIu64 ", \"queue_drop_bytes\": %" PRIu64
             ", \"queue_peak_frames\": %" PRIu64 ", \"queue_peak_bytes\": %" PRIu64
-            ", \"queue_frames\": %zu, \"queue_bytes\": %" PRIu64 ", ",
-            o_.impair_seed, o_.queue_frames, o_.queue_bytes, l.queued, l.drops, l.drop_bytes,
-            l.peak_frames, l.peak_bytes, l.q.size(), l.bytes);
+            ", \"queue_frames\": %zu, \"queue_bytes\": %" PRIu64
+            ", \"impair_reads\": %" PRIu64 ", \"impair_changes\": %" PRIu64
+            ", \"impair_error\": \"%s\", ",
+            seed_, o_.queue_frames, o_.queue_bytes, l.queued, l.drops, l.drop_bytes,
+            l.peak_frames, l.peak_bytes, l.q.size(), l.bytes, impair_reads_, impair_changes_,
+            json_safe(impair_error_).c_str());
     for (int d = 0; d < 2; d++) {
         const vboard::LinkCounts& n = imp_[d].n;
-        const vboard::Impair& p = o_.impair[d];
+        const vboard::Impair& p = imp_[d].settings();
         fprintf(f,
                 "\"%s\": {\"frames\": %" PRIu64 ", \"delivered\": %" PRIu64
                 ", \"lost\": %" PRIu64 ", \"duplicated\": %" PRIu64 ", \"reordered\": %" PRIu64
@@ -992,6 +1017,34 @@ void Board::write_link_json(FILE* f) {
                 p.reorder, p.depth, p.hold, p.corrupt, p.fcs, p.delay, p.jitter,
                 d ? "}, " : ", ");
     }
+}
+
+// --impair-file, on SIGUSR2: new settings for both directions (refused whole, with the
+// reason in the statistics, if any part is wrong).
+void Board::reimpair() {
+    std::string text, err;
+    impair_reads_++;
+    if (o_.impair_file.empty()) {
+        err = "no --impair-file";
+    } else if (FILE* f = fopen(o_.impair_file.c_str(), "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+        fclose(f);
+        vboard::Impair set[2];
+        uint64_t seed = seed_;
+        err = vboard::parse_settings(text, set, &seed);
+        if (err.empty()) {
+            seed_ = seed;
+            for (int d = 0; d < 2; d++) imp_[d].setup(set[d], seed_, d);
+            impair_changes_++;
+            update_next_event();
+        }
+    } else {
+        err = o_.impair_file + ": " + strerror(errno);
+    }
+    impair_error_ = err;
+    if (!err.empty()) fprintf(stderr, "vboard: --impair-file: %s\n", err.c_str());
 }
 
 // One counter of the TAP interface (the PC side), from sysfs.
@@ -1045,8 +1098,9 @@ void Board::run() {
         pcap_.open(o_.pcap, o_.pcap_wall, o_.pcap_limit, &err);
         if (!err.empty()) die("--pcap %s", err.c_str());
     }
-    imp_[0].setup(o_.impair[0], o_.impair_seed, 0);
-    imp_[1].setup(o_.impair[1], o_.impair_seed, 1);
+    seed_ = o_.impair_seed;
+    imp_[0].setup(o_.impair[0], seed_, 0);
+    imp_[1].setup(o_.impair[1], seed_, 1);
     to_queue_ = [this](vboard::LinkFrame&& f) { enqueue(std::move(f)); };
     to_tap_ = [this](vboard::LinkFrame&& f) { to_pc(std::move(f)); };
     ctx_ = std::make_unique<VerilatedContext>();
@@ -1158,6 +1212,11 @@ void Board::run() {
             write_stats_file();
             next_stats += uint64_t(o_.stats_interval * 1e9);
         }
+        if (g_reimpair) {
+            g_reimpair = 0;
+            reimpair();
+            g_dump = 1;  // the statistics show the new settings
+        }
         if (g_dump) {
             g_dump = 0;
             busy_ns_ += now - busy_since;
@@ -1183,7 +1242,7 @@ void Board::run() {
         busy_ns_ += now - busy_since;
         pcap_.flush();
         last_flush = now;
-        while (!g_stop && !g_dump) {
+        while (!g_stop && !g_dump && !g_reimpair) {
             uint64_t wait_ns = next_tick > now ? next_tick - now : 0;
             int timeout_ms = wait_ns > 0 ? 1 : 0;
             if (tap_ >= 0) {
@@ -1222,6 +1281,8 @@ int main(int argc, char** argv) {
     sigaction(SIGTERM, &sa, nullptr);
     sa.sa_handler = on_dump;
     sigaction(SIGUSR1, &sa, nullptr);
+    sa.sa_handler = on_reimpair;
+    sigaction(SIGUSR2, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stderr, nullptr, _IOLBF, 0);
     Board b(o);

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -144,6 +145,36 @@ inline std::string parse_impair(const std::string& spec, Impair imp[2]) {
     return "";
 }
 
+// Parse whole settings: SPECs and `seed=N`, separated by white space (the text of
+// --impair-file). Both directions start from no impairment; on an error, a message.
+inline std::string parse_settings(const std::string& text, Impair imp[2], uint64_t* seed) {
+    Impair set[2];
+    uint64_t sd = *seed;
+    size_t p = 0;
+    while (p < text.size()) {
+        while (p < text.size() && isspace((unsigned char)text[p])) p++;
+        size_t q = p;
+        while (q < text.size() && !isspace((unsigned char)text[q])) q++;
+        if (q == p) break;
+        const std::string tok = text.substr(p, q - p);
+        p = q;
+        if (tok.compare(0, 5, "seed=") == 0) {
+            char* e = nullptr;
+            errno = 0;
+            const unsigned long long v = strtoull(tok.c_str() + 5, &e, 0);
+            if (tok.size() == 5 || tok[5] == '-' || *e || errno) return "'" + tok + "': seed=N";
+            sd = uint64_t(v);
+            continue;
+        }
+        const std::string err = parse_impair(tok, set);
+        if (!err.empty()) return tok + ": " + err;
+    }
+    imp[0] = set[0];
+    imp[1] = set[1];
+    *seed = sd;
+    return "";
+}
+
 // --------------------------------------------------------------------------- impairer
 
 // A frame on its way through the link: its bytes (without FCS), the first cycle it may
@@ -167,11 +198,13 @@ class Impairer {
   public:
     using Push = std::function<void(LinkFrame&&)>;
 
+    // New settings and seed (at start, or while running: the frame numbers, the counts
+    // and the frames held back carry on).
     void setup(const Impair& p, uint64_t seed, int dir) {
         p_ = p;
         key_ = splitmix64_at(seed, uint64_t(dir));
     }
-    bool active() const { return p_.any(); }
+    const Impair& settings() const { return p_; }
 
     // A frame enters at cycle `now`.
     void enter(std::vector<uint8_t>&& f, uint64_t now, const Push& push) {

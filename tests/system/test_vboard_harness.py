@@ -12,7 +12,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -24,6 +23,15 @@ import pytest
 from injected_runs import TICK_CYCLES, assert_same_run, result, run
 from machine_skip import skip_machine
 from scapy.utils import rdpcap
+from tap_frames import (
+    BOARD_MAC,
+    ETYPE,
+    ETYPE_CMD,
+    frame,
+    raw_socket,
+    recv_frame,
+    tap_mac,
+)
 from wirecore import netns
 from wirecore.vboard import (
     FIXTURE_TOP,
@@ -33,48 +41,6 @@ from wirecore.vboard import (
     training_frames,
     write_pcap,
 )
-
-ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4
-ETYPE = 0x88B6  # test frames (reflected unchanged)
-ETYPE_CMD = 0x88B5  # the fixture damages these on request
-BOARD_MAC = bytes.fromhex("020000000002")
-
-
-def raw_socket(board: VirtualBoard) -> socket.socket:
-    s = netns.socket_in(board.cfg.ns, socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-    s.bind((board.cfg.tap, 0))
-    s.settimeout(0.5)
-    return s
-
-
-def tap_mac(board: VirtualBoard) -> bytes:
-    out = netns.run(["ip", "-n", board.cfg.ns, "-o", "link", "show", board.cfg.tap])
-    mac = out.split("link/ether ")[1].split()[0]
-    return bytes.fromhex(mac.replace(":", ""))
-
-
-def frame(src: bytes, length: int, seq: int, etype: int = ETYPE, rng: random.Random | None = None):
-    """A frame of ``length`` bytes (header included, no FCS) carrying ``seq``."""
-    rng = rng or random.Random(seq)
-    head = BOARD_MAC + src + struct.pack("!H", etype)
-    body = struct.pack("!I", seq) + bytes(rng.getrandbits(8) for _ in range(max(0, length - 18)))
-    return (head + body)[:length]
-
-
-def recv_frame(s: socket.socket, etype: int, timeout: float = 2.0) -> bytes | None:
-    """The next incoming frame of ``etype`` (frames we sent ourselves are skipped)."""
-    t_end = time.monotonic() + timeout
-    while time.monotonic() < t_end:
-        try:
-            data, addr = s.recvfrom(65536)
-        except TimeoutError:
-            continue
-        if addr[2] == PACKET_OUTGOING:
-            continue
-        if len(data) >= 14 and struct.unpack("!H", data[12:14])[0] == etype:
-            return data
-    return None
 
 
 def cpu_seconds(pid: int) -> float:
