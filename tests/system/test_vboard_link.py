@@ -18,6 +18,7 @@ import os
 import signal
 import struct
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -314,7 +315,9 @@ def test_a_burst_larger_than_the_tap_queue_reaches_the_board(make_board) -> None
         for f in sent[g : g + 250]:
             s.send(f)
         time.sleep(0.005)
-    wait_for(lambda: b.stats()["from_board_frames"] >= n)
+    handed = before["tx_packets"] + before["tx_dropped"] + n
+    wait_for(lambda: sum(pc_counters(b)[k] for k in ("tx_packets", "tx_dropped")) >= handed)
+    wait_for(lambda: b.stats()["from_board_frames"] >= b.stats()["link"]["queued"])
     st = b.stats()
     pc = pc_counters(b)
     assert pc["tx_dropped"] - before["tx_dropped"] == 0
@@ -424,3 +427,49 @@ def test_run_dir_record_stats_and_impairments_at_run_time(make_board) -> None:
     st = b.stats()
     assert st["link"]["rx"]["lost"] == 20 and st["link"]["impair_changes"] == 2
     assert st["to_board_frames"] == 6 and st["from_board_frames"] == 6
+
+
+def test_cli_impairments_and_wire_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wirecore board up --impair ... --impair-seed`, `board impair` while it runs,
+    `board status`'s link line and `board stats`' link and pc objects; the wire record
+    in the run directory."""
+    from conftest import unique_name
+
+    name = unique_name("cim")
+    monkeypatch.setenv("WIRECORE_RUN_DIR", str(tmp_path / "run"))
+    exe = [os.path.join(os.path.dirname(sys.executable), "wirecore"), "board"]
+
+    def wc(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+        r = subprocess.run([*exe, *args], capture_output=True, text=True, timeout=120)
+        assert not check or r.returncode == 0, r.stdout + r.stderr
+        return r
+
+    try:
+        r = wc(
+            "up", "--name", name, "--top", MACLOOP, "--impair", "rx:loss=1", "--impair-seed", "3"
+        )
+        wire = tmp_path / "run" / name / "wire.pcap"
+        assert f"wire record (sim time): {wire}" in r.stdout
+        assert "impairments (seed 3): rx:loss=1" in r.stdout
+        b = VirtualBoard.load(name)
+        s = raw_socket(b)
+        src = tap_mac(b)
+        for i in range(7):
+            s.send(frame(src, 100, i))
+        wait_for(lambda: b.stats()["link"]["rx"]["frames"] >= 7, timeout=30)
+        st = json.loads(wc("stats", "--name", name).stdout)
+        assert st["link"]["seed"] == 3 and st["link"]["rx"]["settings"]["loss"] == 1
+        assert st["link"]["rx"]["lost"] == 7 and st["to_board_frames"] == 0
+        assert st["pc"]["interface"] == b.cfg.tap and st["pc"]["tx_packets"] >= 7
+        r = wc("status", "--name", name)
+        assert "link: 0 frames queued, 0 dropped (queue full); to board: lost 7" in r.stdout
+        r = wc("impair", "--name", name, "--seed", "5", "tx:dup=0.5")
+        assert r.stdout.splitlines() == ["to board: none", "from board: dup=0.5", "seed 5"]
+        r = wc("impair", "--name", name, "rx:loss=7", check=False)
+        assert r.returncode == 1 and "probability" in r.stderr
+        s.send(frame(src, 100, 99))
+        assert recv_frame(s, ETYPE) is not None
+        assert len(read_pcap(wire)) >= 2  # (within 100 ms: recv_frame took longer)
+    finally:
+        r = wc("down", "--name", name, check=False)
+    assert r.returncode == 0, r.stderr
