@@ -57,11 +57,14 @@ def settings(spec: str) -> dict[str, float]:
     return out
 
 
-def model(frames: list[bytes], seed: int, d: int, spec: str) -> tuple[list, dict]:
+def model(
+    frames: list[bytes], seed: int, d: int, spec: str, expire: bool = False
+) -> tuple[list, dict]:
     """What one direction (d: 0 towards the board, 1 from it) does to ``frames`` entering
     in this order, with the impairments of ``spec`` (loss, dup, reorder with depth and a
-    hold never reached, corrupt, fcs): the frames that go on, (bytes, bad FCS) each, in
-    order, and the counts."""
+    hold reached only after the last frame, corrupt, fcs): the frames that go on, (bytes,
+    bad FCS) each, in order, and the counts. ``expire``: the frames still held back at
+    the end go on when their hold is up (in the order they came)."""
     p = settings(spec)
     key = splitmix64_at(seed, d)
     out: list[tuple[bytes, bool]] = []
@@ -94,6 +97,8 @@ def model(frames: list[bytes], seed: int, d: int, spec: str) -> tuple[list, dict
             h[3] -= 1
         out += [(h[0], h[1]) for h in held if h[3] == 0 for _ in range(h[2])]
         held = [h for h in held if h[3] > 0]
+    if expire:
+        out += [(h[0], h[1]) for h in held for _ in range(h[2])]
     return out, n
 
 
@@ -373,8 +378,11 @@ def test_link_queue_overflow_is_counted(make_board) -> None:
 
 def test_impairments_from_the_board_seen_by_the_kernel(make_board) -> None:
     """Impairments on the board's side (seed 99): the frames the PC's kernel receives are
-    those the model predicts from the frames the board sent, byte for byte, in order."""
-    spec = "tx:loss=0.1,dup=0.1,reorder=0.1:depth=2:hold=1000000000,corrupt=0.1,fcs=0.1"
+    those the model predicts from the frames the board sent, byte for byte, in order, and
+    the TAP's rx_packets count those the link delivered."""
+    # a hold of 0.4 s in wire time: the frames held back after the last one go on at
+    # the end (the board runs on while it holds frames), the others by depth
+    spec = "tx:loss=0.1,dup=0.1,reorder=0.1:depth=2:hold=50000000,corrupt=0.1,fcs=0.1"
     b = make_board("ti", top=MACLOOP, impair=[spec], impair_seed=99)
     s = raw_socket(b)
     src = tap_mac(b)
@@ -383,7 +391,7 @@ def test_impairments_from_the_board_seen_by_the_kernel(make_board) -> None:
     for f in frames:
         s.send(f)
     wait_for(lambda: b.stats()["from_board_frames"] >= 300)
-    want, n = model(frames, 99, 1, spec)
+    want, n = model(frames, 99, 1, spec, expire=True)
     want = [f for f, bad in want if not bad]  # a bad FCS: the PC's side drops it
     got = []
     while len(got) < len(want):
