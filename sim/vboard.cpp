@@ -302,7 +302,8 @@ void usage(FILE* f) {
             "                        DIR rx (towards the board), tx (from it) or both; ITEM\n"
             "                        loss=P, dup=P, reorder=P[:depth=N][:hold=CYCLES],\n"
             "                        corrupt=P (a payload byte, FCS recomputed), fcs=P (FCS\n"
-            "                        inverted), delay=CYCLES[:jitter=CYCLES]; P in 0..1\n"
+            "                        inverted), delay=CYCLES[:jitter=CYCLES], rate=MBIT/S\n"
+            "                        (0.01..1000); P in 0..1\n"
             "                        e.g. --impair rx:loss=0.05,reorder=0.02:depth=4\n"
             "  --impair-seed N       the impairments' seed (default 1): the same seed and the\n"
             "                        same frames give the same result\n"
@@ -510,6 +511,8 @@ class Board {
     uint64_t impair_changes_ = 0;     // settings taken from it
     std::string impair_error_;        // why the last --impair-file was refused ("" if not)
     std::deque<vboard::LinkFrame> tx_out_;  // frames from the board due for the TAP
+    uint64_t tx_free_ = 0;   // rate: the first cycle the slower wire towards the TAP is free
+    uint64_t rx_extra_ = 0;  // rate: idle cycles added after the frame on the wire now
     std::vector<uint8_t> rx_wire_;
     size_t rx_pos_ = 0;
     int rx_gap_ = 0;
@@ -598,6 +601,7 @@ void Board::enqueue(vboard::LinkFrame&& f) {
     LinkQueue& l = link_;
     if (l.q.size() >= o_.queue_frames || l.bytes + f.data.size() > o_.queue_bytes) {
         l.drops++;
+        imp_[0].n.queue_drops++;
         l.drop_bytes += f.data.size();
         return;
     }
@@ -609,7 +613,20 @@ void Board::enqueue(vboard::LinkFrame&& f) {
 }
 
 // A frame from the board, after its impairments: written to the TAP when due.
-void Board::to_pc(vboard::LinkFrame&& f) { tx_out_.push_back(std::move(f)); }
+// With a rate, it waits for its turn on the slower wire; the queue towards the TAP holds
+// at most --link-queue-frames frames (a frame that finds it full is dropped and counted).
+void Board::to_pc(vboard::LinkFrame&& f) {
+    const double rate = imp_[1].settings().rate;
+    if (rate > 0) {
+        if (tx_out_.size() >= o_.queue_frames) {
+            imp_[1].n.queue_drops++;
+            return;
+        }
+        if (f.due < tx_free_) f.due = tx_free_;
+        tx_free_ = f.due + vboard::occupancy(f.data.size(), rate);
+    }
+    tx_out_.push_back(std::move(f));
+}
 
 bool Board::link_pending() const {
     return !tx_out_.empty() || imp_[0].holding() || imp_[1].holding();
@@ -695,10 +712,14 @@ void Board::release_timed() {
     }
 }
 
-// --inject (untimed): keep the link queue supplied (it never overflows from this).
+// --inject (untimed): keep the link queue supplied (it does not overflow from this but
+// for a duplicate in a queue of one frame).
 void Board::feed_inject() {
     if (o_.inject_timed) return;
-    while (inject_left() && link_.q.size() < kFeedAhead) {
+    // (room for a frame and its copy, or an empty queue)
+    const uint64_t cap = std::min<uint64_t>(kFeedAhead, o_.queue_frames);
+    while (inject_left() && (link_.q.empty() || (link_.q.size() + 2 <= cap &&
+                                                 link_.bytes + 2 * kMaxFrame <= o_.queue_bytes))) {
         from_pc(std::vector<uint8_t>(inject_[inject_pos_]));
         if (++inject_pos_ == inject_.size()) {
             inject_pos_ = 0;
@@ -718,6 +739,8 @@ void Board::start_rx_frame() {
     st_.to_board_frames++;
     st_.to_board_bytes += d.size();
     imp_[0].n.delivered++;
+    const double rate = imp_[0].settings().rate;
+    rx_extra_ = rate > 0 ? vboard::occupancy(d.size(), rate) - (8 + d.size() + 4 + 12) : 0;
     uint32_t fcs = crc32(d.data(), d.size());
     if (f.bad_fcs) fcs = ~fcs;
     rx_wire_.clear();
@@ -768,7 +791,7 @@ inline void Board::cycle() {
         t->gmii_rxd = rx_wire_[rx_pos_++];
         t->gmii_rx_dv = 1;
         if (rx_pos_ == rx_wire_.size()) {
-            rx_gap_ = kIfg;
+            rx_gap_ = kIfg + int(rx_extra_);
             rx_wire_.clear();
             rx_pos_ = 0;
         }
@@ -1008,13 +1031,14 @@ void Board::write_link_json(FILE* f) {
                 "\"%s\": {\"frames\": %" PRIu64 ", \"delivered\": %" PRIu64
                 ", \"lost\": %" PRIu64 ", \"duplicated\": %" PRIu64 ", \"reordered\": %" PRIu64
                 ", \"corrupted\": %" PRIu64 ", \"fcs_corrupted\": %" PRIu64
-                ", \"delayed\": %" PRIu64 ", \"held\": %zu, \"settings\": {\"loss\": %.17g, "
+                ", \"delayed\": %" PRIu64 ", \"queue_drops\": %" PRIu64
+                ", \"held\": %zu, \"settings\": {\"loss\": %.17g, "
                 "\"dup\": %.17g, \"reorder\": %.17g, \"depth\": %" PRIu64 ", \"hold\": %" PRIu64
                 ", \"corrupt\": %.17g, \"fcs\": %.17g, \"delay\": %" PRIu64
-                ", \"jitter\": %" PRIu64 "}}%s",
+                ", \"jitter\": %" PRIu64 ", \"rate\": %.17g}}%s",
                 d ? "tx" : "rx", n.frames, n.delivered, n.lost, n.duplicated, n.reordered,
-                n.corrupted, n.fcs_corrupted, n.delayed, imp_[d].held(), p.loss, p.dup,
-                p.reorder, p.depth, p.hold, p.corrupt, p.fcs, p.delay, p.jitter,
+                n.corrupted, n.fcs_corrupted, n.delayed, n.queue_drops, imp_[d].held(), p.loss,
+                p.dup, p.reorder, p.depth, p.hold, p.corrupt, p.fcs, p.delay, p.jitter, p.rate,
                 d ? "}, " : ", ");
     }
 }
@@ -1172,7 +1196,9 @@ void Board::run() {
                 ticked = true;
             }
             if (cycles_ >= next_event_) link_events();
-            const uint64_t head_due = link_.q.empty() ? UINT64_MAX : link_.q.front().due;
+            // the head of the link queue goes on at its due cycle, after the gap
+            uint64_t head_due = link_.q.empty() ? UINT64_MAX : link_.q.front().due;
+            if (head_due < cycles_ + uint64_t(rx_gap_)) head_due = cycles_ + uint64_t(rx_gap_);
             if (fixed_ && !tick_now_ && head_due > cycles_ && rx_wire_.empty() &&
                 !tx_in_frame_ && !t->gmii_tx_en) {
                 // a fixed point and nothing to send: count the cycles up to the next input

@@ -5,7 +5,8 @@
 // Impairments. A direction's settings come from one --impair SPEC:
 //   DIR:ITEM[,ITEM...]   DIR = rx (towards the board), tx (from the board) or both;
 //   ITEM = loss=P | dup=P | reorder=P[:depth=N][:hold=C] | corrupt=P | fcs=P |
-//          delay=C[:jitter=C]      (P a probability 0..1, N frames, C clock cycles)
+//          delay=C[:jitter=C] | rate=R
+//   (P a probability 0..1, N frames, C clock cycles, R Mbit/s 0.01..1000)
 // Each frame that enters a direction is decided on by eight 64-bit numbers that depend
 // only on the seed, the direction and the frame's number i in that direction (0, 1, ...
 // in the order the frames enter): x_k = splitmix64_at(K_d, 8 i + k), k = 0..7, with the
@@ -27,7 +28,10 @@
 //                     later frames of its direction have gone on, or until `hold` (default
 //                     12500) cycles after it entered, whichever is first, then goes on
 //                     (frames held back together go on in the order they came).
-// "Goes on": towards the board, into the link queue; from the board, to the TAP.
+// "Goes on": towards the board, into the link queue; from the board, into the queue
+// towards the TAP. rate=R (Mbit/s): each queue sends no faster than R, a frame taking
+// occupancy() cycles (towards the board the idle cycles after a frame grow to match;
+// towards the TAP a frame is written when its turn on the slower wire has passed).
 
 #pragma once
 
@@ -65,11 +69,18 @@ inline double unit(uint64_t x) { return double(x >> 11) * (1.0 / 900719925474099
 struct Impair {
     double loss = 0, dup = 0, reorder = 0, corrupt = 0, fcs = 0;
     uint64_t depth = 1, hold = 12500, delay = 0, jitter = 0;
-    bool any() const {
-        return loss > 0 || dup > 0 || reorder > 0 || corrupt > 0 || fcs > 0 || delay > 0 ||
-               jitter > 0;
-    }
+    double rate = 0;  // Mbit/s (0: the line rate)
 };
+
+// Cycles a frame of n bytes (without FCS, padded) occupies a link of `rate` Mbit/s
+// (0: 1000), the 12-byte gap after it included: (8 + n + 4 + 12) x 1000 / rate, rounded up.
+inline uint64_t occupancy(size_t n, double rate) {
+    const double bytes = double(8 + n + 4 + 12);
+    if (rate <= 0 || rate >= 1000) return uint64_t(bytes);
+    const double c = bytes * 1000.0 / rate;
+    const uint64_t w = uint64_t(c);
+    return double(w) < c ? w + 1 : w;
+}
 
 // Parse one --impair SPEC into imp[0] (rx) and/or imp[1] (tx); on an error, a message.
 inline std::string parse_impair(const std::string& spec, Impair imp[2]) {
@@ -111,7 +122,8 @@ inline std::string parse_impair(const std::string& spec, Impair imp[2]) {
                           key == "corrupt" || key == "fcs";
         if (prob && v > 1) return "'" + key + "': a probability, 0..1";
         auto whole = [](double x) { return x == double(uint64_t(x)) && x < 1e15; };
-        if (!prob && key != "delay") return "unknown impairment '" + key + "'";
+        if (!prob && key != "delay" && key != "rate") return "unknown impairment '" + key + "'";
+        if (key == "rate" && !(v >= 0.01 && v <= 1000)) return "rate: Mbit/s, 0.01..1000";
         if (key == "delay" && !whole(v)) return "delay: a whole number of cycles";
         for (size_t k = 1; k < kv.size(); k++) {
             const std::string& sub = kv[k].first;
@@ -132,6 +144,7 @@ inline std::string parse_impair(const std::string& spec, Impair imp[2]) {
             if (key == "fcs") m.fcs = v;
             if (key == "reorder") m.reorder = v;
             if (key == "delay") m.delay = uint64_t(v);
+            if (key == "rate") m.rate = v;
             for (size_t k = 1; k < kv.size(); k++) {
                 const uint64_t sv = uint64_t(kv[k].second);
                 if (kv[k].first == "depth") m.depth = sv;
@@ -190,6 +203,7 @@ struct LinkCounts {
     uint64_t delivered = 0;  // frames that reached the other side (set by the caller)
     uint64_t lost = 0, duplicated = 0, reordered = 0, corrupted = 0, fcs_corrupted = 0;
     uint64_t delayed = 0;  // frames given a delay of at least one cycle
+    uint64_t queue_drops = 0;  // frames that found the direction's queue full
 };
 
 // One direction's impairments (see the top of this file). Frames that go on are handed

@@ -14,6 +14,7 @@ reaches the board whole, and the TAP's counters (the PC side) agree with the lin
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import struct
@@ -214,6 +215,49 @@ def test_timed_frames_and_delay_with_jitter(tmp_path: Path) -> None:
     assert res["link"]["rx"]["delayed"] == 50
 
 
+def occupancy(length: int, rate: float) -> int:
+    """Cycles a frame takes on a link of ``rate`` Mbit/s, its 12-byte gap included."""
+    return math.ceil((wire_cycles(length) + 12) * 1000 / rate)
+
+
+@pytest.mark.parametrize("rate", [100, 333])
+def test_rate_towards_the_board(tmp_path: Path, rate: int) -> None:
+    """rx:rate=R: frames the link holds follow each other at R Mbit/s: each starts
+    ceil((8 + L + 4 + 12) x 1000 / R) cycles after the one before."""
+    frames = seq_frames(40, [100, 1514, 60])
+    res = run(MACLOOP, tmp_path, frames, 600000, f"--impair=rx:rate={rate}")
+    ins = lanes(res["wire"], frames)[0]
+    assert len(ins) == 40
+    for (t0, f0), (t1, _) in zip(ins, ins[1:], strict=False):
+        assert t1 - t0 == occupancy(len(f0), rate) * 8, (t0, t1, len(f0))
+
+
+def test_rate_from_the_board_and_its_queue(tmp_path: Path) -> None:
+    """tx:rate=100 with queues of 20 frames: the MAC echoes 200 back-to-back frames at
+    line rate; the frames that find the queue towards the TAP full are dropped, exactly
+    as a queue of 20 drained at 100 Mbit/s would (each frame enters it the cycle after
+    its last byte on the wire)."""
+    frames = seq_frames(200, [1000])
+    res = run(MACLOOP, tmp_path, frames, 2500000, "--impair=tx:rate=100", "--link-queue-frames=20")
+    outs = lanes(res["wire"], frames)[1]
+    assert len(outs) == 200
+    queue: list[int] = []  # the cycles at which the queued frames go to the TAP
+    free = drops = 0
+    for t, f in outs:
+        entry = t // 8 + wire_cycles(len(f)) + 1
+        queue = [d for d in queue if d >= entry]
+        if len(queue) >= 20:
+            drops += 1
+            continue
+        due = max(entry, free)
+        free = due + occupancy(len(f), 100)
+        queue.append(due)
+    tx = res["link"]["tx"]
+    assert drops > 100 and tx["queue_drops"] == drops
+    assert tx["frames"] == 200 and tx["delivered"] == 200 - drops
+    assert res["link"]["queue_drops"] == 0  # (the queue towards the board: none)
+
+
 IMPAIR_SPEC = "rx:loss=0.1,dup=0.05,reorder=0.05:depth=3:hold=100000000,corrupt=0.05,fcs=0.05"
 
 
@@ -276,6 +320,7 @@ def test_bad_impairment_options() -> None:
         ("rx:delay=1.5", "whole"),
         ("rx:lose=0.1", "unknown impairment"),
         ("rx:loss=0.1:depth=2", "no option"),
+        ("tx:rate=0", "rate: Mbit/s"),
     ]:
         r = subprocess.run([exe, "--tap", "none", "--impair", spec], capture_output=True, text=True)
         assert r.returncode != 0 and msg in r.stderr, (spec, r.stderr)

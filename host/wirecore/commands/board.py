@@ -187,7 +187,15 @@ def _link_line(st: dict) -> str:
     return out
 
 
-IMPAIR_COUNTS = ("lost", "duplicated", "reordered", "corrupted", "fcs_corrupted", "delayed")
+IMPAIR_COUNTS = (
+    "lost",
+    "duplicated",
+    "reordered",
+    "corrupted",
+    "fcs_corrupted",
+    "delayed",
+    "queue_drops",
+)
 
 
 def cmd_impair(a: argparse.Namespace) -> int:
@@ -277,7 +285,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="SPEC",
         help="impair the link, DIR:ITEM[,ITEM...] with DIR rx (towards the board), tx or "
         "both, ITEM loss=P, dup=P, reorder=P[:depth=N][:hold=CYCLES], corrupt=P, fcs=P, "
-        "delay=CYCLES[:jitter=CYCLES] (repeatable; docs/virtual-board.md)",
+        "delay=CYCLES[:jitter=CYCLES], rate=MBIT/S (repeatable; docs/virtual-board.md)",
     )
     up.add_argument("--impair-seed", type=int, default=1, help="the impairments' seed (default 1)")
     up.add_argument("--trace", help="write a VCD trace to this file (slow)")
