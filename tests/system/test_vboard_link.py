@@ -526,3 +526,16 @@ def test_cli_impairments_and_wire_record(tmp_path: Path, monkeypatch: pytest.Mon
     finally:
         r = wc("down", "--name", name, check=False)
     assert r.returncode == 0, r.stderr
+
+
+def test_read_pcap_leaves_out_a_record_cut_short(tmp_path: Path) -> None:
+    """A wire record read while the board writes it may end in part of a record: only
+    the whole records are returned (scapy reads the same whole file alike)."""
+    p = tmp_path / "w.pcap"
+    frames = [bytes([i]) * (60 + i) for i in range(3)]
+    write_pcap(p, frames, [8, 800, 8000])
+    whole = p.read_bytes()
+    assert [bytes(x) for x in rdpcap(str(p))] == [f for _, f in read_pcap(p)] == frames
+    for cut in (1, 30, 16 + 62):
+        p.write_bytes(whole[:-cut])
+        assert read_pcap(p) == [(8, frames[0]), (800, frames[1])], cut
