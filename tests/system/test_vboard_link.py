@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from scapy.utils import rdpcap
-from tap_frames import ETYPE, frame, raw_socket, recv_frame, tap_mac
+from tap_frames import BOARD_MAC, ETYPE, frame, raw_socket, recv_frame, tap_mac
 from wirecore.vboard import BoardError, VirtualBoard, build, read_pcap, write_pcap
 
 MACLOOP = "vboard_macloop"  # the real MAC looped back: echoes every good frame
@@ -539,3 +539,58 @@ def test_read_pcap_leaves_out_a_record_cut_short(tmp_path: Path) -> None:
     for cut in (1, 30, 16 + 62):
         p.write_bytes(whole[:-cut])
         assert read_pcap(p) == [(8, frames[0]), (800, frames[1])], cut
+
+
+def test_corruption_reaches_the_full_boards_checksums(tmp_path: Path) -> None:
+    """rx:corrupt=0.5 on UDP echo requests to the full board (seed chosen so that the
+    first frame, the PC's ARP request, is intact): the board echoes exactly the intact
+    datagrams; every corrupted one (its FCS recomputed, so the MAC passes it) fails the
+    stack's checks and is counted once, those corrupted in the UDP payload as bad UDP
+    checksums, and gets no reply."""
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import ARP, Ether
+    from scapy.packet import Raw
+
+    board, pc = "02:00:00:00:00:02", "02:00:00:00:00:01"
+    arp = Ether(dst="ff:ff:ff:ff:ff:ff", src=pc) / ARP(
+        op=1, hwsrc=pc, psrc="192.0.2.1", hwdst="00:00:00:00:00:00", pdst="192.0.2.2"
+    )
+    payloads = [i.to_bytes(2, "big") * 500 for i in range(60)]
+    frames = [bytes(arp)] + [
+        bytes(
+            Ether(dst=board, src=pc)
+            / IP(src="192.0.2.1", dst="192.0.2.2")
+            / UDP(sport=40000 + i, dport=7)
+            / Raw(p)
+        )
+        for i, p in enumerate(payloads)
+    ]
+    spec = "rx:corrupt=0.5"
+    seed = next(s for s in range(1, 100) if not model(frames[:1], s, 0, spec)[1]["corrupted"])
+    want, n = model(frames, seed, 0, spec)
+    times = [(1000 + 20000 * i) * 8 for i in range(len(frames))]
+    res = run(
+        "vboard_top", tmp_path, frames, 20000 * len(frames) + 50000, f"--impair={spec}",
+        f"--impair-seed={seed}", "--tick-every-cycles=250", times=times,
+    )  # fmt: skip
+    assert [f for t, f in res["wire"] if f[6:12] != BOARD_MAC] == [f for f, _ in want]
+    pairs = list(zip((f for f, _ in want[1:]), frames[1:], payloads, strict=True))
+    intact = [p for f, g, p in pairs if f == g]
+    echoed = [
+        bytes(e[UDP].payload)
+        for e in map(Ether, (f for _, f in res["wire"] if f[6:12] == BOARD_MAC))
+        if UDP in e and e[UDP].sport == 7
+    ]
+    assert echoed == intact and 0 < len(intact) < 60
+    c = res["counters"]
+    # (the echo turns a datagram around as it arrives and aborts the reply when the
+    # checksum at its end is bad: the MAC aborts it, the harness drops it)
+    assert c["STACK.UDPTX0_TX_ABORT"] == c["STACK.UDP_BAD_CSUM"] == res["from_board_aborted"]
+    corrupted = [(f, g) for f, g, _ in pairs if f != g]
+    assert len(corrupted) == n["corrupted"] == 60 - len(intact)
+    in_payload = sum(next(k for k in range(len(f)) if f[k] != g[k]) >= 42 for f, g in corrupted)
+    assert c["STACK.UDP_BAD_CSUM"] >= in_payload > 0
+    drops = [k for k in c if k.startswith(("STACK.IP_", "STACK.UDP_", "STACK.ETH_")) and k not in (
+        "STACK.IP_PACKETS", "STACK.ETH_FRAMES", "STACK.UDP_DATAGRAMS")]  # fmt: skip
+    dropped = {k: c[k] for k in drops if c[k]}
+    assert sum(dropped.values()) == len(corrupted), dropped
