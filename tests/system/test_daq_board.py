@@ -32,11 +32,6 @@ def tool(b: VirtualBoard, *args: str, timeout: float = 300) -> subprocess.Comple
     )
 
 
-def cycle_stamps() -> list[str]:
-    """The harness option for a pcap in simulated time, while that is not its default."""
-    return ["--pcap-cycles"] if '"pcap-cycles"' in (ROOT / "sim" / "vboard.cpp").read_text() else []
-
-
 def board_counter(b: VirtualBoard, name: str) -> int:
     with netns.entered(b.cfg.ns):
         c = ipbus.Client(b.cfg.ip, 50001, timeout=0.5)
@@ -126,7 +121,7 @@ def test_duplex_full_speed_on_the_wire(make_board, tmp_path: Path) -> None:
     wire is echoed on it and comes back to the PC; every one the PC sent that did not reach
     the wire is counted in a drop counter of the PC side (the TAP) or the link; both
     directions run at the line rate on the wire in simulated time."""
-    b = make_board("dqx", extra_args=cycle_stamps())
+    b = make_board("dqx")
     out = tmp_path / "x.json"
     r = tool(b, "duplex", "--target", b.cfg.ip, "--packets", "2000", "--length", "1472",
              "--save", str(out))  # fmt: skip
@@ -148,7 +143,7 @@ def test_latency_on_the_wire(make_board, tmp_path: Path) -> None:
     the stack sees it, so from the request's last byte to the echo's first byte the time
     grows by exactly one cycle (8 ns) per payload byte; first in to last out adds both
     frames' serialization: 3 cycles per byte."""
-    b = make_board("dql", extra_args=cycle_stamps())
+    b = make_board("dql")
     out = tmp_path / "l.json"
     r = tool(b, "latency", "--target", b.cfg.ip, "--sizes", "18,256,1024,1472",
              "--repeats", "5", "--save", str(out))  # fmt: skip
@@ -161,7 +156,7 @@ def test_latency_on_the_wire(make_board, tmp_path: Path) -> None:
 
 def test_daq_event_building_over_three_boards(make_board, tmp_path: Path) -> None:
     """Three boards on one bridge: every event complete, in both modes, for n = 1..3."""
-    first = make_board("dqm", bridge="wcbrdq", tap="wcdq1", extra_args=cycle_stamps())
+    first = make_board("dqm", bridge="wcbrdq", tap="wcdq1")
     ips = [first.cfg.ip]
     for i in (2, 3):
         b = make_board(
@@ -171,7 +166,6 @@ def test_daq_event_building_over_three_boards(make_board, tmp_path: Path) -> Non
             tap=f"wcdq{i}",
             ip=f"192.0.2.{i + 1}",
             mac=f"02:00:00:00:00:0{i + 1}",
-            extra_args=cycle_stamps(),
         )
         ips.append(b.cfg.ip)
     out = tmp_path / "q.json"
@@ -197,7 +191,7 @@ def test_stream_spacing_on_the_wire(make_board, tmp_path: Path) -> None:
     header G + 1 cycles after the last of L payload beats)."""
     from wirecore.daq.analysis import line_rate_goodput
 
-    b = make_board("dqw", extra_args=cycle_stamps())
+    b = make_board("dqw")
     for length, gap in ((1472, 0), (256, 0), (1472, 1000)):
         out = tmp_path / f"w{length}_{gap}.json"
         r = tool(b, "stream", "--target", b.cfg.ip, "--packets", "300", "--length", str(length),
