@@ -46,6 +46,15 @@ CASES: list[Case] = [
     _c("stat_counters", RAM=1, VW=16, PV=8),
     # ---- rtl/mac ----
     # ---- rtl/eth ----
+    _c("eth_rx", DATA_W=16),
+    _c("eth_rx", KEEP_W=2),
+    _c("eth_rx", FIFO_DEPTH=16),
+    _c("eth_tx_arb", N=1),
+    _c("eth_tx_arb", DATA_W=16),
+    _c("eth_tx_arb", KEEP_W=2),
+    _c("eth_tx_arb", REG_OUT=2),
+    _c("raw_tx", DATA_W=16),
+    _c("raw_tx", KEEP_W=2),
     # ---- rtl/arp ----
     # ---- rtl/ip ----
     # ---- rtl/icmp ----
