@@ -53,7 +53,31 @@ CASES: list[Case] = [
     _c("tx_prepend", DATA_W=64, LEN_LATE=1),
     # ---- rtl/mac ----
     # ---- rtl/eth ----
+    _c("eth_rx", DATA_W=16),
+    _c("eth_rx", KEEP_W=2),
+    _c("eth_rx", FIFO_DEPTH=16),
+    _c("eth_tx_arb", N=1),
+    _c("eth_tx_arb", DATA_W=16),
+    _c("eth_tx_arb", KEEP_W=2),
+    _c("eth_tx_arb", REG_OUT=2),
+    _c("raw_tx", DATA_W=16),
+    _c("raw_tx", KEEP_W=2),
     # ---- rtl/arp ----
+    _c("arp", DATA_W=16),
+    _c("arp", KEEP_W=2),
+    _c("arp", ENTRIES=6),
+    _c("arp", WAYS=8),
+    _c("arp", WAYS=2),  # 16 entries of 2 ways: 8 sets
+    _c("arp", RETRIES=0),
+    _c("arp", RETRY_MS=0),
+    _c("arp", REVALIDATE_MS=0),
+    _c("arp", EXPIRE_MS=100, REVALIDATE_MS=100),
+    _c("arp", GARP_HOLD_MS=0),
+    _c("arp", REPEAT_LAT=3),
+    _c("arp_rx", DATA_W=16),
+    _c("arp_rx", KEEP_W=2),
+    _c("arp_tx", DATA_W=16),
+    _c("arp_tx", KEEP_W=2),
     # ---- rtl/ip ----
     _c("ip_rx", DATA_W=16),
     _c("ip_rx", KEEP_W=2),
