@@ -52,6 +52,12 @@ CASES: list[Case] = [
     # ---- rtl/udp ----
     # ---- rtl/app ----
     # ---- rtl/ctrl ----
+    _c("reg_mem", AW=0),
+    _c("reg_interconnect", NSLV=0),
+    _c("reg_interconnect", BASE=1),  # slave 0's base inside its mask
+    _c("reg_interconnect", BASE=0),  # both windows at 0: they overlap
+    _c("axil_to_reg", ADDR_W=2),
+    _c("axil_to_reg", TIMEOUT_MS=255),
     # ---- rtl/top ----
     _c("udp_echo_node", COUNTERS=3),
 ]
