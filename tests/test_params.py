@@ -51,6 +51,12 @@ CASES: list[Case] = [
     # ---- rtl/icmp ----
     # ---- rtl/udp ----
     # ---- rtl/app ----
+    _c("pktgen", DATA_W=16),
+    _c("pktgen", KEEP_W=2),
+    _c("pktgen", DST_RAM=2),
+    _c("pktgen", CYC_EXT=2),
+    _c("seq_sink", DATA_W=32),
+    _c("seq_sink", KEEP_W=2),
     # ---- rtl/ctrl ----
     _c("reg_mem", AW=0),
     _c("reg_interconnect", NSLV=0),
