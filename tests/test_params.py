@@ -77,7 +77,18 @@ CASES: list[Case] = [
     _c("axil_to_reg", ADDR_W=2),
     _c("axil_to_reg", TIMEOUT_MS=255),
     # ---- rtl/top ----
+    _c("udp_stack", DATA_W=16),
+    _c("udp_stack", KEEP_W=2),
+    _c("udp_stack", NUM_PORTS=0),
+    _c("udp_stack", RX_STORE_FWD=2),
+    _c("udp_stack", ICMP_ECHO=2),
+    _c("udp_stack", ICMP_UNREACH=2),
+    _c("udp_stack", TX_ARB_REG=2),
     _c("udp_echo_node", COUNTERS=3),
+    _c("udp_echo_node", CNT_W=33),
+    _c("udp_echo_node", ECHO_CSUM_MODE=2),
+    _c("udp_echo_node", ECHO_ARP=2),
+    _c("udp_echo_node", RX_FIFO_BYTES=3000),
 ]
 
 
