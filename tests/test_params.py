@@ -69,6 +69,8 @@ CASES: list[Case] = [
     _c("ipbus_rxbuf", MAX_BYTES=1470),
     _c("ipbus_rxbuf", AW=9),
     _c("ipbus_rxbuf", QAW=0),
+    _c("ipbus_ctrl", MEM_AW=17),
+    _c("ipbus_ctrl", CNT_RAM=2),
     # ---- rtl/ctrl ----
     _c("reg_mem", AW=0),
     _c("reg_interconnect", NSLV=0),
@@ -76,6 +78,7 @@ CASES: list[Case] = [
     _c("reg_interconnect", BASE=0),  # both windows at 0: they overlap
     _c("axil_to_reg", ADDR_W=2),
     _c("axil_to_reg", TIMEOUT_MS=255),
+    _c("wirecore_regfile", CNT_RAM=2),
     # ---- rtl/top ----
     _c("udp_stack", DATA_W=16),
     _c("udp_stack", KEEP_W=2),
