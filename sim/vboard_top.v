@@ -100,15 +100,15 @@ module vboard_top #(
   // Read straight from the model's inputs, the logic that uses them (ARP's transmit
   // bytes, and from there the transmit arbiter's data and the MAC's transmit CRC) would
   // be evaluated by Verilator with the inputs as well as with the clock, twice a cycle.
-  reg [47:0] cfg_mac_q;
-  reg [31:0] cfg_ip_q, cfg_netmask_q, cfg_gateway_q;
-  reg [15:0] cfg_echo_port_q;
+  reg [47:0] cfg_mac_reg;
+  reg [31:0] cfg_ip_reg, cfg_netmask_reg, cfg_gateway_reg;
+  reg [15:0] cfg_echo_port_reg;
   always @(posedge clk) begin
-    cfg_mac_q       <= cfg_mac;
-    cfg_ip_q        <= cfg_ip;
-    cfg_netmask_q   <= cfg_netmask;
-    cfg_gateway_q   <= cfg_gateway;
-    cfg_echo_port_q <= cfg_udp_echo_port;
+    cfg_mac_reg       <= cfg_mac;
+    cfg_ip_reg        <= cfg_ip;
+    cfg_netmask_reg   <= cfg_netmask;
+    cfg_gateway_reg   <= cfg_gateway;
+    cfg_echo_port_reg <= cfg_udp_echo_port;
   end
 
   // register-file outputs used ahead of the control plane's instance
@@ -197,10 +197,10 @@ module vboard_top #(
       .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
-      .cfg_mac(cfg_mac_q), .cfg_ip(cfg_ip_q), .cfg_netmask(cfg_netmask_q),
-      .cfg_gateway(cfg_gateway_q), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
+      .cfg_mac(cfg_mac_reg), .cfg_ip(cfg_ip_reg), .cfg_netmask(cfg_netmask_reg),
+      .cfg_gateway(cfg_gateway_reg), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
       .cfg_raw_ethertype(16'hFFFF),
-      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_echo_port_q}),
+      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_echo_port_reg}),
       .cfg_udp_csum_mode({2'd1, 2'd1, ECHO_MODE}),
       .cfg_unreach_per_ms(reg_unreach_per_ms),
       .cfg_arp_answer(reg_enables[0]), .cfg_icmp_answer(reg_enables[1]),

@@ -105,9 +105,47 @@ CASES: list[Case] = [
     _c("udp_tx_csum", BUF_BYTES=4096),
     _c("udp_tx_min", LEN_W=10),
     # ---- rtl/app ----
+    _c("pktgen", DATA_W=16),
+    _c("pktgen", KEEP_W=2),
+    _c("pktgen", DST_RAM=2),
+    _c("pktgen", CYC_EXT=2),
+    _c("seq_sink", DATA_W=32),
+    _c("seq_sink", KEEP_W=2),
+    _c("ipbus_target", DATA_W=16),
+    _c("ipbus_target", KEEP_W=2),
+    _c("ipbus_target", NBUF=15),
+    _c("ipbus_target", MAX_BYTES=1470),
+    _c("ipbus_target", RX_AW=9),
+    _c("ipbus_target", RX_QAW=0),
+    _c("ipbus_target", BUS_TIMEOUT_MS=255),
+    _c("ipbus_rxbuf", DATA_W=16),
+    _c("ipbus_rxbuf", KEEP_W=2),
+    _c("ipbus_rxbuf", MAX_BYTES=1470),
+    _c("ipbus_rxbuf", AW=9),
+    _c("ipbus_rxbuf", QAW=0),
+    _c("ipbus_ctrl", MEM_AW=17),
+    _c("ipbus_ctrl", CNT_RAM=2),
     # ---- rtl/ctrl ----
+    _c("reg_mem", AW=0),
+    _c("reg_interconnect", NSLV=0),
+    _c("reg_interconnect", BASE=1),  # slave 0's base inside its mask
+    _c("reg_interconnect", BASE=0),  # both windows at 0: they overlap
+    _c("axil_to_reg", ADDR_W=2),
+    _c("axil_to_reg", TIMEOUT_MS=255),
+    _c("wirecore_regfile", CNT_RAM=2),
     # ---- rtl/top ----
+    _c("udp_stack", DATA_W=16),
+    _c("udp_stack", KEEP_W=2),
+    _c("udp_stack", NUM_PORTS=0),
+    _c("udp_stack", RX_STORE_FWD=2),
+    _c("udp_stack", ICMP_ECHO=2),
+    _c("udp_stack", ICMP_UNREACH=2),
+    _c("udp_stack", TX_ARB_REG=2),
     _c("udp_echo_node", COUNTERS=3),
+    _c("udp_echo_node", CNT_W=33),
+    _c("udp_echo_node", ECHO_CSUM_MODE=2),
+    _c("udp_echo_node", ECHO_ARP=2),
+    _c("udp_echo_node", RX_FIFO_BYTES=3000),
 ]
 
 
