@@ -38,6 +38,8 @@ def _c(module: str, **params: int) -> Case:
 # One bad value per checked parameter. Keep each layer's cases together.
 CASES: list[Case] = [
     # ---- rtl/common ----
+    _c("crc32", DATA_W=16),
+    _c("crc32", KEEP_W=2),
     _c("stat_counters", N=1),
     _c("stat_counters", W=33),
     _c("stat_counters", RAM=2),
