@@ -38,6 +38,18 @@ def _c(module: str, **params: int) -> Case:
 # One bad value per checked parameter. Keep each layer's cases together.
 CASES: list[Case] = [
     # ---- rtl/common ----
+    _c("axis_fifo", DATA_W=16),
+    _c("axis_fifo", KEEP_W=2),
+    _c("axis_fifo", DEPTH=8),
+    _c("axis_fifo", FRAME_FIFO=2),
+    _c("axis_fifo", DROP_BAD_FRAME=2),
+    _c("axis_fifo", DROP_WHEN_FULL=2),
+    _c("axis_async_fifo", DATA_W=16),
+    _c("axis_async_fifo", KEEP_W=2),
+    _c("axis_async_fifo", DEPTH=4096),
+    _c("axis_async_fifo", FRAME_FIFO=2),
+    _c("axis_async_fifo", DROP_BAD_FRAME=2),
+    _c("axis_async_fifo", DROP_WHEN_FULL=2),
     _c("crc32", DATA_W=16),
     _c("crc32", KEEP_W=2),
     _c("stat_counters", N=1),
@@ -47,6 +59,8 @@ CASES: list[Case] = [
     _c("stat_counters", RAM=1, PW=0),
     _c("stat_counters", RAM=1, VW=16, PV=8),
     # ---- rtl/mac ----
+    _c("eth_mac_gmii_fifo", TX_DEPTH=512),
+    _c("eth_mac_gmii_fifo", RX_DEPTH=3072),
     # ---- rtl/eth ----
     # ---- rtl/arp ----
     # ---- rtl/ip ----
