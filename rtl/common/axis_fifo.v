@@ -34,8 +34,10 @@
 //   registered a cycle ahead, so neither ready path has a comparator in it; being
 //   registers, they also tell a full RAM from an empty one, so the pointers are RAM
 //   addresses alone (no wrap bit).
-// Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8), DEPTH (beats, a power of two >= 2),
-//   FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0/1).
+// Parameters (checked): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, DEPTH (beats, a
+//   power of two from 16 to 16384; tested 16 to 128, synthesized 512 and 2048, 16384 in
+//   the virtual board's loopback), FRAME_FIFO, DROP_BAD_FRAME, DROP_WHEN_FULL (0 or 1; the DROP_*
+//   options act in frame mode only).
 module axis_fifo #(
     parameter DATA_W         = 8,
     parameter KEEP_W         = (DATA_W + 7) / 8,
@@ -66,6 +68,27 @@ module axis_fifo #(
     output reg status_drop_full,
     output reg status_good_frame
 );
+
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            axis_fifo_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            axis_fifo_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (DEPTH < 16 || DEPTH > 16384 || (DEPTH & (DEPTH - 1)) != 0) begin : g_check_depth
+            axis_fifo_DEPTH_must_be_a_power_of_two_16_to_16384 u_error ();  // unsupported parameter
+        end
+        if (FRAME_FIFO != 0 && FRAME_FIFO != 1) begin : g_check_frame_fifo
+            axis_fifo_FRAME_FIFO_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (DROP_BAD_FRAME != 0 && DROP_BAD_FRAME != 1) begin : g_check_drop_bad_frame
+            axis_fifo_DROP_BAD_FRAME_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (DROP_WHEN_FULL != 0 && DROP_WHEN_FULL != 1) begin : g_check_drop_when_full
+            axis_fifo_DROP_WHEN_FULL_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
     localparam AW = $clog2(DEPTH);
     localparam W = DATA_W + KEEP_W + 2;  // {tuser, tlast, tkeep, tdata}

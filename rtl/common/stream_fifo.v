@@ -3,8 +3,9 @@
 // without its input gate (rtl/common/stream_fifo_g.v has the description).
 //
 // Interfaces: s_axis_* (write side), m_axis_* (read side), both AXI4-Stream.
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
-//   memory; two more beats sit in the read and output registers).
+// Parameters (checked): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, DEPTH (entries
+//   in the memory, a power of two from 2 to 2048; tested 2 to 32; two more beats sit in
+//   the read and output registers).
 // Latency: a beat written in cycle t is presented on m_axis in cycle t+3.
 // Throughput: one beat per cycle in and out. s_axis_tready is a flip-flop output; the
 //   read side's enable is one gate from flip-flops (the empty flag and rd_ptr + 1 are
@@ -29,6 +30,18 @@ module stream_fifo #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser
 );
+
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            stream_fifo_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            stream_fifo_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (DEPTH < 2 || DEPTH > 2048 || (DEPTH & (DEPTH - 1)) != 0) begin : g_check_depth
+            stream_fifo_DEPTH_must_be_a_power_of_two_2_to_2048 u_error ();  // unsupported parameter
+        end
+    endgenerate
     stream_fifo_g #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(DEPTH), .GATED(0)) u_fifo (
         .clk(clk), .rst(rst), .s_gate_nx(1'b1),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),

@@ -6,8 +6,10 @@
 // (so Yosys infers RAM and Icarus sees writes), followed by two register stages.
 //
 // Interfaces: s_axis_* (write side), m_axis_* (read side), both AXI4-Stream.
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, DEPTH (power of two, entries in the
-//   memory; two more beats sit in the read and output registers), GATED (below).
+// Parameters (checked): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, DEPTH (entries
+//   in the memory, a power of two from 2 to 2048; tested 2 to 16 here, 64 in ip_rx, up
+//   to 2048 in udp_rx's store-and-forward mode; two more beats sit in the read and
+//   output registers), GATED (0 or 1, below), IN_REG (0 or 1, below; 1 needs DEPTH >= 4).
 // Gate (GATED = 1): the producer's own readiness, given as its next value (s_gate_nx:
 //   the value the producer's ready flag takes at the next clock edge), is ANDed with
 //   the FIFO's: s_axis_tready = !full && gate, kept in one flip-flop made from the next
@@ -49,6 +51,27 @@ module stream_fifo_g #(
     output reg               m_axis_tlast,
     output reg               m_axis_tuser
 );
+
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            stream_fifo_g_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            stream_fifo_g_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (DEPTH < 2 || DEPTH > 2048 || (DEPTH & (DEPTH - 1)) != 0) begin : g_check_depth
+            stream_fifo_g_DEPTH_must_be_a_power_of_two_2_to_2048 u_error ();  // unsupported parameter
+        end
+        if (GATED != 0 && GATED != 1) begin : g_check_gated
+            stream_fifo_g_GATED_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (IN_REG != 0 && IN_REG != 1) begin : g_check_in_reg
+            stream_fifo_g_IN_REG_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (IN_REG == 1 && DEPTH < 4) begin : g_check_in_reg_depth
+            stream_fifo_g_IN_REG_must_have_DEPTH_4_or_more u_error ();  // unsupported parameter
+        end
+    endgenerate
     localparam integer AW = (DEPTH <= 2) ? 1 : $clog2(DEPTH);
     localparam integer W = DATA_W + KEEP_W + 2;
 
