@@ -60,6 +60,7 @@ module stream_fifo #(
     endgenerate
     localparam integer AW = (DEPTH <= 2) ? 1 : $clog2(DEPTH);
     localparam integer W = DATA_W + KEEP_W + 2;
+    localparam [AW-1:0] PTR_ONE = 1;
 
     // no read/write collision check: a read needs !empty and a write !full, so the two
     // never address the same entry in one cycle
@@ -86,7 +87,7 @@ module stream_fifo #(
     wire          mem_wr = (IN_REG != 0) ? in_valid_reg : wr;
     wire [W-1:0]  mem_wr_data = (IN_REG != 0) ? in_data_reg : s_word;
     // the address the next taken beat goes to (IN_REG: after the input register's beat)
-    wire [AW-1:0] take_ptr = (IN_REG != 0) ? wr_ptr_reg + in_valid_reg : wr_ptr_reg;
+    wire [AW-1:0] take_ptr = (IN_REG != 0 && in_valid_reg) ? wr_ptr_reg + PTR_ONE : wr_ptr_reg;
     wire          rd_to_out = rd_valid_reg && (!out_valid_reg || m_axis_tready);
     wire          rd = !empty_reg && (!rd_valid_reg || rd_to_out);
 
