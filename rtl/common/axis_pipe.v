@@ -42,45 +42,42 @@ module axis_pipe #(
 
     localparam W = DATA_W + KEEP_W + 2;
 
-    reg  [W-1:0] out_q;  // output register
-    reg          out_valid;
-    reg  [W-1:0] skid_q;  // beat taken while the output was stalled
-    reg          skid_valid;
+    reg  [W-1:0] out_reg;  // output register
+    reg          out_valid_reg;
+    reg  [W-1:0] skid_reg;  // beat taken while the output was stalled
+    reg          skid_valid_reg;
 
-    wire [W-1:0] in_q = {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
+    wire [W-1:0] in_beat = {s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata};
 
     // Ready while the skid register is free: registered, not combinational from m_axis.
-    assign s_axis_tready = !skid_valid;
+    assign s_axis_tready = !skid_valid_reg;
 
     // the skid register loads in every cycle it is free (its data matters only once
-    // skid_valid is set, in a cycle it loaded): its enable is a flip-flop, not s_axis_tvalid
+    // skid_valid_reg is set, in a cycle it loaded): its enable is a flip-flop, not s_axis_tvalid
     always @(posedge clk) begin
-        if (!out_valid || m_axis_tready) out_q <= skid_valid ? skid_q : in_q;
-        if (!skid_valid) skid_q <= in_q;
+        if (!out_valid_reg || m_axis_tready) out_reg <= skid_valid_reg ? skid_reg : in_beat;
+        if (!skid_valid_reg) skid_reg <= in_beat;
     end
 
-    // out_valid written as its next value (a beat is held, or one arrives from the skid
-    // register or the input), not under an enable: one LUT from its inputs, with no
-    // clock-enable net to route from the consumer's tready. skid_valid: cleared when the
-    // output is free or taken, else set by a beat arriving: a synchronous reset (one gate
-    // of the consumer's tready) over a next value, no clock enable behind that gate; and
-    // with a constant-0 s_axis_tvalid it stays a constant 0 that synthesis removes
+    // out_valid_reg: a beat is held, or one arrives from the skid register or the input.
+    // skid_valid_reg: cleared when the output is free or taken, else set by a beat
+    // arriving (with a constant-0 s_axis_tvalid it stays 0 and synthesis removes it).
     always @(posedge clk) begin
         if (rst) begin
-            out_valid  <= 1'b0;
-            skid_valid <= 1'b0;
+            out_valid_reg  <= 1'b0;
+            skid_valid_reg <= 1'b0;
         end else begin
-            out_valid <= (out_valid && !m_axis_tready) || skid_valid || s_axis_tvalid;
-            if (!out_valid || m_axis_tready) skid_valid <= 1'b0;
-            else skid_valid <= skid_valid || s_axis_tvalid;
+            out_valid_reg <= (out_valid_reg && !m_axis_tready) || skid_valid_reg || s_axis_tvalid;
+            if (!out_valid_reg || m_axis_tready) skid_valid_reg <= 1'b0;
+            else skid_valid_reg <= skid_valid_reg || s_axis_tvalid;
         end
     end
 
-    assign m_axis_tvalid = out_valid;
-    assign m_axis_tdata  = out_q[DATA_W-1:0];
-    assign m_axis_tkeep  = out_q[DATA_W+KEEP_W-1:DATA_W];
-    assign m_axis_tlast  = out_q[W-2];
-    assign m_axis_tuser  = out_q[W-1];
+    assign m_axis_tvalid = out_valid_reg;
+    assign m_axis_tdata  = out_reg[DATA_W-1:0];
+    assign m_axis_tkeep  = out_reg[DATA_W+KEEP_W-1:DATA_W];
+    assign m_axis_tlast  = out_reg[W-2];
+    assign m_axis_tuser  = out_reg[W-1];
 
 endmodule
 `default_nettype wire

@@ -43,8 +43,9 @@
 // of event must come at most once per 4 cycles of clk. On a link that keeps the 12-byte
 // gap a frame and its gap take at least 20 cycles (84 for a frame that carries a length),
 // so every event is carried for any clk at or above a quarter of the GMII clocks; an
-// event is lost only if the link breaks that spacing, or in a reset of either domain. Configuration reaches the MAC a few cycles after it changes; a reset of the
-// MAC's domain restarts it from 12 (IFG) and 1518 (max length) until the value arrives.
+// event is lost only if the link breaks that spacing, or in a reset of either domain.
+// Configuration reaches the MAC a few cycles after it changes; a reset of the MAC's
+// domain restarts it from 12 (IFG) and 1518 (max length) until the value arrives.
 // Hold each reset at least 4 cycles of the slowest clock.
 // Latency: TX, a frame's last beat on s_axis to its first preamble byte on gmii_txd: about
 //   7 gmii_tx_clk cycles plus 1 clk; RX, the MAC's (docs/mac.md) plus, from the frame's
@@ -198,15 +199,15 @@ module eth_mac_gmii_fifo #(
     // The MAC has no tready: a beat offered while the FIFO is not ready (only while it
     // is in reset) is lost, so the rest of that frame is not passed on, except its last
     // beat, marked bad, which closes the frame for the FIFO either way.
-    reg  rx_lost;
+    reg  rx_lost_reg;
     wire rx_ready;
-    wire rx_in_valid = mac_rx_tvalid && (!rx_lost || mac_rx_tlast);
-    wire rx_in_user = mac_rx_tuser || rx_lost;
+    wire rx_in_valid = mac_rx_tvalid && (!rx_lost_reg || mac_rx_tlast);
+    wire rx_in_user = mac_rx_tuser || rx_lost_reg;
 
     always @(posedge gmii_rx_clk) begin
-        if (gmii_rx_rst) rx_lost <= 1'b0;
-        else if (mac_rx_tvalid && mac_rx_tlast) rx_lost <= 1'b0;
-        else if (mac_rx_tvalid && !rx_ready) rx_lost <= 1'b1;
+        if (gmii_rx_rst) rx_lost_reg <= 1'b0;
+        else if (mac_rx_tvalid && mac_rx_tlast) rx_lost_reg <= 1'b0;
+        else if (mac_rx_tvalid && !rx_ready) rx_lost_reg <= 1'b1;
     end
 
     wire rx_keep_unused;
@@ -266,15 +267,15 @@ module eth_mac_gmii_fifo #(
         .out(rx_rst_clk)
     );
     // registered: they reach the event crossings
-    reg  tx_side_rst;  // in gmii_tx_clk
-    reg  rx_side_rst;  // in gmii_rx_clk
-    reg  clk_tx_rst;  // in clk
-    reg  clk_rx_rst;  // in clk
-    always @(posedge gmii_tx_clk) tx_side_rst <= gmii_tx_rst | rst_tx;
-    always @(posedge gmii_rx_clk) rx_side_rst <= gmii_rx_rst | rst_rx;
+    reg  tx_side_rst_reg;  // in gmii_tx_clk
+    reg  rx_side_rst_reg;  // in gmii_rx_clk
+    reg  clk_tx_rst_reg;  // in clk
+    reg  clk_rx_rst_reg;  // in clk
+    always @(posedge gmii_tx_clk) tx_side_rst_reg <= gmii_tx_rst | rst_tx;
+    always @(posedge gmii_rx_clk) rx_side_rst_reg <= gmii_rx_rst | rst_rx;
     always @(posedge clk) begin
-        clk_tx_rst <= rst | tx_rst_clk;
-        clk_rx_rst <= rst | rx_rst_clk;
+        clk_tx_rst_reg <= rst | tx_rst_clk;
+        clk_rx_rst_reg <= rst | rx_rst_clk;
     end
 
     wire upd_unused_0, upd_unused_1;
@@ -286,7 +287,7 @@ module eth_mac_gmii_fifo #(
         .INIT (8'd12)
     ) u_cfg_tx (
         .src_clk   (clk),
-        .src_rst   (clk_tx_rst),
+        .src_rst   (clk_tx_rst_reg),
         .src_data  (cfg_ifg),
         .dst_clk   (gmii_tx_clk),
         .dst_rst   (gmii_tx_rst),
@@ -299,7 +300,7 @@ module eth_mac_gmii_fifo #(
         .INIT (16'd1518)
     ) u_cfg_rx (
         .src_clk   (clk),
-        .src_rst   (clk_rx_rst),
+        .src_rst   (clk_rx_rst_reg),
         .src_data  (cfg_max_len),
         .dst_clk   (gmii_rx_clk),
         .dst_rst   (gmii_rx_rst),
@@ -319,20 +320,20 @@ module eth_mac_gmii_fifo #(
         for (gx = 0; gx < 3; gx = gx + 1) begin : g_tx_x
             sync_pulse u_sync (
                 .src_clk  (gmii_tx_clk),
-                .src_rst  (tx_side_rst),
+                .src_rst  (tx_side_rst_reg),
                 .src_pulse(tx_x[gx]),
                 .dst_clk  (clk),
-                .dst_rst  (clk_tx_rst),
+                .dst_rst  (clk_tx_rst_reg),
                 .dst_pulse(tx_x_clk[gx])
             );
         end
         for (gx = 0; gx < 6; gx = gx + 1) begin : g_rx_x
             sync_pulse u_sync (
                 .src_clk  (gmii_rx_clk),
-                .src_rst  (rx_side_rst),
+                .src_rst  (rx_side_rst_reg),
                 .src_pulse(rx_x[gx]),
                 .dst_clk  (clk),
-                .dst_rst  (clk_rx_rst),
+                .dst_rst  (clk_rx_rst_reg),
                 .dst_pulse(rx_x_clk[gx])
             );
         end

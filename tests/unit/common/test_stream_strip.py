@@ -9,14 +9,17 @@ ttrunc = truncated, the route on every beat, nothing for a dropped packet. A mon
 checks in every cycle that m_axis_tvalid_oh is the decode of tvalid and troute and
 m_hdr_valid_oh the decode of m_hdr_valid and the command's route, that an
 offered beat and the header handshake stay stable until taken, and that cmd_ready and
-sts_ready only pulse for a presented command or status.
+sts_ready only pulse for a presented command or status. At 8 bits it also checks every
+cycle that the flag flip-flops kept beside their sources equal what they stand for
+(take_reg, len_left_reg, skipping_reg). Without USE_SKIP the commands still carry random
+skips, which must be ignored.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cocotb
@@ -182,6 +185,8 @@ async def monitor(
             errors.append("cmd_ready without cmd_valid")
         if int(dut.sts_ready.value) and not int(dut.sts_valid.value):
             errors.append("sts_ready without sts_valid")
+        if keep_w == 1:
+            check_flags(dut.g_byte, errors)
         hv = int(dut.m_hdr_valid.value)
         hoh = int(dut.m_hdr_valid_oh.value)
         if hoh != ((1 << int(dut.cmd_route.value)) if hv else 0):
@@ -223,6 +228,28 @@ async def monitor(
             prev_beat = beat
 
 
+def check_flags(g, errors: list[str]) -> None:
+    """The 8-bit branch's flags equal the registers they are kept beside (the datapath
+    registers are not reset: the check starts once they hold values)."""
+    sigs = (g.take_reg, g.len_left_reg, g.len_cnt_reg, g.skipping_reg, g.skip_cnt_reg)
+    if any(set(str(s.value)) - {"0", "1"} for s in sigs):
+        return
+    state = int(g.state_reg.value)
+    take = (
+        state == 1  # STATE_RUN
+        and not int(g.skid_valid_reg.value)
+        and (int(g.hdr_done_reg.value) or not int(g.held_valid_reg.value))
+    )
+    if int(g.take_reg.value) != int(take):
+        errors.append(f"take_reg {int(g.take_reg.value)}, its terms say {int(take)}")
+    if int(g.len_left_reg.value) != int(int(g.len_cnt_reg.value) != 0):
+        errors.append(f"len_left_reg {g.len_left_reg.value} with len_cnt_reg {g.len_cnt_reg.value}")
+    if int(g.skipping_reg.value) != int(int(g.skip_cnt_reg.value) != 0):
+        errors.append(
+            f"skipping_reg {g.skipping_reg.value} with skip_cnt_reg {g.skip_cnt_reg.value}"
+        )
+
+
 async def count_stalls(dut, stalls: list[int]) -> None:
     """Count the clock edges at which the input offers a beat and the strip holds it off."""
     while True:
@@ -246,6 +273,7 @@ async def run_mix(
     routes = len(dut.m_axis_tvalid_oh)
     use_len = os.environ["STRIP_USE_LEN"] == "1"
     use_sts = os.environ["STRIP_USE_STS"] == "1"
+    use_skip = os.environ["STRIP_USE_SKIP"] == "1"
     rng = random.Random(seed)
     cocotb.start_soon(Clock(dut.clk, 8, unit="ns").start())
     for s in ("s_axis_tvalid", "cmd_valid", "sts_valid", "m_hdr_ready", "m_axis_tready"):
@@ -270,8 +298,11 @@ async def run_mix(
     stalls = [0]
     cocotb.start_soon(count_stalls(dut, stalls))
     inp = cocotb.start_soon(drive_input(dut, pkts, keep_w, random.Random(seed + 5), p_idle, ends))
-    want = [(e, p.route) for p in pkts if (e := expect(p, use_len)) is not None]
-    for _ in range(200 * n):
+    # without USE_SKIP the command's skip is ignored: nothing is skipped
+    model = pkts if use_skip else [replace(p, skip=0) for p in pkts]
+    want = [(e, p.route) for p in model if (e := expect(p, use_len)) is not None]
+    # bound: a slow consumer takes a beat in one cycle of five on average
+    for _ in range(200 * n + 20 * sum(len(p.data) for p in pkts) // keep_w):
         await RisingEdge(dut.clk)
         if inp.done() and len(got) == len(want):
             break
@@ -316,20 +347,26 @@ async def full_rate(dut) -> None:
     await run_mix(dut, 14, 0.0, 0.0, p_cmd=0.0, p_sts=0.0, max_stalls_per_pkt=limit)
 
 
-# (DATA_W, SKIP_W, ROUTE_W, USE_STS, USE_LEN): the settings eth_rx, ip_rx and udp_rx use
+# (DATA_W, SKIP_W, ROUTE_W, USE_STS, USE_LEN, USE_SKIP): the settings eth_rx (8 4 2 0 0 1,
+# 64 4 2 0 0 1), ip_rx (8 6 1 0 0 0, 64 6 1 0 1 1) and udp_rx (8 4 r s 0 0, 64 4 r s 1 1)
+# use, and the remaining combinations of the length and status options
 CONFIGS = [
-    (8, 4, 2, 0, 0),
-    (8, 6, 1, 0, 1),
-    (8, 4, 2, 1, 0),
-    (8, 6, 2, 1, 1),
-    (64, 4, 2, 0, 0),
-    (64, 6, 1, 0, 1),
-    (64, 4, 2, 1, 1),
+    (8, 4, 2, 0, 0, 1),
+    (8, 6, 1, 0, 0, 0),
+    (8, 4, 2, 1, 0, 0),
+    (8, 4, 1, 0, 0, 0),
+    (8, 6, 1, 0, 1, 1),
+    (8, 6, 2, 1, 1, 1),
+    (64, 4, 2, 0, 0, 1),
+    (64, 6, 1, 0, 1, 1),
+    (64, 4, 2, 1, 1, 1),
 ]
 
 
-@pytest.mark.parametrize(("data_w", "skip_w", "route_w", "use_sts", "use_len"), CONFIGS)
-def test_stream_strip(data_w: int, skip_w: int, route_w: int, use_sts: int, use_len: int) -> None:
+@pytest.mark.parametrize(("data_w", "skip_w", "route_w", "use_sts", "use_len", "use_skip"), CONFIGS)
+def test_stream_strip(
+    data_w: int, skip_w: int, route_w: int, use_sts: int, use_len: int, use_skip: int
+) -> None:
     import cocotb_run
 
     cocotb_run.run(
@@ -341,7 +378,12 @@ def test_stream_strip(data_w: int, skip_w: int, route_w: int, use_sts: int, use_
             "ROUTE_W": route_w,
             "USE_STS": use_sts,
             "USE_LEN": use_len,
+            "USE_SKIP": use_skip,
         },
-        extra_env={"STRIP_USE_STS": str(use_sts), "STRIP_USE_LEN": str(use_len)},
+        extra_env={
+            "STRIP_USE_STS": str(use_sts),
+            "STRIP_USE_LEN": str(use_len),
+            "STRIP_USE_SKIP": str(use_skip),
+        },
         test_dir=Path(__file__).parent,
     )
