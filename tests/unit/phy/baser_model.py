@@ -168,3 +168,37 @@ def every_format(rng: random.Random, n: int = 4) -> list[Word]:
     words += [random_word(rng, k) for k in bad]
     words.append([(0x12, True)] + [(IDLE, True)] * 7)  # a control byte with no code
     return words
+
+
+class Channel:
+    """The line between a 66-bit block source and the PCS receiver, bit by bit: blocks go
+    in (optionally with their sync header forced to an invalid value), blocks come out
+    cut at the current bit boundary; ``slip`` (the PCS's rx_slip) and ``drop_bit`` (a
+    fault on the line) move the boundary by one bit."""
+
+    def __init__(self, offset: int = 0) -> None:
+        self.buf = random.Random(offset).getrandbits(offset) if offset else 0
+        self.n = offset
+        self.drops = 0  # bits to drop from blocks not pushed yet
+
+    def push(self, block: int) -> None:
+        self.buf |= block << self.n
+        self.n += 66
+        self.buf >>= self.drops
+        self.n -= self.drops
+        self.drops = 0
+
+    def drop_bit(self) -> None:
+        if not self.n:
+            self.drops += 1
+            return
+        self.buf >>= 1
+        self.n -= 1
+
+    def pull(self) -> int | None:
+        if self.n < 66:
+            return None
+        b = self.buf & ((1 << 66) - 1)
+        self.buf >>= 66
+        self.n -= 66
+        return b
