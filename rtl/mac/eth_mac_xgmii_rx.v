@@ -36,10 +36,9 @@
 // rx_remote_fault (levels); stat_* one-cycle strobes (from registers; ignore them while
 // rst is high).
 // Parameters: none.
-// Latency: a word of frame bytes on xgmii_rxd leaves on m_axis 3 cycles later for a
-// frame started on lane 0, 4 (its bytes re-aligned) for lane 4, the word with /T/ to the
-// tlast beat 3 cycles (lane 0; 4 for lane 4) when /T/ is on lane 4 or lower... see
-// docs/xgmii.md for the table measured by the unit test.
+// Latency: the word with a frame's first byte on xgmii_rxd to that beat on m_axis: 3
+// cycles for /S/ on lane 0, 4 for lane 4 (re-aligned); the word with /T/ to the tlast
+// beat: 3 cycles (measured by the unit test; docs/xgmii.md).
 module eth_mac_xgmii_rx (
     input  wire        clk,
     input  wire        rst,
