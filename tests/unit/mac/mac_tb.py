@@ -103,3 +103,30 @@ class EnMonitor:
                 self.gaps.append(run_len)
             state = v
             run_len = 1
+
+
+async def drive_axis(dut, data: bytes, gap_at: int | None = None, gap: int = 0,
+                     tuser: int = 0, beat: int = 1) -> None:  # fmt: skip
+    """Drive s_axis by hand in tx_clk, ``beat`` bytes a beat (tkeep when more than one),
+    optionally dropping tvalid for ``gap`` cycles before beat ``gap_at``."""
+    beats = [data[i : i + beat] for i in range(0, len(data), beat)]
+    i = 0
+    while i < len(beats):
+        if gap_at is not None and i == gap_at and gap:
+            dut.s_axis_tvalid.value = 0
+            for _ in range(gap):
+                await RisingEdge(dut.tx_clk)
+            gap = 0
+        b = beats[i]
+        dut.s_axis_tdata.value = int.from_bytes(b.ljust(beat, b"\0"), "little")
+        if beat > 1:
+            dut.s_axis_tkeep.value = (1 << len(b)) - 1
+        dut.s_axis_tvalid.value = 1
+        dut.s_axis_tlast.value = int(i == len(beats) - 1)
+        dut.s_axis_tuser.value = tuser if i == len(beats) - 1 else 0
+        await RisingEdge(dut.tx_clk)
+        if int(dut.s_axis_tready.value):
+            i += 1
+    dut.s_axis_tvalid.value = 0
+    dut.s_axis_tlast.value = 0
+    dut.s_axis_tuser.value = 0

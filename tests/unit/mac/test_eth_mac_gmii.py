@@ -18,7 +18,16 @@ from cocotb.triggers import ClockCycles, RisingEdge, Timer
 from cocotb_run import run
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import GmiiFrame, GmiiSink, GmiiSource
-from mac_tb import PREAMBLE, EnMonitor, MacEvents, check_wire_frame, last_user, make_frame, padded
+from mac_tb import (
+    PREAMBLE,
+    EnMonitor,
+    MacEvents,
+    check_wire_frame,
+    drive_axis,
+    last_user,
+    make_frame,
+    padded,
+)
 
 
 class TB:
@@ -190,28 +199,6 @@ async def rx_bad_frames_counted(dut) -> None:
     assert c["rx_runt"] == 4
     assert c["rx_oversize"] == 1
     assert c["rx_er"] == 1
-
-
-async def drive_axis(dut, data: bytes, gap_at: int | None = None, gap: int = 0,
-                     tuser: int = 0) -> None:  # fmt: skip
-    """Drive s_axis by hand (one byte per beat), optionally dropping tvalid mid-frame."""
-    i = 0
-    while i < len(data):
-        if gap_at is not None and i == gap_at and gap:
-            dut.s_axis_tvalid.value = 0
-            for _ in range(gap):
-                await RisingEdge(dut.tx_clk)
-            gap = 0
-        dut.s_axis_tdata.value = data[i]
-        dut.s_axis_tvalid.value = 1
-        dut.s_axis_tlast.value = int(i == len(data) - 1)
-        dut.s_axis_tuser.value = tuser if i == len(data) - 1 else 0
-        await RisingEdge(dut.tx_clk)
-        if int(dut.s_axis_tready.value):
-            i += 1
-    dut.s_axis_tvalid.value = 0
-    dut.s_axis_tlast.value = 0
-    dut.s_axis_tuser.value = 0
 
 
 @cocotb.test(timeout_time=5, timeout_unit="ms")
