@@ -37,8 +37,9 @@
 // once the current packet's command is gone, so no second copy is kept (at one byte per
 // cycle the next header arrives long after). At DATA_W 64 the header bus has its own
 // registers, so the next packet's header may be parsed while this one waits.
-// s_axis_tready is the FIFO's ready AND taking (active and not ended); s_hdr_ready is
-// made from flip-flops; push and restart are one gate of flip-flops (need_dup_reg, below),
+// s_axis_tready is the FIFO's ready AND taking (active and not ended: a flip-flop,
+// taking_dup_reg, below); s_hdr_ready is made from flip-flops; push and restart are one
+// gate of flip-flops (need_dup_reg, below),
 // and m_icmp_hdr_valid / m_udp_hdr_valid and
 // m_icmp_axis_tvalid / m_udp_axis_tvalid are flip-flops of the strip (m_hdr_valid_oh,
 // m_axis_tvalid_oh). At DATA_W 8 the FIFO takes the beats through its input register
@@ -225,9 +226,16 @@ module ip_rx #(
     wire hdr_free = !active_reg || (ended_reg && pushed_reg);
     assign s_hdr_ready = HOLD ? (hdr_free && !cmd_valid_reg) : (!active_reg || restart);
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
-    // the packet's bytes are taken from its header handshake to its last beat
+    // the packet's bytes are taken from its header handshake to its last beat. Kept as a
+    // register of its own too (taking_dup_reg, loaded with taking's next value), so that
+    // the input handshake, which enables most of the parser's registers, is one gate of
+    // s_axis_tvalid and flip-flops; the unit test checks that the two are equal in every
+    // cycle
+    /* verilator lint_off UNUSEDSIGNAL */
     wire taking = active_reg && !ended_reg;
-    assign s_axis_tready = fifo_ready && taking;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  taking_dup_reg;
+    assign s_axis_tready = fifo_ready && taking_dup_reg;
     wire in_beat   = s_axis_tvalid && s_axis_tready;
     wire last_beat = in_beat && s_axis_tlast;
 
@@ -481,6 +489,7 @@ module ip_rx #(
         csum_step2_reg  <= csum_step1_reg && !restart;
         csum_done_reg   <= csum_done_next;
         need_dup_reg    <= !pushed_next && (csum_done_next || (ended_next && !hdr_have_next));
+        taking_dup_reg  <= active_next && !ended_next;
         // event strobes: one cycle each, 0 unless set below
         ev_truncated_reg  <= 1'b0;
         ev_packets_reg    <= 1'b0;
@@ -506,6 +515,7 @@ module ip_rx #(
             csum_step2_reg     <= 1'b0;
             csum_done_reg      <= 1'b0;
             need_dup_reg       <= 1'b0;
+            taking_dup_reg     <= 1'b0;
             beat_sum_valid_reg <= 1'b0;
             cmd_valid_reg      <= 1'b0;
         end else begin
@@ -544,7 +554,7 @@ module ip_rx #(
     ) u_fifo (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(fifo_tkeep),
-        .s_axis_tvalid(s_axis_tvalid && taking), .s_axis_tready(fifo_ready),
+        .s_axis_tvalid(s_axis_tvalid && taking_dup_reg), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(fifo_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)

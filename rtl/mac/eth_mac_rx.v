@@ -23,7 +23,8 @@
 // Ports: clk, rst (sync, active high), ce; gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er;
 // m_axis_t{data[7:0],valid,last,user} (no tready: a MAC cannot stall the wire);
 // cfg_max_len[15:0] (largest good frame, FCS included: 1518, or up to 9018 for jumbo;
-// 0 means the default 1518);
+// 0 means the default 1518; compared with the count as each byte is counted, so a change
+// applies from the next byte);
 // stat_* one-cycle strobes (combinational from state; ignore them while rst is high).
 // Latency (ce = 1): byte i of the frame leaves on m_axis 7 cycles after it is on
 // gmii_rxd (it waits for byte i+5: the FCS is only known to be FCS at the end); the
@@ -64,6 +65,9 @@ module eth_mac_rx (
     reg         in_frame_reg;     // SFD seen, taking bytes
     reg         drop_reg;         // ignore bytes until rx_dv falls
     reg  [15:0] cnt_reg;          // bytes of this frame so far (FCS included)
+    reg         at_max_len_reg;   // cnt_reg >= max_len: one more byte is oversize (set
+                                  // with the count, so the frame's control reads a flip-flop
+                                  // instead of a 16-bit compare)
     reg  [31:0] delay_reg;        // the last four bytes (the FCS if the frame ends now),
                                   // the newest in [7:0]
     reg  [7:0]  hold_reg;         // the byte before them: it goes out with the next one,
@@ -94,12 +98,12 @@ module eth_mac_rx (
     wire [15:0] max_len = (cfg_max_len == 16'd0) ? DEFAULT_MAX_LEN : cfg_max_len;
     wire        delay_full = (cnt_reg >= 16'd4);      // delay_reg holds bytes of this frame only
     wire        long_enough = (cnt_reg >= MIN_FRAME);  // not a runt
-    wire        over = (cnt_reg >= max_len);           // one more byte is oversize
+    wire [15:0] cnt_inc = cnt_reg + 16'd1;            // the count with this byte
 
     // Status strobes, decoded from registers: the end of a frame is classified in the
     // cycle its last beat is registered, when cnt_reg still holds its length (a new
     // frame's SFD clears it at the end of that cycle at the earliest).
-    wire over_now = byte_in && over;
+    wire over_now = byte_in && at_max_len_reg;
     assign stat_rx_oversize = over_now && !(er_seen_reg || rx_er_reg);
     assign stat_rx_er = (over_now && (er_seen_reg || rx_er_reg)) || (end_reg && er_seen_reg);
     assign stat_rx_runt = end_reg && !er_seen_reg && !long_enough;
@@ -131,6 +135,7 @@ module eth_mac_rx (
             if (sfd) begin
                 in_frame_reg <= 1'b1;
                 cnt_reg <= 16'd0;
+                at_max_len_reg <= 1'b0;  // (max_len is at least 1)
                 crc_reg <= 32'hFFFFFFFF;
                 er_seen_reg <= 1'b0;
                 hold_valid_reg <= 1'b0;
@@ -142,9 +147,10 @@ module eth_mac_rx (
         if (byte_in) begin
             delay_reg <= {delay_reg[23:0], rxd_reg};
             crc_reg <= crc_next;
-            cnt_reg <= cnt_reg + 16'd1;
+            cnt_reg <= cnt_inc;
+            at_max_len_reg <= (cnt_inc >= max_len);
             er_seen_reg <= er_seen_reg || rx_er_reg;
-            if (over) begin
+            if (at_max_len_reg) begin
                 // one byte more than allowed: cut the frame here, drop the rest
                 in_frame_reg <= 1'b0;
                 drop_reg <= 1'b1;

@@ -55,10 +55,10 @@
 // strip keeps what is left (no skip or length counters).
 // The header checks that decide a drop (length, port match) are registered as the header
 // window fills, so the command's push reads flip-flops only. s_axis_tready is the
-// FIFO's ready AND taking (active and not ended, flip-flops), the header window's enable
-// reads flip-flops only (win_open_reg), the "UDP length reached" compare (the FIFO's
-// tkeep) is a flip-flop set with the beat before (len_end_reg), and m_hdr_valid[k] is a
-// flip-flop of the strip. At DATA_W 8 s_hdr_ready is one flip-flop too (hdr_ready_reg),
+// FIFO's ready AND taking (active and not ended, a flip-flop: taking_dup_reg), the header
+// window's enable reads flip-flops only (win_open_reg), the "UDP length reached" compare
+// (the FIFO's tkeep) is a flip-flop set with the beat before (len_end_reg), and
+// m_hdr_valid[k] is a flip-flop of the strip. At DATA_W 8 s_hdr_ready is one flip-flop too (hdr_ready_reg),
 // the header gate of the cycle before: the one exception to same-cycle behaviour, a header
 // may be taken a cycle later than the gate allows (see hdr_ready_reg).
 // Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, NUM_PORTS (1 to 4, all
@@ -163,8 +163,8 @@ module udp_rx #(
     reg  [HW*8-1:0] win_reg;         // the UDP header window (byte 0 in [7:0])
     reg  [BW-1:0]   beat_count_reg;  // the datagram's beats (the window's beat index)
     reg  [15:0]     byte_count_reg;  // the datagram's bytes so far
-    reg             active_reg;      // a datagram's header from ip_rx is taken
-    reg             ended_reg;       // ... and its last beat
+    reg             active_reg, active_next;  // a datagram's header from ip_rx is taken
+    reg             ended_reg, ended_next;    // ... and its last beat
     reg             pushed_reg;      // ... and its command is made
     // checksum accumulator (DATA_W 64): 16 bits plus deferred (end-around) carries; the
     // sum is csum_acc_reg + csum_carry_reg modulo 0xFFFF (DATA_W 8: two rotating byte
@@ -309,11 +309,26 @@ module udp_rx #(
         else if (s_hdr_valid && hdr_ready_reg) hdr_ready_reg <= 1'b0;
         else hdr_ready_reg <= HOLD && (!active_reg || (ended_reg && pushed_reg)) &&
                               !cmd_valid_reg && room;
-    // the datagram's bytes are taken from its header handshake to its last beat
+    // the datagram's bytes are taken from its header handshake to its last beat. Kept as
+    // a register of its own too (taking_dup_reg, loaded with taking's next value), so
+    // that the input handshake, the enable of the header window and of most of the
+    // parser's registers, is one gate of s_axis_tvalid and flip-flops; the unit test
+    // checks that the two are equal in every cycle
+    /* verilator lint_off UNUSEDSIGNAL */
     wire taking = active_reg && !ended_reg;
-    assign s_axis_tready = fifo_ready && taking;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  taking_dup_reg;
+    assign s_axis_tready = fifo_ready && taking_dup_reg;
     wire in_beat   = s_axis_tvalid && s_axis_tready;
     wire last_beat = in_beat && s_axis_tlast;
+    always @* begin
+        active_next = active_reg;
+        ended_next  = ended_reg;
+        if (hdr_fire) active_next = 1'b1;
+        else if (restart) active_next = 1'b0;
+        if (restart) ended_next = 1'b0;
+        else if (last_beat) ended_next = 1'b1;
+    end
 
     // The window fills with the datagram's first NB beats (win_open_reg). The beat count
     // matters only while the window is open (the window's beat index), so its enable is
@@ -556,6 +571,7 @@ module udp_rx #(
         if (rst) begin
             active_reg         <= 1'b0;
             ended_reg          <= 1'b0;
+            taking_dup_reg     <= 1'b0;
             pushed_reg         <= 1'b0;
             beyond_len_reg     <= 1'b0;
             byte_count_reg     <= 16'd0;
@@ -571,9 +587,11 @@ module udp_rx #(
             ends_pending_reg   <= 3'd0;
             cmd_valid_reg      <= 1'b0;
         end else begin
+            active_reg     <= active_next;
+            ended_reg      <= ended_next;
+            taking_dup_reg <= active_next && !ended_next;
             if (restart) begin
                 beyond_len_reg   <= 1'b0;
-                ended_reg        <= 1'b0;
                 pushed_reg       <= 1'b0;
                 byte_count_reg   <= 16'd0;
                 hdr_complete_reg <= 1'b0;
@@ -585,11 +603,8 @@ module udp_rx #(
                     // reaches 8)
                     if (byte_count_after[3]) hdr_complete_reg <= 1'b1;
                     if (beyond_len) beyond_len_reg <= 1'b1;
-                    if (s_axis_tlast) ended_reg <= 1'b1;
                 end
             end
-            if (hdr_fire) active_reg <= 1'b1;
-            else if (restart) active_reg <= 1'b0;
             beat_sum_valid_reg <= in_beat;
             if (hdr_fire) first_beat_reg <= 1'b1;
             else if (in_beat) first_beat_reg <= 1'b0;
@@ -634,7 +649,7 @@ module udp_rx #(
     stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_keep),
-        .s_axis_tvalid(s_axis_tvalid && taking), .s_axis_tready(fifo_ready),
+        .s_axis_tvalid(s_axis_tvalid && taking_dup_reg), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)

@@ -178,11 +178,15 @@ COUNTERS = {
 
 
 async def dup_regs_equal(dut) -> None:
-    """Every cycle: need_dup_reg, the copy of ip_rx's `need` kept for timing, equals it."""
+    """Every cycle: need_dup_reg and taking_dup_reg, the copies of ip_rx's `need` and
+    `taking` kept for timing, equal them."""
     while True:
         await RisingEdge(dut.clk)
         await ReadOnly()
         assert int(dut.need_dup_reg.value) == int(dut.need.value), "need_dup_reg differs from need"
+        assert int(dut.taking_dup_reg.value) == int(dut.taking.value), (
+            "taking_dup_reg differs from taking"
+        )
 
 
 async def run_mix(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import cocotb
 import pytest
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge
 from scapy.layers.inet import IP, UDP, in4_chksum
 from scapy.packet import Raw
 from unit.cnt_ev_mon import EvMon
@@ -195,7 +195,18 @@ async def run_mix(
                     )
                 )
 
+    async def dup_regs_equal() -> None:
+        """Every cycle: taking_dup_reg, the copy of udp_rx's `taking` kept for timing,
+        equals it."""
+        while True:
+            await RisingEdge(dut.clk)
+            await ReadOnly()
+            assert int(dut.taking_dup_reg.value) == int(dut.taking.value), (
+                "taking_dup_reg differs from taking"
+            )
+
     cocotb.start_soon(watch_closed())
+    cocotb.start_soon(dup_regs_equal())
     dgs = [make(rng, rng.choice(kinds), sf, dports) for _ in range(n)]
     if not csum_check:
         for d in dgs:
