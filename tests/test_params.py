@@ -185,6 +185,9 @@ CASES: list[Case] = [
     _c("udp_echo_node", ECHO_CSUM_MODE=2),
     _c("udp_echo_node", ECHO_ARP=2),
     _c("udp_echo_node", RX_FIFO_BYTES=3000),
+    # ---- rtl/link ----
+    _c("enc_8b10b", BYTES=3),
+    _c("dec_8b10b", BYTES=3),
 ]
 
 
