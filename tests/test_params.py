@@ -188,6 +188,11 @@ CASES: list[Case] = [
     # ---- rtl/link ----
     _c("enc_8b10b", BYTES=3),
     _c("dec_8b10b", BYTES=3),
+    _c("link_lane_rx", BYTES=4),
+    _c("link_lane_rx", COMMA_MODE=2),
+    _c("link_lane_rx", LOCK_COMMAS=0),
+    _c("link_lane_rx", ERR_LIMIT=256, ERR_WINDOW=1000),
+    _c("link_lane_rx", ERR_LIMIT=8, ERR_WINDOW=7),
 ]
 
 
