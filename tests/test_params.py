@@ -185,6 +185,14 @@ CASES: list[Case] = [
     _c("udp_echo_node", ECHO_CSUM_MODE=2),
     _c("udp_echo_node", ECHO_ARP=2),
     _c("udp_echo_node", RX_FIFO_BYTES=3000),
+    # ---- rtl/link ----
+    _c("enc_8b10b", BYTES=3),
+    _c("dec_8b10b", BYTES=3),
+    _c("link_lane_rx", BYTES=4),
+    _c("link_lane_rx", COMMA_MODE=2),
+    _c("link_lane_rx", LOCK_COMMAS=0),
+    _c("link_lane_rx", ERR_LIMIT=256, ERR_WINDOW=1000),
+    _c("link_lane_rx", ERR_LIMIT=8, ERR_WINDOW=7),
 ]
 
 
