@@ -54,6 +54,17 @@ CASES: list[Case] = [
     # ---- rtl/udp ----
     # ---- rtl/app ----
     # ---- rtl/ctrl ----
+    # ---- rtl/tcp ----
+    _c("tcp_rx", DATA_W=64),
+    _c("tcp_rx", STAGE_LOG2=10),
+    _c("tcp_tx", DATA_W=64),
+    _c("tcp_app_tx", DATA_W=64),
+    _c("tcp_app_rx", DATA_W=64),
+    _c("tcp_app_rx", CHUNK_LOG2=12),
+    _c("tcp_ctl", NUM_SESS=1),
+    _c("tcp_ctl", BUF_LOG2=16),
+    _c("tcp_ctl", NUM_LISTEN=0),
+    _c("tcp_core", DATA_W=64),
     # ---- rtl/top ----
     _c("udp_echo_node", COUNTERS=3),
 ]
