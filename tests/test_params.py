@@ -50,6 +50,7 @@ CASES: list[Case] = [
     # ---- rtl/eth ----
     # ---- rtl/arp ----
     # ---- rtl/ip ----
+    _c("ip_rx", TCP=2),
     # ---- rtl/icmp ----
     # ---- rtl/udp ----
     # ---- rtl/app ----
@@ -67,6 +68,7 @@ CASES: list[Case] = [
     _c("tcp_core", DATA_W=64),
     # ---- rtl/top ----
     _c("udp_echo_node", COUNTERS=3),
+    _c("udp_stack", TCP=2),
 ]
 
 

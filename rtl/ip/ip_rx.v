@@ -49,7 +49,8 @@
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
 // m_*_hdr_protocol outputs are those constants).
 // Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats held while the header, up to
-//   60 bytes, is checked).
+//   60 bytes, is checked), TCP (0, or 1: protocol 6 is accepted too and leaves on the
+//   TCP port m_tcp_*, as the others; with 0 that port is idle; 0 and 1 tested).
 // cnt_ev[8:0]: event strobes, one cycle each (registered), for counters kept in
 //   stat_counters (read them while rst is low): bit 0 packets delivered, 1 runt,
 //   2 bad_hdr, 3 bad_csum, 4 bad_len, 5 not_for_us, 6 fragment, 7 bad_proto,
@@ -60,7 +61,8 @@
 module ip_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
-    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16,
+    parameter integer TCP        = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -106,6 +108,20 @@ module ip_rx #(
     input  wire              m_udp_axis_tready,
     output wire              m_udp_axis_tlast,
     output wire              m_udp_axis_tuser,
+    // TCP (TCP = 1)
+    output wire              m_tcp_hdr_valid,
+    input  wire              m_tcp_hdr_ready,
+    output wire [47:0]       m_tcp_hdr_src_mac,
+    output wire [31:0]       m_tcp_hdr_src_ip,
+    output wire [31:0]       m_tcp_hdr_dst_ip,
+    output wire [15:0]       m_tcp_hdr_len,
+    output wire              m_tcp_hdr_broadcast,
+    output wire [DATA_W-1:0] m_tcp_axis_tdata,
+    output wire [KEEP_W-1:0] m_tcp_axis_tkeep,
+    output wire              m_tcp_axis_tvalid,
+    input  wire              m_tcp_axis_tready,
+    output wire              m_tcp_axis_tlast,
+    output wire              m_tcp_axis_tuser,
     // event strobes
     output wire [8:0]        cnt_ev
 );
@@ -113,7 +129,16 @@ module ip_rx #(
     localparam integer HW = NB * KEEP_W;
     localparam integer BW = $clog2(NB + 1);
     localparam integer SAW = $clog2(KEEP_W + 1);
-    localparam HOLD = (KEEP_W == 1);  // header bus read from the parser's own registers
+    localparam HOLD = (KEEP_W == 1);
+    localparam integer RW = (TCP != 0) ? 2 : 1;  // route: 0 ICMP, 1 UDP, 2 TCP
+    localparam integer R_UDP_I = 1, R_TCP_I = 2 % (2**RW);
+    localparam [RW-1:0] R_UDP = R_UDP_I[RW-1:0], R_TCP = R_TCP_I[RW-1:0];
+
+    generate
+        if (TCP != 0 && TCP != 1) begin : g_check_tcp
+            ip_rx_TCP_must_be_0_or_1 u_error ();  // unsupported parameter (no such module)
+        end
+    endgenerate  // header bus read from the parser's own registers
 
     // ---------------- parser ----------------
     // the event strobes are registered (short paths, Fmax)
@@ -172,7 +197,7 @@ module ip_rx #(
     reg             cmd_valid;
     wire            cmd_ready;
     reg             cmd_drop;
-    reg             cmd_route;  // 0 ICMP, 1 UDP
+    reg [RW-1:0]    cmd_route;  // 0 ICMP, 1 UDP, 2 TCP
     reg  [5:0]      cmd_skip;
     reg  [15:0]     cmd_len;
     // header bus registers (DATA_W 64 only, see HOLD)
@@ -184,11 +209,11 @@ module ip_rx #(
     wire [DATA_W-1:0] o_tdata;
     wire [KEEP_W-1:0] o_tkeep;
     wire              o_tvalid, o_tlast, o_tuser, o_ttrunc;
-    wire              o_route;
+    wire [RW-1:0]     o_route;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [1:0]        o_hvh;  // per-route header valid flip-flops of the strip
+    wire [2**RW-1:0]  o_hvh;  // per-route header valid flip-flops of the strip
+    wire [2**RW-1:0]  o_vh;  // per-route tvalid flip-flops of the strip (o_tvalid && route)
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [1:0]        o_vh;  // per-route tvalid flip-flops of the strip (o_tvalid && route)
     wire              o_tready;
 
     // need = !pushed && (ck2 || (ended && !hdr_have)): the packet's command is due (its
@@ -316,7 +341,7 @@ module ip_rx #(
         r_dst <= (KEEP_W == 1) ? !(dst_ip_eff || dst_ones_eff || dst_bc_eff) :
                  !((f_dst == cfg_ip) || (&f_dst) || (f_dst == (cfg_ip | ~cfg_netmask)));
         r_frag <= f_mf || (f_off != 13'd0);
-        r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17));
+        r_proto <= !((f_proto == 8'd1) || (f_proto == 8'd17) || (TCP != 0 && f_proto == 8'd6));
     end
     // the byte of cfg_ip / cfg_netmask for the destination byte at bpos (17..20)
     reg  [7:0]  ip_byte, mask_byte;
@@ -396,7 +421,7 @@ module ip_rx #(
             cmd_src_mac <= cur_src_mac;
             cmd_src_ip <= f_src;
             cmd_dst_ip <= f_dst;
-            cmd_route <= (f_proto == 8'd17);
+            cmd_route <= (f_proto == 8'd17) ? R_UDP : (f_proto == 8'd6) ? R_TCP : {RW{1'b0}};
             cmd_drop <= drop;
         end
     end
@@ -532,7 +557,7 @@ module ip_rx #(
     wire              sts_ready_unused;
     // (DATA_W 8: the payload is marked with tkeep, see fin_tkeep: no skip, no length)
     stream_strip #(
-        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(1), .USE_STS(0),
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(RW), .USE_STS(0),
         .USE_LEN((KEEP_W == 1) ? 0 : 1), .USE_SKIP((KEEP_W == 1) ? 0 : 1)
     ) u_strip (
         .clk(clk), .rst(rst),
@@ -548,7 +573,8 @@ module ip_rx #(
         .m_axis_tvalid_oh(o_vh)
     );
 
-    assign hr = cmd_route ? m_udp_hdr_ready : m_icmp_hdr_ready;
+    assign hr = (cmd_route == R_UDP) ? m_udp_hdr_ready :
+                (cmd_route == {RW{1'b0}}) ? m_icmp_hdr_ready : m_tcp_hdr_ready;
     // (flip-flops of the strip: hv && cmd_route == the route)
     assign m_icmp_hdr_valid = o_hvh[0];
     assign m_udp_hdr_valid = o_hvh[1];
@@ -568,7 +594,8 @@ module ip_rx #(
     assign m_udp_hdr_len = cmd_len;
     assign m_udp_hdr_broadcast = cmd_bcast;
 
-    assign o_tready = o_route ? m_udp_axis_tready : m_icmp_axis_tready;
+    assign o_tready = (o_route == R_UDP) ? m_udp_axis_tready :
+                      (o_route == {RW{1'b0}}) ? m_icmp_axis_tready : m_tcp_axis_tready;
     // (flip-flops of the strip: o_tvalid && o_route == the route)
     assign m_icmp_axis_tvalid = o_vh[0];
     assign m_udp_axis_tvalid = o_vh[1];
@@ -580,5 +607,16 @@ module ip_rx #(
     assign m_udp_axis_tkeep = o_tkeep;
     assign m_udp_axis_tlast = o_tlast;
     assign m_udp_axis_tuser = o_tuser;
+    assign m_tcp_hdr_valid = (TCP != 0) && o_hvh[R_TCP_I];
+    assign m_tcp_hdr_src_mac = o_src_mac;
+    assign m_tcp_hdr_src_ip = o_src_ip;
+    assign m_tcp_hdr_dst_ip = o_dst_ip;
+    assign m_tcp_hdr_len = cmd_len;
+    assign m_tcp_hdr_broadcast = cmd_bcast;
+    assign m_tcp_axis_tvalid = (TCP != 0) && o_vh[R_TCP_I];
+    assign m_tcp_axis_tdata = o_tdata;
+    assign m_tcp_axis_tkeep = o_tkeep;
+    assign m_tcp_axis_tlast = o_tlast;
+    assign m_tcp_axis_tuser = o_tuser;
 endmodule
 `default_nettype wire

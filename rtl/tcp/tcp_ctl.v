@@ -797,6 +797,9 @@ module tcp_ctl #(
                 endcase
             end
             S_RX_EVAL: begin
+                // established: the application may send from now on (its data may be
+                // delivered before this job's write-back)
+                if (rx_evf[0]) open_reg[sid_reg] <= 1'b1;
                 ack_now_reg    <= rx_ack_now;
                 rst_reply_reg  <= rx_rst_reply;
                 free_reg       <= rx_free;
