@@ -266,6 +266,7 @@ module vboard_top #(
   wire [31:0] tcp_ev_ip;
   wire [15:0] tcp_ev_port, tcp_ev_lport;
   wire [23:0] ev_tcp;
+  wire        tcp_conn_ready;
   /* verilator lint_on UNUSEDSIGNAL */
   tcp_core #(.DATA_W(8), .KEEP_W(1), .NUM_SESS(8), .BUF_LOG2(11), .NUM_LISTEN(1)) u_tcp (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
@@ -286,6 +287,8 @@ module vboard_top #(
       .s_tx_axis_tdata(tcp_app_tdata), .s_tx_axis_tkeep(tcp_app_tkeep),
       .s_tx_axis_tvalid(tcp_app_tvalid), .s_tx_axis_tready(tcp_app_tready),
       .s_tx_axis_tlast(tcp_app_tlast), .s_tx_axis_tid(tcp_app_tid), .s_tx_close(tcp_app_eof),
+      .s_conn_valid(1'b0), .s_conn_ready(tcp_conn_ready), .s_conn_ip(32'd0),
+      .s_conn_port(16'd0), .s_conn_lport(16'd0), .s_conn_mac(48'd0),
       .ev_valid(tcp_ev_valid), .ev_flags(tcp_ev_flags), .ev_sid(tcp_ev_sid),
       .ev_ip(tcp_ev_ip), .ev_port(tcp_ev_port), .ev_lport(tcp_ev_lport), .cnt_ev(ev_tcp)
   );

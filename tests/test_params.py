@@ -65,6 +65,7 @@ CASES: list[Case] = [
     _c("tcp_ctl", NUM_SESS=1),
     _c("tcp_ctl", BUF_LOG2=16),
     _c("tcp_ctl", NUM_LISTEN=0),
+    _c("tcp_ctl", MAX_HALF_OPEN=0),
     _c("tcp_core", DATA_W=64),
     # ---- rtl/top ----
     _c("udp_echo_node", COUNTERS=3),

@@ -10,7 +10,9 @@
 //   turn at most 2^CHUNK_LOG2 bytes of one session, tlast on the turn's last byte. Once
 //   a session's data is all delivered and tcp_ctl has marked its end (eof_set: the peer's
 //   FIN), one beat with tkeep = 0, tlast = 1 and m_rx_eof = 1 ends the session's stream.
-//   After each turn the read pointer is written back and win_set/win_sid is pulsed (room
+//   A turn whose session is freed or opened anew meanwhile (kill_valid, init_valid) ends
+//   as it would (the bytes already read out of the old connection's buffer) but writes
+//   nothing back. After each turn the read pointer is written back and win_set/win_sid is pulsed (room
 //   freed: tcp_ctl may advertise a larger window). rxr_rd_ptr = read pointer of session
 //   rxr_rd_sid, one cycle after (tcp_ctl's window).
 // From tcp_ctl: init_valid/init_sid/init_ptr (new session: read and commit pointers
@@ -53,7 +55,9 @@ module tcp_app_rx #(
     input  wire                      m_rx_axis_tready,
     output wire                      m_rx_axis_tlast,
     output wire [SID_W-1:0]          m_rx_axis_tid,
-    output wire                      m_rx_eof
+    output wire                      m_rx_eof,
+    output wire                      busy_valid,   // a turn of session busy_sid is running
+    output wire [SID_W-1:0]          busy_sid
 );
     generate
         if (DATA_W != 8) begin : g_check_data_w
@@ -82,7 +86,8 @@ module tcp_app_rx #(
     reg [B:0]          ptr_reg;
     reg [B:0]          left_reg;   // bytes of the turn still to send, the current one included
     reg                win_reg;
-    reg                rest_reg;   // the turn was cut at the chunk: the session keeps its turn flag
+    reg                rest_reg;
+    reg                stale_reg;  // the turn's session was freed or reopened meanwhile   // the turn was cut at the chunk: the session keeps its turn flag
 
     wire [NUM_SESS-1:0] want   = avail_reg | eof_reg;
     wire [B:0]          have   = wr_q_reg - rd_q_reg;
@@ -103,14 +108,15 @@ module tcp_app_rx #(
         if (init_valid) rxw_mem[init_sid] <= init_ptr;
         else if (commit_valid) rxw_mem[commit_sid] <= commit_ptr;
         if (init_valid) rxr_mem[init_sid] <= init_ptr;
-        else if (state_reg == STATE_DONE) rxr_mem[sid_reg] <= ptr_reg;
+        else if (state_reg == STATE_DONE && !stale_reg) rxr_mem[sid_reg] <= ptr_reg;
     end
 
     always @(posedge clk) begin
         win_reg <= 1'b0;
         case (state_reg)
             STATE_SCAN: begin
-                sid_reg <= scan_reg;
+                sid_reg   <= scan_reg;
+                stale_reg <= 1'b0;
                 if (want[scan_reg]) state_reg <= STATE_SEL;
                 else scan_reg <= (scan_reg == LAST) ? {SID_W{1'b0}} : scan_reg + 1'b1;
             end
@@ -138,12 +144,15 @@ module tcp_app_rx #(
                 state_reg <= STATE_SCAN;
             end
             default: if (!init_valid) begin  // STATE_DONE: the read pointer is written back
-                win_reg   <= 1'b1;
-                if (rest_reg) avail_reg[sid_reg] <= 1'b1;
+                win_reg   <= !stale_reg;
+                if (rest_reg && !stale_reg) avail_reg[sid_reg] <= 1'b1;
                 state_reg <= STATE_SCAN;
                 scan_reg  <= (scan_reg == LAST) ? {SID_W{1'b0}} : scan_reg + 1'b1;
             end
         endcase
+        if (state_reg != STATE_SCAN &&
+            ((kill_valid && kill_sid == sid_reg) || (init_valid && init_sid == sid_reg)))
+            stale_reg <= 1'b1;
         if (commit_valid) avail_reg[commit_sid] <= 1'b1;
         if (eof_set) eof_reg[eof_sid] <= 1'b1;
         if (kill_valid) begin
@@ -172,5 +181,7 @@ module tcp_app_rx #(
     assign rxr_rd_ptr       = rxr_q_reg;
     assign win_set          = win_reg;
     assign win_sid          = sid_reg;
+    assign busy_valid       = (state_reg != STATE_SCAN);
+    assign busy_sid         = sid_reg;
 endmodule
 `default_nettype wire

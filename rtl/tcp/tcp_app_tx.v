@@ -8,7 +8,9 @@
 //   bits of snd_una written by tcp_ctl), else the stream waits. s_tx_close on a beat
 //   (tkeep may be 0) asks, after that beat's byte, to close the session's sending side.
 //   Beats for a session that is not open (open_vec bit low) are taken and dropped
-//   (cnt_ev bit 0 per beat).
+//   (cnt_ev bit 0 per beat), and so is the rest of a burst whose session was freed or
+//   opened anew (kill_valid or init_valid for it) while the burst ran: its bytes belong
+//   to the old connection.
 // To tcp_ctl: svc_set (one-cycle strobe, svc_sid) when a burst ends (tlast) or when the
 //   buffer of the session runs full, so the data is sent; close_set/close_sid for
 //   s_tx_close; txw_rd_ptr = write pointer of session txw_rd_sid one cycle after.
@@ -44,12 +46,16 @@ module tcp_app_tx #(
     input  wire                      init_valid,
     input  wire [SID_W-1:0]          init_sid,
     input  wire [BUF_LOG2:0]         init_ptr,
+    input  wire                      kill_valid,
+    input  wire [SID_W-1:0]          kill_sid,
     input  wire                      una_wr_valid,
     input  wire [SID_W-1:0]          una_wr_sid,
     input  wire [BUF_LOG2:0]         una_wr_ptr,
     input  wire                      buf_rd_en,
     input  wire [SID_W+BUF_LOG2-1:0] buf_rd_addr,
     output wire [7:0]                buf_rd_data,
+    output wire                      busy_valid,   // a burst of session busy_sid is running
+    output wire [SID_W-1:0]          busy_sid,
     output wire [0:0]                cnt_ev
 );
     generate
@@ -74,9 +80,13 @@ module tcp_app_tx #(
     reg [B:0]       wp_reg;
     reg             full_seen_reg;
     reg             svc_reg, close_reg, ev_reg;
+    reg             stale_reg;   // the burst's session was freed or reopened: drop the rest
 
     wire        run    = (state_reg == STATE_RUN);
-    wire        open   = open_vec[sid_reg];
+    wire        open   = open_vec[sid_reg] && !stale_reg;
+    wire        gone   = (kill_valid && kill_sid == sid_reg) || (init_valid && init_sid == sid_reg);
+    wire        gone_in = (kill_valid && kill_sid == s_tx_axis_tid) ||
+                          (init_valid && init_sid == s_tx_axis_tid);
     wire [B:0]  queued = wp_reg - una_q_reg;   // bytes in the buffer (modulo 2^(B+1))
     wire        room   = !queued[B];
     wire        has_b  = s_tx_axis_tkeep[0];
@@ -107,14 +117,17 @@ module tcp_app_tx #(
         case (state_reg)
             STATE_IDLE: if (s_tx_axis_tvalid) begin
                 sid_reg   <= s_tx_axis_tid;
+                stale_reg <= gone_in;
                 state_reg <= STATE_LOAD;
             end
             STATE_LOAD: begin
                 wp_reg        <= wp_q_reg;
                 full_seen_reg <= 1'b0;
                 state_reg     <= STATE_RUN;
+                if (gone) stale_reg <= 1'b1;
             end
             default: begin
+                if (gone) stale_reg <= 1'b1;
                 if (wr) wp_reg <= wp_reg + 1'b1;
                 if (take && !open) ev_reg <= 1'b1;
                 if (take && open && s_tx_close) close_reg <= 1'b1;
@@ -146,5 +159,7 @@ module tcp_app_tx #(
     assign txw_rd_ptr       = txw_q_reg;
     assign buf_rd_data      = buf_q_reg;
     assign cnt_ev           = ev_reg;
+    assign busy_valid       = (state_reg != STATE_IDLE);
+    assign busy_sid         = sid_reg;
 endmodule
 `default_nettype wire

@@ -8,7 +8,10 @@
 // Transmit output m_axis_*: whole Ethernet frames without FCS (into eth_tx_arb).
 // Application: m_rx_axis_* (tid = session; m_rx_eof with a tkeep = 0 tlast beat: the
 //   peer's FIN after its last byte), s_tx_axis_* (tid = session; s_tx_close on a beat:
-//   close after it), ev_* (tcp_ctl's events: ev_flags bit 0 established, 1 peer closed,
+//   close after it), s_conn_* (active open: connect from local port s_conn_lport to
+//   s_conn_ip:s_conn_port through the next hop s_conn_mac; the session's slot comes
+//   with its established event, matched by the ports; no free slot: an aborted event at
+//   once), ev_* (tcp_ctl's events: ev_flags bit 0 established, 1 peer closed,
 //   2 reset, 3 aborted, 4 closed, with the session and its remote address and ports).
 // Configuration: cfg_mac, cfg_ip, cfg_ttl, cfg_df (frames); cfg_listen_port (NUM_LISTEN
 //   ports, 0 = none); cfg_mss (our MSS option and segment limit); cfg_rto_init,
@@ -19,7 +22,8 @@
 //   tcp_app_tx beats dropped (session not open).
 // Parameters: DATA_W (8), KEEP_W, NUM_SESS (2..256; 8 and 2 tested), BUF_LOG2 (bytes per
 //   session and direction, log2: 6..15; 11 and 9 tested), NUM_LISTEN (2 tested),
-//   CHUNK_LOG2 (delivery turn, 8 tested).
+//   CHUNK_LOG2 (delivery turn, 8 tested), MAX_HALF_OPEN (sessions in SYN_RCVD at most,
+//   1..NUM_SESS; default NUM_SESS/2, 4 tested).
 module tcp_core #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
@@ -27,7 +31,8 @@ module tcp_core #(
     parameter integer SID_W      = (NUM_SESS > 1) ? $clog2(NUM_SESS) : 1,
     parameter integer BUF_LOG2   = 11,
     parameter integer NUM_LISTEN = 2,
-    parameter integer CHUNK_LOG2 = 8
+    parameter integer CHUNK_LOG2 = 8,
+    parameter integer MAX_HALF_OPEN = (NUM_SESS > 1) ? NUM_SESS / 2 : 1
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -80,6 +85,12 @@ module tcp_core #(
     input  wire                     s_tx_axis_tlast,
     input  wire [SID_W-1:0]         s_tx_axis_tid,
     input  wire                     s_tx_close,
+    input  wire                     s_conn_valid,
+    output wire                     s_conn_ready,
+    input  wire [31:0]              s_conn_ip,
+    input  wire [15:0]              s_conn_port,
+    input  wire [15:0]              s_conn_lport,
+    input  wire [47:0]              s_conn_mac,
     output wire                     ev_valid,
     output wire [4:0]               ev_flags,
     output wire [SID_W-1:0]         ev_sid,
@@ -132,6 +143,8 @@ module tcp_core #(
     wire [BUF_LOG2:0]         una_wr_ptr;
     wire [SID_W-1:0]          cur_sid, rd_sid, win_sid, svc_sid, close_sid;
     wire                      win_set, una_wr_valid, svc_set, close_set;
+    wire                      rx_busy_valid, tx_busy_valid;
+    wire [SID_W-1:0]          rx_busy_sid, tx_busy_sid;
     wire [NUM_SESS-1:0]       open_vec;
     wire                      tx_valid, tx_ready, tx_mss_opt;
     wire [47:0]               tx_mac;
@@ -146,7 +159,7 @@ module tcp_core #(
 
     tcp_ctl #(
         .NUM_SESS(NUM_SESS), .SID_W(SID_W), .BUF_LOG2(BUF_LOG2), .NUM_LISTEN(NUM_LISTEN),
-        .STAGE_LOG2(SW)
+        .STAGE_LOG2(SW), .MAX_HALF_OPEN(MAX_HALF_OPEN)
     ) u_ctl (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_listen_port(cfg_listen_port), .cfg_mss(cfg_mss), .cfg_rto_init(cfg_rto_init),
@@ -162,10 +175,14 @@ module tcp_core #(
         .commit_valid(commit_valid), .commit_ptr(commit_ptr), .eof_set(eof_set),
         .kill_valid(kill_valid), .init_valid(init_valid), .init_rx_ptr(init_rx_ptr),
         .init_tx_ptr(init_tx_ptr), .cur_sid(cur_sid), .rd_sid(rd_sid), .rxr_rd_ptr(rxr_rd_ptr),
+        .rx_busy_valid(rx_busy_valid), .rx_busy_sid(rx_busy_sid),
+        .tx_busy_valid(tx_busy_valid), .tx_busy_sid(tx_busy_sid),
         .win_set(win_set), .win_sid(win_sid),
         .una_wr_valid(una_wr_valid), .una_wr_ptr(una_wr_ptr), .txw_rd_ptr(txw_rd_ptr),
         .open_vec(open_vec), .svc_set(svc_set), .svc_sid(svc_sid), .close_set(close_set),
         .close_sid(close_sid),
+        .s_conn_valid(s_conn_valid), .s_conn_ready(s_conn_ready), .s_conn_ip(s_conn_ip),
+        .s_conn_port(s_conn_port), .s_conn_lport(s_conn_lport), .s_conn_mac(s_conn_mac),
         .m_seg_valid(tx_valid), .m_seg_ready(tx_ready), .m_seg_dst_mac(tx_mac),
         .m_seg_dst_ip(tx_ip), .m_seg_src_port(tx_sport), .m_seg_dst_port(tx_dport),
         .m_seg_seq(tx_seq), .m_seg_ack(tx_ack), .m_seg_flags(tx_flags), .m_seg_wnd(tx_wnd),
@@ -188,7 +205,8 @@ module tcp_core #(
         .rxr_rd_sid(rd_sid), .rxr_rd_ptr(rxr_rd_ptr), .win_set(win_set), .win_sid(win_sid),
         .m_rx_axis_tdata(m_rx_axis_tdata), .m_rx_axis_tkeep(m_rx_axis_tkeep),
         .m_rx_axis_tvalid(m_rx_axis_tvalid), .m_rx_axis_tready(m_rx_axis_tready),
-        .m_rx_axis_tlast(m_rx_axis_tlast), .m_rx_axis_tid(m_rx_axis_tid), .m_rx_eof(m_rx_eof)
+        .m_rx_axis_tlast(m_rx_axis_tlast), .m_rx_axis_tid(m_rx_axis_tid), .m_rx_eof(m_rx_eof),
+        .busy_valid(rx_busy_valid), .busy_sid(rx_busy_sid)
     );
 
     tcp_app_tx #(
@@ -201,9 +219,10 @@ module tcp_core #(
         .open_vec(open_vec), .svc_set(svc_set), .svc_sid(svc_sid), .close_set(close_set),
         .close_sid(close_sid), .txw_rd_sid(rd_sid), .txw_rd_ptr(txw_rd_ptr),
         .init_valid(init_valid), .init_sid(cur_sid), .init_ptr(init_tx_ptr),
+        .kill_valid(kill_valid), .kill_sid(cur_sid),
         .una_wr_valid(una_wr_valid), .una_wr_sid(cur_sid), .una_wr_ptr(una_wr_ptr),
         .buf_rd_en(txbuf_rd_en), .buf_rd_addr(txbuf_rd_addr), .buf_rd_data(txbuf_rd_data),
-        .cnt_ev(cnt_ev[23])
+        .busy_valid(tx_busy_valid), .busy_sid(tx_busy_sid), .cnt_ev(cnt_ev[23])
     );
 
     tcp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .SID_W(SID_W), .BUF_LOG2(BUF_LOG2)) u_tx (

@@ -4,7 +4,8 @@
 // Sessions: NUM_SESS slots, sid = slot number. Per slot in block RAM: the 4-tuple
 //   (tup_mem: remote IP, remote port, local port) and the record (rec_mem: state, peer
 //   MAC, snd_una, snd_nxt, snd_max, snd_wnd, rcv_nxt, rcv_adv, peer MSS, srtt*8,
-//   rttvar*4, rto, timer, RTT sample, retries, close and FIN flags); in flip-flops one bit
+//   rttvar*4, rto, timer, RTT sample, retries, close and FIN flags, duplicate-ACK count,
+//   fast-recovery flag and recover); in flip-flops one bit
 //   per slot each of used, open (the application may send), svc (the slot wants the
 //   transmit decision) and close request. docs/tcp.md describes the layout.
 // One job at a time, in this priority: a segment from tcp_rx; the timer sweep after a
@@ -13,21 +14,34 @@
 // Segment job: lookup of (src_ip, src_port, dst_port) over the used slots (one per
 //   cycle). No session: a SYN (without ACK or RST) to a port in cfg_listen_port opens a
 //   slot (SYN_RCVD, SYN-ACK with the MSS option cfg_mss; the peer's MSS, 536 if absent,
-//   limits our segments); a SYN finding every slot used is dropped; any other segment
+//   limits our segments); a SYN finding every slot used, or MAX_HALF_OPEN sessions in
+//   SYN_RCVD already (a SYN flood cannot take every slot), is dropped; any other segment
 //   without RST is answered with an RST (RFC 9293 3.10.7.1). A session's segment, as
 //   RFC 9293 3.10.7.4 in this order: sequence acceptability (else an ACK), RST (at
 //   rcv_nxt: the session is reset; elsewhere in the window: a challenge ACK, RFC 5961),
-//   SYN (challenge ACK), ACK (SYN_RCVD to ESTABLISHED; an ACK for data not sent is
-//   answered with an ACK, or an RST in SYN_RCVD; snd_una advances, the RTT sample and the
+//   SYN (challenge ACK), ACK (SYN_RCVD to ESTABLISHED; an ACK for data not sent, or more
+//   than 65535 (the largest window) behind snd_una, is answered with an ACK and the
+//   segment dropped (RFC 5961 section 5), or with an RST in SYN_RCVD; snd_una advances, the RTT sample and the
 //   retransmission timer follow, snd_wnd is taken), data in order (copied from tcp_rx's
 //   staging ring into the receive buffer up to the free space; out of order: an
 //   immediate duplicate ACK), FIN in order (the peer's side closed: CLOSE_WAIT, CLOSING
 //   or TIME_WAIT). Then the transmit decision runs on the updated record.
-// Transmit decision: in SYN_RCVD a SYN-ACK; in the data states one segment of
+// Active open (s_conn_*, taken when no segment or tick waits): a free slot in SYN_SENT
+//   sends a SYN with the MSS option (again after each time-out); a SYN-ACK acknowledging
+//   it establishes the session (ACK sent), a SYN without ACK makes it SYN_RCVD
+//   (simultaneous open), an RST acknowledging it resets it, any other ACK is answered
+//   with an RST (RFC 9293 3.10.7.3). No free slot: an aborted event at once.
+// A slot is free when unused and neither tcp_app_rx's turn nor tcp_app_tx's burst is on
+//   it (rx_busy_*, tx_busy_*), so a new session never receives an old one's bytes.
+// Transmit decision: in SYN_SENT the SYN; in SYN_RCVD a SYN-ACK; in the data states one segment of
 //   min(unsent, usable window, peer MSS, cfg_mss) bytes from snd_nxt, with the FIN when
 //   the application has closed and this segment reaches the end of its data, or a bare
 //   ACK when one is owed; the window advertised is the receive buffer's free space. The
 //   slot's svc bit is set again while more could be sent.
+// Fast retransmit: the third duplicate ACK in a row resends one segment from snd_una at
+//   once (snd_nxt stays) and starts a recovery up to recover = snd_max; a partial ACK in
+//   the recovery resends the next segment at once, an ACK reaching recover ends it
+//   (RFC 5681, RFC 6582); a time-out ends it too. No congestion window yet.
 // Timers (each tick): the retransmission timer counts down; at 0 the RTO doubles (up to
 //   cfg_rto_max), snd_nxt goes back to snd_una and the oldest data (or SYN-ACK, or FIN)
 //   is sent again; after cfg_max_retries time-outs in a row the session is aborted with
@@ -45,14 +59,16 @@
 //   the slot and its remote address and ports. The read ports are addressed by the
 //   current slot (rxr_rd_sid, txw_rd_sid, outputs) and read one cycle later.
 // cnt_ev (one cycle each): 0 segments for a session, 1 RST sent for no session,
-//   2 SYN dropped (no free slot), 3 unacceptable segments (ACK sent), 4 out-of-order
-//   data (duplicate ACK sent), 5 sessions reset by the peer, 6 challenge ACKs,
-//   7 retransmission time-outs, 8 sessions aborted, 9 ACKs for unsent data, 10 segments
+//   2 SYN dropped (no free slot or the half-open bound), 3 unacceptable segments (ACK
+//   sent), 4 out-of-order data (duplicate ACK sent), 5 sessions reset by the peer,
+//   6 challenge ACKs, 7 retransmission time-outs, 8 sessions aborted, 9 ACKs for unsent
+//   data or too old (ACK sent, or RST in SYN_RCVD/SYN_SENT), 10 segments
 //   sent, 11 segments with data sent, 12 retransmitted segments, 13 sessions
 //   established, 14 sessions closed (slot freed), 15 data segments cut to the free space,
 //   16 duplicate ACKs received.
 // Parameters: NUM_SESS (2..256; 8, 2 tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (6..15;
-//   11, 9 tested), NUM_LISTEN (>= 1), STAGE_LOG2 (tcp_rx's ring).
+//   11, 9 tested), NUM_LISTEN (>= 1), STAGE_LOG2 (tcp_rx's ring), MAX_HALF_OPEN
+//   (1..NUM_SESS, default NUM_SESS/2; 4 tested).
 // Latency: segment in to its reply descriptor about NUM_SESS + 8 cycles plus the bytes
 //   copied.
 module tcp_ctl #(
@@ -60,7 +76,8 @@ module tcp_ctl #(
     parameter integer SID_W      = 3,
     parameter integer BUF_LOG2   = 11,
     parameter integer NUM_LISTEN = 2,
-    parameter integer STAGE_LOG2 = 11
+    parameter integer STAGE_LOG2 = 11,
+    parameter integer MAX_HALF_OPEN = (NUM_SESS > 1) ? NUM_SESS / 2 : 1
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -105,6 +122,10 @@ module tcp_ctl #(
     output wire [SID_W-1:0]            cur_sid,     // slot of commit/eof/kill/init/una_wr
     output wire [SID_W-1:0]            rd_sid,      // slot read on rxr_rd_ptr/txw_rd_ptr
     input  wire [BUF_LOG2:0]           rxr_rd_ptr,
+    input  wire                        rx_busy_valid,  // tcp_app_rx's turn: its slot
+    input  wire [SID_W-1:0]            rx_busy_sid,    //   is not reused meanwhile
+    input  wire                        tx_busy_valid,  // tcp_app_tx's burst: the same
+    input  wire [SID_W-1:0]            tx_busy_sid,
     input  wire                        win_set,
     input  wire [SID_W-1:0]            win_sid,
     // tcp_app_tx
@@ -116,6 +137,13 @@ module tcp_ctl #(
     input  wire [SID_W-1:0]            svc_sid,
     input  wire                        close_set,
     input  wire [SID_W-1:0]            close_sid,
+    // active open: connect from local port lport to ip:port (next hop's MAC given)
+    input  wire                        s_conn_valid,
+    output wire                        s_conn_ready,
+    input  wire [31:0]                 s_conn_ip,
+    input  wire [15:0]                 s_conn_port,
+    input  wire [15:0]                 s_conn_lport,
+    input  wire [47:0]                 s_conn_mac,
     // segment descriptor to tcp_tx
     output wire                        m_seg_valid,
     input  wire                        m_seg_ready,
@@ -148,6 +176,9 @@ module tcp_ctl #(
         if (BUF_LOG2 < 6 || BUF_LOG2 > 15) begin : g_check_buf
             tcp_ctl_BUF_LOG2_must_be_6_to_15 u_error ();  // unsupported parameter (no such module)
         end
+        if (MAX_HALF_OPEN < 1 || MAX_HALF_OPEN > NUM_SESS) begin : g_check_half
+            tcp_ctl_MAX_HALF_OPEN_must_be_1_to_NUM_SESS u_error ();  // unsupported parameter (no such module)
+        end
         if (NUM_LISTEN < 1) begin : g_check_listen
             tcp_ctl_NUM_LISTEN_must_be_at_least_1 u_error ();  // unsupported parameter (no such module)
         end
@@ -161,7 +192,7 @@ module tcp_ctl #(
     // TCP states (RFC 9293); a free slot has no state (used bit 0)
     localparam [3:0] ST_SYN_RCVD = 4'd1, ST_ESTAB = 4'd2, ST_FIN_WAIT_1 = 4'd3,
                      ST_FIN_WAIT_2 = 4'd4, ST_CLOSE_WAIT = 4'd5, ST_CLOSING = 4'd6,
-                     ST_LAST_ACK = 4'd7, ST_TIME_WAIT = 4'd8;
+                     ST_LAST_ACK = 4'd7, ST_TIME_WAIT = 4'd8, ST_SYN_SENT = 4'd9;
     localparam [7:0] F_FIN = 8'h01, F_SYN = 8'h02, F_RST = 8'h04, F_PSH = 8'h08, F_ACK = 8'h10;
 
     // record layout (rec_mem word)
@@ -186,13 +217,16 @@ module tcp_ctl #(
     localparam integer O_FINSQ = 370;  // 32
     localparam integer O_FINRX = 402;  // 1: the peer's FIN taken
     localparam integer O_HAVE  = 403;  // 1: an RTT sample was taken
-    localparam integer REC_W   = 404;
+    localparam integer O_DUPS  = 404;  // 2: duplicate ACKs in a row (saturating at 3)
+    localparam integer O_INREC = 406;  // 1: in fast recovery (RFC 6582) until recover
+    localparam integer O_RECOV = 407;  // 32: snd_max when fast retransmit started
+    localparam integer REC_W   = 439;
 
     localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_LOAD = 4'd2, S_LOAD2 = 4'd3,
                      S_RX_EVAL = 4'd4, S_COPY = 4'd5, S_TX_EVAL = 4'd6, S_EMIT = 4'd7,
                      S_WB = 4'd8, S_TM_SCAN = 4'd9, S_TM_EVAL = 4'd10, S_SVC_EVAL = 4'd11,
                      S_CREATE = 4'd12, S_NOSESS = 4'd13;
-    localparam [1:0] JOB_RX = 2'd0, JOB_TM = 2'd1, JOB_SVC = 2'd2;
+    localparam [1:0] JOB_RX = 2'd0, JOB_TM = 2'd1, JOB_SVC = 2'd2, JOB_CONN = 2'd3;
 
     reg [REC_W-1:0] rec_mem [0:NUM_SESS-1];
     reg [63:0]      tup_mem [0:NUM_SESS-1];
@@ -222,6 +256,9 @@ module tcp_ctl #(
     reg [B:0]          rxr_reg, txw_reg;
     reg                ack_now_reg, rst_reply_reg, free_reg, created_reg, eof_reg, more_reg;
     reg                nosess_reg;
+    reg                was_half_reg;  // the slot was half-open (SYN_RCVD) when loaded
+    reg [SID_W:0]      half_cnt_reg;  // sessions in SYN_RCVD
+    reg                fr_reg;   // send one segment from snd_una now (fast retransmit)
     reg [4:0]          evf_reg;
     // copy into the receive buffer
     reg [15:0]         cp_len_reg, cp_cnt_reg;
@@ -269,6 +306,9 @@ module tcp_ctl #(
     wire [31:0] c_finsq = cur_reg[O_FINSQ +: 32];
     wire        c_finrx = cur_reg[O_FINRX];
     wire        c_have  = cur_reg[O_HAVE];
+    wire [1:0]  c_dups  = cur_reg[O_DUPS +: 2];
+    wire        c_inrec = cur_reg[O_INREC];
+    wire [31:0] c_recov = cur_reg[O_RECOV +: 32];
     wire [31:0] t_rip   = tup_reg[63:32];
     wire [15:0] t_rport = tup_reg[31:16];
     wire [15:0] t_lport = tup_reg[15:0];
@@ -328,8 +368,11 @@ module tcp_ctl #(
     reg [19:0] v_srtt, v_rvar, v_err, v_r;
     reg [15:0] v_rto, v_tmr, v_swnd;
     reg [3:0]  v_state, v_retr;
-    reg        v_rtton, v_have, v_finrx, v_fin_acked, v_accept, v_drop;
-    reg        rx_ack_now, rx_rst_reply, rx_free, rx_eof;
+    reg        v_rtton, v_have, v_finrx, v_fin_acked, v_accept, v_drop, v_inrec, v_fr;
+    reg [1:0]  v_dups;
+    reg [31:0] v_recov;
+    reg        rx_ack_now, rx_rst_reply, rx_free, rx_eof, rx_init, sent_ack_ok;
+    reg [15:0] v_pmss;
     reg [4:0]  rx_evf;
     reg [15:0] rx_cp_len, rx_cp_skip;
     reg [31:0] seglen;
@@ -349,6 +392,13 @@ module tcp_ctl #(
         v_swnd   = c_swnd;
         v_finrx  = c_finrx;
         v_fin_acked = 1'b0;
+        v_pmss   = c_pmss;
+        rx_init  = 1'b0;
+        sent_ack_ok = sg_flags_reg[4] && (sg_ack_reg == c_una + 32'd1);
+        v_dups   = c_dups;
+        v_inrec  = c_inrec;
+        v_recov  = c_recov;
+        v_fr     = 1'b0;
         v_drop   = 1'b0;
         v_r      = 20'd0;
         v_err    = 20'd0;
@@ -371,7 +421,37 @@ module tcp_ctl #(
                     ((rwnd != 32'd0) && ((v_off < rwnd) || (seglen != 32'd0 && v_end_off < rwnd)));
         v_aoff    = sg_ack_reg - c_una;
         v_maxoff  = c_max - c_una;
-        if (!v_accept) begin
+        if (c_state == ST_SYN_SENT) begin
+            // RFC 9293 3.10.7.3: our SYN is out, no sequence number of the peer's known
+            if (sg_flags_reg[4] && !sent_ack_ok) begin
+                rx_rst_reply = !sg_flags_reg[2];
+                rx_ev[9]     = !sg_flags_reg[2];
+            end else if (sg_flags_reg[2]) begin
+                if (sent_ack_ok) begin  // refused
+                    rx_free   = 1'b1;
+                    rx_evf[2] = 1'b1;
+                    rx_ev[5]  = 1'b1;
+                    rx_ev[14] = 1'b1;
+                end
+            end else if (sg_flags_reg[1]) begin
+                v_rnxt  = sg_seq_reg + 32'd1;
+                v_swnd  = sg_wnd_reg;
+                v_pmss  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
+                rx_init = 1'b1;
+                rx_ack_now = 1'b1;
+                v_rtton = 1'b0;  // (no sample from the handshake of an active open)
+                if (sent_ack_ok) begin
+                    v_una     = sg_ack_reg;
+                    v_state   = ST_ESTAB;
+                    v_tmr     = 16'd0;
+                    v_retr    = 4'd0;
+                    rx_evf[0] = 1'b1;
+                    rx_ev[13] = 1'b1;
+                end else begin
+                    v_state = ST_SYN_RCVD;  // simultaneous open: SYN-ACK of our SYN
+                end
+            end
+        end else if (!v_accept) begin
             rx_ack_now = !sg_flags_reg[2];
             rx_ev[3]   = 1'b1;
         end else if (sg_flags_reg[2]) begin  // RST
@@ -400,8 +480,10 @@ module tcp_ctl #(
                 end
             end
             if (!v_drop) begin
-                if (v_aoff > v_maxoff && !is_neg(v_aoff)) begin
-                    // acknowledges data not sent: ACK and drop (RFC 9293, RFC 5961)
+                if ((v_aoff > v_maxoff && !is_neg(v_aoff)) ||
+                    (is_neg(v_aoff) && v_aoff < 32'hFFFF0000)) begin
+                    // acknowledges data not sent, or older than the largest window
+                    // behind snd_una: ACK and drop (RFC 9293, RFC 5961 section 5)
                     rx_ack_now = 1'b1;
                     rx_ev[9]   = 1'b1;
                     v_drop     = 1'b1;
@@ -428,9 +510,24 @@ module tcp_ctl #(
                                                ((v_rvar == 20'd0) ? 20'd1 : v_rvar));
                         end
                         v_tmr = (sg_ack_reg == c_max) ? 16'd0 : v_rto;
+                        v_dups = 2'd0;
+                        if (c_inrec) begin
+                            // RFC 6582: a partial ACK resends the next segment at once,
+                            // a full one (recover reached) ends the recovery
+                            if (is_neg(sg_ack_reg - c_recov)) v_fr = 1'b1;
+                            else v_inrec = 1'b0;
+                        end
                     end else if (sg_len_reg == 16'd0 && !sg_flags_reg[0] && c_max != c_una &&
                                  sg_wnd_reg == c_swnd) begin
                         rx_ev[16] = 1'b1;  // duplicate ACK
+                        if (c_dups != 2'd3) v_dups = c_dups + 2'd1;
+                        if (c_dups == 2'd2 && !c_inrec) begin
+                            // the third: fast retransmit (RFC 5681), no RTT sample from it
+                            v_fr    = 1'b1;
+                            v_inrec = 1'b1;
+                            v_recov = c_max;
+                            v_rtton = 1'b0;
+                        end
                     end
                     v_swnd = sg_wnd_reg;
                     v_fin_acked = c_close && (c_max == c_finsq + 32'd1) &&
@@ -528,12 +625,28 @@ module tcp_ctl #(
         t_data_state = (c_state == ST_ESTAB) || (c_state == ST_CLOSE_WAIT) ||
                        (c_state == ST_FIN_WAIT_1) || (c_state == ST_CLOSING) ||
                        (c_state == ST_LAST_ACK);
-        if (c_state == ST_SYN_RCVD) begin
+        if (c_state == ST_SYN_SENT) begin
+            t_send  = (c_nxt == c_una);
+            t_flags = F_SYN;
+            t_mss   = 1'b1;
+            t_seq   = c_una;
+            t_nnxt  = c_una + 32'd1;
+        end else if (c_state == ST_SYN_RCVD) begin
             t_send  = ack_now_reg || (c_nxt == c_una);
             t_flags = F_SYN | F_ACK;
             t_mss   = 1'b1;
             t_seq   = c_una;
             t_nnxt  = c_una + 32'd1;
+        end else if (t_data_state && fr_reg) begin
+            // fast retransmit: one segment from snd_una; snd_nxt and snd_max stay
+            t_diff = t_data_end - c_una;
+            t_len  = is_neg(t_diff) ? 32'd0 : t_diff;
+            if ({16'd0, lim} < t_len) t_len = {16'd0, lim};
+            t_seq  = c_una;
+            t_fin  = c_close && (c_una + t_len == c_finsq) && (c_max == c_finsq + 32'd1);
+            t_send = (t_len != 32'd0) || t_fin;
+            if (t_fin) t_flags = t_flags | F_FIN;
+            if (t_len != 32'd0) t_flags = t_flags | F_PSH;
         end else if (t_data_state) begin
             t_len = t_unsent;
             if (t_usable < t_len) t_len = t_usable;
@@ -549,7 +662,7 @@ module tcp_ctl #(
             t_send = ack_now_reg;
         end
         t_nmax   = is_neg(c_max - t_nnxt) ? t_nnxt : c_max;
-        t_rexmit = (t_nnxt != c_nxt) && (c_nxt != c_max);
+        t_rexmit = ((t_nnxt != c_nxt) && (c_nxt != c_max)) || (fr_reg && t_send);
         if (t_send && t_nnxt != c_nxt) begin
             if (c_tmr == 16'd0) t_tmr = c_rto;
             if (!c_rtton && !t_rexmit) begin
@@ -558,7 +671,7 @@ module tcp_ctl #(
                 t_rttt  = now_reg;
             end
         end
-        t_more = (t_len != 32'd0) && (t_unsent > t_len) && (t_usable > t_len);
+        t_more = fr_reg || ((t_len != 32'd0) && (t_unsent > t_len) && (t_usable > t_len));
     end
 
     // ---- timer evaluation (S_TM_EVAL) ----
@@ -574,19 +687,32 @@ module tcp_ctl #(
     wire [15:0] half_buf  = 16'd1 << (B - 1);
     wire [15:0] upd_thr   = (half_buf < lim) ? half_buf : lim;
 
+    // a slot is free when unused and no delivery turn or send burst of its last session
+    // is still running (their bytes belong to that session, not to the next)
+    reg [NUM_SESS-1:0] slot_free;
+    integer            si;
+    always @* begin
+        for (si = 0; si < NUM_SESS; si = si + 1)
+            slot_free[si] = !used_reg[si] &&
+                            !(rx_busy_valid && rx_busy_sid == si[SID_W-1:0]) &&
+                            !(tx_busy_valid && tx_busy_sid == si[SID_W-1:0]);
+    end
+
     // ---- lookup compare ----
     wire lk_hit = lk_cmp_v_reg && used_reg[lk_cmp_reg] &&
                   (tup_q_reg == {sg_ip_reg, sg_sport_reg, sg_dport_reg});
 
     wire lk_miss   = !lk_hit && lk_cmp_v_reg && (lk_cmp_reg == LAST);
-    wire lk_free   = free_found_reg || !used_reg[lk_cmp_reg];
+    wire lk_free   = free_found_reg || slot_free[lk_cmp_reg];
     wire lk_syn    = sg_flags_reg[1] && !sg_flags_reg[4] && !sg_flags_reg[2] && listening;
+    wire half_ok   = (half_cnt_reg < MAX_HALF_OPEN[SID_W:0]);  // SYN-flood bound
+    wire now_half  = !free_reg && (c_state == ST_SYN_RCVD);
 
     // event strobes of this cycle's decision
     always @* begin
         ev_next = 17'd0;
         case (state_reg)
-            S_LOOKUP:  ev_next[2] = lk_miss && lk_syn && !lk_free;
+            S_LOOKUP:  ev_next[2] = lk_miss && lk_syn && !(lk_free && half_ok);
             S_NOSESS:  ev_next[1] = 1'b1;
             S_RX_EVAL: ev_next = rx_ev;
             S_TM_EVAL: begin
@@ -616,14 +742,14 @@ module tcp_ctl #(
             S_LOAD2: cur_next = rec_q_reg;
             S_CREATE: begin
                 cur_next = {REC_W{1'b0}};
-                cur_next[O_STATE +: 4]  = ST_SYN_RCVD;
+                cur_next[O_STATE +: 4]  = (job_reg == JOB_CONN) ? ST_SYN_SENT : ST_SYN_RCVD;
                 cur_next[O_RMAC +: 48]  = sg_mac_reg;
                 cur_next[O_UNA +: 32]   = isn;
                 cur_next[O_NXT +: 32]   = isn;
                 cur_next[O_MAX +: 32]   = isn;
                 cur_next[O_SWND +: 16]  = sg_wnd_reg;
-                cur_next[O_RNXT +: 32]  = sg_seq_reg + 32'd1;
-                cur_next[O_RADV +: 32]  = sg_seq_reg + 32'd1;
+                cur_next[O_RNXT +: 32]  = (job_reg == JOB_CONN) ? 32'd0 : sg_seq_reg + 32'd1;
+                cur_next[O_RADV +: 32]  = (job_reg == JOB_CONN) ? 32'd0 : sg_seq_reg + 32'd1;
                 cur_next[O_PMSS +: 16]  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
                 cur_next[O_RTO +: 16]   = cfg_rto_init;
             end
@@ -641,6 +767,11 @@ module tcp_ctl #(
                 cur_next[O_RETR +: 4]   = v_retr;
                 cur_next[O_FINRX]       = v_finrx;
                 cur_next[O_HAVE]        = v_have;
+                cur_next[O_DUPS +: 2]   = v_dups;
+                cur_next[O_INREC]       = v_inrec;
+                cur_next[O_RECOV +: 32] = v_recov;
+                cur_next[O_PMSS +: 16]  = v_pmss;
+                if (rx_init) cur_next[O_RADV +: 32] = v_rnxt;
             end
             S_TX_EVAL: if (!rst_reply_reg && !free_reg) begin
                 cur_next[O_STATE +: 4]  = t_state;
@@ -660,6 +791,8 @@ module tcp_ctl #(
                     cur_next[O_NXT +: 32]  = c_una;
                     cur_next[O_RTTON]      = 1'b0;
                     cur_next[O_RETR +: 4]  = c_retr + 4'd1;
+                    cur_next[O_INREC]      = 1'b0;
+                    cur_next[O_DUPS +: 2]  = 2'd0;
                 end
             end
             S_SVC_EVAL: if (closereq_reg[sid_reg] && !c_close) begin
@@ -668,6 +801,20 @@ module tcp_ctl #(
             end
             default: ;
         endcase
+    end
+
+    // the first free slot (active open)
+    reg              any_free;
+    reg [SID_W-1:0]  first_free;
+    integer          fi;
+    always @* begin
+        any_free   = 1'b0;
+        first_free = {SID_W{1'b0}};
+        for (fi = NUM_SESS - 1; fi >= 0; fi = fi - 1)
+            if (slot_free[fi]) begin
+                any_free   = 1'b1;
+                first_free = fi[SID_W-1:0];
+            end
     end
 
     // pick a slot wanting service
@@ -697,6 +844,7 @@ module tcp_ctl #(
                 eof_reg       <= 1'b0;
                 more_reg      <= 1'b0;
                 nosess_reg    <= 1'b0;
+                fr_reg        <= 1'b0;
                 evf_reg       <= 5'd0;
                 cp_len_reg    <= 16'd0;
                 if (s_seg_valid) begin
@@ -717,6 +865,23 @@ module tcp_ctl #(
                     lk_done_reg    <= 1'b0;
                     free_found_reg <= 1'b0;
                     state_reg      <= S_LOOKUP;
+                end else if (s_conn_valid && !tick_pend_reg) begin
+                    job_reg      <= JOB_CONN;
+                    sg_mac_reg   <= s_conn_mac;
+                    sg_ip_reg    <= s_conn_ip;
+                    sg_sport_reg <= s_conn_port;
+                    sg_dport_reg <= s_conn_lport;
+                    sg_wnd_reg   <= 16'd0;
+                    sg_mss_reg   <= 16'd0;
+                    if (any_free) begin
+                        sid_reg   <= first_free;
+                        state_reg <= S_CREATE;
+                    end else begin
+                        // no free slot: refused at once
+                        ev_valid_reg <= 1'b1;
+                        ev_flags_reg <= 5'b01000;
+                        ev_tup_reg   <= {s_conn_ip, s_conn_port, s_conn_lport};
+                    end
                 end else if (tick_pend_reg) begin
                     tick_pend_reg <= tick_1ms;
                     job_reg       <= JOB_TM;
@@ -736,7 +901,7 @@ module tcp_ctl #(
                 lk_cmp_v_reg <= !lk_done_reg;
                 if (lk_idx_reg == LAST) lk_done_reg <= 1'b1;
                 else lk_idx_reg <= lk_idx_reg + 1'b1;
-                if (lk_cmp_v_reg && !used_reg[lk_cmp_reg] && !free_found_reg) begin
+                if (lk_cmp_v_reg && slot_free[lk_cmp_reg] && !free_found_reg) begin
                     free_found_reg <= 1'b1;
                     free_sid_reg   <= lk_cmp_reg;
                 end
@@ -749,11 +914,11 @@ module tcp_ctl #(
                         nosess_reg <= 1'b1;
                         state_reg  <= S_WB;           // an RST for nothing: dropped
                     end else if (lk_syn) begin
-                        if (lk_free) begin
+                        if (lk_free && half_ok) begin
                             sid_reg   <= free_found_reg ? free_sid_reg : lk_cmp_reg;
                             state_reg <= S_CREATE;
                         end else begin
-                            nosess_reg <= 1'b1;       // no free slot: dropped
+                            nosess_reg <= 1'b1;       // no free slot, or the half-open bound: dropped
                             state_reg  <= S_WB;
                         end
                     end else begin
@@ -778,7 +943,8 @@ module tcp_ctl #(
                 state_reg    <= S_EMIT;
             end
             S_CREATE: begin
-                created_reg <= 1'b1;
+                created_reg  <= 1'b1;
+                was_half_reg <= 1'b0;
                 init_reg    <= 1'b1;
                 tup_reg     <= {sg_ip_reg, sg_sport_reg, sg_dport_reg};
                 rxr_reg     <= cur_next[O_RNXT +: B+1];
@@ -787,6 +953,7 @@ module tcp_ctl #(
             end
             S_LOAD: state_reg <= S_LOAD2;
             S_LOAD2: begin
+                was_half_reg <= (rec_q_reg[O_STATE +: 4] == ST_SYN_RCVD);
                 tup_reg <= tup_q_reg;
                 rxr_reg <= rxr_rd_ptr;
                 txw_reg <= txw_rd_ptr;
@@ -800,12 +967,20 @@ module tcp_ctl #(
                 // established: the application may send from now on (its data may be
                 // delivered before this job's write-back)
                 if (rx_evf[0]) open_reg[sid_reg] <= 1'b1;
+                if (rx_init) begin
+                    // active open: the pointers start at the peer's first byte and our
+                    // first byte after the SYN
+                    init_reg <= 1'b1;
+                    rxr_reg  <= v_rnxt[B:0];
+                    txw_reg  <= c_una[B:0] + 1'b1;
+                end
                 ack_now_reg    <= rx_ack_now;
                 rst_reply_reg  <= rx_rst_reply;
                 free_reg       <= rx_free;
                 eof_reg        <= rx_eof;
                 evf_reg        <= rx_evf;
                 cp_len_reg     <= rx_cp_len;
+                fr_reg         <= v_fr && !rx_free;
                 cp_cnt_reg     <= 16'd0;
                 cp_v_reg       <= 1'b0;
                 cp_src_reg     <= sg_addr_reg + rx_cp_skip[SW-1:0];
@@ -871,7 +1046,7 @@ module tcp_ctl #(
                 tx_dport_reg <= t_rport;
                 tx_mss_reg   <= 1'b0;
                 tx_len_reg   <= 16'd0;
-                tx_off_reg   <= c_nxt[B-1:0];
+                tx_off_reg   <= t_seq[B-1:0];
                 if (rst_reply_reg) begin
                     tx_valid_reg <= 1'b1;
                     tx_seq_reg   <= sg_ack_reg;
@@ -899,6 +1074,8 @@ module tcp_ctl #(
             end
             default: begin  // S_WB
                 if (!nosess_reg) begin
+                    half_cnt_reg <= half_cnt_reg + {{SID_W{1'b0}}, now_half} -
+                                    {{SID_W{1'b0}}, was_half_reg};
                     una_wr_reg <= !created_reg;
                     eof_set_reg <= eof_reg;
                     if (created_reg) begin
@@ -949,6 +1126,7 @@ module tcp_ctl #(
             svc_reg       <= {NUM_SESS{1'b0}};
             closereq_reg  <= {NUM_SESS{1'b0}};
             tick_pend_reg <= 1'b0;
+            half_cnt_reg  <= {(SID_W+1){1'b0}};
             now_reg       <= 16'd0;
             isn_clk_reg   <= 32'd0;
             scan_reg      <= {SID_W{1'b0}};
@@ -971,6 +1149,7 @@ module tcp_ctl #(
     end
 
     assign s_seg_ready   = (state_reg == S_IDLE);
+    assign s_conn_ready  = (state_reg == S_IDLE) && !s_seg_valid && !tick_pend_reg;
     assign stage_rd_en   = (state_reg == S_COPY) && (cp_cnt_reg != cp_len_reg);
     assign stage_rd_addr = cp_src_reg;
     assign seg_release   = release_reg;

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import socket
+import struct
 import subprocess
 import threading
 
@@ -99,3 +100,50 @@ def test_tcp_echo_linux(make_board) -> None:
     assert total > 100_000
     assert_tshark_clean(pcap, "-o", "tcp.check_checksum:TRUE")
     assert _retransmissions(pcap) == 0
+
+
+def test_tcp_churn_bulk_ping_reset(make_board) -> None:
+    """User-reported failures 6, 7 and 8: 60 connections opened and closed in turn (the
+    close path, slots reused), a 1 MB transfer read by its own thread while ping floods
+    the board (retransmission-free, byte-exact), Linux resetting a connection in the
+    middle of a transfer (SO_LINGER 0) and a new connection working after it."""
+    b = make_board("tcb")
+    rng = random.Random(31)
+    for _ in range(60):
+        _echo_session(b, rng, rounds=1, max_size=300)
+    ping = subprocess.Popen(
+        netns.exec_cmd(b.cfg.ns, ["ping", "-f", "-c", "3000", "-s", "200", b.cfg.ip]),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    data = rng.randbytes(1 << 20)
+    s = netns.socket_in(b.cfg.ns, socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(20.0)
+    s.connect((b.cfg.ip, ECHO))
+    got = bytearray()
+
+    def reader() -> None:
+        while len(got) < len(data):
+            chunk = s.recv(65536)
+            if not chunk:
+                return
+            got.extend(chunk)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    s.sendall(data)
+    t.join(timeout=300)
+    assert bytes(got) == data, f"bulk echo: {len(got)} of {len(data)} bytes, or differs"
+    s.close()
+    assert ping.wait(timeout=120) == 0, "ping flood lost replies"
+    # Linux aborts a connection in the middle of a transfer
+    r = netns.socket_in(b.cfg.ns, socket.AF_INET, socket.SOCK_STREAM)
+    r.settimeout(10.0)
+    r.connect((b.cfg.ip, ECHO))
+    r.sendall(rng.randbytes(20000))
+    r.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    r.close()
+    assert _echo_session(b, rng, rounds=10, max_size=2000) > 0
+    pcap = b.cfg.pcap
+    b.down()
+    assert_tshark_clean(pcap, "-o", "tcp.check_checksum:TRUE")

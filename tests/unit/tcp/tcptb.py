@@ -132,6 +132,7 @@ class TcpTb:
         dut.s_tx_axis_tlast.value = 0
         dut.s_tx_axis_tid.value = 0
         dut.s_tx_close.value = 0
+        dut.s_conn_valid.value = 0
 
     async def start(self) -> None:
         cocotb.start_soon(Clock(self.dut.clk, 8, unit="ns").start())
@@ -203,6 +204,13 @@ class TcpTb:
         self.all_frames.append(s)
 
     # ---- drivers ----
+    async def _taken(self, ready: Any) -> None:
+        """Wait for the clock edge at which ``ready`` is high (the offer is taken)."""
+        while True:
+            await RisingEdge(self.dut.clk)
+            if ready.value:
+                return
+
     async def _drive_in(self) -> None:
         d = self.dut
         while True:
@@ -216,20 +224,14 @@ class TcpTb:
             d.s_hdr_len.value = len(data)
             d.s_hdr_broadcast.value = int(bcast)
             d.s_hdr_valid.value = 1
-            while True:
-                await RisingEdge(d.clk)
-                if d.s_hdr_ready.value:
-                    break
+            await self._taken(d.s_hdr_ready)
             d.s_hdr_valid.value = 0
             for i, b in enumerate(data):
                 d.s_axis_tdata.value = b
                 d.s_axis_tlast.value = int(i == len(data) - 1)
                 d.s_axis_tuser.value = int(bad and i == len(data) - 1)
                 d.s_axis_tvalid.value = 1
-                while True:
-                    await RisingEdge(d.clk)
-                    if d.s_axis_tready.value:
-                        break
+                await self._taken(d.s_axis_tready)
             d.s_axis_tvalid.value = 0
             d.s_axis_tlast.value = 0
 
@@ -252,10 +254,7 @@ class TcpTb:
                 d.s_tx_axis_tlast.value = int(last)
                 d.s_tx_close.value = int(close and last)
                 d.s_tx_axis_tvalid.value = 1
-                while True:
-                    await RisingEdge(d.clk)
-                    if d.s_tx_axis_tready.value:
-                        break
+                await self._taken(d.s_tx_axis_tready)
             d.s_tx_axis_tvalid.value = 0
             d.s_tx_close.value = 0
 
@@ -296,6 +295,17 @@ class TcpTb:
             b[-1 if payload else 17] ^= 0x40
             raw = bytes(b)
         self.in_q.append((raw, ip_int(src), bad, bcast))
+
+    async def connect(self, ip: str, port: int, lport: int, mac: int = PEER_MAC) -> None:
+        """Ask for an active open (held until taken)."""
+        d = self.dut
+        d.s_conn_ip.value = ip_int(ip)
+        d.s_conn_port.value = port
+        d.s_conn_lport.value = lport
+        d.s_conn_mac.value = mac
+        d.s_conn_valid.value = 1
+        await self._taken(d.s_conn_ready)
+        d.s_conn_valid.value = 0
 
     def app_send(self, sid: int, data: bytes, close: bool = False) -> None:
         self.tx_q.append((sid, data, close))

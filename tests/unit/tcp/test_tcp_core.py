@@ -322,6 +322,275 @@ async def test_retransmit_timeout(dut) -> None:
 
 
 @cocotb.test()
+async def test_fast_retransmit(dut) -> None:
+    """User-reported failure 5: three duplicate ACKs resend the first unacknowledged
+    segment at once, long before the RTO (RFC 5681); a partial ACK during the recovery
+    resends the next one at once (RFC 6582 NewReno); fewer than three duplicates do
+    nothing; the full ACK ends the recovery. No time-out fires."""
+    tb = TcpTb(dut)
+    m = ev(dut)
+    await tb.start()
+    p = Peer(tb, 6000, 7, mss=100)
+    await p.connect()
+    rng = random.Random(5)
+    data = bytes(rng.randrange(256) for _ in range(500))
+    tb.app_send(p.sid, data)
+    segs = [await tb.frame() for _ in range(5)]
+    assert [len(s.payload) for s in segs] == [100] * 5
+    base = p.rcv
+    # segment 0 lost: the peer acknowledges nothing new, once per later segment
+    for _ in range(2):
+        p.send(ACK)
+    await tb.no_frame(400)
+    p.send(ACK)
+    r = await tb.frame(limit=2000)
+    assert r.seq == base and r.payload == data[:100], "not a fast retransmit of segment 0"
+    assert r.t - segs[-1].t < tb.tick * CFG["cfg_rto_min"] / 2
+    p.send(ACK)  # a fourth duplicate: nothing more
+    await tb.no_frame(400)
+    # segment 2 lost too: the partial ACK (up to 200) resends it at once
+    p.send(ACK, ack=base + 200)
+    r2 = await tb.frame(limit=2000)
+    assert r2.seq == base + 200 and r2.payload == data[200:300]
+    p.send(ACK, ack=base + 500)
+    await tb.no_frame(tb.tick * (CFG["cfg_rto_min"] + 4))
+    assert count(m, "rto") == 0
+    assert count(m, "rexmit_seg") == 2
+    assert count(m, "dup_ack_rcvd") == 4
+
+
+@cocotb.test()
+async def test_window_updates(dut) -> None:
+    """User-reported failure 1: a transfer to a peer whose window opens only through
+    window updates (ACKs that acknowledge nothing new) keeps going: every update lets the
+    sender send what fits, never more than the window; a zero window stops it and the
+    update after it restarts it. 6000 bytes arrive byte-exact."""
+    tb = TcpTb(dut)
+    await tb.start()
+    p = Peer(tb, 6100, 80, mss=1460)
+    await p.connect()
+    rng = random.Random(6)
+    data = bytes(rng.randrange(256) for _ in range(6000))
+    # a 300-byte window first
+    p.send(ACK, window=300)
+    await tb.cycles(200)
+    tb.app_send(p.sid, data)
+    got = bytearray()
+    acked = p.rcv
+    wnd = 300
+    steps = 0
+    while len(got) < len(data):
+        s = await tb.frame(limit=8000)
+        assert s.seq == (p.rcv + len(got)) & 0xFFFFFFFF, "out of order or resent"
+        assert (s.seq + len(s.payload) - acked) & 0xFFFFFFFF <= wnd, "beyond the window"
+        got += s.payload
+        steps += 1
+        if (s.seq + len(s.payload) - acked) & 0xFFFFFFFF == wnd:
+            # the window is full: acknowledge all, with a zero window every third time,
+            # then open it by a window update alone
+            acked = (s.seq + len(s.payload)) & 0xFFFFFFFF
+            if steps % 3 == 0:
+                p.send(ACK, ack=acked, window=0)
+                await tb.no_frame(300)
+            wnd = rng.choice((1, 100, 700, 1460, 3000))
+            p.send(ACK, ack=acked, window=wnd)
+    assert bytes(got) == data
+
+
+@cocotb.test()
+async def test_time_wait(dut) -> None:
+    """We close first: FIN_WAIT_1, FIN_WAIT_2 once our FIN is acknowledged, TIME_WAIT
+    after the peer's FIN (ACKed); a retransmitted FIN in TIME_WAIT is ACKed again; the
+    slot is freed after cfg_time_wait ticks (closed event), and only then a segment of
+    the old connection is answered with an RST."""
+    tb = TcpTb(dut)
+    m = ev(dut)
+    await tb.start()
+    p = Peer(tb, 6200, 7)
+    await p.connect()
+    tb.app_send(p.sid, b"bye", close=True)
+    s = await tb.frame()
+    if not s.flags & FIN:
+        f = await tb.frame()
+    else:
+        f = s
+    assert f.flags & FIN and f.seq + len(f.payload) == p.rcv + 3
+    p.rcv += 4
+    p.send(ACK)
+    await tb.no_frame(300)
+    p.data(b"late data", flags=ACK)  # the peer may still send (half-close)
+    a = await tb.frame()
+    assert a.ack == p.seq and a.flags == ACK
+    p.send(FIN | ACK)
+    p.seq += 1
+    a = await tb.frame()
+    t0 = a.t
+    assert a.flags == ACK and a.ack == p.seq
+    p.send(FIN | ACK, seq=p.seq - 1)  # our ACK was lost: the peer resends its FIN
+    a = await tb.frame()
+    assert a.flags == ACK and a.ack == p.seq
+    e = await tb.wait_event(0x10, p.sid, limit=tb.tick * (CFG["cfg_time_wait"] + 3))
+    dt = (e[0] - t0) / tb.tick
+    assert CFG["cfg_time_wait"] - 1 <= dt <= CFG["cfg_time_wait"] + 2, f"TIME_WAIT {dt}"
+    assert await tb.wait_rx(p.sid, 9) == b"late data"
+    p.send(ACK)
+    r = await tb.frame()
+    assert r.flags == RST
+    assert count(m, "closed") == 1
+
+
+@cocotb.test()
+async def test_active_open(dut) -> None:
+    """Active open: SYN with our MSS to the given MAC and address (user-reported failure
+    2: unicast MAC, an MSS the path carries); the first SYN lost: sent again after the
+    RTO; SYN-ACK: ACK, established event with the ports; the peer's MSS (700) limits our
+    segments; data both ways. A refused connect (RST|ACK): reset event. Simultaneous
+    open (a SYN crossing ours): SYN-ACK, then established. An unacceptable ACK in
+    SYN_SENT: RST."""
+    tb = TcpTb(dut)
+    m = ev(dut)
+    await tb.start()
+    await tb.connect("192.0.2.100", 5555, 40001)
+    s0 = await tb.frame()
+    assert s0.flags == SYN and s0.sport == 40001 and s0.dport == 5555
+    assert dict(s0.options).get("MSS") == CFG["cfg_mss"]
+    s1 = await tb.frame(limit=tb.tick * (CFG["cfg_rto_init"] + 3))
+    assert s1.flags == SYN and s1.seq == s0.seq, "SYN not sent again"
+    dt = (s1.t - s0.t) / tb.tick
+    assert CFG["cfg_rto_init"] - 1 <= dt <= CFG["cfg_rto_init"] + 2, dt
+    p = Peer(tb, 5555, 40001, isn=0x7FFFFFF0, mss=700)
+    p.send(SYN | ACK, ack=s0.seq + 1, options=[("MSS", 700)])
+    p.seq += 1
+    p.rcv = s0.seq + 1
+    a = await tb.frame()
+    assert a.flags == ACK and a.ack == p.seq and a.seq == p.rcv
+    e = await tb.wait_event(1)
+    assert e[3:] == ("192.0.2.100", 5555, 40001)
+    p.sid = e[2]
+    out = bytes(random.Random(7).randrange(256) for _ in range(1000))
+    tb.app_send(p.sid, out)
+    d1 = await tb.frame()
+    d2 = await tb.frame()
+    assert len(d1.payload) == 700 and d1.payload + d2.payload == out
+    p.rcv += 1000
+    p.data(b"reply")
+    a = await tb.frame()
+    assert a.ack == p.seq and a.flags == ACK
+    assert await tb.wait_rx(p.sid, 5) == b"reply"
+    # refused
+    await tb.connect("192.0.2.100", 6666, 40002)
+    s = await tb.frame()
+    tb.send(6666, 40002, RST | ACK, seq=0, ack=s.seq + 1)
+    e = await tb.wait_event(4)
+    assert e[3:] == ("192.0.2.100", 6666, 40002)
+    # simultaneous open
+    await tb.connect("192.0.2.100", 7777, 40003)
+    s = await tb.frame()
+    tb.send(7777, 40003, SYN, seq=900)
+    sa = await tb.frame()
+    assert sa.flags == SYN | ACK and sa.seq == s.seq and sa.ack == 901
+    tb.send(7777, 40003, ACK, seq=901, ack=s.seq + 1)
+    e = await tb.wait_event(1)
+    assert e[3:] == ("192.0.2.100", 7777, 40003)
+    # an ACK that does not acknowledge our SYN: RST with its number
+    await tb.connect("192.0.2.100", 8888, 40004)
+    s = await tb.frame()
+    tb.send(8888, 40004, SYN | ACK, seq=50, ack=s.seq + 7)
+    r = await tb.frame()
+    assert r.flags == RST and r.seq == s.seq + 7
+    assert count(m, "established") == 2
+
+
+@cocotb.test()
+async def test_reset_reuse(dut) -> None:
+    """A session reset while the application is in the middle of reading it and of
+    writing to it (its buffer full): the slot is not reused until both are done, so the
+    old connection's bytes never reach a new one (found on the virtual board with Linux
+    resetting mid-transfer); afterwards the slot serves a new connection cleanly."""
+    tb = TcpTb(dut)
+    await tb.start()
+    a = Peer(tb, 6300, 7)
+    await a.connect()
+    tb.rx_pause = 1.0  # the application stops reading
+    a.data(bytes(range(200)) * 3)
+    await tb.frame()
+    old = bytes([0xA5]) * 3000
+    tb.app_send(a.sid, old)  # more than the 2 KiB buffer: the writer waits for room
+    sent_old = bytearray()
+    for _ in range(2):
+        sent_old += (await tb.frame()).payload
+    a.send(RST)
+    await tb.wait_event(4, a.sid)
+    b = Peer(tb, 6301, 7)
+    await b.connect()
+    assert b.sid != a.sid, "slot reused while the old session's bytes were in flight"
+    tb.rx_pause = 0.0
+    tb.app_send(a.sid, b"to the dead session")
+    await tb.cycles(3000)
+    assert len(tb.rx.get(a.sid, b"")) <= 256  # at most the turn that was running
+    b.data(b"hello b")
+    await tb.frame()
+    assert await tb.wait_rx(b.sid, 7) == b"hello b"
+    tb.app_send(b.sid, b"reply b")
+    r = await tb.frame()
+    assert r.payload == b"reply b" and r.dport == 6301
+    c = Peer(tb, 6302, 7)
+    await c.connect()
+    assert c.sid == a.sid, "the slot is free again"
+    before = len(tb.rx.get(c.sid, b""))
+    c.data(b"hello c")
+    await tb.frame()
+    await tb.cycles(300)
+    assert bytes(tb.rx[c.sid][before:]) == b"hello c"
+    tb.app_send(c.sid, b"reply c")
+    r = await tb.frame()
+    assert r.payload == b"reply c" and r.seq == c.rcv and r.dport == 6302
+
+
+@cocotb.test()
+async def test_syn_flood_and_old_ack(dut) -> None:
+    """SYN flood: at most MAX_HALF_OPEN (4 of 8) sessions in SYN_RCVD, further SYNs
+    dropped and counted, so established sessions keep slots free; completing a handshake
+    makes room for one more. RFC 5961: a segment whose ACK is far behind snd_una (a blind
+    injection) is dropped with an ACK, its data not delivered."""
+    tb = TcpTb(dut)
+    m = ev(dut)
+    await tb.start()
+    for i in range(6):
+        tb.send(7000 + i, 7, SYN, seq=100 * i, options=[("MSS", 1460)])
+    answered = []
+    for _ in range(4):
+        answered.append(await tb.frame())
+    await tb.no_frame(800)
+    assert all(s.flags == SYN | ACK for s in answered)
+    assert sorted(s.dport for s in answered) == [7000, 7001, 7002, 7003]
+    assert count(m, "syn_full") == 2
+    # the first completes its handshake: room for one more half-open session
+    s0 = answered[0]
+    tb.send(s0.dport, 7, ACK, seq=s0.ack, ack=s0.seq + 1)
+    await tb.wait_event(1)
+    tb.send(7010, 7, SYN, seq=5)
+    sa = await tb.frame()
+    assert sa.flags == SYN | ACK and sa.dport == 7010
+    tb.send(7100, 7, SYN, seq=5)  # the bound again
+    await tb.no_frame(800)
+    assert count(m, "syn_full") == 3
+    tb.send(7010, 7, ACK, seq=6, ack=sa.seq + 1)
+    await tb.wait_event(1)
+    # blind injection: an ACK 100000 behind
+    p = Peer(tb, 7100, 7)
+    await p.connect()
+    p.send(ACK | PSH, b"injected", ack=p.rcv - 100000)
+    a = await tb.frame()
+    assert a.flags == ACK and a.ack == p.seq
+    await tb.cycles(200)
+    assert p.sid not in tb.rx
+    p.data(b"real")
+    await tb.frame()
+    assert await tb.wait_rx(p.sid, 4) == b"real"
+
+
+@cocotb.test()
 async def test_wrap_sessions(dut) -> None:
     """User-reported failure 4: several sessions, a retransmission whose data wraps the
     end of the session's buffer must read the wrapped part from the session's own start
