@@ -16,7 +16,8 @@
 // Configuration: cfg_mac, cfg_ip, cfg_ttl, cfg_df (frames); cfg_listen_port (NUM_LISTEN
 //   ports, 0 = none); cfg_mss (our MSS option and segment limit); cfg_rto_init,
 //   cfg_rto_min, cfg_rto_max, cfg_max_retries, cfg_time_wait (in tick_1ms ticks);
-//   cfg_isn_key.
+//   cfg_isn_key (128-bit secret of the initial sequence numbers' hash: set it from a random
+//   source at start-up).
 // cnt_ev (24 bits): [4:0] tcp_rx (segments, bad_len, bad_csum, err_in, broadcast),
 //   [21:5] tcp_ctl (its 17 bits, tcp_ctl's header), [22] tcp_tx frames sent, [23]
 //   tcp_app_tx beats dropped (session not open).
@@ -48,7 +49,7 @@ module tcp_core #(
     input  wire [15:0]              cfg_rto_max,
     input  wire [3:0]               cfg_max_retries,
     input  wire [15:0]              cfg_time_wait,
-    input  wire [31:0]              cfg_isn_key,
+    input  wire [127:0]             cfg_isn_key,
     // from ip_rx
     input  wire                     s_hdr_valid,
     output wire                     s_hdr_ready,

@@ -50,7 +50,8 @@
 //   max(1, 4 rttvar) within [cfg_rto_min, cfg_rto_max]; initial cfg_rto_init; Karn: no
 //   sample from a retransmitted segment. In TIME_WAIT the timer holds cfg_time_wait, at
 //   0 the slot is freed. Times are in ticks (milliseconds).
-// ISN: a keyed mix of the 4-tuple and cfg_isn_key plus a clock advancing 250 per tick.
+// ISN (RFC 6528): SipHash-2-4 (tcp_isn) under cfg_isn_key of the remote address, remote
+//   port and local port, plus a clock advancing 250 per tick (4 us a step).
 // Interfaces: s_seg_* (tcp_rx's descriptor), stage_rd_* and seg_release (tcp_rx's ring);
 //   rxbuf_wr_*, commit_*, eof_*, rxinit/kill, rxr_rd_ptr, win_* (tcp_app_rx); txinit,
 //   una_wr_*, txw_rd_ptr, open_vec, svc_set/close_set (tcp_app_tx); m_seg_* (tcp_tx);
@@ -89,7 +90,7 @@ module tcp_ctl #(
     input  wire [15:0]                 cfg_rto_max,
     input  wire [3:0]                  cfg_max_retries,
     input  wire [15:0]                 cfg_time_wait,
-    input  wire [31:0]                 cfg_isn_key,
+    input  wire [127:0]                cfg_isn_key,
     // segment descriptor from tcp_rx
     input  wire                        s_seg_valid,
     output wire                        s_seg_ready,
@@ -347,20 +348,19 @@ module tcp_ctl #(
                 listening = 1'b1;
     end
 
-    // keyed mix of the 4-tuple for the ISN
-    reg [31:0] isn_mix;
-    always @* begin
-        isn_mix = sg_ip_reg ^ cfg_isn_key;
-        isn_mix = isn_mix ^ {sg_sport_reg, sg_dport_reg};
-        isn_mix = isn_mix ^ (isn_mix << 13);
-        isn_mix = isn_mix ^ (isn_mix >> 17);
-        isn_mix = isn_mix ^ (isn_mix << 5);
-        isn_mix = isn_mix + {cfg_isn_key[15:0], cfg_isn_key[31:16]};
-        isn_mix = isn_mix ^ (isn_mix << 13);
-        isn_mix = isn_mix ^ (isn_mix >> 17);
-        isn_mix = isn_mix ^ (isn_mix << 5);
-    end
-    wire [31:0] isn = isn_mix + isn_clk_reg;
+    // RFC 6528: ISN = M + F(remote address and ports, local port, key), F = SipHash-2-4
+    // (tcp_isn), started with each segment or connect job, M = isn_clk_reg (250 a tick:
+    // one step per 4 us)
+    reg         isn_start_reg;
+    wire        isn_valid;
+    wire [63:0] isn_hash;
+    tcp_isn u_isn (
+        .clk(clk), .rst(rst), .start(isn_start_reg), .key(cfg_isn_key),
+        .msg({sg_dport_reg[7:0], sg_dport_reg[15:8], sg_sport_reg[7:0], sg_sport_reg[15:8],
+              sg_ip_reg[7:0], sg_ip_reg[15:8], sg_ip_reg[23:16], sg_ip_reg[31:24]}),
+        .valid(isn_valid), .hash(isn_hash)
+    );
+    wire [31:0] isn = isn_hash[31:0] + isn_clk_reg;
 
     // ---- segment evaluation (S_RX_EVAL) ----
     reg [31:0] v_una, v_nxt, v_rnxt, v_off, v_end_off, v_aoff, v_maxoff, v_skip, v_avail;
@@ -828,6 +828,7 @@ module tcp_ctl #(
         init_reg     <= 1'b0;
         ev_valid_reg <= 1'b0;
         commit_reg   <= 1'b0;
+        isn_start_reg <= 1'b0;
         cur_reg      <= cur_next;
         out_sid_reg  <= sid_reg;
         if (tick_1ms) begin
@@ -848,6 +849,7 @@ module tcp_ctl #(
                 evf_reg       <= 5'd0;
                 cp_len_reg    <= 16'd0;
                 if (s_seg_valid) begin
+                    isn_start_reg  <= 1'b1;
                     job_reg        <= JOB_RX;
                     sg_mac_reg     <= s_seg_src_mac;
                     sg_ip_reg      <= s_seg_src_ip;
@@ -866,6 +868,7 @@ module tcp_ctl #(
                     free_found_reg <= 1'b0;
                     state_reg      <= S_LOOKUP;
                 end else if (s_conn_valid && !tick_pend_reg) begin
+                    isn_start_reg <= 1'b1;
                     job_reg      <= JOB_CONN;
                     sg_mac_reg   <= s_conn_mac;
                     sg_ip_reg    <= s_conn_ip;
@@ -942,7 +945,7 @@ module tcp_ctl #(
                 tx_len_reg   <= 16'd0;
                 state_reg    <= S_EMIT;
             end
-            S_CREATE: begin
+            S_CREATE: if (isn_valid) begin  // (waits for the ISN's hash)
                 created_reg  <= 1'b1;
                 was_half_reg <= 1'b0;
                 init_reg    <= 1'b1;
@@ -1129,6 +1132,7 @@ module tcp_ctl #(
             half_cnt_reg  <= {(SID_W+1){1'b0}};
             now_reg       <= 16'd0;
             isn_clk_reg   <= 32'd0;
+            isn_start_reg <= 1'b0;
             scan_reg      <= {SID_W{1'b0}};
             tx_valid_reg  <= 1'b0;
             release_reg   <= 1'b0;
@@ -1145,7 +1149,8 @@ module tcp_ctl #(
     // record and tuple write-back
     always @(posedge clk) begin
         if (state_reg == S_WB && !nosess_reg) rec_mem[sid_reg] <= cur_reg;
-        if (state_reg == S_CREATE) tup_mem[sid_reg] <= {sg_ip_reg, sg_sport_reg, sg_dport_reg};
+        if (state_reg == S_CREATE && isn_valid)
+            tup_mem[sid_reg] <= {sg_ip_reg, sg_sport_reg, sg_dport_reg};
     end
 
     assign s_seg_ready   = (state_reg == S_IDLE);
@@ -1189,6 +1194,6 @@ module tcp_ctl #(
     assign ev_lport      = ev_tup_reg[15:0];
     assign cnt_ev        = ev_reg;
 
-    wire unused = &{1'b0, sg_flags_reg[7:5], sg_flags_reg[3], rx_cp_skip[15:SW]};
+    wire unused = &{1'b0, sg_flags_reg[7:5], sg_flags_reg[3], rx_cp_skip[15:SW], isn_hash[63:32]};
 endmodule
 `default_nettype wire

@@ -14,6 +14,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from scapy.layers.inet import IP, TCP, Ether
+from unit.tcp.siphash import siphash24
 
 MAC = 0x020000000001
 IP_US = 0xC0000201  # 192.0.2.1
@@ -31,6 +32,7 @@ CFG = {
 }
 
 FIN, SYN, RST, PSH, ACK = 0x01, 0x02, 0x04, 0x08, 0x10
+ISN_KEY = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 
 
 def mac_str(v: int) -> str:
@@ -44,6 +46,14 @@ def ip_str(v: int) -> str:
 def ip_int(s: str) -> int:
     a = [int(x) for x in s.split(".")]
     return (a[0] << 24) | (a[1] << 16) | (a[2] << 8) | a[3]
+
+
+def check_isn(isn: int, ip: str, rport: int, lport: int, cycle: int, tick: int) -> None:
+    """RFC 6528: isn = M + F, F = SipHash-2-4 under the key of (remote address, remote
+    port, local port), M a clock of 250 per tick since reset."""
+    msg = bytes(int(x) for x in ip.split(".")) + rport.to_bytes(2, "big") + lport.to_bytes(2, "big")
+    m = (isn - siphash24(ISN_KEY, msg)) & 0xFFFFFFFF
+    assert m % 250 == 0 and m // 250 <= cycle // tick + 1, f"ISN {isn:#x}: M = {m}"
 
 
 @dataclass
@@ -117,7 +127,7 @@ class TcpTb:
         dut.cfg_listen_port.value = v
         for k, val in CFG.items():
             getattr(dut, k).value = val
-        dut.cfg_isn_key.value = 0x5EED1234
+        dut.cfg_isn_key.value = int.from_bytes(ISN_KEY, "little")
         dut.tick_1ms.value = 0
         dut.s_hdr_valid.value = 0
         dut.s_axis_tvalid.value = 0
@@ -405,6 +415,7 @@ class Peer:
         assert sa.ack == (self.seq + 1) & 0xFFFFFFFF
         assert sa.sport == self.dport and sa.dport == self.sport
         self.peer_mss = dict(sa.options).get("MSS", 0)
+        check_isn(sa.seq, self.src, self.sport, self.dport, self.tb.cycle, self.tb.tick)
         self.seq += 1
         self.iss = sa.seq
         self.rcv = (sa.seq + 1) & 0xFFFFFFFF

@@ -16,7 +16,7 @@ import cocotb
 import pytest
 from cocotb_run import run
 from unit.cnt_ev_mon import EvMon
-from unit.tcp.tcptb import ACK, CFG, FIN, PSH, RST, SYN, TICK, Peer, TcpTb
+from unit.tcp.tcptb import ACK, CFG, FIN, PSH, RST, SYN, TICK, Peer, TcpTb, check_isn
 
 EV_NAMES = [
     "rx_segments",
@@ -563,6 +563,8 @@ async def test_syn_flood_and_old_ack(dut) -> None:
         answered.append(await tb.frame())
     await tb.no_frame(800)
     assert all(s.flags == SYN | ACK for s in answered)
+    for s in answered:  # each ISN from its own tuple's hash (RFC 6528)
+        check_isn(s.seq, "192.0.2.100", s.dport, 7, tb.cycle, tb.tick)
     assert sorted(s.dport for s in answered) == [7000, 7001, 7002, 7003]
     assert count(m, "syn_full") == 2
     # the first completes its handshake: room for one more half-open session
