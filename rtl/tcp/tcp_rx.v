@@ -158,14 +158,16 @@ module tcp_rx #(
         state_reg <= state_next;
         ev_reg    <= 5'd0;
         if (stage_rd_en) stage_q_reg <= stage_mem[stage_rd_addr];
+        // a release gives back the segment taken before; a descriptor taken in the same
+        // cycle is held from then on (the take wins the flag)
+        if (seg_release && held_reg) begin
+            held_reg    <= 1'b0;
+            rd_base_reg <= held_end_reg;
+        end
         if (m_seg_valid && m_seg_ready) begin
             seg_valid_reg <= 1'b0;
             held_reg      <= 1'b1;
             held_end_reg  <= d_addr_reg + d_len_reg[SW:0];
-        end
-        if (seg_release && held_reg) begin
-            held_reg    <= 1'b0;
-            rd_base_reg <= held_end_reg;
         end
         case (state_reg)
             STATE_IDLE: if (s_hdr_valid && s_hdr_ready) begin

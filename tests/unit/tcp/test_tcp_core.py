@@ -593,6 +593,36 @@ async def test_syn_flood_and_old_ack(dut) -> None:
 
 
 @cocotb.test()
+async def test_back_to_back_segments(dut) -> None:
+    """Segments arriving back to back while the previous one is still being processed
+    (found on the virtual board: the staging ring's space was not given back when a
+    descriptor was taken in the cycle the previous one was released, and the receive
+    path stalled for good when the next segment did not fit without that space): bursts
+    of small and large segments, every one ACKed and delivered in order."""
+    tb = TcpTb(dut)
+    await tb.start()
+    p = Peer(tb, 6400, 7)
+    await p.connect()
+    rng = random.Random(40)
+    sent = bytearray()
+    # a segment taken as the one before is released, then one that fits only once the
+    # first is given back: 1024 + 1000 bytes, then 1040 (and so on)
+    bursts = [[10] * 12, [680] * 3, [1024, 1000], [1040, 1000], [1024, 1000], [1040]]
+    for sizes in bursts:
+        for n in sizes:
+            d = bytes(rng.randrange(256) for _ in range(n))
+            p.data(d)
+            sent += d
+        acks = [await tb.frame()]
+        while acks[-1].ack != p.seq:  # (window updates may come between)
+            assert len(acks) < 30, [a.ack for a in acks]
+            acks.append(await tb.frame())
+        assert all(a.flags == ACK and a.payload == b"" for a in acks)
+        await tb.wait_rx(p.sid, len(sent))
+    assert bytes(tb.rx[p.sid]) == bytes(sent)
+
+
+@cocotb.test()
 async def test_wrap_sessions(dut) -> None:
     """User-reported failure 4: several sessions, a retransmission whose data wraps the
     end of the session's buffer must read the wrapped part from the session's own start
