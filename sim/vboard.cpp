@@ -2,14 +2,24 @@
 //
 // Runs the Verilator model of a virtual-board top (class Vtop) on one 125 MHz clock and
 // bridges its GMII port to a Linux TAP interface:
-//   TAP -> RTL: each frame read from the TAP (no FCS, possibly shorter than 60 bytes) is
-//     padded to 60 bytes, given an FCS, preceded by 7 preamble bytes and the SFD, and
-//     driven on gmii_rxd/gmii_rx_dv one byte per cycle, with at least 12 idle cycles
-//     between frames.
+//   TAP -> RTL: frames are read from the TAP as they come (every 256-cycle chunk, and
+//     when woken from sleep) into the link queue, bounded in frames and bytes
+//     (--link-queue-frames/-bytes; a frame that finds it full is dropped and counted).
+//     Each frame (no FCS, possibly shorter than 60 bytes) is padded to 60 bytes, given
+//     an FCS, preceded by 7 preamble bytes and the SFD, and driven on
+//     gmii_rxd/gmii_rx_dv one byte per cycle, back to back with 12 idle cycles between
+//     frames while the queue holds any.
 //   RTL -> TAP: each frame the RTL sends on gmii_txd/gmii_tx_en has its preamble and
 //     SFD checked and its FCS checked and stripped before it is written to the TAP.
 //     Frames with a bad FCS, a gmii_tx_er (aborted), a bad preamble or shorter than
 //     64 bytes are dropped and counted.
+// --impair adds deterministic impairments per direction (loss, duplication, reordering,
+// corruption, bad FCS, delay: vboard_link.h), --impair-seed their seed: towards the board
+// on frames as they enter the link queue, from the board on frames before they are
+// written to the TAP.
+// The wire record (--pcap): every frame on the GMII port, both ways, stamped with the
+// simulated time of its first preamble byte (its cycle, counted from 0 in the first
+// cycle after reset, x 8 ns), or with --pcap-clock wall the wall clock (vboard_link.h).
 // While nothing is in flight the program sleeps in poll() on the TAP (at most 1 ms at a
 // time), so an idle board costs little CPU. tick_1ms is pulsed once per wall-clock
 // millisecond, so the RTL's timers agree with Linux's: while busy as the milliseconds
@@ -21,14 +31,16 @@
 // model's whole state (the root object's memory) is the same after a cycle with idle
 // inputs as before it, it is a fixed point, and every further cycle with the same
 // inputs is counted without evaluating the model (exact: the model is deterministic;
-// see "Fast-forward" below; --no-skip evaluates every cycle). --inject FILE sends the frames of a pcap to the
-// board as if they came from the TAP (benchmarks under load without a TAP, the training
-// run of the profile-guided build, host/wirecore/vboard.py, and the tests), at once or
-// (--inject-timed) each at the simulated time of its pcap timestamp.
+// see "Fast-forward" below; --no-skip evaluates every cycle). --inject FILE sends the
+// frames of a pcap to the board as if they came from the TAP (benchmarks under load
+// without a TAP, the training run of the profile-guided build, host/wirecore/vboard.py,
+// and the tests), as fast as the link takes them or (--inject-timed) each at the
+// simulated time of its pcap timestamp.
 //
-// Statistics (cycles simulated, cycles/s, frames each way, drops, and the top's counters)
-// are printed at exit (SIGINT/SIGTERM), every --stats-interval seconds, and
-// on SIGUSR1; with --stats-file they are also written there as JSON.
+// Statistics (cycles simulated, cycles/s, frames each way, drops, the link's counters,
+// the TAP interface's own counters, and the top's counters) are printed at exit
+// (SIGINT/SIGTERM), every --stats-interval seconds, and on SIGUSR1; with --stats-file
+// they are also written there as JSON.
 //
 // The counters of the top are listed by vboard_counters.h, generated at build time
 // (wirecore.vboard.counters_of: the register map's counters on vboard_top's sim_counters,
@@ -38,6 +50,7 @@
 // the whole state), else 0 and the fast-forward is off.
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/if.h>
@@ -55,6 +68,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <string>
@@ -66,6 +80,7 @@
 #include "Vtop___024root.h"
 #include "verilated.h"
 #include "vboard_counters.h"
+#include "vboard_link.h"
 #include "vboard_model.h"
 #if VM_TRACE
 #include "verilated_vcd_c.h"
@@ -76,7 +91,9 @@ namespace {
 constexpr size_t kMaxFrame = 16384;  // jumbo-aware buffer size (bytes on the wire)
 constexpr int kIfg = 12;             // idle cycles between frames towards the RTL
 constexpr int kChunk = 256;          // cycles between checks of the clock and the TAP
-constexpr size_t kQueueMax = 256;    // frames read ahead from the TAP
+constexpr size_t kFeedAhead = 64;    // --inject (untimed): frames kept in the link queue
+constexpr size_t kTapBurst = 4096;   // most frames read from the TAP at one time
+constexpr uint64_t kFlushNs = 100000000ull;  // the wire record is written this often
 constexpr int kTickSpacing = 16;     // fewest cycles between two tick_1ms pulses
 constexpr uint64_t kNsPerCycle = 8;  // 125 MHz
 
@@ -130,9 +147,18 @@ inline size_t sim_cycle_offset(const R* root) {
 
 volatile sig_atomic_t g_stop = 0;
 volatile sig_atomic_t g_dump = 0;
+volatile sig_atomic_t g_reimpair = 0;
 
 void on_stop(int) { g_stop = 1; }
 void on_dump(int) { g_dump = 1; }
+void on_reimpair(int) { g_reimpair = 1; }
+
+// s with the characters JSON strings cannot hold as they are replaced by '?'.
+std::string json_safe(std::string s) {
+    for (char& c : s)
+        if (c == '"' || c == '\\' || (unsigned char)c < 0x20) c = '?';
+    return s;
+}
 
 uint32_t crc_table[256];
 
@@ -194,7 +220,13 @@ struct Options {
     bool inject_timed = false;     // each injected frame at its pcap timestamp (simulated time)
     bool skip = true;              // fast-forward over quiescent cycles
     uint64_t tick_every = 0;       // tick_1ms every N simulated cycles instead of each wall ms
-    bool pcap_cycles = false;      // pcap timestamps: the frame's first cycle on the wire x 8 ns
+    bool pcap_wall = false;        // pcap timestamps: the wall clock (default: wire time)
+    uint64_t pcap_limit = 0;       // the pcap grows to at most this many bytes (0: no limit)
+    uint64_t queue_frames = 16384;      // link queue towards the board: frames
+    uint64_t queue_bytes = 16ull << 20;  // and bytes (frames without FCS, padded to 60)
+    vboard::Impair impair[2];           // rx (towards the board), tx (from the board)
+    uint64_t impair_seed = 1;
+    std::string impair_file;            // read again on SIGUSR2: new impairments
 };
 
 uint32_t parse_ip(const char* s, const char* what) {
@@ -223,6 +255,15 @@ double parse_num(const char* s, const char* what) {
     return v;
 }
 
+uint64_t parse_count(const char* s, const char* what, uint64_t least) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (!*s || *s == '-' || !end || *end || errno || v < least)
+        die("%s: a whole number >= %" PRIu64 ": %s", what, least, s);
+    return uint64_t(v);
+}
+
 void usage(FILE* f) {
     fprintf(f,
             "usage: vboard [options]\n"
@@ -234,7 +275,13 @@ void usage(FILE* f) {
             "  --netmask MASK        netmask (default 255.255.255.0)\n"
             "  --gateway IP          gateway (default 192.0.2.1)\n"
             "  --udp-echo-port N     UDP echo port (default 7)\n"
-            "  --pcap FILE           write every frame on the wire, both ways, to FILE (pcap)\n"
+            "  --pcap FILE           write every frame on the wire, both ways, to FILE (pcap,\n"
+            "                        nanosecond stamps: wire time, see --pcap-clock)\n"
+            "  --pcap-clock sim|wall the pcap's stamps: sim (default) the simulated time of the\n"
+            "                        frame's first preamble byte on the wire (its cycle,\n"
+            "                        0 = the first cycle after reset, x 8 ns); wall the wall\n"
+            "                        clock when the simulation put that byte on the wire\n"
+            "  --pcap-limit BYTES    stop recording once the pcap would exceed BYTES (0: never)\n"
             "  --trace FILE          write a VCD trace (only in a build with tracing)\n"
             "  --stats-interval S    print statistics every S seconds (default: only at exit)\n"
             "  --stats-file FILE     also write statistics as JSON to FILE\n"
@@ -247,21 +294,38 @@ void usage(FILE* f) {
             "  --spin                never sleep (benchmarks)\n"
             "  --run-seconds S       stop after S seconds of wall-clock time\n"
             "  --run-cycles N        stop after N cycles (within one chunk of 256)\n"
+            "  --link-queue-frames N the link queue towards the board holds at most N frames\n"
+            "                        (default 16384)\n"
+            "  --link-queue-bytes N  ... and N bytes (frames without FCS; default 16 MiB);\n"
+            "                        frames that find it full are dropped and counted\n"
+            "  --impair SPEC         impair a direction (repeatable): DIR:ITEM[,ITEM...],\n"
+            "                        DIR rx (towards the board), tx (from it) or both; ITEM\n"
+            "                        loss=P, dup=P, reorder=P[:depth=N][:hold=CYCLES],\n"
+            "                        corrupt=P (a payload byte, FCS recomputed), fcs=P (FCS\n"
+            "                        inverted), delay=CYCLES[:jitter=CYCLES], rate=MBIT/S\n"
+            "                        (0.01..1000); P in 0..1\n"
+            "                        e.g. --impair rx:loss=0.05,reorder=0.02:depth=4\n"
+            "  --impair-seed N       the impairments' seed (default 1): the same seed and the\n"
+            "                        same frames give the same result\n"
+            "  --impair-file FILE    on SIGUSR2, take the impairments from FILE (SPECs and\n"
+            "                        seed=N separated by white space; both directions start\n"
+            "                        from none; an empty file: no impairment); the statistics\n"
+            "                        file is written once they apply\n"
             "  --inject FILE         send the frames of a pcap (Ethernet, no FCS) to the board,\n"
-            "                        queued as if read from the TAP (with or without one)\n"
+            "                        as fast as the link takes them (with or without a TAP)\n"
             "  --inject-repeat N     send the pcap's frames N times over (default 1)\n"
-            "  --inject-timed        send each injected frame at its pcap timestamp, read as\n"
-            "                        simulated time (cycle = timestamp / 8 ns; not before);\n"
+            "  --inject-timed        each injected frame enters the link at its pcap timestamp\n"
+            "                        read as wire time (cycle = timestamp / 8 ns, 0 = the first\n"
+            "                        cycle after reset; not before), as if the PC sent it then;\n"
             "                        round r of --inject-repeat r x the last frame's time later\n"
             "  --tick-every-cycles N pulse tick_1ms every N simulated cycles instead of once\n"
             "                        per wall-clock millisecond (deterministic runs; never\n"
             "                        sleeps)\n"
-            "  --pcap-cycles         pcap timestamps in simulated time: the cycle of the\n"
-            "                        frame's first byte on the wire x 8 ns (nanosecond pcap)\n"
             "  --no-skip             evaluate every cycle (no fast-forward over quiescent\n"
             "                        cycles)\n"
             "  -h, --help            this help\n"
-            "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now.\n");
+            "SIGINT/SIGTERM stop the board and print statistics; SIGUSR1 prints them now;\n"
+            "SIGUSR2 reads --impair-file.\n");
 }
 
 Options parse_args(int argc, char** argv) {
@@ -269,7 +333,7 @@ Options parse_args(int argc, char** argv) {
     enum {
         O_TAP = 1000, O_MAC, O_IP, O_MASK, O_GW, O_ECHO, O_PCAP, O_TRACE, O_SINT, O_SFILE,
         O_IDLE, O_TICK, O_SPIN, O_RUN, O_ITICK, O_RUNC, O_INJ,
-        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPC
+        O_INJR, O_INJT, O_NOSKIP, O_TICKC, O_PCAPCLK, O_PCAPLIM, O_QFR, O_QBY, O_IMP, O_SEED, O_IMPF
     };
     static const struct option longopts[] = {
         {"tap", required_argument, nullptr, O_TAP},
@@ -293,7 +357,13 @@ Options parse_args(int argc, char** argv) {
         {"inject-timed", no_argument, nullptr, O_INJT},
         {"no-skip", no_argument, nullptr, O_NOSKIP},
         {"tick-every-cycles", required_argument, nullptr, O_TICKC},
-        {"pcap-cycles", no_argument, nullptr, O_PCAPC},
+        {"pcap-clock", required_argument, nullptr, O_PCAPCLK},
+        {"pcap-limit", required_argument, nullptr, O_PCAPLIM},
+        {"link-queue-frames", required_argument, nullptr, O_QFR},
+        {"link-queue-bytes", required_argument, nullptr, O_QBY},
+        {"impair", required_argument, nullptr, O_IMP},
+        {"impair-seed", required_argument, nullptr, O_SEED},
+        {"impair-file", required_argument, nullptr, O_IMPF},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
     };
@@ -337,7 +407,21 @@ Options parse_args(int argc, char** argv) {
                 o.tick_every = uint64_t(v);
                 break;
             }
-            case O_PCAPC: o.pcap_cycles = true; break;
+            case O_PCAPCLK:
+                if (strcmp(optarg, "sim") != 0 && strcmp(optarg, "wall") != 0)
+                    die("--pcap-clock: sim or wall");
+                o.pcap_wall = strcmp(optarg, "wall") == 0;
+                break;
+            case O_PCAPLIM: o.pcap_limit = parse_count(optarg, "--pcap-limit", 0); break;
+            case O_QFR: o.queue_frames = parse_count(optarg, "--link-queue-frames", 1); break;
+            case O_QBY: o.queue_bytes = parse_count(optarg, "--link-queue-bytes", 60); break;
+            case O_IMP: {
+                std::string err = vboard::parse_impair(optarg, o.impair);
+                if (!err.empty()) die("--impair %s: %s", optarg, err.c_str());
+                break;
+            }
+            case O_SEED: o.impair_seed = parse_count(optarg, "--impair-seed", 0); break;
+            case O_IMPF: o.impair_file = optarg; break;
             case 'h': usage(stdout); exit(0);
             default: usage(stderr); exit(2);
         }
@@ -353,59 +437,22 @@ Options parse_args(int argc, char** argv) {
     return o;
 }
 
-class Pcap {
-  public:
-    // sim_time: nanosecond timestamps given by the caller (simulated time), else the
-    // wall clock in microseconds.
-    void open(const std::string& path, bool sim_time) {
-        f_ = fopen(path.c_str(), "wb");
-        if (!f_) die("--pcap %s: %s", path.c_str(), strerror(errno));
-        sim_time_ = sim_time;
-        const uint32_t hdr[6] = {sim_time ? 0xa1b23c4du : 0xa1b2c3d4u, 0x00040002u, 0, 0, 65535,
-                                 1};  // DLT_EN10MB
-        // version is two 16-bit fields (2, 4): write them in host order explicitly.
-        fwrite(&hdr[0], 4, 1, f_);
-        const uint16_t ver[2] = {2, 4};
-        fwrite(ver, 2, 2, f_);
-        fwrite(&hdr[2], 4, 4, f_);
-    }
-    void write(const uint8_t* p, size_t n, uint64_t sim_ns) {
-        if (!f_) return;
-        uint32_t sec, frac;
-        if (sim_time_) {
-            sec = uint32_t(sim_ns / 1000000000ull);
-            frac = uint32_t(sim_ns % 1000000000ull);
-        } else {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            sec = uint32_t(ts.tv_sec);
-            frac = uint32_t(ts.tv_nsec / 1000);
-        }
-        const uint32_t rec[4] = {sec, frac, uint32_t(n), uint32_t(n)};
-        fwrite(rec, 4, 4, f_);
-        fwrite(p, 1, n, f_);
-    }
-    void flush() {
-        if (f_) fflush(f_);
-    }
-    void close() {
-        if (f_) fclose(f_);
-        f_ = nullptr;
-    }
-
-  private:
-    FILE* f_ = nullptr;
-    bool sim_time_ = false;
-};
-
 struct Stats {
     uint64_t to_board_frames = 0, to_board_bytes = 0;
     uint64_t from_board_frames = 0, from_board_bytes = 0;
     uint64_t from_board_bad_fcs = 0, from_board_aborted = 0, from_board_bad_preamble = 0;
     uint64_t from_board_runt = 0, from_board_oversize = 0;
-    uint64_t tap_oversize = 0, tap_write_errors = 0, tap_queue_full = 0;
+    uint64_t tap_oversize = 0, tap_write_errors = 0;
     uint64_t ticks = 0;
     uint64_t from_board_min_gap = UINT64_MAX;  // fewest idle cycles seen between two frames
+};
+
+// The link queue towards the board (see the top of the file).
+struct LinkQueue {
+    std::deque<vboard::LinkFrame> q;
+    uint64_t bytes = 0;
+    uint64_t queued = 0, drops = 0, drop_bytes = 0;  // frames taken in; dropped (full)
+    uint64_t peak_frames = 0, peak_bytes = 0;
 };
 
 class Board {
@@ -421,6 +468,16 @@ class Board {
     void feed_inject();
     bool inject_left() const { return inject_round_ < o_.inject_repeat && !inject_.empty(); }
     void release_timed();
+    void link_events();
+    void update_next_event();
+    void from_pc(std::vector<uint8_t>&& f);
+    void enqueue(vboard::LinkFrame&& f);
+    void to_pc(vboard::LinkFrame&& f);
+    bool link_pending() const;
+    // wire time: cycles counted from the first cycle after reset, x 8 ns
+    uint64_t sim_ns(uint64_t cycle) const {
+        return cycle >= reset_end_ ? (cycle - reset_end_) * kNsPerCycle : 0;
+    }
     void cycle();
     void after_idle_eval();
     void skip_idle(uint64_t k);
@@ -428,6 +485,10 @@ class Board {
     void end_tx_frame();
     void print_stats(FILE* f, bool final);
     void write_stats_file();
+    void write_link_json(FILE* f);
+    void reimpair();
+    void write_pc_json(FILE* f);
+    bool tap_stat(const char* name, uint64_t* v) const;
 
     const Options& o_;
     std::unique_ptr<VerilatedContext> ctx_;
@@ -436,24 +497,34 @@ class Board {
     std::unique_ptr<VerilatedVcdC> vcd_;
 #endif
     int tap_ = -1;
-    Pcap pcap_;
+    vboard::WireRecord pcap_;
     Stats st_;
     uint64_t cycles_ = 0;
     uint64_t t_start_ = 0, busy_ns_ = 0;
 
     // TAP -> RTL
-    std::deque<std::vector<uint8_t>> queue_;
+    LinkQueue link_;
+    vboard::Impairer imp_[2];            // rx (towards the board), tx (from the board)
+    vboard::Impairer::Push to_queue_, to_tap_;
+    uint64_t seed_ = 0;               // the impairments' seed now
+    uint64_t impair_reads_ = 0;       // --impair-file read (SIGUSR2)
+    uint64_t impair_changes_ = 0;     // settings taken from it
+    std::string impair_error_;        // why the last --impair-file was refused ("" if not)
+    std::deque<vboard::LinkFrame> tx_out_;  // frames from the board due for the TAP
+    uint64_t tx_free_ = 0;   // rate: the first cycle the slower wire towards the TAP is free
+    uint64_t rx_extra_ = 0;  // rate: idle cycles added after the frame on the wire now
     std::vector<uint8_t> rx_wire_;
     size_t rx_pos_ = 0;
     int rx_gap_ = 0;
     bool tick_now_ = false;
     uint64_t ticks_owed_ = 0;  // wall-clock milliseconds not yet given to the RTL
     std::vector<std::vector<uint8_t>> inject_;  // --inject frames
-    std::vector<uint64_t> inject_due_;          // --inject-timed: the cycle of each frame
+    std::vector<uint64_t> inject_due_;          // --inject-timed: each frame's cycle after reset
     size_t inject_pos_ = 0;
     uint64_t inject_round_ = 0;
-    uint64_t next_due_ = UINT64_MAX;  // --inject-timed: the next frame's cycle
-    uint64_t ticks_accrued_ = 0;      // --tick-every-cycles: ticks owed so far
+    uint64_t next_due_ = UINT64_MAX;    // --inject-timed: the next frame's cycle
+    uint64_t next_event_ = UINT64_MAX;  // the next cycle at which link_events() has work
+    uint64_t ticks_accrued_ = 0;        // --tick-every-cycles: ticks owed so far
 
     // fast-forward (see kCheckFirst)
     bool skip_on_ = false;
@@ -499,10 +570,11 @@ void Board::open_tap() {
         die("cannot attach to TAP %s: %s", o_.tap.c_str(), strerror(errno));
 }
 
+// Take every frame the TAP holds (at most kTapBurst at a time) into the link.
 void Board::read_tap() {
     if (tap_ < 0) return;
     uint8_t buf[kMaxFrame];
-    while (queue_.size() < kQueueMax) {
+    for (size_t k = 0; k < kTapBurst; k++) {
         ssize_t n = ::read(tap_, buf, sizeof buf);
         if (n < 0) {
             if (errno == EINTR) continue;
@@ -513,9 +585,80 @@ void Board::read_tap() {
             st_.tap_oversize++;
             continue;
         }
-        queue_.emplace_back(buf, buf + n);
+        from_pc(std::vector<uint8_t>(buf, buf + n));
     }
-    st_.tap_queue_full++;
+}
+
+// A frame from the PC (the TAP or --inject) enters the link at this cycle: padded to
+// 60 bytes as it will be on the wire, impaired, then queued.
+void Board::from_pc(std::vector<uint8_t>&& f) {
+    if (f.size() < 60) f.resize(60, 0);  // the padding is on the wire and in the FCS
+    imp_[0].enter(std::move(f), cycles_, to_queue_);
+    update_next_event();
+}
+
+void Board::enqueue(vboard::LinkFrame&& f) {
+    LinkQueue& l = link_;
+    if (l.q.size() >= o_.queue_frames || l.bytes + f.data.size() > o_.queue_bytes) {
+        l.drops++;
+        imp_[0].n.queue_drops++;
+        l.drop_bytes += f.data.size();
+        return;
+    }
+    l.bytes += f.data.size();
+    l.q.push_back(std::move(f));
+    l.queued++;
+    if (l.q.size() > l.peak_frames) l.peak_frames = l.q.size();
+    if (l.bytes > l.peak_bytes) l.peak_bytes = l.bytes;
+}
+
+// A frame from the board, after its impairments: written to the TAP when due.
+// With a rate, it waits for its turn on the slower wire; the queue towards the TAP holds
+// at most --link-queue-frames frames (a frame that finds it full is dropped and counted).
+void Board::to_pc(vboard::LinkFrame&& f) {
+    const double rate = imp_[1].settings().rate;
+    if (rate > 0) {
+        if (tx_out_.size() >= o_.queue_frames) {
+            imp_[1].n.queue_drops++;
+            return;
+        }
+        if (f.due < tx_free_) f.due = tx_free_;
+        tx_free_ = f.due + vboard::occupancy(f.data.size(), rate);
+    }
+    tx_out_.push_back(std::move(f));
+}
+
+bool Board::link_pending() const {
+    return !tx_out_.empty() || imp_[0].holding() || imp_[1].holding();
+}
+
+void Board::update_next_event() {
+    uint64_t t = next_due_;
+    for (const vboard::Impairer& i : imp_) {
+        const uint64_t d = i.next_deadline();
+        if (d < t) t = d;
+    }
+    if (!tx_out_.empty() && tx_out_.front().due < t) t = tx_out_.front().due;
+    next_event_ = t;
+}
+
+// What is due at this cycle: timed frames from the PC, frames held back whose time is
+// up, frames from the board for the TAP.
+void Board::link_events() {
+    if (cycles_ >= next_due_) release_timed();
+    for (vboard::Impairer& i : imp_)
+        if (i.next_deadline() <= cycles_) i.expire(cycles_, &i == &imp_[0] ? to_queue_ : to_tap_);
+    while (!tx_out_.empty() && tx_out_.front().due <= cycles_) {
+        vboard::LinkFrame f = std::move(tx_out_.front());
+        tx_out_.pop_front();
+        if (f.bad_fcs) continue;  // the PC's side drops it (counted as fcs_corrupted)
+        imp_[1].n.delivered++;
+        if (tap_ >= 0) {
+            ssize_t r = ::write(tap_, f.data.data(), f.data.size());
+            if (r != ssize_t(f.data.size())) st_.tap_write_errors++;
+        }
+    }
+    update_next_event();
 }
 
 void Board::load_inject() {
@@ -542,7 +685,7 @@ void Board::load_inject() {
         std::vector<uint8_t> fr(n);
         if (fread(fr.data(), 1, n, f) != n) die("--inject %s: truncated", o_.inject.c_str());
         inject_.push_back(std::move(fr));
-        // the timestamp as simulated time: the first cycle at or after it (in file order)
+        // the timestamp as wire time: the first cycle at or after it (in file order)
         uint64_t ns = uint64_t(u32(rec[0])) * 1000000000ull +
                       uint64_t(u32(rec[1])) * (nano ? 1ull : 1000ull);
         uint64_t due = (ns + kNsPerCycle - 1) / kNsPerCycle;
@@ -551,27 +694,33 @@ void Board::load_inject() {
     }
     fclose(f);
     if (inject_.empty()) die("--inject %s: no frames", o_.inject.c_str());
-    if (o_.inject_timed) next_due_ = inject_due_[0];
 }
 
-// --inject-timed: queue the frames whose cycle has come (called before each cycle).
-// Round r (--inject-repeat) is sent r x (the last frame's cycle) later.
+// --inject-timed: the frames whose cycle has come enter the link (called before a
+// cycle). Round r (--inject-repeat) is sent r x (the last frame's cycle) later.
 void Board::release_timed() {
-    while (next_due_ <= cycles_ && queue_.size() < kQueueMax) {
-        queue_.push_back(inject_[inject_pos_]);
+    while (next_due_ <= cycles_) {
+        from_pc(std::vector<uint8_t>(inject_[inject_pos_]));
         const uint64_t span = inject_due_.back() > 0 ? inject_due_.back() : 1;
         if (++inject_pos_ == inject_.size()) {
             inject_pos_ = 0;
             inject_round_++;
         }
-        next_due_ = inject_left() ? inject_due_[inject_pos_] + inject_round_ * span : UINT64_MAX;
+        next_due_ = inject_left()
+                        ? reset_end_ + inject_due_[inject_pos_] + inject_round_ * span
+                        : UINT64_MAX;
     }
 }
 
+// --inject (untimed): keep the link queue supplied (it does not overflow from this but
+// for a duplicate in a queue of one frame).
 void Board::feed_inject() {
     if (o_.inject_timed) return;
-    while (inject_left() && queue_.size() < kQueueMax) {
-        queue_.push_back(inject_[inject_pos_]);
+    // (room for a frame and its copy, or an empty queue)
+    const uint64_t cap = std::min<uint64_t>(kFeedAhead, o_.queue_frames);
+    while (inject_left() && (link_.q.empty() || (link_.q.size() + 2 <= cap &&
+                                                 link_.bytes + 2 * kMaxFrame <= o_.queue_bytes))) {
+        from_pc(std::vector<uint8_t>(inject_[inject_pos_]));
         if (++inject_pos_ == inject_.size()) {
             inject_pos_ = 0;
             inject_round_++;
@@ -579,19 +728,25 @@ void Board::feed_inject() {
     }
 }
 
+// The frame at the head of the link queue goes on the wire: its first preamble byte is
+// driven in this cycle.
 void Board::start_rx_frame() {
-    std::vector<uint8_t> f = std::move(queue_.front());
-    queue_.pop_front();
-    size_t n = f.size();
-    if (n < 60) f.resize(60, 0);  // pad (the padding is on the wire and in the FCS)
-    pcap_.write(f.data(), f.size(), (cycles_ + 1) * kNsPerCycle);  // on the wire next cycle
+    vboard::LinkFrame f = std::move(link_.q.front());
+    link_.q.pop_front();
+    link_.bytes -= f.data.size();
+    const std::vector<uint8_t>& d = f.data;
+    pcap_.to_board(sim_ns(cycles_), d.data(), d.size());
     st_.to_board_frames++;
-    st_.to_board_bytes += n;
-    uint32_t fcs = crc32(f.data(), f.size());
+    st_.to_board_bytes += d.size();
+    imp_[0].n.delivered++;
+    const double rate = imp_[0].settings().rate;
+    rx_extra_ = rate > 0 ? vboard::occupancy(d.size(), rate) - (8 + d.size() + 4 + 12) : 0;
+    uint32_t fcs = crc32(d.data(), d.size());
+    if (f.bad_fcs) fcs = ~fcs;
     rx_wire_.clear();
     rx_wire_.insert(rx_wire_.end(), 7, 0x55);
     rx_wire_.push_back(0xD5);
-    rx_wire_.insert(rx_wire_.end(), f.begin(), f.end());
+    rx_wire_.insert(rx_wire_.end(), d.begin(), d.end());
     for (int i = 0; i < 4; i++) rx_wire_.push_back(uint8_t(fcs >> (8 * i)));
     rx_pos_ = 0;
 }
@@ -600,58 +755,50 @@ void Board::end_tx_frame() {
     const std::vector<uint8_t>& w = tx_buf_;
     size_t i = 0;
     while (i < w.size() && w[i] == 0x55) i++;
-    if (tx_err_) {
-        st_.from_board_aborted++;
-        return;
-    }
-    if (tx_overflow_) {
-        st_.from_board_oversize++;
-        return;
-    }
-    if (i == 0 || i > 7 || i >= w.size() || w[i] != 0xD5) {
-        st_.from_board_bad_preamble++;
-        return;
-    }
-    const uint8_t* f = w.data() + i + 1;
-    size_t n = w.size() - i - 1;
-    if (n < 64) {
-        st_.from_board_runt++;
-        return;
-    }
-    uint32_t fcs = uint32_t(f[n - 4]) | uint32_t(f[n - 3]) << 8 | uint32_t(f[n - 2]) << 16 |
-                   uint32_t(f[n - 1]) << 24;
-    if (crc32(f, n - 4) != fcs) {
-        st_.from_board_bad_fcs++;
+    const uint8_t* f = w.data() + (i < w.size() ? i + 1 : w.size());
+    const size_t n = i < w.size() ? w.size() - i - 1 : 0;
+    uint64_t* bad = nullptr;
+    if (tx_err_)
+        bad = &st_.from_board_aborted;
+    else if (tx_overflow_)
+        bad = &st_.from_board_oversize;
+    else if (i == 0 || i > 7 || i >= w.size() || w[i] != 0xD5)
+        bad = &st_.from_board_bad_preamble;
+    else if (n < 64)
+        bad = &st_.from_board_runt;
+    else if (crc32(f, n - 4) != (uint32_t(f[n - 4]) | uint32_t(f[n - 3]) << 8 |
+                                 uint32_t(f[n - 2]) << 16 | uint32_t(f[n - 1]) << 24))
+        bad = &st_.from_board_bad_fcs;
+    if (bad) {
+        (*bad)++;
+        pcap_.cancel_from_board();
         return;
     }
     st_.from_board_frames++;
     st_.from_board_bytes += n - 4;
-    pcap_.write(f, n - 4, tx_start_ * kNsPerCycle);
-    if (tap_ >= 0) {
-        ssize_t r = ::write(tap_, f, n - 4);
-        if (r != ssize_t(n - 4)) st_.tap_write_errors++;
-    }
+    pcap_.end_from_board(f, n - 4);
+    imp_[1].enter(std::vector<uint8_t>(f, f + n - 4), cycles_, to_tap_);
+    update_next_event();
 }
 
 inline void Board::cycle() {
     Vtop* t = top_.get();
-    // inputs for this cycle
-    if (rx_pos_ < rx_wire_.size()) {
+    // inputs for this cycle: the next frame starts as soon as kIfg idle cycles have
+    // followed the last one
+    if (rx_wire_.empty() && rx_gap_ == 0 && !link_.q.empty() && link_.q.front().due <= cycles_)
+        start_rx_frame();
+    if (!rx_wire_.empty()) {
         t->gmii_rxd = rx_wire_[rx_pos_++];
         t->gmii_rx_dv = 1;
         if (rx_pos_ == rx_wire_.size()) {
-            rx_gap_ = kIfg;
+            rx_gap_ = kIfg + int(rx_extra_);
             rx_wire_.clear();
             rx_pos_ = 0;
         }
     } else {
         t->gmii_rx_dv = 0;
         t->gmii_rxd = 0;
-        if (rx_gap_ > 0) {
-            rx_gap_--;
-        } else if (!queue_.empty()) {
-            start_rx_frame();
-        }
+        if (rx_gap_ > 0) rx_gap_--;
     }
     t->tick_1ms = tick_now_ ? 1 : 0;
     tick_now_ = false;
@@ -691,6 +838,7 @@ inline void Board::cycle() {
             if (tx_seen_ && tx_idle_ < st_.from_board_min_gap) st_.from_board_min_gap = tx_idle_;
             tx_in_frame_ = true;
             tx_start_ = cycles_ - 1;
+            pcap_.begin_from_board(sim_ns(tx_start_));
             tx_err_ = false;
             tx_overflow_ = false;
             tx_buf_.clear();
@@ -779,6 +927,29 @@ void Board::print_stats(FILE* f, bool final) {
             st_.from_board_bad_fcs, st_.from_board_aborted, st_.from_board_bad_preamble,
             st_.from_board_runt, st_.from_board_oversize, st_.tap_write_errors, st_.tap_oversize,
             st_.ticks);
+    const LinkQueue& l = link_;
+    fprintf(f,
+            "vboard: link queue: %" PRIu64 " frames queued, %" PRIu64 " dropped (full), peak %"
+            PRIu64 " frames %" PRIu64 " bytes, now %zu frames",
+            l.queued, l.drops, l.peak_frames, l.peak_bytes, l.q.size());
+    for (int d = 0; d < 2; d++) {
+        const vboard::LinkCounts& n = imp_[d].n;
+        fprintf(f,
+                "; %s: %" PRIu64 " in, %" PRIu64 " delivered, lost %" PRIu64 " duplicated %"
+                PRIu64 " reordered %" PRIu64 " corrupted %" PRIu64 " bad FCS %" PRIu64
+                " delayed %" PRIu64,
+                d ? "from board" : "to board", n.frames, n.delivered, n.lost, n.duplicated,
+                n.reordered, n.corrupted, n.fcs_corrupted, n.delayed);
+    }
+    fprintf(f, "\n");
+    if (tap_ >= 0) {
+        fprintf(f, "vboard: PC side (%s):", o_.tap.c_str());
+        for (const char* k : {"tx_packets", "tx_dropped", "rx_packets", "rx_dropped"}) {
+            uint64_t v;
+            if (tap_stat(k, &v)) fprintf(f, " %s %" PRIu64, k, v);
+        }
+        fprintf(f, "\n");
+    }
     fprintf(f, "vboard: counters");
 #define VBOARD_PRINT(name, value) fprintf(f, " %s=%u", name, unsigned(value));
     VBOARD_COUNTERS(VBOARD_PRINT)
@@ -823,6 +994,10 @@ void Board::write_stats_file() {
 #undef VBOARD_JSON
     fprintf(f, "\"from_board_min_gap\": %" PRId64 ", ",
             st_.from_board_min_gap == UINT64_MAX ? int64_t(-1) : int64_t(st_.from_board_min_gap));
+    fprintf(f, "\"pcap_records\": %" PRIu64 ", \"pcap_left_out\": %" PRIu64 ", ",
+            pcap_.records, pcap_.left_out);
+    write_link_json(f);
+    write_pc_json(f);
     fprintf(f, "\"counters\": {");
     const char* sep = "";
 #define VBOARD_CJSON(name, value)                                 \
@@ -835,11 +1010,123 @@ void Board::write_stats_file() {
     if (rename(tmp.c_str(), o_.stats_file.c_str()) != 0) unlink(tmp.c_str());
 }
 
+// "link": the link queue towards the board and each direction's impairments.
+void Board::write_link_json(FILE* f) {
+    const LinkQueue& l = link_;
+    fprintf(f,
+            "\"link\": {\"seed\": %" PRIu64 ", \"queue_max_frames\": %" PRIu64
+            ", \"queue_max_bytes\": %" PRIu64 ", \"queued\": %" PRIu64
+            ", \"queue_drops\": %" PRIu64 ", \"queue_drop_bytes\": %" PRIu64
+            ", \"queue_peak_frames\": %" PRIu64 ", \"queue_peak_bytes\": %" PRIu64
+            ", \"queue_frames\": %zu, \"queue_bytes\": %" PRIu64
+            ", \"impair_reads\": %" PRIu64 ", \"impair_changes\": %" PRIu64
+            ", \"impair_error\": \"%s\", ",
+            seed_, o_.queue_frames, o_.queue_bytes, l.queued, l.drops, l.drop_bytes,
+            l.peak_frames, l.peak_bytes, l.q.size(), l.bytes, impair_reads_, impair_changes_,
+            json_safe(impair_error_).c_str());
+    for (int d = 0; d < 2; d++) {
+        const vboard::LinkCounts& n = imp_[d].n;
+        const vboard::Impair& p = imp_[d].settings();
+        fprintf(f,
+                "\"%s\": {\"frames\": %" PRIu64 ", \"delivered\": %" PRIu64
+                ", \"lost\": %" PRIu64 ", \"duplicated\": %" PRIu64 ", \"reordered\": %" PRIu64
+                ", \"corrupted\": %" PRIu64 ", \"fcs_corrupted\": %" PRIu64
+                ", \"delayed\": %" PRIu64 ", \"queue_drops\": %" PRIu64
+                ", \"held\": %zu, \"settings\": {\"loss\": %.17g, "
+                "\"dup\": %.17g, \"reorder\": %.17g, \"depth\": %" PRIu64 ", \"hold\": %" PRIu64
+                ", \"corrupt\": %.17g, \"fcs\": %.17g, \"delay\": %" PRIu64
+                ", \"jitter\": %" PRIu64 ", \"rate\": %.17g}}%s",
+                d ? "tx" : "rx", n.frames, n.delivered, n.lost, n.duplicated, n.reordered,
+                n.corrupted, n.fcs_corrupted, n.delayed, n.queue_drops, imp_[d].held(), p.loss,
+                p.dup, p.reorder, p.depth, p.hold, p.corrupt, p.fcs, p.delay, p.jitter, p.rate,
+                d ? "}, " : ", ");
+    }
+}
+
+// --impair-file, on SIGUSR2: new settings for both directions (refused whole, with the
+// reason in the statistics, if any part is wrong).
+void Board::reimpair() {
+    std::string text, err;
+    impair_reads_++;
+    if (o_.impair_file.empty()) {
+        err = "no --impair-file";
+    } else if (FILE* f = fopen(o_.impair_file.c_str(), "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+        fclose(f);
+        vboard::Impair set[2];
+        uint64_t seed = seed_;
+        err = vboard::parse_settings(text, set, &seed);
+        if (err.empty()) {
+            seed_ = seed;
+            for (int d = 0; d < 2; d++) imp_[d].setup(set[d], seed_, d);
+            impair_changes_++;
+            update_next_event();
+        }
+    } else {
+        err = o_.impair_file + ": " + strerror(errno);
+    }
+    impair_error_ = err;
+    if (!err.empty()) fprintf(stderr, "vboard: --impair-file: %s\n", err.c_str());
+}
+
+// One counter of the TAP interface (the PC side), from sysfs.
+bool Board::tap_stat(const char* name, uint64_t* v) const {
+    const std::string path = "/sys/class/net/" + o_.tap + "/statistics/" + name;
+    FILE* f = fopen(path.c_str(), "r");
+    if (!f) return false;
+    unsigned long long x = 0;
+    const bool ok = fscanf(f, "%llu", &x) == 1;
+    fclose(f);
+    *v = uint64_t(x);
+    return ok;
+}
+
+// "pc": the TAP interface's own counters (/sys/class/net/<tap>/statistics, as Linux
+// sees it: tx = frames Linux sent towards the board, tx_dropped = those it dropped
+// because the TAP's queue was full), its tx_queue_len; null without a TAP.
+void Board::write_pc_json(FILE* f) {
+    if (tap_ < 0) {
+        fprintf(f, "\"pc\": null, ");
+        return;
+    }
+    fprintf(f, "\"pc\": {\"interface\": \"%s\"", o_.tap.c_str());
+    const std::string dir = "/sys/class/net/" + o_.tap;
+    FILE* q = fopen((dir + "/tx_queue_len").c_str(), "r");
+    unsigned long long len = 0;
+    if (q) {
+        if (fscanf(q, "%llu", &len) == 1) fprintf(f, ", \"tx_queue_len\": %llu", len);
+        fclose(q);
+    }
+    std::vector<std::string> names;
+    if (DIR* d = opendir((dir + "/statistics").c_str())) {
+        while (struct dirent* e = readdir(d))
+            if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+        closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names) {
+        uint64_t v;
+        if (tap_stat(n.c_str(), &v)) fprintf(f, ", \"%s\": %" PRIu64, n.c_str(), v);
+    }
+    fprintf(f, "}, ");
+}
+
 void Board::run() {
     crc_init();
     open_tap();
     load_inject();
-    if (!o_.pcap.empty()) pcap_.open(o_.pcap, o_.pcap_cycles);
+    if (!o_.pcap.empty()) {
+        std::string err;
+        pcap_.open(o_.pcap, o_.pcap_wall, o_.pcap_limit, &err);
+        if (!err.empty()) die("--pcap %s", err.c_str());
+    }
+    seed_ = o_.impair_seed;
+    imp_[0].setup(o_.impair[0], seed_, 0);
+    imp_[1].setup(o_.impair[1], seed_, 1);
+    to_queue_ = [this](vboard::LinkFrame&& f) { enqueue(std::move(f)); };
+    to_tap_ = [this](vboard::LinkFrame&& f) { to_pc(std::move(f)); };
     ctx_ = std::make_unique<VerilatedContext>();
     top_ = std::make_unique<Vtop>(ctx_.get());
 #if VM_TRACE
@@ -874,8 +1161,11 @@ void Board::run() {
     for (int i = 0; i < 16; i++) cycle();
     t->rst = 0;
     reset_end_ = cycles_;
+    if (o_.inject_timed) next_due_ = reset_end_ + inject_due_[0];
+    update_next_event();
 
     t_start_ = now_ns();
+    uint64_t last_flush = t_start_;
     const uint64_t ms = 1000000ull;
     uint64_t next_tick = t_start_ + ms;
     uint64_t next_stats =
@@ -905,13 +1195,17 @@ void Board::run() {
                 st_.ticks++;
                 ticked = true;
             }
-            if (cycles_ >= next_due_) release_timed();
-            if (fixed_ && !tick_now_ && queue_.empty() && rx_wire_.empty() && !tx_in_frame_ &&
-                !t->gmii_tx_en) {
+            if (cycles_ >= next_event_) link_events();
+            // the head of the link queue goes on at its due cycle, after the gap
+            uint64_t head_due = link_.q.empty() ? UINT64_MAX : link_.q.front().due;
+            if (head_due < cycles_ + uint64_t(rx_gap_)) head_due = cycles_ + uint64_t(rx_gap_);
+            if (fixed_ && !tick_now_ && head_due > cycles_ && rx_wire_.empty() &&
+                !tx_in_frame_ && !t->gmii_tx_en) {
                 // a fixed point and nothing to send: count the cycles up to the next input
-                // event (a tick's slot, a timed frame, the end of the chunk)
+                // event (a tick's slot, a frame due, a link event, the end of the chunk)
                 uint64_t k = ticks_owed_ > 0 ? kTickSpacing - i % kTickSpacing : kChunk - i;
-                if (next_due_ - cycles_ < k) k = next_due_ - cycles_;
+                if (next_event_ - cycles_ < k) k = next_event_ - cycles_;
+                if (head_due - cycles_ < k) k = head_due - cycles_;
                 skip_idle(k);
                 i += int(k);
                 continue;
@@ -920,15 +1214,16 @@ void Board::run() {
             i++;
         }
         if (ticked && quiet_left < o_.tick_cycles) quiet_left = o_.tick_cycles;
-        if (queue_.size() < kQueueMax / 2) feed_inject();
-        bool active = tx_in_frame_ || rx_pos_ < rx_wire_.size() || !rx_wire_.empty() ||
-                      rx_gap_ > 0 || !queue_.empty() || inject_left();
-        if (queue_.empty()) {
-            size_t before = queue_.size();
-            read_tap();
-            if (queue_.size() != before) active = true;
-        }
+        feed_inject();
+        const uint64_t before = imp_[0].n.frames;
+        read_tap();  // every chunk: the PC's frames wait in the link queue, not in the TAP's
+        bool active = tx_in_frame_ || !rx_wire_.empty() || rx_gap_ > 0 || !link_.q.empty() ||
+                      inject_left() || link_pending() || imp_[0].n.frames != before;
         uint64_t now = now_ns();
+        if (now - last_flush >= kFlushNs) {
+            pcap_.flush();
+            last_flush = now;
+        }
         if (o_.tick_every) {
             const uint64_t due = cycles_ / o_.tick_every;  // ticks in simulated time
             ticks_owed_ += due - ticks_accrued_;
@@ -942,6 +1237,11 @@ void Board::run() {
             print_stats(stderr, false);
             write_stats_file();
             next_stats += uint64_t(o_.stats_interval * 1e9);
+        }
+        if (g_reimpair) {
+            g_reimpair = 0;
+            reimpair();
+            g_dump = 1;  // the statistics show the new settings
         }
         if (g_dump) {
             g_dump = 0;
@@ -967,7 +1267,8 @@ void Board::run() {
         // every --idle-tick-ms (or at once when a frame or a signal wakes the board).
         busy_ns_ += now - busy_since;
         pcap_.flush();
-        while (!g_stop && !g_dump) {
+        last_flush = now;
+        while (!g_stop && !g_dump && !g_reimpair) {
             uint64_t wait_ns = next_tick > now ? next_tick - now : 0;
             int timeout_ms = wait_ns > 0 ? 1 : 0;
             if (tap_ >= 0) {
@@ -983,7 +1284,7 @@ void Board::run() {
         }
         busy_since = now_ns();
         read_tap();
-        if (!queue_.empty()) quiet_left = o_.idle_cycles;
+        if (!link_.q.empty() || link_pending()) quiet_left = o_.idle_cycles;
     }
     busy_ns_ += now_ns() - busy_since;
     print_stats(stderr, true);
@@ -1006,6 +1307,8 @@ int main(int argc, char** argv) {
     sigaction(SIGTERM, &sa, nullptr);
     sa.sa_handler = on_dump;
     sigaction(SIGUSR1, &sa, nullptr);
+    sa.sa_handler = on_reimpair;
+    sigaction(SIGUSR2, &sa, nullptr);
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stderr, nullptr, _IOLBF, 0);
     Board b(o);

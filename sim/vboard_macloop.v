@@ -40,19 +40,45 @@ module vboard_macloop #(
     output wire [ 7:0] gmii_txd,
     output wire        gmii_tx_en,
     output wire        gmii_tx_er,
-    output reg  [31:0] cnt_mac_tx_frames,
-    output reg  [31:0] cnt_mac_tx_bytes,
-    output reg  [31:0] cnt_mac_tx_underflow,
-    output reg  [31:0] cnt_mac_tx_abort,
-    output reg  [31:0] cnt_mac_rx_frames,
-    output reg  [31:0] cnt_mac_rx_bytes,
-    output reg  [31:0] cnt_mac_rx_bad_fcs,
-    output reg  [31:0] cnt_mac_rx_runt,
-    output reg  [31:0] cnt_mac_rx_oversize,
-    output reg  [31:0] cnt_mac_rx_er,
-    output reg  [31:0] cnt_fifo_drop_bad,
-    output reg  [31:0] cnt_fifo_drop_full
+    output wire [31:0] cnt_mac_tx_frames,
+    output wire [31:0] cnt_mac_tx_bytes,
+    output wire [31:0] cnt_mac_tx_underflow,
+    output wire [31:0] cnt_mac_tx_abort,
+    output wire [31:0] cnt_mac_rx_frames,
+    output wire [31:0] cnt_mac_rx_bytes,
+    output wire [31:0] cnt_mac_rx_bad_fcs,
+    output wire [31:0] cnt_mac_rx_runt,
+    output wire [31:0] cnt_mac_rx_oversize,
+    output wire [31:0] cnt_mac_rx_er,
+    output wire [31:0] cnt_fifo_drop_bad,
+    output wire [31:0] cnt_fifo_drop_full
 );
+  // the counters (harness output ports), one flip-flop each
+  reg [31:0] cnt_mac_tx_frames_reg;
+  reg [31:0] cnt_mac_tx_bytes_reg;
+  reg [31:0] cnt_mac_tx_underflow_reg;
+  reg [31:0] cnt_mac_tx_abort_reg;
+  reg [31:0] cnt_mac_rx_frames_reg;
+  reg [31:0] cnt_mac_rx_bytes_reg;
+  reg [31:0] cnt_mac_rx_bad_fcs_reg;
+  reg [31:0] cnt_mac_rx_runt_reg;
+  reg [31:0] cnt_mac_rx_oversize_reg;
+  reg [31:0] cnt_mac_rx_er_reg;
+  reg [31:0] cnt_fifo_drop_bad_reg;
+  reg [31:0] cnt_fifo_drop_full_reg;
+  assign cnt_mac_tx_frames = cnt_mac_tx_frames_reg;
+  assign cnt_mac_tx_bytes = cnt_mac_tx_bytes_reg;
+  assign cnt_mac_tx_underflow = cnt_mac_tx_underflow_reg;
+  assign cnt_mac_tx_abort = cnt_mac_tx_abort_reg;
+  assign cnt_mac_rx_frames = cnt_mac_rx_frames_reg;
+  assign cnt_mac_rx_bytes = cnt_mac_rx_bytes_reg;
+  assign cnt_mac_rx_bad_fcs = cnt_mac_rx_bad_fcs_reg;
+  assign cnt_mac_rx_runt = cnt_mac_rx_runt_reg;
+  assign cnt_mac_rx_oversize = cnt_mac_rx_oversize_reg;
+  assign cnt_mac_rx_er = cnt_mac_rx_er_reg;
+  assign cnt_fifo_drop_bad = cnt_fifo_drop_bad_reg;
+  assign cnt_fifo_drop_full = cnt_fifo_drop_full_reg;
+
   wire [7:0] rx_tdata;
   wire       rx_tvalid, rx_tlast, rx_tuser;
   wire [7:0] tx_tdata;
@@ -76,44 +102,52 @@ module vboard_macloop #(
   // the MAC's counters, from its event strobes (bit k of cnt_ev is cnt_mac_*'s k-th)
   always @(posedge clk) begin
     if (rst) begin
-      {cnt_mac_tx_frames, cnt_mac_tx_bytes, cnt_mac_tx_underflow, cnt_mac_tx_abort} <= 128'd0;
-      {cnt_mac_rx_frames, cnt_mac_rx_bytes, cnt_mac_rx_bad_fcs, cnt_mac_rx_runt} <= 128'd0;
-      {cnt_mac_rx_oversize, cnt_mac_rx_er} <= 64'd0;
+      cnt_mac_tx_frames_reg    <= 32'd0;
+      cnt_mac_tx_bytes_reg     <= 32'd0;
+      cnt_mac_tx_underflow_reg <= 32'd0;
+      cnt_mac_tx_abort_reg     <= 32'd0;
+      cnt_mac_rx_frames_reg    <= 32'd0;
+      cnt_mac_rx_bytes_reg     <= 32'd0;
+      cnt_mac_rx_bad_fcs_reg   <= 32'd0;
+      cnt_mac_rx_runt_reg      <= 32'd0;
+      cnt_mac_rx_oversize_reg  <= 32'd0;
+      cnt_mac_rx_er_reg        <= 32'd0;
     end else begin
-      cnt_mac_tx_frames    <= cnt_mac_tx_frames + {31'd0, mac_ev[0]};
-      cnt_mac_tx_bytes     <= cnt_mac_tx_bytes + (mac_ev[1] ? {16'd0, mac_ev_len[15:0]} : 32'd0);
-      cnt_mac_tx_underflow <= cnt_mac_tx_underflow + {31'd0, mac_ev[2]};
-      cnt_mac_tx_abort     <= cnt_mac_tx_abort + {31'd0, mac_ev[3]};
-      cnt_mac_rx_frames    <= cnt_mac_rx_frames + {31'd0, mac_ev[4]};
-      cnt_mac_rx_bytes     <= cnt_mac_rx_bytes + (mac_ev[5] ? {16'd0, mac_ev_len[31:16]} : 32'd0);
-      cnt_mac_rx_bad_fcs   <= cnt_mac_rx_bad_fcs + {31'd0, mac_ev[6]};
-      cnt_mac_rx_runt      <= cnt_mac_rx_runt + {31'd0, mac_ev[7]};
-      cnt_mac_rx_oversize  <= cnt_mac_rx_oversize + {31'd0, mac_ev[8]};
-      cnt_mac_rx_er        <= cnt_mac_rx_er + {31'd0, mac_ev[9]};
+      cnt_mac_tx_frames_reg    <= cnt_mac_tx_frames_reg + {31'd0, mac_ev[0]};
+      cnt_mac_tx_bytes_reg     <= cnt_mac_tx_bytes_reg + (mac_ev[1] ? {16'd0, mac_ev_len[15:0]} : 32'd0);
+      cnt_mac_tx_underflow_reg <= cnt_mac_tx_underflow_reg + {31'd0, mac_ev[2]};
+      cnt_mac_tx_abort_reg     <= cnt_mac_tx_abort_reg + {31'd0, mac_ev[3]};
+      cnt_mac_rx_frames_reg    <= cnt_mac_rx_frames_reg + {31'd0, mac_ev[4]};
+      cnt_mac_rx_bytes_reg     <= cnt_mac_rx_bytes_reg + (mac_ev[5] ? {16'd0, mac_ev_len[31:16]} : 32'd0);
+      cnt_mac_rx_bad_fcs_reg   <= cnt_mac_rx_bad_fcs_reg + {31'd0, mac_ev[6]};
+      cnt_mac_rx_runt_reg      <= cnt_mac_rx_runt_reg + {31'd0, mac_ev[7]};
+      cnt_mac_rx_oversize_reg  <= cnt_mac_rx_oversize_reg + {31'd0, mac_ev[8]};
+      cnt_mac_rx_er_reg        <= cnt_mac_rx_er_reg + {31'd0, mac_ev[9]};
     end
   end
 
-  // Mark frames of EtherType 0x88B5 with command byte 0x02 for abort: the byte index of
-  // the frame on the receive stream (0 = first destination MAC byte).
-  reg  [13:0] idx;
-  reg  [15:0] etype;
-  reg         abort_req;
-  wire        mark = abort_req || (idx == 14'd14 && etype == 16'h88B5 && rx_tdata == 8'h02);
+  // Mark frames of EtherType 0x88B5 with command byte 0x02 for abort: byte_idx_reg is the
+  // byte index of the frame on the receive stream (0 = first destination MAC byte).
+  reg  [13:0] byte_idx_reg;
+  reg  [15:0] etype_reg;
+  reg         abort_reg;
+  wire        mark = abort_reg ||
+                     (byte_idx_reg == 14'd14 && etype_reg == 16'h88B5 && rx_tdata == 8'h02);
   always @(posedge clk) begin
     if (rst) begin
-      idx <= 14'd0;
-      etype <= 16'd0;
-      abort_req <= 1'b0;
+      byte_idx_reg <= 14'd0;
+      etype_reg <= 16'd0;
+      abort_reg <= 1'b0;
     end else if (rx_tvalid) begin
       if (rx_tlast) begin
-        idx <= 14'd0;
-        abort_req <= 1'b0;
+        byte_idx_reg <= 14'd0;
+        abort_reg <= 1'b0;
       end else begin
-        if (idx != 14'h3FFF) idx <= idx + 1'b1;
-        if (mark) abort_req <= 1'b1;
+        if (byte_idx_reg != 14'h3FFF) byte_idx_reg <= byte_idx_reg + 1'b1;
+        if (mark) abort_reg <= 1'b1;
       end
-      if (idx == 14'd12) etype[15:8] <= rx_tdata;
-      if (idx == 14'd13) etype[7:0] <= rx_tdata;
+      if (byte_idx_reg == 14'd12) etype_reg[15:8] <= rx_tdata;
+      if (byte_idx_reg == 14'd13) etype_reg[7:0] <= rx_tdata;
     end
   end
 
@@ -138,11 +172,11 @@ module vboard_macloop #(
 
   always @(posedge clk) begin
     if (rst) begin
-      cnt_fifo_drop_bad <= 32'd0;
-      cnt_fifo_drop_full <= 32'd0;
+      cnt_fifo_drop_bad_reg <= 32'd0;
+      cnt_fifo_drop_full_reg <= 32'd0;
     end else begin
-      if (st_drop_bad) cnt_fifo_drop_bad <= cnt_fifo_drop_bad + 1'b1;
-      if (st_drop_full) cnt_fifo_drop_full <= cnt_fifo_drop_full + 1'b1;
+      if (st_drop_bad) cnt_fifo_drop_bad_reg <= cnt_fifo_drop_bad_reg + 1'b1;
+      if (st_drop_full) cnt_fifo_drop_full_reg <= cnt_fifo_drop_full_reg + 1'b1;
     end
   end
 

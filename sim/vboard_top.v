@@ -100,15 +100,15 @@ module vboard_top #(
   // Read straight from the model's inputs, the logic that uses them (ARP's transmit
   // bytes, and from there the transmit arbiter's data and the MAC's transmit CRC) would
   // be evaluated by Verilator with the inputs as well as with the clock, twice a cycle.
-  reg [47:0] cfg_mac_q;
-  reg [31:0] cfg_ip_q, cfg_netmask_q, cfg_gateway_q;
-  reg [15:0] cfg_echo_port_q;
+  reg [47:0] cfg_mac_reg;
+  reg [31:0] cfg_ip_reg, cfg_netmask_reg, cfg_gateway_reg;
+  reg [15:0] cfg_echo_port_reg;
   always @(posedge clk) begin
-    cfg_mac_q       <= cfg_mac;
-    cfg_ip_q        <= cfg_ip;
-    cfg_netmask_q   <= cfg_netmask;
-    cfg_gateway_q   <= cfg_gateway;
-    cfg_echo_port_q <= cfg_udp_echo_port;
+    cfg_mac_reg       <= cfg_mac;
+    cfg_ip_reg        <= cfg_ip;
+    cfg_netmask_reg   <= cfg_netmask;
+    cfg_gateway_reg   <= cfg_gateway;
+    cfg_echo_port_reg <= cfg_udp_echo_port;
   end
 
   // register-file outputs used ahead of the control plane's instance
@@ -197,10 +197,10 @@ module vboard_top #(
       .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT), .TCP(1)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
-      .cfg_mac(cfg_mac_q), .cfg_ip(cfg_ip_q), .cfg_netmask(cfg_netmask_q),
-      .cfg_gateway(cfg_gateway_q), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
+      .cfg_mac(cfg_mac_reg), .cfg_ip(cfg_ip_reg), .cfg_netmask(cfg_netmask_reg),
+      .cfg_gateway(cfg_gateway_reg), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
       .cfg_raw_ethertype(16'hFFFF),
-      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_echo_port_q}),
+      .cfg_udp_port({16'd0, reg_ipbus_port, cfg_echo_port_reg}),
       .cfg_udp_csum_mode({2'd1, 2'd1, ECHO_MODE}),
       .cfg_unreach_per_ms(reg_unreach_per_ms),
       .cfg_arp_answer(reg_enables[0]), .cfg_icmp_answer(reg_enables[1]),
@@ -270,11 +270,11 @@ module vboard_top #(
   /* verilator lint_on UNUSEDSIGNAL */
   tcp_core #(.DATA_W(8), .KEEP_W(1), .NUM_SESS(8), .BUF_LOG2(11), .NUM_LISTEN(1)) u_tcp (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
-      .cfg_mac(cfg_mac_q), .cfg_ip(cfg_ip_q), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
+      .cfg_mac(cfg_mac_reg), .cfg_ip(cfg_ip_reg), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
       .cfg_listen_port(16'd7), .cfg_mss(16'd1460), .cfg_rto_init(16'd1000),
       .cfg_rto_min(16'd200), .cfg_rto_max(16'd8000), .cfg_max_retries(4'd10),
       .cfg_time_wait(16'd100),
-      .cfg_isn_key({cfg_mac_q, cfg_ip_q, cfg_mac_q} ^ 128'h9E3779B97F4A7C15F39CC0605CEDC834),
+      .cfg_isn_key({cfg_mac_reg, cfg_ip_reg, cfg_mac_reg} ^ 128'h9E3779B97F4A7C15F39CC0605CEDC834),
       .s_hdr_valid(tcp_hdr_valid), .s_hdr_ready(tcp_hdr_ready),
       .s_hdr_src_mac(tcp_hdr_src_mac), .s_hdr_src_ip(tcp_hdr_src_ip),
       .s_hdr_dst_ip(tcp_hdr_dst_ip), .s_hdr_len(tcp_hdr_len), .s_hdr_broadcast(tcp_hdr_bcast),

@@ -434,7 +434,7 @@ E = STACK_EV
 _UDPTX_KINDS = (
     ("TX_FRAMES", "UDP datagrams sent"),
     ("TX_ABORT", "UDP datagrams aborted by the application"),
-    ("TX_LONG", "UDP datagrams refused: too long"),
+    ("TX_LONG", "UDP datagrams whose payload was longer than hdr_len (cut at hdr_len)"),
     ("ARP_MISS", "UDP datagrams dropped: next hop not resolved"),
     ("SF_OVERFLOW", "UDP datagrams longer than the checksum buffer (sent flagged bad)"),
 )
@@ -1103,7 +1103,8 @@ def gen_verilog() -> str:
         "// Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4",
         "//   cycles after (a register, the counters' 2-cycle read port, a register; with",
         f"//   CNT_RAM = 1 up to {ncnt} more while the counters' RAM is cleared after reset).",
-        "// Parameters: CNT_RAM (0: counters in flip-flops, exact at any rate; 1: in one RAM,",
+        "// Parameters (checked at elaboration; both tested): CNT_RAM (0: counters in",
+        "//   flip-flops, exact at any rate; 1: in one RAM,",
         "//   exact while no counter gets more than 3 events in a scan of N + R cycles, R the",
         "//   counter reads in between, 63 for the counters marked burst, and no value counter",
         "//   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at",
@@ -1119,16 +1120,16 @@ def gen_verilog() -> str:
         "    input  wire        reg_we,",
         f"    input  wire [{REGFILE_AW - 1}:0] reg_addr,",
         "    input  wire [31:0] reg_wdata,",
-        "    output reg         reg_ack,",
-        "    output reg         reg_err,",
-        "    output reg  [31:0] reg_rdata,",
-        "    output reg         cfg_write_protect,",
+        "    output wire        reg_ack,",
+        "    output wire        reg_err,",
+        "    output wire [31:0] reg_rdata,",
+        "    output wire        cfg_write_protect,",
     ]
     decl = []
     for name, w in widths.items():
         rng = f"[{w - 1}:0] " if w > 1 else ""
         if name.startswith(("cfg_", "stb_")):
-            decl.append(f"    output reg  {rng}{name}")
+            decl.append(f"    output wire {rng}{name}")
         else:
             decl.append(f"    input  wire {rng}{name}")
     for name, w in ev_ports("regfile").items():
@@ -1158,8 +1159,8 @@ def gen_verilog() -> str:
         return sl if r.width == 32 else f"{{{32 - r.width}'d0, {sl}}}"
 
     def wr_target(r: Reg) -> str:
-        name = f"{PREFIX[r.kind]}_{r.port_name}"
-        full = widths[name]
+        name = f"{PREFIX[r.kind]}_{r.port_name}_reg"
+        full = widths[name[: -len("_reg")]]
         if full == 1:
             return name
         if r.width == 1:
@@ -1184,11 +1185,17 @@ def gen_verilog() -> str:
     vmask = _bits([r.val is not None for _, r in cnts])
     wmask = _bits([r.burst for _, r in cnts])
     L += [
+        "    generate",
+        "        if (CNT_RAM != 0 && CNT_RAM != 1) begin : g_check_cnt_ram",
+        "            wirecore_regfile_CNT_RAM_must_be_0_or_1 u_error ();  // unsupported parameter",
+        "        end",
+        "    endgenerate",
+        "",
         f"    localparam integer NCNT = {ncnt};  // counters (index: the map's order)",
         "",
         "    // the register file's own event: a write refused by write protection",
-        "    reg         wp_refused_ev;",
-        "    wire [0:0]  ev_regfile = wp_refused_ev;",
+        "    reg         wp_refused_reg;",
+        "    wire [0:0]  ev_regfile = wp_refused_reg;",
         "    // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)",
         "    wire [NCNT-1:0] ev_cnt = {",
     ]
@@ -1207,11 +1214,11 @@ def gen_verilog() -> str:
     L += [
         "    };",
         "",
-        "    // a counter read: asked by the register access (cnt_pend), taken by the read port",
-        "    // when it is not busy, answered when its data arrives",
-        "    reg              cnt_pend;",
-        f"    reg  [{caw - 1}:0]       cnt_idx;",
-        "    wire             cnt_rd_en = cnt_pend && !cnt_busy;",
+        "    // a counter read: asked by the register access (cnt_pend_reg), taken by the read",
+        "    // port when it is not busy, answered when its data arrives",
+        "    reg              cnt_pend_reg;",
+        f"    reg  [{caw - 1}:0]       cnt_idx_reg;",
+        "    wire             cnt_rd_en = cnt_pend_reg && !cnt_busy;",
         "    wire             cnt_rd_valid, cnt_busy, cnt_lost;",
         "    wire [31:0]      cnt_rd_data;",
         "    stat_counters #(",
@@ -1220,35 +1227,49 @@ def gen_verilog() -> str:
         f"        .WMASK({wmask})",
         "    ) counters (",
         "        .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),",
-        "        .rd_en(cnt_rd_en), .rd_addr(cnt_idx), .rd_valid(cnt_rd_valid),",
+        "        .rd_en(cnt_rd_en), .rd_addr(cnt_idx_reg), .rd_valid(cnt_rd_valid),",
         "        .rd_data(cnt_rd_data), .busy(cnt_busy), .lost(cnt_lost)",
         "    );",
         "",
+        "    // the answer, the write-protect flag, and every cfg_* / stb_* output: flip-flops",
+        "    reg        reg_ack_reg, reg_err_reg;",
+        "    reg [31:0] reg_rdata_reg;",
+        "    reg        cfg_write_protect_reg;",
+    ]
+    outs = ["reg_ack", "reg_err", "reg_rdata", "cfg_write_protect"]
+    for name, w in widths.items():
+        if name.startswith(("cfg_", "stb_")):
+            rng = f"[{w - 1}:0] " if w > 1 else ""
+            L.append(f"    reg {rng}{name}_reg;")
+            outs.append(name)
+    L += [f"    assign {name} = {name}_reg;" for name in outs]
+    L += [
+        "",
         "    always @(posedge clk) begin",
-        "        reg_ack <= 1'b0;",
-        "        reg_err <= 1'b0;",
-        "        wp_refused_ev <= 1'b0;",
+        "        reg_ack_reg <= 1'b0;",
+        "        reg_err_reg <= 1'b0;",
+        "        wp_refused_reg <= 1'b0;",
     ]
     for name in widths:
         if name.startswith("stb_"):
-            L.append(f"        {name} <= {widths[name]}'d0;")
+            L.append(f"        {name}_reg <= {widths[name]}'d0;")
     L += [
         "        if (rst) begin",
-        "            cfg_write_protect <= 1'b0;",
-        "            cnt_pend <= 1'b0;",
+        "            cfg_write_protect_reg <= 1'b0;",
+        "            cnt_pend_reg <= 1'b0;",
     ]
     for name, w in widths.items():
         if name.startswith("cfg_"):
-            L.append(f"            {name} <= {w}'h{port_reset(name):x};")
+            L.append(f"            {name}_reg <= {w}'h{port_reset(name):x};")
     L += [
         "        end else begin",
-        "            if (cnt_rd_en) cnt_pend <= 1'b0;",
+        "            if (cnt_rd_en) cnt_pend_reg <= 1'b0;",
         "            if (cnt_rd_valid) begin",
-        "                reg_ack <= 1'b1;",
-        "                reg_rdata <= cnt_rd_data;",
+        "                reg_ack_reg <= 1'b1;",
+        "                reg_rdata_reg <= cnt_rd_data;",
         "            end",
         "            if (reg_req) begin",
-        "            reg_rdata <= 32'h00000000;",
+        "            reg_rdata_reg <= 32'h00000000;",
         "            case (reg_addr)",
     ]
     for b, r in all_regs():
@@ -1256,41 +1277,41 @@ def gen_verilog() -> str:
         L.append(f"            {REGFILE_AW}'h{a:03x}: begin // {b.name}.{r.name}")
         if r.kind == CNT:
             L += [
-                "                if (reg_we) reg_err <= 1'b1;",
+                "                if (reg_we) reg_err_reg <= 1'b1;",
                 "                else begin",
-                "                    cnt_pend <= 1'b1;",
-                f"                    cnt_idx <= {caw}'d{index[a]};",
+                "                    cnt_pend_reg <= 1'b1;",
+                f"                    cnt_idx_reg <= {caw}'d{index[a]};",
                 "                end",
             ]
             L.append("            end")
             continue
-        L.append(f"                reg_rdata <= {rd_expr(r)};")
+        L.append(f"                reg_rdata_reg <= {rd_expr(r)};")
         if r.kind in (CFG, WP, STB):
-            tgt = "cfg_write_protect" if r.kind == WP else wr_target(r)
+            tgt = "cfg_write_protect_reg" if r.kind == WP else wr_target(r)
             if r.protect:
                 L += [
-                    "                if (reg_we && cfg_write_protect) begin",
-                    "                    reg_err <= 1'b1;",
-                    "                    wp_refused_ev <= 1'b1;",
+                    "                if (reg_we && cfg_write_protect_reg) begin",
+                    "                    reg_err_reg <= 1'b1;",
+                    "                    wp_refused_reg <= 1'b1;",
                     "                end else begin",
-                    "                    reg_ack <= 1'b1;",
+                    "                    reg_ack_reg <= 1'b1;",
                     f"                    if (reg_we) {tgt} <= {wdata(r)};",
                     "                end",
                 ]
             else:
                 L += [
-                    "                reg_ack <= 1'b1;",
+                    "                reg_ack_reg <= 1'b1;",
                     f"                if (reg_we) {tgt} <= {wdata(r)};",
                 ]
         else:
             L += [
-                "                reg_ack <= ~reg_we;",
-                "                reg_err <= reg_we;",
+                "                reg_ack_reg <= !reg_we;",
+                "                reg_err_reg <= reg_we;",
             ]
         L.append("            end")
     L += [
         "            default: begin",
-        "                reg_err <= 1'b1;",
+        "                reg_err_reg <= 1'b1;",
         "            end",
         "            endcase",
         "            end",
@@ -1327,8 +1348,9 @@ def gen_ctrl() -> str:
         "// Latency: as ipbus_target; register file and memory answer 1 cycle after a request,",
         "//   a counter 4 cycles after (wirecore_regfile).",
         "// Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in",
-        "//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16);",
-        "//   CNT_RAM: the counters in flip-flops (0) or one RAM (1), see wirecore_regfile.",
+        "//   ipbus_target (checked there); MEM_AW: memory word-address bits (1..16, checked;",
+        "//   tested 14 = 64 KiB); CNT_RAM: the counters in flip-flops (0) or one RAM (1), see",
+        "//   wirecore_regfile (checked; both tested).",
         "`default_nettype none",
         "",
         "module ipbus_ctrl #(",
@@ -1392,6 +1414,15 @@ def gen_ctrl() -> str:
     L.append(",\n".join(decl))
     L += [
         ");",
+        "",
+        "    generate",
+        "        if (MEM_AW < 1 || MEM_AW > 16) begin : g_check_mem_aw",
+        "            ipbus_ctrl_MEM_AW_must_be_1_to_16 u_error ();  // unsupported parameter",
+        "        end",
+        "        if (CNT_RAM != 0 && CNT_RAM != 1) begin : g_check_cnt_ram",
+        "            ipbus_ctrl_CNT_RAM_must_be_0_or_1 u_error ();  // unsupported parameter",
+        "        end",
+        "    endgenerate",
         "",
         "    localparam [31:0] MEM_MASK = (32'd1 << MEM_AW) - 32'd1;",
         "",

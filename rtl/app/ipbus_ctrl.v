@@ -16,8 +16,9 @@
 // Latency: as ipbus_target; register file and memory answer 1 cycle after a request,
 //   a counter 4 cycles after (wirecore_regfile).
 // Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in
-//   ipbus_target; MEM_AW: memory word-address bits (14 = 64 KiB, at most 16);
-//   CNT_RAM: the counters in flip-flops (0) or one RAM (1), see wirecore_regfile.
+//   ipbus_target (checked there); MEM_AW: memory word-address bits (1..16, checked;
+//   tested 14 = 64 KiB); CNT_RAM: the counters in flip-flops (0) or one RAM (1), see
+//   wirecore_regfile (checked; both tested).
 `default_nettype none
 
 module ipbus_ctrl #(
@@ -107,6 +108,15 @@ module ipbus_ctrl #(
     input  wire [31:0] ev_mac_len,
     input  wire [15:0] ev_pktgen_len
 );
+
+    generate
+        if (MEM_AW < 1 || MEM_AW > 16) begin : g_check_mem_aw
+            ipbus_ctrl_MEM_AW_must_be_1_to_16 u_error ();  // unsupported parameter
+        end
+        if (CNT_RAM != 0 && CNT_RAM != 1) begin : g_check_cnt_ram
+            ipbus_ctrl_CNT_RAM_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
     localparam [31:0] MEM_MASK = (32'd1 << MEM_AW) - 32'd1;
 

@@ -19,9 +19,11 @@
 //   A dropped datagram is never queued; nothing of it reaches the engine.
 // Latency: m_pkt_valid rises 2 cycles after a good datagram's last byte when the queue
 //   was empty (bypass register), else 2 cycles after the previous head is popped.
-// Parameters: DATA_W (8 or 64), AW (ring word-address bits;
-//   2**AW words; must be at least 2x MAX_BYTES/4), QAW (queue entries 2**QAW),
-//   MAX_BYTES (largest accepted payload; 1472 = Ethernet MTU - IP - UDP headers).
+// Parameters (checked at elaboration): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8,
+//   AW (ring word-address bits, 2**AW words: 10..14 and at least two packets of
+//   MAX_BYTES; tested 12 and 13, synthesized 10), QAW (queue entries 2**QAW, 1..8;
+//   tested 4), MAX_BYTES (largest accepted payload, a multiple of 4 up to 4092; tested
+//   1472 = Ethernet MTU - IP - UDP headers).
 `default_nettype none
 
 module ipbus_rxbuf #(
@@ -35,7 +37,7 @@ module ipbus_rxbuf #(
     input  wire              rst,
 
     input  wire              s_hdr_valid,
-    output reg               s_hdr_ready,
+    output wire              s_hdr_ready,
     input  wire [47:0]       s_hdr_src_mac,
     input  wire [31:0]       s_hdr_src_ip,
     input  wire [15:0]       s_hdr_src_port,
@@ -58,214 +60,256 @@ module ipbus_rxbuf #(
     output wire [15:0]       m_pkt_dst_port,
 
     input  wire [AW-1:0]     rd_addr,
-    output reg  [31:0]       rd_data,   // (combinational select of registered reads)
+    output wire [31:0]       rd_data,
 
-    output reg               ev_rx,
-    output reg               ev_bad,
-    output reg               ev_oversize,
-    output reg               ev_malformed
+    output wire              ev_rx,
+    output wire              ev_bad,
+    output wire              ev_oversize,
+    output wire              ev_malformed
 );
 
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            ipbus_rxbuf_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W * 8 != DATA_W) begin : g_check_keep_w
+            ipbus_rxbuf_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (MAX_BYTES % 4 != 0 || MAX_BYTES < 4 || MAX_BYTES > 4092) begin : g_check_max_bytes
+            ipbus_rxbuf_MAX_BYTES_must_be_a_multiple_of_4_up_to_4092 u_error ();  // unsupported
+        end
+        if (AW < 10 || AW > 14 || (1 << AW) < 2 * (MAX_BYTES / 4)) begin : g_check_aw
+            ipbus_rxbuf_AW_must_be_10_to_14_and_hold_two_packets u_error ();  // unsupported
+        end
+        if (QAW < 1 || QAW > 8) begin : g_check_qaw
+            ipbus_rxbuf_QAW_must_be_1_to_8 u_error ();  // unsupported parameter
+        end
+    endgenerate
+
     localparam integer MAX_WORDS = MAX_BYTES / 4;
-    localparam integer QW = AW + 10 + 48 + 32 + 16 + 16;
+    localparam integer QW = AW + 10 + 48 + 32 + 16 + 16;   // queue entry bits
 
     // ---------------------------------------------------------------- ring RAM
-    // Two banks of 32-bit words: even word addresses in mem_e, odd in mem_o, at entry
-    // address >> 1, so a 64-bit beat writes one entry of both banks in one cycle.
+    // Two banks of 32-bit words: even word addresses in ring_even_mem, odd in
+    // ring_odd_mem, at entry address >> 1, so a 64-bit beat writes one entry of both
+    // banks in one cycle.
     localparam integer EW = AW - 1;                  // entry address bits
-    reg [31:0]   mem_e [0:(1<<EW)-1];
-    reg [31:0]   mem_o [0:(1<<EW)-1];
-    reg          we_e, we_o;
-    reg [EW-1:0] w_ent;
-    reg [31:0]   wd_e, wd_o;
-    reg [31:0]   q_e, q_o;
-    reg          rd_odd;
+    reg [31:0]   ring_even_mem [0:(1<<EW)-1];
+    reg [31:0]   ring_odd_mem  [0:(1<<EW)-1];
+    reg          ring_we_even_reg, ring_we_odd_reg;
+    reg [EW-1:0] ring_waddr_reg;                     // entry written
+    reg [31:0]   ring_wdata_even_reg, ring_wdata_odd_reg;
+    reg [31:0]   ring_q_even_reg, ring_q_odd_reg;    // entry rd_addr >> 1, both banks
+    reg          rd_odd_reg;                         // rd_addr was odd
 
     always @(posedge clk) begin
-        if (we_e) mem_e[w_ent] <= wd_e;
-        if (we_o) mem_o[w_ent] <= wd_o;
-        q_e    <= mem_e[rd_addr[AW-1:1]];
-        q_o    <= mem_o[rd_addr[AW-1:1]];
-        rd_odd <= rd_addr[0];
+        if (ring_we_even_reg) ring_even_mem[ring_waddr_reg] <= ring_wdata_even_reg;
+        if (ring_we_odd_reg)  ring_odd_mem[ring_waddr_reg]  <= ring_wdata_odd_reg;
+        ring_q_even_reg <= ring_even_mem[rd_addr[AW-1:1]];
+        ring_q_odd_reg  <= ring_odd_mem[rd_addr[AW-1:1]];
+        rd_odd_reg      <= rd_addr[0];
     end
 
-    always @* rd_data = rd_odd ? q_o : q_e;
+    assign rd_data = rd_odd_reg ? ring_q_odd_reg : ring_q_even_reg;
 
     // ---------------------------------------------------------------- queue RAM
-    reg [QW-1:0]  qmem [0:(1<<QAW)-1];
-    reg [QAW:0]   q_wr, q_rd;
-    reg [QW-1:0]  q_out;
-    reg           q_loaded;
-    reg           q_loading;
+    reg [QW-1:0]  queue_mem [0:(1<<QAW)-1];
+    reg [QAW:0]   queue_wr_reg, queue_rd_reg;        // entry indices, one wrap bit above
+    reg [QW-1:0]  queue_q_reg;                       // queue_mem[queue_rd_reg]
+    reg           head_valid_reg;                    // the head is on m_pkt_*
+    reg           head_loading_reg;                  // the head shows next cycle
 
     always @(posedge clk) begin
-        q_out <= qmem[q_rd[QAW-1:0]];
+        queue_q_reg <= queue_mem[queue_rd_reg[QAW-1:0]];
     end
 
-    wire q_full  = (q_wr[QAW] != q_rd[QAW]) && (q_wr[QAW-1:0] == q_rd[QAW-1:0]);
-    wire q_empty = (q_wr == q_rd);
+    wire queue_full  = (queue_wr_reg[QAW] != queue_rd_reg[QAW]) &&
+                       (queue_wr_reg[QAW-1:0] == queue_rd_reg[QAW-1:0]);
+    wire queue_empty = (queue_wr_reg == queue_rd_reg);
 
     // A packet committed into an empty queue is shown at once from a bypass register
     // (1 cycle after its last byte instead of 3 through the registered RAM read).
-    reg [QW-1:0]  byp;
-    reg           use_byp;
-    wire [QW-1:0] q_head = use_byp ? byp : q_out;
+    reg [QW-1:0]  bypass_reg;
+    reg           use_bypass_reg;
+    wire [QW-1:0] head = use_bypass_reg ? bypass_reg : queue_q_reg;
 
-    assign m_pkt_valid = q_loaded;
+    assign m_pkt_valid = head_valid_reg;
     assign {m_pkt_base, m_pkt_words, m_pkt_src_mac, m_pkt_src_ip, m_pkt_src_port,
-            m_pkt_dst_port} = q_head;
+            m_pkt_dst_port} = head;
 
     // ---------------------------------------------------------------- ring pointers
-    reg [AW:0] wr_ptr;     // start of the packet being received
-    reg [AW:0] rd_ptr;     // start of the oldest queued packet
-    wire [AW:0] used = wr_ptr - rd_ptr;
-    wire room = ({1'b0, used} + MAX_WORDS[AW+1:0] + 1'b1) <= (1 << AW);
+    reg [AW:0]  wr_ptr_reg;    // start of the packet being received
+    reg [AW:0]  rd_ptr_reg;    // start of the oldest queued packet
+    wire [AW:0] used = wr_ptr_reg - rd_ptr_reg;
+    wire        room = ({1'b0, used} + MAX_WORDS[AW+1:0] + 1'b1) <= (1 << AW);
 
     // ---------------------------------------------------------------- receive
-    localparam [1:0] R_IDLE = 2'd0, R_STORE = 2'd1, R_DISCARD = 2'd2;
-    reg [1:0]  rstate;
-    reg [15:0] len;
-    reg [15:0] nbytes;     // bytes received so far (saturating)
-    reg [23:0] shift;      // first three bytes of the word being assembled
-    reg [47:0] src_mac;
-    reg [31:0] src_ip;
-    reg [15:0] src_port, dst_port;
+    localparam [1:0] STATE_IDLE    = 2'd0,   // waiting for a header
+                     STATE_STORE   = 2'd1,   // payload into the ring
+                     STATE_DISCARD = 2'd2;   // payload of an oversize datagram, dropped
+    reg [1:0]  state_reg, state_next;
+    reg        hdr_ready_reg;      // one cycle: the header latched last cycle is taken
+    reg [15:0] len_reg;            // hdr_len
+    reg [15:0] bytes_reg;          // bytes received so far (saturating)
+    reg [23:0] word_bytes_reg;     // first three bytes of the word being assembled
+    reg [47:0] src_mac_reg;
+    reg [31:0] src_ip_reg;
+    reg [15:0] src_port_reg, dst_port_reg;
+    reg        ev_rx_reg, ev_bad_reg, ev_oversize_reg, ev_malformed_reg;
 
-    assign s_axis_tready = (rstate == R_STORE) || (rstate == R_DISCARD);
+    assign s_hdr_ready   = hdr_ready_reg;
+    assign s_axis_tready = (state_reg == STATE_STORE) || (state_reg == STATE_DISCARD);
+    assign ev_rx         = ev_rx_reg;
+    assign ev_bad        = ev_bad_reg;
+    assign ev_oversize   = ev_oversize_reg;
+    assign ev_malformed  = ev_malformed_reg;
 
-    wire       beat      = s_axis_tvalid && s_axis_tready;
-    wire [63:0] td64;                                // tdata widened to 64 bits
+    wire        hdr_take = (state_reg == STATE_IDLE) && s_hdr_valid && !hdr_ready_reg &&
+                           room && !queue_full;
+    wire        beat     = s_axis_tvalid && s_axis_tready;
+    wire        pkt_end  = beat && s_axis_tlast;
+    wire [63:0] tdata64;                                // tdata widened to 64 bits
     generate
-        if (DATA_W >= 64) begin : g_w64
-            assign td64 = s_axis_tdata[63:0];
-        end else begin : g_wn
-            assign td64 = {{(64-DATA_W){1'b0}}, s_axis_tdata};
+        if (DATA_W == 64) begin : g_w64
+            assign tdata64 = s_axis_tdata;
+        end else begin : g_w8
+            assign tdata64 = {{(64-DATA_W){1'b0}}, s_axis_tdata};
         end
     endgenerate
     // bytes in this beat: tkeep is contiguous from lane 0
-    reg  [4:0] nkeep;
-    integer    kk;
+    reg [4:0] beat_bytes;
+    integer   i;
     always @* begin
-        nkeep = 5'd0;
-        for (kk = 0; kk < KEEP_W; kk = kk + 1)
-            if (s_axis_tkeep[kk]) nkeep = kk[4:0] + 5'd1;
+        beat_bytes = 5'd0;
+        for (i = 0; i < KEEP_W; i = i + 1)
+            if (s_axis_tkeep[i]) beat_bytes = i[4:0] + 5'd1;
     end
-    wire [4:0]  nin      = beat ? nkeep : 5'd0;
-    wire [16:0] nsum     = {1'b0, nbytes} + {12'd0, nin};
-    wire [15:0] nbytes_n = nsum[16] ? 16'hffff : nsum[15:0];
-    wire       len_bad   = (len[1:0] != 2'b00) || (len < 16'd4);
-    wire       commit    = (rstate == R_STORE) && beat && s_axis_tlast && !s_axis_tuser &&
-                           (nbytes_n == len) && !len_bad;
-    // the queue entry of the packet being received, built where it is stored (a function
-    // called under the commit condition, so that a simulator evaluates the wide
-    // concatenation only then, not every cycle)
-    function [QW-1:0] q_entry(input [AW-1:0] base);
-        begin
-            q_entry = {base, len[11:2], src_mac, src_ip, src_port, dst_port};
-        end
-    endfunction
+    wire [16:0] bytes_sum  = {1'b0, bytes_reg} + {12'd0, beat ? beat_bytes : 5'd0};
+    wire [15:0] bytes_next = bytes_sum[16] ? 16'hffff : bytes_sum[15:0];
+    wire        len_bad    = (len_reg[1:0] != 2'b00) || (len_reg < 16'd4);
+    wire        store_word = (state_reg == STATE_STORE) && (bytes_reg < MAX_BYTES[15:0]);
+    wire        commit     = (state_reg == STATE_STORE) && pkt_end && !s_axis_tuser &&
+                             (bytes_next == len_reg) && !len_bad;
+    // the queue entry of the packet being received
+    wire [QW-1:0] queue_entry = {wr_ptr_reg[AW-1:0], len_reg[11:2], src_mac_reg, src_ip_reg,
+                                 src_port_reg, dst_port_reg};
     // ring space a packet takes: its words rounded up to an even number (entries)
-    wire [AW:0]   span    = {{(AW-10){1'b0}}, len[11:2]} + {{AW{1'b0}}, len[2]};
-    wire [AW:0]   pop_span = {{(AW-10){1'b0}}, m_pkt_words} + {{AW{1'b0}}, m_pkt_words[0]};
+    wire [AW:0] span     = {{(AW-10){1'b0}}, len_reg[11:2]} + {{AW{1'b0}}, len_reg[2]};
+    wire [AW:0] pop_span = {{(AW-10){1'b0}}, m_pkt_words} + {{AW{1'b0}}, m_pkt_words[0]};
+
+    always @* begin
+        state_next = state_reg;
+        case (state_reg)
+            STATE_IDLE:
+                if (hdr_take)
+                    state_next = (s_hdr_len > MAX_BYTES[15:0]) ? STATE_DISCARD : STATE_STORE;
+            STATE_STORE, STATE_DISCARD:
+                if (pkt_end)
+                    state_next = STATE_IDLE;
+            default: state_next = STATE_IDLE;
+        endcase
+    end
 
     always @(posedge clk) begin
-        we_e         <= 1'b0;
-        we_o         <= 1'b0;
-        ev_rx        <= 1'b0;
-        ev_bad       <= 1'b0;
-        ev_oversize  <= 1'b0;
-        ev_malformed <= 1'b0;
-        s_hdr_ready  <= 1'b0;
+        state_reg <= state_next;
+        if (rst)
+            state_reg <= STATE_IDLE;
+    end
+
+    // header and payload datapath (the header is latched as it is taken)
+    always @(posedge clk) begin
+        if (hdr_take) begin
+            len_reg      <= s_hdr_len;
+            src_mac_reg  <= s_hdr_src_mac;
+            src_ip_reg   <= s_hdr_src_ip;
+            src_port_reg <= s_hdr_src_port;
+            dst_port_reg <= s_hdr_dst_port;
+            bytes_reg    <= 16'd0;
+        end
+        if (beat) begin
+            bytes_reg <= bytes_next;
+            if (DATA_W == 8) begin
+                // assemble words; even words to the even bank, odd to the odd one
+                if (s_axis_tkeep[0]) begin
+                    word_bytes_reg <= {word_bytes_reg[15:0], s_axis_tdata[7:0]};
+                    if (store_word && bytes_reg[1:0] == 2'b11) begin
+                        ring_waddr_reg      <= wr_ptr_reg[AW-1:1] + bytes_reg[AW+1:3];
+                        ring_wdata_even_reg <= {word_bytes_reg, s_axis_tdata[7:0]};
+                        ring_wdata_odd_reg  <= {word_bytes_reg, s_axis_tdata[7:0]};
+                    end
+                end
+            end else if (store_word) begin
+                // one 8-byte beat = one entry of both banks (byte lane 0 first)
+                ring_waddr_reg      <= wr_ptr_reg[AW-1:1] + bytes_reg[AW+1:3];
+                ring_wdata_even_reg <= {tdata64[7:0], tdata64[15:8], tdata64[23:16],
+                                        tdata64[31:24]};
+                ring_wdata_odd_reg  <= {tdata64[39:32], tdata64[47:40], tdata64[55:48],
+                                        tdata64[63:56]};
+            end
+        end
+        if (commit)
+            queue_mem[queue_wr_reg[QAW-1:0]] <= queue_entry;
+    end
+
+    // the write enables: the word completed on this beat (8 bits: its fourth byte), or
+    // the 8-byte beat (64 bits)
+    wire word_done = (DATA_W == 8) ? (s_axis_tkeep[0] && bytes_reg[1:0] == 2'b11) : 1'b1;
+
+    always @(posedge clk) begin
+        hdr_ready_reg    <= hdr_take;
+        ring_we_even_reg <= beat && store_word && word_done &&
+                            (DATA_W != 8 || !bytes_reg[2]);
+        ring_we_odd_reg  <= beat && store_word && word_done &&
+                            (DATA_W != 8 || bytes_reg[2]);
+        ev_rx_reg        <= pkt_end;
+        ev_oversize_reg  <= pkt_end && (state_reg == STATE_DISCARD);
+        ev_bad_reg       <= pkt_end && (state_reg == STATE_STORE) &&
+                            (s_axis_tuser || bytes_next != len_reg);
+        ev_malformed_reg <= pkt_end && (state_reg == STATE_STORE) &&
+                            !(s_axis_tuser || bytes_next != len_reg) && len_bad;
+        if (commit) begin
+            queue_wr_reg <= queue_wr_reg + 1'b1;
+            wr_ptr_reg   <= wr_ptr_reg + span;
+        end
         if (rst) begin
-            rstate <= R_IDLE;
-            wr_ptr <= {(AW+1){1'b0}};
-            q_wr   <= {(QAW+1){1'b0}};
-        end else begin
-            case (rstate)
-            R_IDLE: begin
-                if (s_hdr_valid && !s_hdr_ready && room && !q_full) begin
-                    s_hdr_ready <= 1'b1;
-                    len      <= s_hdr_len;
-                    src_mac  <= s_hdr_src_mac;
-                    src_ip   <= s_hdr_src_ip;
-                    src_port <= s_hdr_src_port;
-                    dst_port <= s_hdr_dst_port;
-                    nbytes   <= 16'd0;
-                    rstate   <= (s_hdr_len > MAX_BYTES[15:0]) ? R_DISCARD : R_STORE;
-                end
-            end
-            R_STORE, R_DISCARD: begin
-                if (beat) begin
-                    nbytes <= nbytes_n;
-                    if (DATA_W == 8) begin
-                        // assemble words; even words to bank e, odd to bank o
-                        if (s_axis_tkeep[0]) begin
-                            shift <= {shift[15:0], s_axis_tdata[7:0]};
-                            if (rstate == R_STORE && nbytes[1:0] == 2'b11 &&
-                                nbytes < MAX_BYTES[15:0]) begin
-                                we_e  <= ~nbytes[2];
-                                we_o  <= nbytes[2];
-                                w_ent <= wr_ptr[AW-1:1] + nbytes[AW+1:3];
-                                wd_e  <= {shift, s_axis_tdata[7:0]};
-                                wd_o  <= {shift, s_axis_tdata[7:0]};
-                            end
-                        end
-                    end else if (rstate == R_STORE && nbytes < MAX_BYTES[15:0]) begin
-                        // one 8-byte beat = one entry of both banks (byte lane 0 first)
-                        we_e  <= 1'b1;
-                        we_o  <= 1'b1;
-                        w_ent <= wr_ptr[AW-1:1] + nbytes[AW+1:3];
-                        wd_e  <= {td64[7:0], td64[15:8], td64[23:16], td64[31:24]};
-                        wd_o  <= {td64[39:32], td64[47:40], td64[55:48], td64[63:56]};
-                    end
-                end
-                if (beat && s_axis_tlast) begin
-                    rstate <= R_IDLE;
-                    ev_rx  <= 1'b1;
-                    if (rstate == R_DISCARD) begin
-                        ev_oversize <= 1'b1;
-                    end else if (s_axis_tuser || nbytes_n != len) begin
-                        ev_bad <= 1'b1;
-                    end else if (len_bad) begin
-                        ev_malformed <= 1'b1;
-                    end else begin
-                        qmem[q_wr[QAW-1:0]] <= q_entry(wr_ptr[AW-1:0]);
-                        q_wr    <= q_wr + 1'b1;
-                        wr_ptr  <= wr_ptr + span;
-                    end
-                end
-            end
-            default: rstate <= R_IDLE;
-            endcase
+            hdr_ready_reg    <= 1'b0;
+            ring_we_even_reg <= 1'b0;
+            ring_we_odd_reg  <= 1'b0;
+            ev_rx_reg        <= 1'b0;
+            ev_oversize_reg  <= 1'b0;
+            ev_bad_reg       <= 1'b0;
+            ev_malformed_reg <= 1'b0;
+            queue_wr_reg     <= {(QAW+1){1'b0}};
+            wr_ptr_reg       <= {(AW+1){1'b0}};
         end
     end
 
     // ---------------------------------------------------------------- queue output
     always @(posedge clk) begin
+        head_loading_reg <= 1'b0;
+        if (head_valid_reg && m_pkt_ready) begin
+            head_valid_reg <= 1'b0;
+            use_bypass_reg <= 1'b0;
+            queue_rd_reg   <= queue_rd_reg + 1'b1;
+            rd_ptr_reg     <= rd_ptr_reg + pop_span;
+        end else if (!head_valid_reg && !head_loading_reg && !queue_empty) begin
+            head_loading_reg <= 1'b1;   // queue_q_reg shows queue_mem[queue_rd_reg] next cycle
+        end else if (!head_valid_reg && !head_loading_reg && commit) begin
+            // the queue was empty: show the new head from a register, one cycle on
+            // (when the packet's last word, written a cycle after its last byte, is in
+            // the ring)
+            bypass_reg       <= queue_entry;
+            use_bypass_reg   <= 1'b1;
+            head_loading_reg <= 1'b1;
+        end
+        if (head_loading_reg)
+            head_valid_reg <= 1'b1;
         if (rst) begin
-            q_rd      <= {(QAW+1){1'b0}};
-            q_loaded  <= 1'b0;
-            q_loading <= 1'b0;
-            use_byp   <= 1'b0;
-            rd_ptr    <= {(AW+1){1'b0}};
-        end else begin
-            q_loading <= 1'b0;
-            if (q_loaded && m_pkt_ready) begin
-                q_loaded <= 1'b0;
-                use_byp  <= 1'b0;
-                q_rd     <= q_rd + 1'b1;
-                rd_ptr   <= rd_ptr + pop_span;
-            end else if (!q_loaded && !q_loading && !q_empty) begin
-                q_loading <= 1'b1;   // q_out shows qmem[q_rd] next cycle
-            end else if (!q_loaded && !q_loading && commit) begin
-                // the queue was empty: show the new head from a register, one cycle on
-                // (when the packet's last word, written a cycle after its last byte,
-                // is in the ring)
-                byp       <= q_entry(wr_ptr[AW-1:0]);
-                use_byp   <= 1'b1;
-                q_loading <= 1'b1;
-            end
-            if (q_loading) q_loaded <= 1'b1;
+            queue_rd_reg     <= {(QAW+1){1'b0}};
+            head_valid_reg   <= 1'b0;
+            head_loading_reg <= 1'b0;
+            use_bypass_reg   <= 1'b0;
+            rd_ptr_reg       <= {(AW+1){1'b0}};
         end
     end
 

@@ -35,11 +35,15 @@
 //   after the request's last byte (first payload byte 12) with a one-cycle register
 //   slave; block transfers take 2 cycles per word on the register bus
 //   (bench/ipbus.py measures them).
-// Parameters: DATA_W (8 or 64), NBUF (stored replies for resend, 1..14), RX_AW (input ring
-//   word-address bits: 13 = 32 KiB holds uHAL's 16 in-flight packets of 1400 bytes
-//   without back-pressure), RX_QAW (queued request packets, 2**RX_QAW >= 16 for uHAL),
-//   MAX_BYTES (largest request and reply payload), BUS_TIMEOUT_MS, CONF_BASE (register
-//   bus address where the configuration space, read by transaction type 6, starts).
+// Parameters (checked at elaboration): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8,
+//   NBUF (stored replies for resend, 1..14; tested 4, synthesized 1), RX_AW (input ring
+//   word-address bits, 10..14 and at least two packets of MAX_BYTES: 13 = 32 KiB holds
+//   uHAL's 16 in-flight packets of 1400 bytes without back-pressure; tested 12 and 13,
+//   synthesized 10), RX_QAW (queued request packets 2**RX_QAW, 1..8, >= 4 for uHAL;
+//   tested 4), MAX_BYTES (largest request and reply payload, a multiple of 4 from 64 to
+//   2044; tested 1472), BUS_TIMEOUT_MS (1..254; tested 2), CONF_BASE (register bus
+//   address where the configuration space, read by transaction type 6, starts; tested
+//   0x1000 and 0).
 `default_nettype none
 
 module ipbus_target #(
@@ -70,14 +74,14 @@ module ipbus_target #(
     input  wire              s_axis_tlast,
     input  wire              s_axis_tuser,
 
-    output reg               m_hdr_valid,
+    output wire              m_hdr_valid,
     input  wire              m_hdr_ready,
-    output reg  [47:0]       m_hdr_dst_mac,
+    output wire [47:0]       m_hdr_dst_mac,
     output wire              m_hdr_dst_mac_valid,
-    output reg  [31:0]       m_hdr_dst_ip,
-    output reg  [15:0]       m_hdr_dst_port,
-    output reg  [15:0]       m_hdr_src_port,
-    output reg  [15:0]       m_hdr_len,
+    output wire [31:0]       m_hdr_dst_ip,
+    output wire [15:0]       m_hdr_dst_port,
+    output wire [15:0]       m_hdr_src_port,
+    output wire [15:0]       m_hdr_len,
     output wire [15:0]       m_hdr_csum,
     output wire [DATA_W-1:0] m_axis_tdata,
     output wire [KEEP_W-1:0] m_axis_tkeep,
@@ -86,10 +90,10 @@ module ipbus_target #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser,
 
-    output reg               reg_req,
-    output reg               reg_we,
-    output reg  [31:0]       reg_addr,
-    output reg  [31:0]       reg_wdata,
+    output wire              reg_req,
+    output wire              reg_we,
+    output wire [31:0]       reg_addr,
+    output wire [31:0]       reg_wdata,
     input  wire              reg_ack,
     input  wire              reg_err,
     input  wire [31:0]       reg_rdata,
@@ -100,28 +104,52 @@ module ipbus_target #(
     output wire [15:0]       cnt_ev
 );
 
-    localparam integer MAXW   = MAX_BYTES / 4;     // words per packet, both directions
-    localparam integer SLOTW  = 9;                 // 512-word reply slots
-    localparam integer NSLOT  = NBUF + 2;          // slots NBUF, NBUF+1: unstored replies
-    localparam integer SAW    = (NSLOT > 8) ? 4 : (NSLOT > 4) ? 3 : (NSLOT > 2) ? 2 : 1;
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            ipbus_target_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W * 8 != DATA_W) begin : g_check_keep_w
+            ipbus_target_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (NBUF < 1 || NBUF > 14) begin : g_check_nbuf
+            ipbus_target_NBUF_must_be_1_to_14 u_error ();  // unsupported parameter
+        end
+        if (MAX_BYTES % 4 != 0 || MAX_BYTES < 64 || MAX_BYTES > 2044) begin : g_check_max_bytes
+            ipbus_target_MAX_BYTES_must_be_a_multiple_of_4_from_64_to_2044 u_error ();
+        end
+        if (RX_AW < 10 || RX_AW > 14 || (1 << RX_AW) < 2 * (MAX_BYTES / 4)) begin : g_check_rx_aw
+            ipbus_target_RX_AW_must_be_10_to_14_and_hold_two_packets u_error ();
+        end
+        if (RX_QAW < 1 || RX_QAW > 8) begin : g_check_rx_qaw
+            ipbus_target_RX_QAW_must_be_1_to_8 u_error ();  // unsupported parameter
+        end
+        if (BUS_TIMEOUT_MS < 1 || BUS_TIMEOUT_MS > 254) begin : g_check_bus_timeout_ms
+            ipbus_target_BUS_TIMEOUT_MS_must_be_1_to_254 u_error ();  // unsupported parameter
+        end
+    endgenerate
+
+    localparam integer MAX_WORDS = MAX_BYTES / 4;  // words per packet, both directions
+    localparam integer SLOT_AW   = 9;              // 512-word reply slots
+    localparam integer NSLOTS    = NBUF + 2;       // slots NBUF, NBUF+1: unstored replies
+    localparam integer SLOT_W    = (NSLOTS > 8) ? 4 : (NSLOTS > 4) ? 3 : (NSLOTS > 2) ? 2 : 1;
 
     function [31:0] bswap(input [31:0] w);
         bswap = {w[7:0], w[15:8], w[23:16], w[31:24]};
     endfunction
 
     // ================================================================ input buffer
-    wire [RX_AW-1:0] pkt_base;
-    wire [9:0]       pkt_words;
-    wire [47:0]      pkt_src_mac;
+    wire [RX_AW-1:0] pkt_base;       // the head packet: its first word in the ring,
+    wire [9:0]       pkt_words;      // its length in words,
+    wire [47:0]      pkt_src_mac;    // and where it came from
     wire [31:0]      pkt_src_ip;
     wire [15:0]      pkt_src_port, pkt_dst_port;
     wire             pkt_valid;
-    reg              pkt_pop;
+    reg              pkt_pop_reg, pkt_pop_next;
     wire [31:0]      rd_data;
-    reg  [9:0]       idx;            // word index inside the request packet
-    reg  [RX_AW-1:0] base;
-    wire [9:0]       idx_nx;         // idx next cycle (the ring is read ahead)
-    wire [RX_AW-1:0] base_nx;
+    // Request words are read ahead: the ring RAM is addressed with the word index the
+    // engine will have next cycle (idx_next), so `word` always holds word idx_reg.
+    reg  [9:0]       idx_reg, idx_next;     // word index inside the request packet
+    reg  [RX_AW-1:0] base_reg, base_next;   // the packet's first word in the ring
     wire             ev_rx, ev_bad, ev_oversize, ev_malformed;
 
     ipbus_rxbuf #(.DATA_W(DATA_W), .AW(RX_AW), .QAW(RX_QAW), .MAX_BYTES(MAX_BYTES)) rxbuf (
@@ -133,155 +161,193 @@ module ipbus_target #(
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-        .m_pkt_valid(pkt_valid), .m_pkt_ready(pkt_pop),
+        .m_pkt_valid(pkt_valid), .m_pkt_ready(pkt_pop_reg),
         .m_pkt_base(pkt_base), .m_pkt_words(pkt_words),
         .m_pkt_src_mac(pkt_src_mac), .m_pkt_src_ip(pkt_src_ip),
         .m_pkt_src_port(pkt_src_port), .m_pkt_dst_port(pkt_dst_port),
-        .rd_addr(base_nx + {{(RX_AW-10){1'b0}}, idx_nx}), .rd_data(rd_data),
+        .rd_addr(base_next + {{(RX_AW-10){1'b0}}, idx_next}), .rd_data(rd_data),
         .ev_rx(ev_rx), .ev_bad(ev_bad), .ev_oversize(ev_oversize),
         .ev_malformed(ev_malformed)
     );
 
     // ================================================================ reply RAM
-    // Slot s, word p: bank p[0] (even words in rbuf_e, odd in rbuf_o), entry {s, p >> 1}.
-    // The 64-bit transmitter reads a whole entry (two words) per cycle.
-    localparam integer RENT = SAW + SLOTW - 1;     // entry address bits
-    reg [31:0]          rbuf_e [0:NSLOT*256-1];
-    reg [31:0]          rbuf_o [0:NSLOT*256-1];
-    reg                 rb_we;
-    reg [SAW+SLOTW-1:0] rb_waddr;
-    reg [31:0]          rb_wdata;
-    wire [RENT-1:0]     rb_rent;                   // entry read address (transmitter)
-    reg [31:0]          rb_qe, rb_qo;
+    // Slot s, word p: bank p[0] (even words in reply_even_mem, odd in reply_odd_mem),
+    // entry {s, p >> 1}. The 64-bit transmitter reads a whole entry (two words) per cycle.
+    localparam integer ENTRY_AW = SLOT_W + SLOT_AW - 1;   // entry address bits
+    reg [31:0]               reply_even_mem [0:NSLOTS*256-1];
+    reg [31:0]               reply_odd_mem  [0:NSLOTS*256-1];
+    reg                      reply_we_reg, reply_we_next;
+    reg [SLOT_W+SLOT_AW-1:0] reply_waddr_reg, reply_waddr_next;   // {slot, word}
+    reg [31:0]               reply_wdata_reg, reply_wdata_next;
+    wire [ENTRY_AW-1:0]      reply_raddr;                         // entry read (transmitter)
+    reg [31:0]               reply_q_even_reg, reply_q_odd_reg;
 
     always @(posedge clk) begin
-        if (rb_we && !rb_waddr[0]) rbuf_e[rb_waddr[SAW+SLOTW-1:1]] <= rb_wdata;
-        if (rb_we &&  rb_waddr[0]) rbuf_o[rb_waddr[SAW+SLOTW-1:1]] <= rb_wdata;
-        rb_qe <= rbuf_e[rb_rent];
-        rb_qo <= rbuf_o[rb_rent];
+        if (reply_we_reg && !reply_waddr_reg[0])
+            reply_even_mem[reply_waddr_reg[SLOT_W+SLOT_AW-1:1]] <= reply_wdata_reg;
+        if (reply_we_reg &&  reply_waddr_reg[0])
+            reply_odd_mem[reply_waddr_reg[SLOT_W+SLOT_AW-1:1]]  <= reply_wdata_reg;
+        reply_q_even_reg <= reply_even_mem[reply_raddr];
+        reply_q_odd_reg  <= reply_odd_mem[reply_raddr];
     end
 
     // ================================================================ engine state
-    localparam [4:0] S_IDLE = 5'd0,                S_PHDR = 5'd2,  S_THDR = 5'd3,
-                     S_ADDR = 5'd4,  S_BUS = 5'd5, S_WAIT = 5'd6,  S_WDATA = 5'd7,
-                     S_RMWA = 5'd8,  S_RMWB = 5'd9, S_HDR = 5'd10, S_END = 5'd11,
-                     S_STAT = 5'd12, S_TXW = 5'd13, S_DROP = 5'd14, S_RMWW = 5'd15;
-    reg [4:0]  state;
-    reg        le;                   // packet is little-endian
-    reg [15:0] pid;                  // packet ID
-    reg        store;                // reply is kept for resend
-    reg [SAW-1:0] slot;              // reply slot being written
-    reg [SLOTW-1:0] rw;              // next reply word
-    reg [SLOTW-1:0] hpos;            // reply position of the current transaction header
-    reg [15:0] expected;             // next expected non-zero packet ID
-    reg [SAW-1:0] ring;              // next ring slot for a stored reply
-    reg [NBUF*16-1:0] slot_id;
-    reg [NBUF-1:0]    slot_ok;
-    reg [NBUF-1:0]    slot_le;      // stored reply is little-endian
-    reg [NSLOT*SLOTW-1:0] slot_len;
-    reg               scr;          // which scratch slot the next unstored reply uses
-    wire [SAW-1:0]    scr_slot = NBUF[SAW-1:0] + {{(SAW-1){1'b0}}, scr};
+    localparam [4:0] STATE_IDLE  = 5'd0,    // waiting for a request packet
+                     STATE_PHDR  = 5'd2,    // the packet header is on `word`
+                     STATE_THDR  = 5'd3,    // a transaction header is on `word`
+                     STATE_ADDR  = 5'd4,    // the transaction's base address
+                     STATE_BUS   = 5'd5,    // a register-bus request goes out
+                     STATE_WAIT  = 5'd6,    // waiting for its answer
+                     STATE_WDATA = 5'd7,    // a write's first data word
+                     STATE_RMWA  = 5'd8,    // read-modify-write: AND mask or addend
+                     STATE_RMWB  = 5'd9,    // read-modify-write bits: OR mask
+                     STATE_HDR   = 5'd10,   // the reply's transaction header is written
+                     STATE_END   = 5'd11,   // the packet ends: its reply is sent
+                     STATE_STAT  = 5'd12,   // a status reply is written
+                     STATE_TXW   = 5'd13,   // waiting for the transmitter to take the job
+                     STATE_DROP  = 5'd14,   // the packet is dropped
+                     STATE_RMWW  = 5'd15;   // read-modify-write: the new value
+    reg [4:0]              state_reg, state_next;
+    reg                    le_reg, le_next;                 // packet is little-endian
+    reg [15:0]             pkt_id_reg, pkt_id_next;         // packet ID
+    reg                    store_reg, store_next;           // reply is kept for resend
+    reg [SLOT_W-1:0]       slot_reg, slot_next;             // reply slot being written
+    reg [SLOT_AW-1:0]      reply_pos_reg, reply_pos_next;   // next reply word
+    reg [SLOT_AW-1:0]      thdr_pos_reg, thdr_pos_next;     // reply word of the transaction header
+    reg [15:0]             expected_reg, expected_next;     // next expected non-zero packet ID
+    reg [SLOT_W-1:0]       ring_reg, ring_next;             // next ring slot for a stored reply
+    reg [NBUF*16-1:0]      slot_id_reg, slot_id_next;       // stored replies: packet ID,
+    reg [NBUF-1:0]         slot_valid_reg, slot_valid_next; // held,
+    reg [NBUF-1:0]         slot_le_reg, slot_le_next;       // little-endian,
+    reg [NSLOTS*SLOT_AW-1:0] slot_len_reg, slot_len_next;   // and length in words (all slots)
+    reg                    scratch_reg, scratch_next;       // the scratch slot the next unstored reply uses
+    wire [SLOT_W-1:0]      scratch_slot = NBUF[SLOT_W-1:0] + {{(SLOT_W-1){1'b0}}, scratch_reg};
 
-    reg [11:0] tid;
-    reg [7:0]  tn;                   // words announced
-    reg [3:0]  tty;                  // type
-    reg [7:0]  tdone;                // words done
-    reg [3:0]  tinfo;
-    reg [31:0] taddr;
-    reg [31:0] tmask;                // RMW AND mask or addend
-    reg [31:0] tor;                  // RMW OR mask
-    reg [31:0] old;                  // RMW value read
-    reg        rmw_wr;               // RMW: the write phase is on the bus
-    reg [4:0]  k;                    // status word counter
-    reg [7:0]  ticks;
-    reg        bad_phdr;             // a packet header was malformed (count next cycle)
-    // the engine's event strobes (registered: high the cycle after the event)
-    reg        ev_control, ev_status, ev_resend, ev_id_dropped, ev_resend_miss;
-    reg        ev_transactions, ev_bad_header, ev_bus_errors, ev_bus_timeouts;
-    reg        ev_wp_rejected, ev_reply_overflow;
-    // rx_malformed counts the receive buffer's malformed datagrams and the engine's bad
-    // packet headers. Neither comes in two cycles in a row (a datagram takes a header
-    // cycle and a beat; a packet a start, a header and a drop cycle), so a bad header in
-    // the cycle of a malformed datagram waits one cycle (phdr_pend) and is never lost.
-    reg        phdr_pend;
-    assign cnt_ev = {m_axis_tvalid && m_axis_tready && m_axis_tlast, ev_reply_overflow,
-                     ev_wp_rejected, ev_bus_timeouts, ev_bus_errors, ev_bad_header,
-                     ev_transactions, ev_resend_miss, ev_id_dropped, ev_resend, ev_status,
-                     ev_control, ev_malformed || bad_phdr || phdr_pend, ev_oversize, ev_bad,
-                     ev_rx};
-    integer    j;
+    // the transaction in progress
+    reg [11:0] trans_id_reg, trans_id_next;
+    reg [7:0]  trans_words_reg, trans_words_next;   // words announced
+    reg [3:0]  trans_type_reg, trans_type_next;
+    reg [7:0]  trans_done_reg, trans_done_next;     // words done
+    reg [3:0]  trans_info_reg, trans_info_next;     // info code of its reply
+    reg [31:0] trans_addr_reg, trans_addr_next;
+    reg [31:0] rmw_mask_reg, rmw_mask_next;         // read-modify-write: AND mask or addend
+    reg [31:0] rmw_or_reg, rmw_or_next;             // read-modify-write: OR mask
+    reg [31:0] rmw_old_reg, rmw_old_next;           // read-modify-write: the value read
+    reg        rmw_write_reg, rmw_write_next;       // read-modify-write: the write is on the bus
+    reg [4:0]  stat_idx_reg, stat_idx_next;         // status reply word
+    reg [7:0]  ticks_reg, ticks_next;               // tick_1ms since the bus request (saturating)
 
-    reg [127:0] hist;                // traffic history, newest event in [7:0]
-    reg [127:0] rx_hist;             // last received control headers, newest in [31:0]
-    reg [127:0] tx_hist;             // last sent control headers, newest in [31:0]
+    // the register bus
+    reg        reg_req_reg, reg_req_next;
+    reg        reg_we_reg, reg_we_next;
+    reg [31:0] reg_addr_reg, reg_addr_next;
+    reg [31:0] reg_wdata_reg, reg_wdata_next;
+    assign reg_req   = reg_req_reg;
+    assign reg_we    = reg_we_reg;
+    assign reg_addr  = reg_addr_reg;
+    assign reg_wdata = reg_wdata_reg;
 
-    wire [31:0] w = le ? bswap(rd_data) : rd_data;     // current request word (value)
-    wire [31:0] wbe = rd_data;
-    wire [31:0] wsw = bswap(rd_data);
+    reg [127:0] hist_reg, hist_next;         // traffic history, newest event in [7:0]
+    reg [127:0] rx_hist_reg, rx_hist_next;   // last received control headers, newest in [31:0]
+    reg [127:0] tx_hist_reg, tx_hist_next;   // last sent control headers, newest in [31:0]
 
-    wire        is_rd   = (tty == 4'h0) || (tty == 4'h2) || (tty == 4'h6);
-    wire        is_wr   = (tty == 4'h1) || (tty == 4'h3);
-    wire        is_rmw  = (tty == 4'h4) || (tty == 4'h5);
-    wire        incr    = (tty == 4'h0) || (tty == 4'h1) || (tty == 4'h6);
-    wire [9:0]  remain  = pkt_words - idx - 10'd1;      // words after the current one
+    // The engine's event strobes (high the cycle after the event). rx_malformed counts
+    // the receive buffer's malformed datagrams and the engine's bad packet headers.
+    // Neither comes in two cycles in a row (a datagram takes a header cycle and a beat;
+    // a packet a start, a header and a drop cycle), so a bad header in the cycle of a
+    // malformed datagram waits one cycle (bad_phdr_pending_reg) and is never lost.
+    reg ev_control_reg, ev_control_next;
+    reg ev_status_reg, ev_status_next;
+    reg ev_resend_reg, ev_resend_next;
+    reg ev_id_dropped_reg, ev_id_dropped_next;
+    reg ev_resend_miss_reg, ev_resend_miss_next;
+    reg ev_transactions_reg, ev_transactions_next;
+    reg ev_bad_header_reg, ev_bad_header_next;
+    reg ev_bus_errors_reg, ev_bus_errors_next;
+    reg ev_bus_timeouts_reg, ev_bus_timeouts_next;
+    reg ev_wp_rejected_reg, ev_wp_rejected_next;
+    reg ev_reply_overflow_reg, ev_reply_overflow_next;
+    reg bad_phdr_reg, bad_phdr_next;                 // a malformed packet header
+    reg bad_phdr_pending_reg, bad_phdr_pending_next;
+    assign cnt_ev = {m_axis_tvalid && m_axis_tready && m_axis_tlast, ev_reply_overflow_reg,
+                     ev_wp_rejected_reg, ev_bus_timeouts_reg, ev_bus_errors_reg,
+                     ev_bad_header_reg, ev_transactions_reg, ev_resend_miss_reg,
+                     ev_id_dropped_reg, ev_resend_reg, ev_status_reg, ev_control_reg,
+                     ev_malformed || bad_phdr_reg || bad_phdr_pending_reg, ev_oversize,
+                     ev_bad, ev_rx};
 
-    // transaction header decode (valid in S_THDR)
-    wire [3:0]  h_ty    = w[7:4];
-    wire [7:0]  h_n     = w[15:8];
-    wire        h_rd    = (h_ty == 4'h0) || (h_ty == 4'h2) || (h_ty == 4'h6);
-    wire        h_wr    = (h_ty == 4'h1) || (h_ty == 4'h3);
-    wire        h_rmw   = (h_ty == 4'h4) || (h_ty == 4'h5);
-    wire        h_okfmt = (w[31:28] == 4'h2) && (w[3:0] == 4'hF) && (h_rd || h_wr || h_rmw) &&
-                          (!h_rmw || h_n == 8'd1);
-    wire [9:0]  h_need  = h_rd ? 10'd1 : h_wr ? {2'b00, h_n} + 10'd1 :
-                          (h_ty == 4'h4) ? 10'd3 : 10'd2;
-    wire [9:0]  h_rwords = 10'd1 + (h_rd ? {2'b00, h_n} : h_rmw ? 10'd1 : 10'd0);
-    wire        h_fits  = ({1'b0, rw} + h_rwords) <= MAXW[9:0];
+    wire [31:0] word         = le_reg ? bswap(rd_data) : rd_data;   // request word idx_reg (value)
+    wire [31:0] word_swapped = bswap(rd_data);
 
-    reg allowed;
+    wire        trans_read   = (trans_type_reg == 4'h0) || (trans_type_reg == 4'h2) ||
+                               (trans_type_reg == 4'h6);
+    wire        trans_write  = (trans_type_reg == 4'h1) || (trans_type_reg == 4'h3);
+    wire        trans_rmw    = (trans_type_reg == 4'h4) || (trans_type_reg == 4'h5);
+    wire        trans_incr   = (trans_type_reg == 4'h0) || (trans_type_reg == 4'h1) ||
+                               (trans_type_reg == 4'h6);
+    wire [9:0]  words_after  = pkt_words - idx_reg - 10'd1;   // request words after this one
+
+    // transaction header decode (valid in STATE_THDR)
+    wire [3:0]  thdr_type    = word[7:4];
+    wire [7:0]  thdr_words   = word[15:8];
+    wire        thdr_read    = (thdr_type == 4'h0) || (thdr_type == 4'h2) || (thdr_type == 4'h6);
+    wire        thdr_write   = (thdr_type == 4'h1) || (thdr_type == 4'h3);
+    wire        thdr_rmw     = (thdr_type == 4'h4) || (thdr_type == 4'h5);
+    wire        thdr_ok      = (word[31:28] == 4'h2) && (word[3:0] == 4'hF) &&
+                               (thdr_read || thdr_write || thdr_rmw) &&
+                               (!thdr_rmw || thdr_words == 8'd1);
+    // request words the transaction takes after its header, reply words it gives
+    wire [9:0]  thdr_need    = thdr_read ? 10'd1 : thdr_write ? {2'b00, thdr_words} + 10'd1 :
+                               (thdr_type == 4'h4) ? 10'd3 : 10'd2;
+    wire [9:0]  thdr_reply   = 10'd1 + (thdr_read ? {2'b00, thdr_words} :
+                                        thdr_rmw ? 10'd1 : 10'd0);
+    wire        thdr_fits    = ({1'b0, reply_pos_reg} + thdr_reply) <= MAX_WORDS[9:0];
+
+    // the sender may write (allow-list)
+    reg write_allowed;
     integer i;
     always @* begin
-        allowed = !cfg_allow_en;
+        write_allowed = !cfg_allow_en;
         for (i = 0; i < 4; i = i + 1)
-            if (cfg_allow_ip[i*32 +: 32] == pkt_src_ip) allowed = 1'b1;
+            if (cfg_allow_ip[i*32 +: 32] == pkt_src_ip) write_allowed = 1'b1;
     end
 
-    // resend lookup
-    reg            rs_hit;
-    reg            rs_le;
-    reg [SAW-1:0]  rs_slot;
+    // resend lookup: the stored reply with the packet ID of a resend request
+    reg              resend_hit;
+    reg              resend_le;
+    reg [SLOT_W-1:0] resend_slot;
     always @* begin
-        rs_hit  = 1'b0;
-        rs_le   = 1'b0;
-        rs_slot = {SAW{1'b0}};
+        resend_hit  = 1'b0;
+        resend_le   = 1'b0;
+        resend_slot = {SLOT_W{1'b0}};
         for (i = 0; i < NBUF; i = i + 1)
-            if (slot_ok[i] && slot_id[i*16 +: 16] == wbe[23:8]) begin
-                rs_hit  = 1'b1;
-                rs_slot = i[SAW-1:0];
-                rs_le   = slot_le[i];
+            if (slot_valid_reg[i] && slot_id_reg[i*16 +: 16] == rd_data[23:8]) begin
+                resend_hit  = 1'b1;
+                resend_slot = i[SLOT_W-1:0];
+                resend_le   = slot_le_reg[i];
             end
     end
 
     // status reply words
     reg [31:0] stat_word;
     always @* begin
-        case (k[3:0])
+        case (stat_idx_reg[3:0])
         4'd0:  stat_word = 32'h200000F1;
         4'd1:  stat_word = MAX_BYTES;
         4'd2:  stat_word = NBUF;
-        4'd3:  stat_word = {8'h20, expected, 8'hF0};
-        4'd4:  stat_word = hist[31:0];
-        4'd5:  stat_word = hist[63:32];
-        4'd6:  stat_word = hist[95:64];
-        4'd7:  stat_word = hist[127:96];
-        4'd8:  stat_word = rx_hist[31:0];
-        4'd9:  stat_word = rx_hist[63:32];
-        4'd10: stat_word = rx_hist[95:64];
-        4'd11: stat_word = rx_hist[127:96];
-        4'd12: stat_word = tx_hist[31:0];
-        4'd13: stat_word = tx_hist[63:32];
-        4'd14: stat_word = tx_hist[95:64];
-        default: stat_word = tx_hist[127:96];
+        4'd3:  stat_word = {8'h20, expected_reg, 8'hF0};
+        4'd4:  stat_word = hist_reg[31:0];
+        4'd5:  stat_word = hist_reg[63:32];
+        4'd6:  stat_word = hist_reg[95:64];
+        4'd7:  stat_word = hist_reg[127:96];
+        4'd8:  stat_word = rx_hist_reg[31:0];
+        4'd9:  stat_word = rx_hist_reg[63:32];
+        4'd10: stat_word = rx_hist_reg[95:64];
+        4'd11: stat_word = rx_hist_reg[127:96];
+        4'd12: stat_word = tx_hist_reg[31:0];
+        4'd13: stat_word = tx_hist_reg[63:32];
+        4'd14: stat_word = tx_hist_reg[95:64];
+        default: stat_word = tx_hist_reg[127:96];
         endcase
     end
 
@@ -289,79 +355,99 @@ module ipbus_target #(
     // The engine hands the transmitter a job (slot, length, word 0, destination) and may
     // go on with the next request while the reply is sent, in another slot: unstored
     // replies alternate between two scratch slots.
-    reg         tx_start;            // a job is waiting for the transmitter
-    reg [SAW-1:0] j_slot;
-    reg [SLOTW-1:0] j_len;           // words
-    reg [31:0]  j_first;             // word 0 of the reply, as stored (no RAM read needed)
-    reg [47:0]  j_mac;
-    reg [31:0]  j_ip;
-    reg [15:0]  j_port, j_sport;
-    reg [SAW-1:0] tx_slot;           // the job being sent
-    reg [SLOTW-1:0] tx_len;
-    reg [1:0]   tstate;
-    localparam [1:0] T_IDLE = 2'd0, T_HDR = 2'd1, T_DATA = 2'd2, T_FILL = 2'd3;
-    wire        tx_take = tx_start && (tstate == T_IDLE);
+    reg                 job_valid_reg, job_valid_next;   // a job is waiting for the transmitter
+    reg [SLOT_W-1:0]    job_slot_reg, job_slot_next;
+    reg [SLOT_AW-1:0]   job_len_reg, job_len_next;       // words
+    reg [31:0]          job_first_reg, job_first_next;   // word 0 of the reply, as stored
+    reg [47:0]          job_mac_reg, job_mac_next;
+    reg [31:0]          job_ip_reg, job_ip_next;
+    reg [15:0]          job_port_reg, job_port_next;
+    reg [15:0]          job_src_port_reg, job_src_port_next;
+    reg [SLOT_W-1:0]    tx_slot_reg;                     // the job being sent
+    reg [SLOT_AW-1:0]   tx_len_reg;
+    localparam [1:0] TX_IDLE = 2'd0,   // no job
+                     TX_HDR  = 2'd1,   // the reply header is offered
+                     TX_DATA = 2'd2,   // the payload is sent
+                     TX_FILL = 2'd3;   // (64 bits) the output FIFO fills before the header
+    reg [1:0]           tx_state_reg, tx_state_next;
+    wire                job_take = job_valid_reg && (tx_state_reg == TX_IDLE);
 
+    reg [47:0] m_hdr_dst_mac_reg;
+    reg [31:0] m_hdr_dst_ip_reg;
+    reg [15:0] m_hdr_dst_port_reg, m_hdr_src_port_reg, m_hdr_len_reg;
+
+    assign m_hdr_valid         = (tx_state_reg == TX_HDR);
+    assign m_hdr_dst_mac       = m_hdr_dst_mac_reg;
     assign m_hdr_dst_mac_valid = 1'b1;
+    assign m_hdr_dst_ip        = m_hdr_dst_ip_reg;
+    assign m_hdr_dst_port      = m_hdr_dst_port_reg;
+    assign m_hdr_src_port      = m_hdr_src_port_reg;
+    assign m_hdr_len           = m_hdr_len_reg;
     assign m_hdr_csum          = 16'h0000;
     assign m_axis_tuser        = 1'b0;
+
+    always @(posedge clk) begin
+        if (job_take) begin
+            tx_slot_reg        <= job_slot_reg;
+            tx_len_reg         <= job_len_reg;
+            m_hdr_len_reg      <= {5'd0, job_len_reg, 2'b00};
+            m_hdr_dst_mac_reg  <= job_mac_reg;
+            m_hdr_dst_ip_reg   <= job_ip_reg;
+            m_hdr_dst_port_reg <= job_port_reg;
+            m_hdr_src_port_reg <= job_src_port_reg;
+        end
+    end
+
+    always @(posedge clk) begin
+        tx_state_reg <= tx_state_next;
+        if (rst)
+            tx_state_reg <= TX_IDLE;
+    end
 
     generate
     if (DATA_W == 8) begin : g_tx8
         // Word 0 comes with the job; word n+1 is read from the reply RAM while word n
         // is sent (4 cycles per word, the read takes 2).
-        reg [31:0]          tx_word;
-        reg [1:0]           tx_byte;
-        reg [SLOTW-1:0]     tx_widx;
-        reg [SAW+SLOTW-1:0] rb_raddr;
-        reg                 rb_odd;
-        wire [31:0]         rb_q = rb_odd ? rb_qo : rb_qe;
+        reg [31:0]               tx_word_reg;        // the word being sent, first byte in [31:24]
+        reg [1:0]                tx_byte_reg;        // its byte on the output
+        reg [SLOT_AW-1:0]        tx_word_idx_reg;    // its index in the reply
+        reg [SLOT_W+SLOT_AW-1:0] tx_raddr_reg;       // {slot, word} read for the next word
+        reg                      tx_raddr_odd_reg;
+        wire [31:0]              reply_q = tx_raddr_odd_reg ? reply_q_odd_reg : reply_q_even_reg;
 
-        assign rb_rent       = rb_raddr[SAW+SLOTW-1:1];
-        assign m_axis_tdata  = tx_word[31:24];
+        assign reply_raddr   = tx_raddr_reg[SLOT_W+SLOT_AW-1:1];
+        assign m_axis_tdata  = tx_word_reg[31:24];
         assign m_axis_tkeep  = 1'b1;
-        assign m_axis_tvalid = (tstate == T_DATA);
-        assign m_axis_tlast  = (tx_byte == 2'd3) && (tx_widx == tx_len - 1'b1);
+        assign m_axis_tvalid = (tx_state_reg == TX_DATA);
+        assign m_axis_tlast  = (tx_byte_reg == 2'd3) && (tx_word_idx_reg == tx_len_reg - 1'b1);
 
-        always @(posedge clk) rb_odd <= rb_raddr[0];
+        always @* begin
+            tx_state_next = tx_state_reg;
+            case (tx_state_reg)
+            TX_IDLE: if (job_valid_reg) tx_state_next = TX_HDR;
+            TX_HDR:  if (m_hdr_ready) tx_state_next = TX_DATA;
+            TX_DATA: if (m_axis_tready && m_axis_tlast) tx_state_next = TX_IDLE;
+            default: tx_state_next = TX_IDLE;
+            endcase
+        end
 
         always @(posedge clk) begin
-            if (rst) begin
-                tstate         <= T_IDLE;
-                m_hdr_valid    <= 1'b0;
-            end else begin
-                case (tstate)
-                T_IDLE: if (tx_start) begin
-                    tx_slot     <= j_slot;
-                    tx_len      <= j_len;
-                    tx_word     <= j_first;
-                    tx_byte     <= 2'd0;
-                    tx_widx     <= {SLOTW{1'b0}};
-                    rb_raddr    <= {j_slot, {{(SLOTW-1){1'b0}}, 1'b1}};
-                    m_hdr_len   <= {5'd0, j_len, 2'b00};
-                    m_hdr_dst_mac  <= j_mac;
-                    m_hdr_dst_ip   <= j_ip;
-                    m_hdr_dst_port <= j_port;
-                    m_hdr_src_port <= j_sport;
-                    m_hdr_valid <= 1'b1;
-                    tstate      <= T_HDR;
+            tx_raddr_odd_reg <= tx_raddr_reg[0];
+            if (job_take) begin
+                tx_word_reg     <= job_first_reg;
+                tx_byte_reg     <= 2'd0;
+                tx_word_idx_reg <= {SLOT_AW{1'b0}};
+                tx_raddr_reg    <= {job_slot_reg, {{(SLOT_AW-1){1'b0}}, 1'b1}};
+            end else if (m_axis_tvalid && m_axis_tready) begin
+                tx_byte_reg <= tx_byte_reg + 2'd1;
+                if (tx_byte_reg == 2'd3) begin
+                    tx_word_reg     <= reply_q;
+                    tx_word_idx_reg <= tx_word_idx_reg + 1'b1;
+                    tx_raddr_reg    <= {tx_slot_reg,
+                                        tx_word_idx_reg + {{(SLOT_AW-2){1'b0}}, 2'd2}};
+                end else begin
+                    tx_word_reg <= {tx_word_reg[23:0], 8'h00};
                 end
-                T_HDR: if (m_hdr_ready) begin
-                    m_hdr_valid <= 1'b0;
-                    tstate      <= T_DATA;
-                end
-                T_DATA: if (m_axis_tready) begin
-                    tx_byte <= tx_byte + 2'd1;
-                    tx_word <= {tx_word[23:0], 8'h00};
-                    if (tx_byte == 2'd3) begin
-                        if (m_axis_tlast) tstate <= T_IDLE;
-                        tx_word  <= rb_q;
-                        tx_widx  <= tx_widx + 1'b1;
-                        rb_raddr <= {tx_slot, tx_widx + {{(SLOTW-2){1'b0}}, 2'd2}};
-                    end
-                end
-                default: tstate <= T_IDLE;
-                endcase
             end
         end
     end else begin : g_tx64
@@ -369,346 +455,508 @@ module ipbus_target #(
         // combinationally, data the next cycle) into a 2-entry FIFO; the header is
         // offered once the FIFO is full (or holds the whole reply), so the payload
         // then flows without a gap at one beat per cycle.
-        reg [SLOTW-2:0] e_rd;            // next entry to read
-        reg [SLOTW-2:0] e_out;           // entry on the output
-        reg             inflight;
-        reg [63:0]      f0, f1;
-        reg [1:0]       fcnt;
-        wire [SLOTW-2:0] n_ent = tx_len[SLOTW-1:1] + {{(SLOTW-2){1'b0}}, tx_len[0]};
-        wire            pop   = (tstate == T_DATA) && m_axis_tready && (fcnt != 2'd0);
-        wire            more  = (e_rd != n_ent);
-        wire            issue = (tstate != T_IDLE) && more &&
-                                ({1'b0, fcnt} + {2'b00, inflight} - {2'b00, pop} < 3'd2);
-        wire            last  = (e_out == n_ent - 1'b1);
+        reg [SLOT_AW-2:0] rd_entry_reg;       // next entry to read
+        reg [SLOT_AW-2:0] out_entry_reg;      // entry on the output
+        reg               read_pending_reg;   // an entry read last cycle arrives now
+        reg [63:0]        fifo0_reg, fifo1_reg;   // {odd word, even word}; fifo0_reg is the head
+        reg [1:0]         fifo_count_reg;
+        wire [SLOT_AW-2:0] entries = tx_len_reg[SLOT_AW-1:1] +
+                                     {{(SLOT_AW-2){1'b0}}, tx_len_reg[0]};
+        wire              pop          = (tx_state_reg == TX_DATA) && m_axis_tready &&
+                                         (fifo_count_reg != 2'd0);
+        wire              more_entries = (rd_entry_reg != entries);
+        wire              read_issue   = (tx_state_reg != TX_IDLE) && more_entries &&
+                                         ({1'b0, fifo_count_reg} + {2'b00, read_pending_reg} -
+                                          {2'b00, pop} < 3'd2);
+        wire              last_entry   = (out_entry_reg == entries - 1'b1);
 
-        assign rb_rent       = {tx_slot, e_rd};
-        // f0 = {odd word, even word}; a word's first byte is its [31:24]; lane 0 first
-        // (lanes past the end of an odd-length reply are zero, not stale RAM)
-        wire            half  = last && tx_len[0];
-        assign m_axis_tdata  = {half ? 32'd0 : {f0[39:32], f0[47:40], f0[55:48], f0[63:56]},
-                                f0[7:0], f0[15:8], f0[23:16], f0[31:24]};
+        assign reply_raddr   = {tx_slot_reg, rd_entry_reg};
+        // a word's first byte is its [31:24]; lane 0 first (lanes past the end of an
+        // odd-length reply are zero, not stale RAM)
+        wire              half = last_entry && tx_len_reg[0];
+        assign m_axis_tdata  = {half ? 32'd0 : bswap(fifo0_reg[63:32]), bswap(fifo0_reg[31:0])};
         assign m_axis_tkeep  = half ? 8'h0F : 8'hFF;
-        assign m_axis_tvalid = (tstate == T_DATA) && (fcnt != 2'd0);
-        assign m_axis_tlast  = last;
+        assign m_axis_tvalid = (tx_state_reg == TX_DATA) && (fifo_count_reg != 2'd0);
+        assign m_axis_tlast  = last_entry;
+
+        always @* begin
+            tx_state_next = tx_state_reg;
+            case (tx_state_reg)
+            TX_IDLE: if (job_valid_reg) tx_state_next = TX_FILL;
+            TX_FILL: if (fifo_count_reg == 2'd2 ||
+                         (!more_entries && !read_pending_reg && fifo_count_reg != 2'd0))
+                         tx_state_next = TX_HDR;
+            TX_HDR:  if (m_hdr_ready) tx_state_next = TX_DATA;
+            TX_DATA: if (pop && last_entry) tx_state_next = TX_IDLE;
+            default: tx_state_next = TX_IDLE;
+            endcase
+        end
 
         always @(posedge clk) begin
+            read_pending_reg <= read_issue;
+            if (job_take)
+                rd_entry_reg <= {(SLOT_AW-1){1'b0}};
+            else if (read_issue)
+                rd_entry_reg <= rd_entry_reg + 1'b1;
+            if (job_take)
+                out_entry_reg <= {(SLOT_AW-1){1'b0}};
+            else if (pop)
+                out_entry_reg <= out_entry_reg + 1'b1;
+            // FIFO: pop the head, push the entry read last cycle
+            case ({read_pending_reg, pop})
+            2'b10: begin
+                if (fifo_count_reg == 2'd0) fifo0_reg <= {reply_q_odd_reg, reply_q_even_reg};
+                else fifo1_reg <= {reply_q_odd_reg, reply_q_even_reg};
+                fifo_count_reg <= fifo_count_reg + 2'd1;
+            end
+            2'b01: begin
+                fifo0_reg      <= fifo1_reg;
+                fifo_count_reg <= fifo_count_reg - 2'd1;
+            end
+            2'b11: begin
+                if (fifo_count_reg == 2'd1) fifo0_reg <= {reply_q_odd_reg, reply_q_even_reg};
+                else begin
+                    fifo0_reg <= fifo1_reg;
+                    fifo1_reg <= {reply_q_odd_reg, reply_q_even_reg};
+                end
+            end
+            default: ;
+            endcase
             if (rst) begin
-                tstate         <= T_IDLE;
-                m_hdr_valid    <= 1'b0;
-                fcnt           <= 2'd0;
-                inflight       <= 1'b0;
-            end else begin
-                inflight <= issue;
-                if (issue) e_rd <= e_rd + 1'b1;
-                // FIFO: pop the head, push the entry read last cycle
-                case ({inflight, pop})
-                2'b10: begin
-                    if (fcnt == 2'd0) f0 <= {rb_qo, rb_qe};
-                    else f1 <= {rb_qo, rb_qe};
-                    fcnt <= fcnt + 2'd1;
-                end
-                2'b01: begin
-                    f0   <= f1;
-                    fcnt <= fcnt - 2'd1;
-                end
-                2'b11: begin
-                    if (fcnt == 2'd1) f0 <= {rb_qo, rb_qe};
-                    else begin
-                        f0 <= f1;
-                        f1 <= {rb_qo, rb_qe};
-                    end
-                end
-                default: ;
-                endcase
-                if (pop) e_out <= e_out + 1'b1;
-                case (tstate)
-                T_IDLE: if (tx_start) begin
-                    tx_slot   <= j_slot;
-                    tx_len    <= j_len;
-                    e_rd      <= {(SLOTW-1){1'b0}};
-                    e_out     <= {(SLOTW-1){1'b0}};
-                    m_hdr_len <= {5'd0, j_len, 2'b00};
-                    m_hdr_dst_mac  <= j_mac;
-                    m_hdr_dst_ip   <= j_ip;
-                    m_hdr_dst_port <= j_port;
-                    m_hdr_src_port <= j_sport;
-                    tstate    <= T_FILL;
-                end
-                T_FILL: if (fcnt == 2'd2 || (!more && !inflight && fcnt != 2'd0)) begin
-                    m_hdr_valid <= 1'b1;
-                    tstate      <= T_HDR;
-                end
-                T_HDR: if (m_hdr_ready) begin
-                    m_hdr_valid <= 1'b0;
-                    tstate      <= T_DATA;
-                end
-                T_DATA: if (pop && last) tstate <= T_IDLE;
-                default: tstate <= T_IDLE;
-                endcase
+                fifo_count_reg   <= 2'd0;
+                read_pending_reg <= 1'b0;
             end
         end
 
-        wire unused_first = &{1'b0, j_first};
+        wire unused_first = &{1'b0, job_first_reg};
     end
     endgenerate
 
     // ================================================================ engine
-    task put(input [SLOTW-1:0] pos, input [31:0] value);
-        begin
-            rb_we    <= 1'b1;
-            rb_waddr <= {slot, pos};
-            rb_wdata <= le ? bswap(value) : value;
-        end
-    endtask
+    // The next request may start while a reply is being sent, unless that reply's slot
+    // is one the request could write (the next scratch slot, or the next ring slot when
+    // the transmitter is resending the oldest stored reply).
+    wire tx_conflict = (tx_state_reg != TX_IDLE) &&
+                       (tx_slot_reg == ring_reg || tx_slot_reg == scratch_slot);
+    wire pkt_start   = (state_reg == STATE_IDLE) && pkt_valid && !pkt_pop_reg &&
+                       !job_valid_reg && !tx_conflict;
+    wire idx_advance = (state_reg == STATE_PHDR) || (state_reg == STATE_THDR) ||
+                       (state_reg == STATE_ADDR) || (state_reg == STATE_RMWA) ||
+                       (state_reg == STATE_RMWB) || (state_reg == STATE_WDATA) ||
+                       (state_reg == STATE_WAIT && reg_ack && trans_write &&
+                        trans_done_reg + 8'd1 != trans_words_reg);
 
-    task send(input [SAW-1:0] s, input [SLOTW-1:0] n, input [31:0] first);
-        begin
-            tx_start <= 1'b1;
-            j_slot   <= s;
-            j_len    <= n;
-            j_first  <= first;
-            j_mac    <= pkt_src_mac;
-            j_ip     <= pkt_src_ip;
-            j_port   <= pkt_src_port;
-            j_sport  <= pkt_dst_port;
-            if (s == scr_slot) scr <= ~scr;
-            state    <= S_TXW;
+    always @* begin
+        base_next = base_reg;
+        idx_next  = idx_reg;
+        if (pkt_start) begin
+            base_next = pkt_base;
+            idx_next  = 10'd0;
+        end else if (idx_advance) begin
+            idx_next  = idx_reg + 10'd1;
         end
-    endtask
+    end
 
-    // the end of a control packet: keep the reply if the ID asks for it, send it
-    task finish;
-        begin
-            ev_control <= 1'b1;
-            tx_hist <= {tx_hist[95:0], 8'h20, pid, 8'hF0};
-            slot_len[slot*SLOTW +: SLOTW] <= rw;
-            if (store) begin
-                slot_id[slot*16 +: 16] <= pid;
-                for (j = 0; j < NBUF; j = j + 1)
-                    if (slot == j[SAW-1:0]) begin
-                        slot_ok[j] <= 1'b1;
-                        slot_le[j] <= le;
-                    end
-                ring     <= (ring == NBUF[SAW-1:0] - 1'b1) ? {SAW{1'b0}} : ring + 1'b1;
-                expected <= (pid == 16'hFFFF) ? 16'd1 : pid + 16'd1;
+    // packet header decode (valid in STATE_PHDR)
+    wire        phdr_be       = (rd_data[31:24] == 8'h20) && (rd_data[7:4] == 4'hF) &&
+                                (rd_data[3:0] <= 4'h2);
+    wire        phdr_le       = (word_swapped[31:24] == 8'h20) &&
+                                (word_swapped[7:0] == 8'hF0);   // control only
+    wire [15:0] phdr_id       = phdr_be ? rd_data[23:8] : word_swapped[23:8];
+    wire        phdr_control  = phdr_be ? (rd_data[3:0] == 4'h0) : phdr_le;
+    wire        phdr_reliable = (phdr_id != 16'd0);
+    wire [31:0] phdr_reply    = {8'h20, phdr_id, 8'hF0};   // the reply's packet header (value)
+
+    // actions of the engine's states, done after its case statement
+    reg                 put;         // write put_value at reply word put_pos
+    reg [SLOT_AW-1:0]   put_pos;
+    reg [31:0]          put_value;
+    reg                 finish;      // the control packet ends: keep its reply, send it
+    reg                 send;        // hand the transmitter a job, wait until it is taken
+    reg [SLOT_W-1:0]    send_slot;
+    reg [SLOT_AW-1:0]   send_len;
+    reg [31:0]          send_first;  // word 0, as stored
+    integer j;
+
+    always @* begin
+        state_next            = state_reg;
+        le_next               = le_reg;
+        pkt_id_next           = pkt_id_reg;
+        store_next            = store_reg;
+        slot_next             = slot_reg;
+        reply_pos_next        = reply_pos_reg;
+        thdr_pos_next         = thdr_pos_reg;
+        expected_next         = expected_reg;
+        ring_next             = ring_reg;
+        slot_id_next          = slot_id_reg;
+        slot_valid_next       = slot_valid_reg;
+        slot_le_next          = slot_le_reg;
+        slot_len_next         = slot_len_reg;
+        scratch_next          = scratch_reg;
+        trans_id_next         = trans_id_reg;
+        trans_words_next      = trans_words_reg;
+        trans_type_next       = trans_type_reg;
+        trans_done_next       = trans_done_reg;
+        trans_info_next       = trans_info_reg;
+        trans_addr_next       = trans_addr_reg;
+        rmw_mask_next         = rmw_mask_reg;
+        rmw_or_next           = rmw_or_reg;
+        rmw_old_next          = rmw_old_reg;
+        rmw_write_next        = rmw_write_reg;
+        stat_idx_next         = stat_idx_reg;
+        ticks_next            = ticks_reg;
+        reg_req_next          = 1'b0;
+        reg_we_next           = reg_we_reg;
+        reg_addr_next         = reg_addr_reg;
+        reg_wdata_next        = reg_wdata_reg;
+        reply_we_next         = 1'b0;
+        reply_waddr_next      = reply_waddr_reg;
+        reply_wdata_next      = reply_wdata_reg;
+        pkt_pop_next          = 1'b0;
+        hist_next             = hist_reg;
+        rx_hist_next          = rx_hist_reg;
+        tx_hist_next          = tx_hist_reg;
+        job_valid_next        = job_valid_reg;
+        job_slot_next         = job_slot_reg;
+        job_len_next          = job_len_reg;
+        job_first_next        = job_first_reg;
+        job_mac_next          = job_mac_reg;
+        job_ip_next           = job_ip_reg;
+        job_port_next         = job_port_reg;
+        job_src_port_next     = job_src_port_reg;
+        ev_control_next       = 1'b0;
+        ev_status_next        = 1'b0;
+        ev_resend_next        = 1'b0;
+        ev_id_dropped_next    = 1'b0;
+        ev_resend_miss_next   = 1'b0;
+        ev_transactions_next  = 1'b0;
+        ev_bad_header_next    = 1'b0;
+        ev_bus_errors_next    = 1'b0;
+        ev_bus_timeouts_next  = 1'b0;
+        ev_wp_rejected_next   = 1'b0;
+        ev_reply_overflow_next = 1'b0;
+        bad_phdr_next         = 1'b0;
+        bad_phdr_pending_next = (bad_phdr_reg || bad_phdr_pending_reg) && ev_malformed;
+        put        = 1'b0;
+        put_pos    = reply_pos_reg;
+        put_value  = reg_rdata;
+        finish     = 1'b0;
+        send       = 1'b0;
+        send_slot  = slot_reg;
+        send_len   = reply_pos_reg;
+        send_first = 32'd0;
+
+        if (tick_1ms && ticks_reg != 8'hFF)
+            ticks_next = ticks_reg + 8'd1;
+
+        case (state_reg)
+        STATE_IDLE: begin
+            if (pkt_start) state_next = STATE_PHDR;
+        end
+        STATE_PHDR: begin
+            le_next     = !phdr_be;
+            pkt_id_next = phdr_id;
+            if (phdr_be && rd_data[3:0] == 4'h1) begin                 // status
+                hist_next      = {hist_reg[119:0], 8'h11};
+                slot_next      = scratch_slot;
+                stat_idx_next  = 5'd0;
+                state_next     = STATE_STAT;
+                ev_status_next = 1'b1;
+            end else if (phdr_be && rd_data[3:0] == 4'h2) begin        // resend
+                if (resend_hit) begin
+                    hist_next      = {hist_reg[119:0], 8'h12};
+                    ev_resend_next = 1'b1;
+                    send       = 1'b1;
+                    send_slot  = resend_slot;
+                    send_len   = slot_len_reg[resend_slot*SLOT_AW +: SLOT_AW];
+                    send_first = resend_le ? bswap(phdr_reply) : phdr_reply;
+                end else begin
+                    ev_resend_miss_next = 1'b1;
+                    hist_next  = {hist_reg[119:0], 8'h22};
+                    state_next = STATE_DROP;
+                end
+            end else if (!phdr_control) begin                          // not IPbus 2.0
+                bad_phdr_next = 1'b1;
+                hist_next     = {hist_reg[119:0], 8'h3F};
+                state_next    = STATE_DROP;
+            end else if (phdr_reliable && phdr_id != expected_reg) begin   // not the next ID
+                ev_id_dropped_next = 1'b1;
+                hist_next  = {hist_reg[119:0], 8'h20};
+                state_next = STATE_DROP;
+            end else begin                                             // execute
+                store_next = phdr_reliable;
+                slot_next  = phdr_reliable ? ring_reg : scratch_slot;
+                if (phdr_reliable)
+                    for (j = 0; j < NBUF; j = j + 1)
+                        if (ring_reg == j[SLOT_W-1:0]) slot_valid_next[j] = 1'b0;
+                hist_next    = {hist_reg[119:0], 8'h10};
+                rx_hist_next = {rx_hist_reg[95:0], phdr_reply};
+                reply_we_next    = 1'b1;
+                reply_waddr_next = {phdr_reliable ? ring_reg : scratch_slot, {SLOT_AW{1'b0}}};
+                reply_wdata_next = phdr_be ? phdr_reply : bswap(phdr_reply);
+                reply_pos_next   = {{(SLOT_AW-1){1'b0}}, 1'b1};
+                state_next = (pkt_words > 10'd1) ? STATE_THDR : STATE_END;
             end
-            send(slot, rw, le ? bswap({8'h20, pid, 8'hF0}) : {8'h20, pid, 8'hF0});
         end
-    endtask
+        STATE_THDR: begin
+            trans_id_next    = word[27:16];
+            trans_words_next = thdr_words;
+            trans_type_next  = thdr_type;
+            trans_done_next  = 8'd0;
+            thdr_pos_next    = reply_pos_reg;
+            if ((!thdr_fits && thdr_ok) || reply_pos_reg >= MAX_WORDS[SLOT_AW-1:0]) begin
+                ev_reply_overflow_next = 1'b1;
+                state_next = STATE_END;
+            end else begin
+                reply_pos_next = reply_pos_reg + 1'b1;
+                ev_transactions_next = 1'b1;
+                if (!thdr_ok || words_after < thdr_need) begin
+                    trans_info_next    = 4'h1;
+                    ev_bad_header_next = 1'b1;
+                    state_next = STATE_HDR;
+                end else if ((thdr_write || thdr_rmw) && !write_allowed) begin
+                    trans_info_next     = 4'h5;
+                    ev_wp_rejected_next = 1'b1;
+                    state_next = STATE_HDR;
+                end else begin
+                    trans_info_next = 4'h0;
+                    state_next = STATE_ADDR;
+                end
+            end
+        end
+        STATE_ADDR: begin
+            trans_addr_next = (trans_type_reg == 4'h6) ? CONF_BASE + word : word;
+            rmw_write_next  = 1'b0;
+            if (trans_read)
+                state_next = (trans_words_reg == 8'd0) ? STATE_HDR : STATE_BUS;
+            else if (trans_write)
+                state_next = (trans_words_reg == 8'd0) ? STATE_HDR : STATE_WDATA;
+            else
+                state_next = STATE_RMWA;
+        end
+        STATE_RMWA: begin
+            rmw_mask_next = word;
+            state_next = (trans_type_reg == 4'h4) ? STATE_RMWB : STATE_BUS;
+        end
+        STATE_RMWB: begin
+            rmw_or_next = word;
+            state_next  = STATE_BUS;
+        end
+        STATE_WDATA: begin
+            reg_wdata_next = word;
+            state_next     = STATE_BUS;
+        end
+        STATE_BUS: begin
+            reg_req_next  = 1'b1;
+            reg_we_next   = trans_write || rmw_write_reg;
+            reg_addr_next = trans_addr_reg;
+            ticks_next    = 8'd0;
+            state_next    = STATE_WAIT;
+        end
+        STATE_RMWW: begin
+            reg_wdata_next = (trans_type_reg == 4'h4) ? ((rmw_old_reg & rmw_mask_reg) | rmw_or_reg)
+                                                      : (rmw_old_reg + rmw_mask_reg);
+            rmw_write_next = 1'b1;
+            state_next     = STATE_BUS;
+        end
+        STATE_WAIT: begin
+            if (reg_ack) begin
+                if (trans_rmw) begin
+                    if (!rmw_write_reg) begin
+                        rmw_old_next = reg_rdata;
+                        put          = 1'b1;
+                        state_next   = STATE_RMWW;
+                    end else begin
+                        reply_pos_next  = reply_pos_reg + 1'b1;
+                        trans_done_next = 8'd1;
+                        state_next      = STATE_HDR;
+                    end
+                end else begin
+                    if (trans_read) begin
+                        put            = 1'b1;
+                        reply_pos_next = reply_pos_reg + 1'b1;
+                    end
+                    trans_done_next = trans_done_reg + 8'd1;
+                    if (trans_incr) trans_addr_next = trans_addr_reg + 32'd1;
+                    if (trans_done_reg + 8'd1 == trans_words_reg) begin
+                        state_next = STATE_HDR;
+                    end else begin
+                        // next word at once (one request outstanding: this one is
+                        // answered); a write's next data word is on `word` already
+                        reg_req_next  = 1'b1;
+                        reg_addr_next = trans_incr ? trans_addr_reg + 32'd1 : trans_addr_reg;
+                        ticks_next    = 8'd0;
+                        if (trans_write) reg_wdata_next = word;
+                    end
+                end
+            end else if (reg_err || ticks_reg > BUS_TIMEOUT_MS[7:0]) begin
+                if (reg_err) ev_bus_errors_next = 1'b1;
+                else ev_bus_timeouts_next = 1'b1;
+                trans_info_next = {2'b01, !reg_err, trans_write || rmw_write_reg};
+                state_next = STATE_HDR;
+            end
+        end
+        STATE_HDR: begin
+            put       = 1'b1;
+            put_pos   = thdr_pos_reg;
+            put_value = {4'h2, trans_id_reg, trans_done_reg, trans_type_reg, trans_info_reg};
+            if (trans_info_reg != 4'h0 || idx_reg >= pkt_words) finish = 1'b1;
+            else state_next = STATE_THDR;
+        end
+        STATE_END: finish = 1'b1;
+        STATE_STAT: begin
+            reply_we_next    = 1'b1;
+            reply_waddr_next = {scratch_slot, {(SLOT_AW-4){1'b0}}, stat_idx_reg[3:0]};
+            reply_wdata_next = stat_word;
+            stat_idx_next    = stat_idx_reg + 5'd1;
+            if (stat_idx_reg == 5'd15) begin
+                send       = 1'b1;
+                send_slot  = scratch_slot;
+                send_len   = 9'd16;
+                send_first = 32'h200000F1;
+            end
+        end
+        STATE_TXW: begin
+            // wait until the transmitter has taken the job, then free the request
+            if (job_take) begin
+                job_valid_next = 1'b0;
+                pkt_pop_next   = 1'b1;
+                state_next     = STATE_IDLE;
+            end
+        end
+        STATE_DROP: begin
+            pkt_pop_next = 1'b1;
+            state_next   = STATE_IDLE;
+        end
+        default: state_next = STATE_IDLE;
+        endcase
 
-    // Request words are read ahead: the ring RAM is addressed with the index the engine
-    // will have next cycle, so `w` always holds word `idx` and no state waits for a read.
-    // A request may start while a reply is being sent, unless that reply's slot is one
-    // the request could write (the next scratch slot, or the next ring slot when the
-    // transmitter is resending the oldest stored reply).
-    wire tx_conflict = (tstate != T_IDLE) && (tx_slot == ring || tx_slot == scr_slot);
-    wire start = (state == S_IDLE) && pkt_valid && !pkt_pop && !tx_start && !tx_conflict;
-    wire adv   = (state == S_PHDR) || (state == S_THDR) || (state == S_ADDR) ||
-                 (state == S_RMWA) || (state == S_RMWB) || (state == S_WDATA) ||
-                 (state == S_WAIT && reg_ack && is_wr && tdone + 8'd1 != tn);
-    assign base_nx = start ? pkt_base : base;
-    assign idx_nx  = start ? 10'd0 : adv ? idx + 10'd1 : idx;
-
-    // packet header decode (valid in S_PHDR)
-    wire        p_be   = (wbe[31:24] == 8'h20) && (wbe[7:4] == 4'hF) && (wbe[3:0] <= 4'h2);
-    wire        p_le   = (wsw[31:24] == 8'h20) && (wsw[7:0] == 8'hF0);   // control only
-    wire [15:0] p_id   = p_be ? wbe[23:8] : wsw[23:8];
-    wire        p_ctrl = p_be ? (wbe[3:0] == 4'h0) : p_le;
-    wire        p_rel  = (p_id != 16'd0);
+        if (finish) begin
+            ev_control_next = 1'b1;
+            tx_hist_next = {tx_hist_reg[95:0], 8'h20, pkt_id_reg, 8'hF0};
+            slot_len_next[slot_reg*SLOT_AW +: SLOT_AW] = reply_pos_reg;
+            if (store_reg) begin
+                slot_id_next[slot_reg*16 +: 16] = pkt_id_reg;
+                for (j = 0; j < NBUF; j = j + 1)
+                    if (slot_reg == j[SLOT_W-1:0]) begin
+                        slot_valid_next[j] = 1'b1;
+                        slot_le_next[j]    = le_reg;
+                    end
+                ring_next = (ring_reg == NBUF[SLOT_W-1:0] - 1'b1) ? {SLOT_W{1'b0}}
+                                                                  : ring_reg + 1'b1;
+                expected_next = (pkt_id_reg == 16'hFFFF) ? 16'd1 : pkt_id_reg + 16'd1;
+            end
+            send       = 1'b1;
+            send_slot  = slot_reg;
+            send_len   = reply_pos_reg;
+            send_first = le_reg ? bswap({8'h20, pkt_id_reg, 8'hF0}) : {8'h20, pkt_id_reg, 8'hF0};
+        end
+        if (send) begin
+            job_valid_next    = 1'b1;
+            job_slot_next     = send_slot;
+            job_len_next      = send_len;
+            job_first_next    = send_first;
+            job_mac_next      = pkt_src_mac;
+            job_ip_next       = pkt_src_ip;
+            job_port_next     = pkt_src_port;
+            job_src_port_next = pkt_dst_port;
+            if (send_slot == scratch_slot) scratch_next = !scratch_reg;
+            state_next        = STATE_TXW;
+        end
+        if (put) begin
+            reply_we_next    = 1'b1;
+            reply_waddr_next = {slot_reg, put_pos};
+            reply_wdata_next = le_reg ? bswap(put_value) : put_value;
+        end
+    end
 
     always @(posedge clk) begin
-        rb_we    <= 1'b0;
-        reg_req  <= 1'b0;
-        pkt_pop  <= 1'b0;
-        base     <= base_nx;
-        idx      <= idx_nx;
-        if (tick_1ms && ticks != 8'hFF) ticks <= ticks + 8'd1;
-        bad_phdr <= 1'b0;
-        ev_control <= 1'b0; ev_status <= 1'b0; ev_resend <= 1'b0; ev_id_dropped <= 1'b0;
-        ev_resend_miss <= 1'b0; ev_transactions <= 1'b0; ev_bad_header <= 1'b0;
-        ev_bus_errors <= 1'b0; ev_bus_timeouts <= 1'b0; ev_wp_rejected <= 1'b0;
-        ev_reply_overflow <= 1'b0;
+        base_reg              <= base_next;
+        idx_reg               <= idx_next;
+        state_reg             <= state_next;
+        le_reg                <= le_next;
+        pkt_id_reg            <= pkt_id_next;
+        store_reg             <= store_next;
+        slot_reg              <= slot_next;
+        reply_pos_reg         <= reply_pos_next;
+        thdr_pos_reg          <= thdr_pos_next;
+        expected_reg          <= expected_next;
+        ring_reg              <= ring_next;
+        slot_id_reg           <= slot_id_next;
+        slot_valid_reg        <= slot_valid_next;
+        slot_le_reg           <= slot_le_next;
+        slot_len_reg          <= slot_len_next;
+        scratch_reg           <= scratch_next;
+        trans_id_reg          <= trans_id_next;
+        trans_words_reg       <= trans_words_next;
+        trans_type_reg        <= trans_type_next;
+        trans_done_reg        <= trans_done_next;
+        trans_info_reg        <= trans_info_next;
+        trans_addr_reg        <= trans_addr_next;
+        rmw_mask_reg          <= rmw_mask_next;
+        rmw_or_reg            <= rmw_or_next;
+        rmw_old_reg           <= rmw_old_next;
+        rmw_write_reg         <= rmw_write_next;
+        stat_idx_reg          <= stat_idx_next;
+        ticks_reg             <= ticks_next;
+        reg_req_reg           <= reg_req_next;
+        reg_we_reg            <= reg_we_next;
+        reg_addr_reg          <= reg_addr_next;
+        reg_wdata_reg         <= reg_wdata_next;
+        reply_we_reg          <= reply_we_next;
+        reply_waddr_reg       <= reply_waddr_next;
+        reply_wdata_reg       <= reply_wdata_next;
+        pkt_pop_reg           <= pkt_pop_next;
+        hist_reg              <= hist_next;
+        rx_hist_reg           <= rx_hist_next;
+        tx_hist_reg           <= tx_hist_next;
+        job_valid_reg         <= job_valid_next;
+        job_slot_reg          <= job_slot_next;
+        job_len_reg           <= job_len_next;
+        job_first_reg         <= job_first_next;
+        job_mac_reg           <= job_mac_next;
+        job_ip_reg            <= job_ip_next;
+        job_port_reg          <= job_port_next;
+        job_src_port_reg      <= job_src_port_next;
+        ev_control_reg        <= ev_control_next;
+        ev_status_reg         <= ev_status_next;
+        ev_resend_reg         <= ev_resend_next;
+        ev_id_dropped_reg     <= ev_id_dropped_next;
+        ev_resend_miss_reg    <= ev_resend_miss_next;
+        ev_transactions_reg   <= ev_transactions_next;
+        ev_bad_header_reg     <= ev_bad_header_next;
+        ev_bus_errors_reg     <= ev_bus_errors_next;
+        ev_bus_timeouts_reg   <= ev_bus_timeouts_next;
+        ev_wp_rejected_reg    <= ev_wp_rejected_next;
+        ev_reply_overflow_reg <= ev_reply_overflow_next;
+        bad_phdr_reg          <= bad_phdr_next;
+        bad_phdr_pending_reg  <= bad_phdr_pending_next;
         if (rst) begin
-            state    <= S_IDLE;
-            tx_start <= 1'b0;
-            scr      <= 1'b0;
-            expected <= 16'd1;
-            ring     <= {SAW{1'b0}};
-            slot_ok  <= {NBUF{1'b0}};
-            hist     <= 128'd0;
-            rx_hist  <= 128'd0;
-            tx_hist  <= 128'd0;
-            phdr_pend <= 1'b0;
-        end else begin
-            phdr_pend <= (bad_phdr || phdr_pend) && ev_malformed;
-            case (state)
-            S_IDLE: begin
-                if (start) state <= S_PHDR;
-            end
-            S_PHDR: begin
-                le  <= !p_be;
-                pid <= p_id;
-                if (p_be && wbe[3:0] == 4'h1) begin                  // status
-                    hist <= {hist[119:0], 8'h11};
-                    slot <= scr_slot;
-                    k    <= 5'd0;
-                    state <= S_STAT;
-                    ev_status <= 1'b1;
-                end else if (p_be && wbe[3:0] == 4'h2) begin         // resend
-                    if (rs_hit) begin
-                        hist <= {hist[119:0], 8'h12};
-                        ev_resend <= 1'b1;
-                        send(rs_slot, slot_len[rs_slot*SLOTW +: SLOTW],
-                             rs_le ? bswap({8'h20, p_id, 8'hF0}) : {8'h20, p_id, 8'hF0});
-                    end else begin
-                        ev_resend_miss <= 1'b1;
-                        hist <= {hist[119:0], 8'h22};
-                        state <= S_DROP;
-                    end
-                end else if (!p_ctrl) begin                          // not IPbus 2.0
-                    bad_phdr <= 1'b1;
-                    hist <= {hist[119:0], 8'h3F};
-                    state <= S_DROP;
-                end else if (p_rel && p_id != expected) begin        // not the next ID
-                    ev_id_dropped <= 1'b1;
-                    hist  <= {hist[119:0], 8'h20};
-                    state <= S_DROP;
-                end else begin                                       // execute
-                    store <= p_rel;
-                    slot  <= p_rel ? ring : scr_slot;
-                    if (p_rel)
-                        for (j = 0; j < NBUF; j = j + 1)
-                            if (ring == j[SAW-1:0]) slot_ok[j] <= 1'b0;
-                    hist    <= {hist[119:0], 8'h10};
-                    rx_hist <= {rx_hist[95:0], 8'h20, p_id, 8'hF0};
-                    rb_we    <= 1'b1;
-                    rb_waddr <= {p_rel ? ring : scr_slot, {SLOTW{1'b0}}};
-                    rb_wdata <= p_be ? {8'h20, p_id, 8'hF0} : bswap({8'h20, p_id, 8'hF0});
-                    rw  <= {{(SLOTW-1){1'b0}}, 1'b1};
-                    state <= (pkt_words > 10'd1) ? S_THDR : S_END;
-                end
-            end
-            S_THDR: begin
-                tid   <= w[27:16];
-                tn    <= w[15:8];
-                tty   <= w[7:4];
-                tdone <= 8'd0;
-                hpos  <= rw;
-                if ((!h_fits && h_okfmt) || rw >= MAXW[SLOTW-1:0]) begin
-                    ev_reply_overflow <= 1'b1;
-                    state <= S_END;          // (finish next cycle: keeps this path short)
-                end else begin
-                    rw <= rw + 1'b1;
-                    ev_transactions <= 1'b1;
-                    if (!h_okfmt || remain < h_need) begin
-                        tinfo <= 4'h1;
-                        ev_bad_header <= 1'b1;
-                        state <= S_HDR;
-                    end else if ((h_wr || h_rmw) && !allowed) begin
-                        tinfo <= 4'h5;
-                        ev_wp_rejected <= 1'b1;
-                        state <= S_HDR;
-                    end else begin
-                        tinfo <= 4'h0;
-                        state <= S_ADDR;
-                    end
-                end
-            end
-            S_ADDR: begin
-                taddr <= (tty == 4'h6) ? CONF_BASE + w : w;
-                rmw_wr <= 1'b0;
-                if (is_rd) state <= (tn == 8'd0) ? S_HDR : S_BUS;
-                else if (is_wr) state <= (tn == 8'd0) ? S_HDR : S_WDATA;
-                else state <= S_RMWA;
-            end
-            S_RMWA: begin
-                tmask <= w;
-                state <= (tty == 4'h4) ? S_RMWB : S_BUS;
-            end
-            S_RMWB: begin
-                tor   <= w;
-                state <= S_BUS;
-            end
-            S_WDATA: begin
-                reg_wdata <= w;
-                state <= S_BUS;
-            end
-            S_BUS: begin
-                reg_req  <= 1'b1;
-                reg_we   <= is_wr || rmw_wr;
-                reg_addr <= taddr;
-                ticks    <= 8'd0;
-                state    <= S_WAIT;
-            end
-            S_RMWW: begin
-                reg_wdata <= (tty == 4'h4) ? ((old & tmask) | tor) : (old + tmask);
-                rmw_wr    <= 1'b1;
-                state     <= S_BUS;
-            end
-            S_WAIT: begin
-                if (reg_ack) begin
-                    if (is_rmw) begin
-                        if (!rmw_wr) begin
-                            old <= reg_rdata;
-                            put(rw, reg_rdata);
-                            state <= S_RMWW;
-                        end else begin
-                            rw    <= rw + 1'b1;
-                            tdone <= 8'd1;
-                            state <= S_HDR;
-                        end
-                    end else begin
-                        if (is_rd) begin
-                            put(rw, reg_rdata);
-                            rw <= rw + 1'b1;
-                        end
-                        tdone <= tdone + 8'd1;
-                        if (incr) taddr <= taddr + 32'd1;
-                        if (tdone + 8'd1 == tn) begin
-                            state <= S_HDR;
-                        end else begin
-                            // next word at once (one request outstanding: this one is
-                            // answered); a write's next data word is on `w` already
-                            reg_req  <= 1'b1;
-                            reg_addr <= incr ? taddr + 32'd1 : taddr;
-                            ticks    <= 8'd0;
-                            if (is_wr) reg_wdata <= w;
-                        end
-                    end
-                end else if (reg_err || ticks > BUS_TIMEOUT_MS[7:0]) begin
-                    if (reg_err) ev_bus_errors <= 1'b1;
-                    else ev_bus_timeouts <= 1'b1;
-                    tinfo <= {2'b01, !reg_err, is_wr || rmw_wr};
-                    state <= S_HDR;
-                end
-            end
-            S_HDR: begin
-                put(hpos, {4'h2, tid, tdone, tty, tinfo});
-                if (tinfo != 4'h0 || idx >= pkt_words) finish;
-                else state <= S_THDR;
-            end
-            S_END: finish;
-            S_STAT: begin
-                rb_we    <= 1'b1;
-                rb_waddr <= {scr_slot, {(SLOTW-4){1'b0}}, k[3:0]};
-                rb_wdata <= stat_word;
-                k <= k + 5'd1;
-                if (k == 5'd15) send(scr_slot, 9'd16, 32'h200000F1);
-            end
-            S_TXW: begin
-                // wait until the transmitter has taken the job, then free the request
-                if (tx_take) begin
-                    tx_start <= 1'b0;
-                    pkt_pop  <= 1'b1;
-                    state    <= S_IDLE;
-                end
-            end
-            S_DROP: begin
-                pkt_pop <= 1'b1;
-                state   <= S_IDLE;
-            end
-            default: state <= S_IDLE;
-            endcase
+            state_reg             <= STATE_IDLE;
+            job_valid_reg         <= 1'b0;
+            scratch_reg           <= 1'b0;
+            expected_reg          <= 16'd1;
+            ring_reg              <= {SLOT_W{1'b0}};
+            slot_valid_reg        <= {NBUF{1'b0}};
+            hist_reg              <= 128'd0;
+            rx_hist_reg           <= 128'd0;
+            tx_hist_reg           <= 128'd0;
+            reg_req_reg           <= 1'b0;
+            reply_we_reg          <= 1'b0;
+            pkt_pop_reg           <= 1'b0;
+            ev_control_reg        <= 1'b0;
+            ev_status_reg         <= 1'b0;
+            ev_resend_reg         <= 1'b0;
+            ev_id_dropped_reg     <= 1'b0;
+            ev_resend_miss_reg    <= 1'b0;
+            ev_transactions_reg   <= 1'b0;
+            ev_bad_header_reg     <= 1'b0;
+            ev_bus_errors_reg     <= 1'b0;
+            ev_bus_timeouts_reg   <= 1'b0;
+            ev_wp_rejected_reg    <= 1'b0;
+            ev_reply_overflow_reg <= 1'b0;
+            bad_phdr_reg          <= 1'b0;
+            bad_phdr_pending_reg  <= 1'b0;
         end
     end
 

@@ -13,12 +13,13 @@
 //   0..7   sequence number, 64-bit big-endian: the datagram's index among those sent
 //          to the same destination since `start` (0, 1, 2, ... per destination), so
 //          each receiver sees a contiguous sequence.
-//   8..15  timestamp, 64-bit big-endian: free-running cycle counter (cfg_ts_ext = 0)
-//          or the `ts_in` input (cfg_ts_ext = 1), taken when the header is accepted.
-//          The counter counts clock cycles from 0 in the first cycle after reset; with
-//          CYC_EXT = 1 it is not kept here but taken from `cyc_in`, which must count
-//          the same way (a simulation harness that counts the cycles itself gives it,
-//          so that an idle generator holds no state that changes every cycle).
+//   8..15  timestamp, 64-bit big-endian: the time base (cfg_ts_ext = 0) or the
+//          `ts_in` input (cfg_ts_ext = 1, chosen per run), taken when the header is
+//          accepted. The time base is, by CYC_EXT: 0, a 64-bit counter inside that
+//          counts clock cycles from 0 in the first cycle after reset; 1, the input
+//          `cyc_in`, a time base kept outside the generator (a design's shared cycle
+//          counter, or the time of a timing-distribution system: any 64-bit value,
+//          stamped as it is), which saves the generator its own counter.
 //   16..   fill: constant byte cfg_fill (cfg_lfsr = 0), or LFSR bytes (cfg_lfsr = 1):
 //          a 32-bit Galois LFSR (right shift, toggle mask 0x80200003) seeded with
 //          seq[31:0] ^ 0x9E3779B9 (1 if that is 0); for every fill byte the LFSR
@@ -38,6 +39,8 @@
 //             `stop`: no new header is offered after it; a header already offered
 //             and its payload complete (a datagram is never cut short).
 //             cfg_gap and cfg_src_port are read live.
+//   time      cyc_in[63:0] (the time base with CYC_EXT = 1; read when a header is
+//             accepted), ts_in[63:0] (cfg_ts_ext = 1; read likewise).
 //   table     cfg_ndst (1..16, 0 means 1) entries are used, from one of two sources
 //             chosen by DST_RAM:
 //             DST_RAM = 0: flat configuration ports cfg_dst_ip_all[32*i +: 32] and
@@ -59,10 +62,10 @@
 // valid from the cycle after the header is accepted. A table entry written while idle
 // is used from the next cycle on.
 //
-// Parameters: DATA_W (8, 16, 32 or 64; 8 for 1 Gbit/s, 64 for 10 Gbit/s),
-// KEEP_W = DATA_W/8, DST_RAM (0 flat table ports, 1 internal RAM and write port),
-// CYC_EXT (0 the free-running cycle counter inside, 1 from cyc_in; cyc_in is read only
-// when a header is accepted).
+// Parameters (checked at elaboration; every combination of DATA_W and DST_RAM tested):
+// DATA_W (8 for 1 Gbit/s or 64 for 10 Gbit/s), KEEP_W = DATA_W/8, DST_RAM (0 flat table
+// ports, 1 internal RAM and write port), CYC_EXT (0 the cycle counter inside, 1 the time
+// base from cyc_in; both tested, 1 at DATA_W 8 and 64 with DST_RAM 0).
 
 module pktgen #(
     parameter integer DATA_W = 8,
@@ -75,7 +78,7 @@ module pktgen #(
     input  wire              tick_1ms,
     input  wire [63:0]       ts_in,
     /* verilator lint_off UNUSED */
-    input  wire [63:0]       cyc_in,    // the cycle counter when CYC_EXT = 1, else unused
+    input  wire [63:0]       cyc_in,    // the time base when CYC_EXT = 1, else unused
     /* verilator lint_on UNUSED */
 
     input  wire              start,
@@ -124,294 +127,318 @@ module pktgen #(
     output wire              m_axis_tuser
 );
 
-    localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd2, S_PAY = 3'd3, S_GAP = 3'd4, S_WARM = 3'd5;
-    localparam integer HDR_BEATS = 16 / KEEP_W;
-    localparam [31:0] KEEP_W32 = KEEP_W;
-    localparam [16:0] KW = KEEP_W32[16:0];
-    localparam [16:0] KW2 = {KEEP_W32[15:0], 1'b0};
-    localparam [31:0] LFSR_MASK = 32'h80200003;
-    localparam [31:0] SEED_XOR = 32'h9E3779B9;
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            pktgen_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W * 8 != DATA_W) begin : g_check_keep_w
+            pktgen_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (DST_RAM != 0 && DST_RAM != 1) begin : g_check_dst_ram
+            pktgen_DST_RAM_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (CYC_EXT != 0 && CYC_EXT != 1) begin : g_check_cyc_ext
+            pktgen_CYC_EXT_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
-    // LFSR: the KEEP_W fill bytes from state s (8 steps per byte; lfsr_data), and the
-    // state after them (lfsr_next).
-    function [DATA_W-1:0] lfsr_data;
+    localparam [2:0] STATE_IDLE = 3'd0,   // waiting for start
+                     STATE_HDR  = 3'd2,   // a header is offered
+                     STATE_PAY  = 3'd3,   // the payload is sent
+                     STATE_GAP  = 3'd4,   // cfg_gap idle cycles
+                     STATE_WARM = 3'd5;   // the primers are out: waiting cfg_warmup_ms
+    localparam integer HDR_BEATS  = 16 / KEEP_W;   // beats of the 16-byte payload header
+    localparam [16:0]  BEAT_BYTES = KEEP_W[16:0];
+    localparam [31:0]  LFSR_MASK  = 32'h80200003;
+    localparam [31:0]  SEED_XOR   = 32'h9E3779B9;
+
+    // The LFSR after each of a beat's KEEP_W fill bytes (8 steps per byte, the byte is
+    // its low 8 bits): {state after the beat, the beat's bytes, lane 0 first}.
+    function [DATA_W+31:0] lfsr_beat;
         input [31:0] s;
         integer j, k;
         reg [31:0] t;
+        reg [DATA_W-1:0] d;
         begin
             t = s;
-            lfsr_data = {DATA_W{1'b0}};
+            d = {DATA_W{1'b0}};
             for (j = 0; j < KEEP_W; j = j + 1) begin
                 for (k = 0; k < 8; k = k + 1)
                     t = t[0] ? ((t >> 1) ^ LFSR_MASK) : (t >> 1);
-                lfsr_data[8*j +: 8] = t[7:0];
+                d[8*j +: 8] = t[7:0];
             end
+            lfsr_beat = {t, d};
         end
     endfunction
 
-    function [31:0] lfsr_next;
-        input [31:0] s;
-        integer j;
-        begin
-            lfsr_next = s;
-            for (j = 0; j < 8 * KEEP_W; j = j + 1)
-                lfsr_next = lfsr_next[0] ? ((lfsr_next >> 1) ^ LFSR_MASK) : (lfsr_next >> 1);
-        end
-    endfunction
+    reg [2:0] state_reg, state_next;
 
-    reg [2:0]  state;
-    reg        priming;        // sending zero-length primers
-    reg        stop_pend;
-    reg [15:0] len_q;
-    reg [31:0] count_m1;       // cfg_count - 1
-    reg        run_forever;    // cfg_count was 0: until stop
-    reg        lfsr_q;
-    reg [7:0]  fill_q;
-    reg [4:0]  ndst_q;
-    reg [31:0] gap_cnt;
-    reg        gap_last;       // gap_cnt == 1, kept as a register
-    reg [15:0] warm_cnt;       // warm-up ticks still to wait
-    // 64-bit counters in two 32-bit halves with a registered carry (no 64-bit carry
-    // chain in one cycle): the free-running cycle counter (unless CYC_EXT) and the pass
-    // counter.
+    // ---------------------------------------------------------------- cycle count
+    // 64 bits in two 32-bit halves, so that no 64-bit carry chain sits in one cycle.
     wire [63:0] cycles;
     generate
         if (CYC_EXT != 0) begin : g_cyc_ext
             assign cycles = cyc_in;
         end else begin : g_cyc
-            reg [31:0] cyc_lo, cyc_hi;
-            reg        cyc_carry;
-            assign cycles = {cyc_hi, cyc_lo};
+            reg [31:0] cycle_lo_reg, cycle_hi_reg;
+            assign cycles = {cycle_hi_reg, cycle_lo_reg};
             always @(posedge clk) begin
-                cyc_lo    <= cyc_lo + 32'd1;
-                cyc_carry <= (cyc_lo == 32'hFFFFFFFE);
-                if (cyc_carry)
-                    cyc_hi <= cyc_hi + 32'd1;
+                cycle_lo_reg <= cycle_lo_reg + 32'd1;
+                if (cycle_lo_reg == 32'hFFFFFFFF)  // the low half wraps
+                    cycle_hi_reg <= cycle_hi_reg + 32'd1;
                 if (rst) begin
-                    cyc_lo    <= 32'd0;
-                    cyc_hi    <= 32'd0;
-                    cyc_carry <= 1'b0;
+                    cycle_lo_reg <= 32'd0;
+                    cycle_hi_reg <= 32'd0;
                 end
             end
         end
     endgenerate
-    reg [31:0] round_lo, round_hi;
-    reg        round_carry;
-    assign status_round = {round_hi, round_lo};
 
-    // Destination table, read every cycle into dst_q: entry rd_idx during a run, entry 0
-    // while idle, so the first header can go out the cycle after start.
-    reg [3:0]  rd_idx;
-    reg [47:0] dst_q;
-    wire [3:0] rd_addr = (state == S_IDLE) ? 4'd0 : rd_idx;
+    // ---------------------------------------------------------------- run settings
+    reg [15:0] len_reg;          // payload bytes
+    reg [31:0] last_index_reg;   // index of the run's last datagram: cfg_count - 1
+    reg        run_forever_reg;  // cfg_count was 0: until stop
+    reg        lfsr_mode_reg;    // LFSR fill (else the constant byte fill_reg)
+    reg [7:0]  fill_reg;
+    reg [4:0]  ndst_reg;         // destinations used, 1..16
+
+    wire [4:0] ndst = (cfg_ndst == 5'd0 || cfg_ndst > 5'd16) ? 5'd1 : cfg_ndst;
+
+    always @(posedge clk) begin
+        if (start && state_reg == STATE_IDLE) begin
+            len_reg         <= cfg_len;
+            last_index_reg  <= cfg_count - 32'd1;
+            run_forever_reg <= (cfg_count == 32'd0);
+            lfsr_mode_reg   <= cfg_lfsr;
+            fill_reg        <= cfg_fill;
+            ndst_reg        <= ndst;
+        end
+    end
+
+    // ---------------------------------------------------------------- destinations
+    // Read every cycle into dst_reg: entry dst_idx_reg during a run, entry 0 while idle,
+    // so the first header can go out the cycle after start.
+    reg [3:0]  dst_idx_reg, dst_idx_next;   // the entry of the next header
+    reg [47:0] dst_reg;                     // {IP, port} of that entry
+    wire [3:0] dst_addr = (state_reg == STATE_IDLE) ? 4'd0 : dst_idx_reg;
     generate
         if (DST_RAM != 0) begin : g_ram
             reg [47:0] dst_mem [0:15];
             always @(posedge clk) begin
                 if (cfg_dst_we)
                     dst_mem[cfg_dst_addr] <= {cfg_dst_ip, cfg_dst_port};
-                dst_q <= dst_mem[rd_addr];
+                dst_reg <= dst_mem[dst_addr];
             end
         end else begin : g_flat
             always @(posedge clk)
-                dst_q <= {cfg_dst_ip_all[32*rd_addr +: 32], cfg_dst_port_all[16*rd_addr +: 16]};
+                dst_reg <= {cfg_dst_ip_all[32*dst_addr +: 32], cfg_dst_port_all[16*dst_addr +: 16]};
         end
     endgenerate
 
-    wire [4:0] ndst_eff  = (cfg_ndst == 5'd0 || cfg_ndst > 5'd16) ? 5'd1 : cfg_ndst;
-    wire       last_dst  = ({1'b0, rd_idx} + 5'd1 >= ndst_q);
-    wire [3:0] next_idx  = last_dst ? 4'd0 : rd_idx + 4'd1;
+    wire       last_dst     = ({1'b0, dst_idx_reg} + 5'd1 >= ndst_reg);
+    wire [3:0] dst_idx_succ = last_dst ? 4'd0 : dst_idx_reg + 4'd1;
 
-    // Payload datapath.
-    reg [16:0]  rem;           // payload bytes still to send
-    reg         rem_last;      // rem <= KEEP_W: this beat is the last
-    reg         last_pkt;      // the datagram in progress is the run's last
-    reg [63:0]  ts_q;          // timestamp of the datagram in progress
-    reg [4:0]   hb;            // header beats sent (HDR_BEATS = header done)
-    reg         pass_end;      // this datagram goes to the last destination of a pass
-    reg [31:0]  lfsr;
+    // ---------------------------------------------------------------- payload
+    reg [16:0] rem_reg;          // payload bytes still to send
+    reg [4:0]  hdr_beat_reg;     // header beats sent (HDR_BEATS: the header is done)
+    reg [63:0] ts_reg;           // timestamp of the datagram in progress
+    reg        pass_end_reg;     // the datagram goes to the last destination of a pass
+    reg [31:0] lfsr_reg;         // the fill generator, for the next beat
+    reg        priming_reg, priming_next;   // sending the zero-length primers
 
-    reg         in_hdr;        // hb < HDR_BEATS, kept as a register
-    wire [63:0] ts_now = cfg_ts_ext ? ts_in : cycles;
-    wire [31:0] seed_x = status_round[31:0] ^ SEED_XOR;
-    wire [31:0] seed   = (seed_x == 32'd0) ? 32'd1 : seed_x;
+    // 64-bit pass counter in two 32-bit halves: the high half steps the cycle after the
+    // low half wraps; it is read (payload bytes 0..3) two cycles after at the earliest
+    reg [31:0] round_lo_reg, round_lo_next;
+    reg [31:0] round_hi_reg, round_hi_next;
+    reg        round_carry_reg, round_carry_next;
+    assign status_round = {round_hi_reg, round_lo_reg};
 
-    // Output beat: the header beat, the LFSR bytes or the fill, each computed only in
-    // its own case (so that a simulator evaluates only the one in use each cycle).
+    wire        in_header = (hdr_beat_reg < HDR_BEATS[4:0]);
+    wire        last_beat = (rem_reg <= BEAT_BYTES);
+    wire [63:0] ts_now    = cfg_ts_ext ? ts_in : cycles;
+    wire [31:0] seed_x    = round_lo_reg ^ SEED_XOR;
+    wire [31:0] seed      = (seed_x == 32'd0) ? 32'd1 : seed_x;
+    wire [DATA_W+31:0] lfsr_out = lfsr_beat(lfsr_reg);
+
+    // The output beat: header beat hdr_beat_reg (bytes hdr_beat_reg*KEEP_W.. of
+    // {sequence, timestamp}, big-endian; the sequence is status_round, which moves only
+    // when a pass ends, after the payload), else the LFSR bytes or the constant fill.
+    wire [127:0]     header = {status_round, ts_reg};
     reg [DATA_W-1:0] tdata;
-    reg [127:0]      hdr_cat;
-    reg [KEEP_W-1:0] keep;
+    reg [KEEP_W-1:0] tkeep;
     integer i;
     always @* begin
-        hdr_cat = 128'd0;
-        tdata   = {KEEP_W{fill_q}};
-        if (in_hdr) begin
-            // header beat hb: bytes hb*KEEP_W .. of {seq, ts}, big-endian; seq is
-            // status_round, which moves only when a pass ends, after the payload
-            hdr_cat = {status_round, ts_q};
-            tdata   = {DATA_W{1'b0}};
+        if (in_header) begin
+            tdata = {DATA_W{1'b0}};
             for (i = 0; i < 16; i = i + 1)
-                if ({27'd0, hb} == i / KEEP_W)
-                    tdata[8*(i%KEEP_W) +: 8] = hdr_cat[127-8*i -: 8];
-        end else if (lfsr_q) begin
-            tdata = lfsr_data(lfsr);
+                if ({27'd0, hdr_beat_reg} == i / KEEP_W)
+                    tdata[8*(i%KEEP_W) +: 8] = header[127-8*i -: 8];
+        end else if (lfsr_mode_reg) begin
+            tdata = lfsr_out[DATA_W-1:0];
+        end else begin
+            tdata = {KEEP_W{fill_reg}};
         end
         for (i = 0; i < KEEP_W; i = i + 1)
-            keep[i] = (rem > i[16:0]);
+            tkeep[i] = (rem_reg > i[16:0]);
     end
 
-    assign m_axis_tvalid = (state == S_PAY);
+    assign m_axis_tvalid = (state_reg == STATE_PAY);
     assign m_axis_tdata  = tdata;
-    assign m_axis_tkeep  = keep;
-    assign m_axis_tlast  = rem_last;
+    assign m_axis_tkeep  = tkeep;
+    assign m_axis_tlast  = last_beat;
     assign m_axis_tuser  = 1'b0;
 
-    assign m_hdr_valid         = (state == S_HDR);
+    assign m_hdr_valid         = (state_reg == STATE_HDR);
     assign m_hdr_dst_mac       = 48'd0;
     assign m_hdr_dst_mac_valid = 1'b0;
-    assign m_hdr_dst_ip        = dst_q[47:16];
-    assign m_hdr_dst_port      = dst_q[15:0];
+    assign m_hdr_dst_ip        = dst_reg[47:16];
+    assign m_hdr_dst_port      = dst_reg[15:0];
     assign m_hdr_src_port      = cfg_src_port;
-    assign m_hdr_len           = priming ? 16'd0 : len_q;
+    assign m_hdr_len           = priming_reg ? 16'd0 : len_reg;
     assign m_hdr_csum          = 16'd0;
 
-    assign busy = (state != S_IDLE);
+    assign busy = (state_reg != STATE_IDLE);
 
     wire hdr_fire  = m_hdr_valid && m_hdr_ready;
     wire beat_fire = m_axis_tvalid && m_axis_tready;
     wire pkt_done  = beat_fire && m_axis_tlast;
-    reg  [31:0] n_sent;  // datagrams sent since `start` (for cfg_count)
-    wire ev_sent = (state == S_PAY) && pkt_done && !priming;
-    assign cnt_ev = {ev_sent, ev_sent};
-    assign cnt_ev_len = len_q;
-    wire run_done  = stop_pend || stop || last_pkt;
 
     always @(posedge clk) begin
-        if (start && state == S_IDLE) begin
-            len_q   <= cfg_len;
-            count_m1 <= cfg_count - 32'd1;
-            run_forever  <= (cfg_count == 32'd0);
-            lfsr_q  <= cfg_lfsr;
-            fill_q  <= cfg_fill;
-            ndst_q  <= ndst_eff;
-        end
-        // registered end-of-run and end-of-payload conditions (short paths): n_sent
-        // moves only at a payload's end, 2 cycles apart at the least
-        last_pkt <= !run_forever && (n_sent == count_m1);
         if (hdr_fire) begin
-            rem       <= priming ? 17'd0 : {1'b0, len_q};
-            rem_last  <= priming || ({1'b0, len_q} <= KW);
-            ts_q      <= ts_now;
-            hb        <= 5'd0;
-            in_hdr    <= 1'b1;
-            pass_end  <= last_dst;
-            lfsr      <= seed;
+            rem_reg      <= priming_reg ? 17'd0 : {1'b0, len_reg};
+            ts_reg       <= ts_now;
+            hdr_beat_reg <= 5'd0;
+            pass_end_reg <= last_dst;
+            lfsr_reg     <= seed;
         end else if (beat_fire) begin
-            rem    <= (rem > KW) ? rem - KW : 17'd0;
-            rem_last <= (rem <= KW2);
-            if (in_hdr) begin
-                hb     <= hb + 5'd1;
-                in_hdr <= (hb != HDR_BEATS[4:0] - 5'd1);
-            end
+            rem_reg <= (rem_reg > BEAT_BYTES) ? rem_reg - BEAT_BYTES : 17'd0;
+            if (in_header)
+                hdr_beat_reg <= hdr_beat_reg + 5'd1;
             else
-                lfsr <= lfsr_next(lfsr);
+                lfsr_reg <= lfsr_out[DATA_W+31:DATA_W];
         end
         if (rst) begin
-            rem    <= 17'd0;
-            rem_last <= 1'b1;
-            hb <= HDR_BEATS[4:0];
-            in_hdr <= 1'b0;
+            rem_reg      <= 17'd0;
+            hdr_beat_reg <= HDR_BEATS[4:0];
         end
     end
 
-    // Gap counter without a clock enable: it holds cfg_gap until the gap starts, then
-    // counts down; gap_last (gap_cnt == 1) is kept as a register.
-    always @(posedge clk) begin
-        if (state == S_GAP) begin
-            gap_cnt  <= gap_cnt - 32'd1;
-            gap_last <= (gap_cnt == 32'd2);
-        end else begin
-            gap_cnt  <= cfg_gap;
-            gap_last <= (cfg_gap == 32'd1);
-        end
-    end
+    // ---------------------------------------------------------------- run control
+    reg [31:0] sent_reg, sent_next;              // datagrams sent since `start`
+    reg        last_pkt_reg;                     // the datagram in progress is the run's last
+    reg        stop_pending_reg, stop_pending_next;   // `stop` came during the run
+    reg [31:0] gap_left_reg;                     // idle cycles left (cfg_gap until the gap)
+    reg [15:0] warm_left_reg, warm_left_next;    // warm-up ticks still to wait
+
+    wire sent_ev  = (state_reg == STATE_PAY) && pkt_done && !priming_reg;
+    assign cnt_ev     = {sent_ev, sent_ev};
+    assign cnt_ev_len = len_reg;
+    wire stopping = stop_pending_reg || stop;
+    wire run_done = stopping || last_pkt_reg;
 
     always @(posedge clk) begin
-        if (rst) begin
-            state        <= S_IDLE;
-            priming      <= 1'b0;
-            stop_pend    <= 1'b0;
-            warm_cnt     <= 16'd0;
-            rd_idx       <= 4'd0;
-            n_sent       <= 32'd0;
-            round_lo     <= 32'd0;
-            round_hi     <= 32'd0;
-            round_carry  <= 1'b0;
-        end else begin
-            // the high half of the pass counter follows one cycle after the low half
-            // wraps; it is read (payload bytes 0..3) two cycles after at the earliest
-            if (round_carry) begin
-                round_hi    <= round_hi + 32'd1;
-                round_carry <= 1'b0;
+        // the end-of-run compare, registered: sent_reg moves only at a payload's end, 2
+        // cycles apart at the least
+        last_pkt_reg <= !run_forever_reg && (sent_reg == last_index_reg);
+        // the gap: cfg_gap until it starts, then counting down to 1
+        if (state_reg == STATE_GAP)
+            gap_left_reg <= gap_left_reg - 32'd1;
+        else
+            gap_left_reg <= cfg_gap;
+    end
+
+    always @* begin
+        state_next        = state_reg;
+        priming_next      = priming_reg;
+        stop_pending_next = stop_pending_reg;
+        warm_left_next    = warm_left_reg;
+        dst_idx_next      = dst_idx_reg;
+        sent_next         = sent_reg;
+        round_lo_next     = round_lo_reg;
+        round_hi_next     = round_hi_reg;
+        round_carry_next  = round_carry_reg;
+        if (round_carry_reg) begin
+            round_hi_next    = round_hi_reg + 32'd1;
+            round_carry_next = 1'b0;
+        end
+        if (stop && state_reg != STATE_IDLE)
+            stop_pending_next = 1'b1;
+        case (state_reg)
+            STATE_IDLE: if (start) begin
+                state_next        = STATE_HDR;
+                priming_next      = (cfg_warmup_ms != 16'd0);
+                stop_pending_next = 1'b0;
+                dst_idx_next      = 4'd0;
+                sent_next         = 32'd0;
+                round_lo_next     = 32'd0;
+                round_hi_next     = 32'd0;
+                round_carry_next  = 1'b0;
             end
-            if (stop && state != S_IDLE)
-                stop_pend <= 1'b1;
-            case (state)
-                S_IDLE: if (start) begin
-                    state        <= S_HDR;
-                    priming      <= (cfg_warmup_ms != 16'd0);
-                    stop_pend    <= 1'b0;
-                    rd_idx       <= 4'd0;
-                    n_sent       <= 32'd0;
-                    round_lo     <= 32'd0;
-                    round_hi     <= 32'd0;
-                    round_carry  <= 1'b0;
-                end
-                S_HDR: if (hdr_fire) begin
-                    state  <= S_PAY;
-                    rd_idx <= next_idx;
-                end
-                S_PAY: if (pkt_done) begin
-                    if (priming) begin
-                        if (rd_idx == 4'd0) begin  // every destination primed
-                            state    <= (stop_pend || stop) ? S_IDLE : S_WARM;
-                            warm_cnt <= cfg_warmup_ms;
-                        end else begin
-                            state <= (stop_pend || stop) ? S_IDLE : S_HDR;
-                        end
+            STATE_HDR: if (hdr_fire) begin
+                state_next   = STATE_PAY;
+                dst_idx_next = dst_idx_succ;
+            end
+            STATE_PAY: if (pkt_done) begin
+                if (priming_reg) begin
+                    if (dst_idx_reg == 4'd0) begin  // every destination primed
+                        state_next     = stopping ? STATE_IDLE : STATE_WARM;
+                        warm_left_next = cfg_warmup_ms;
                     end else begin
-                        n_sent <= n_sent + 32'd1;
-                        if (pass_end) begin
-                            round_lo    <= round_lo + 32'd1;
-                            round_carry <= (round_lo == 32'hFFFFFFFF);
-                        end
-                        if (run_done)
-                            state <= S_IDLE;
-                        else if (cfg_gap != 32'd0)
-                            state <= S_GAP;
-                        else
-                            state <= S_HDR;
+                        state_next = stopping ? STATE_IDLE : STATE_HDR;
+                    end
+                end else begin
+                    sent_next = sent_reg + 32'd1;
+                    if (pass_end_reg)
+                        {round_carry_next, round_lo_next} = {1'b0, round_lo_reg} + 33'd1;
+                    if (run_done)
+                        state_next = STATE_IDLE;
+                    else if (cfg_gap != 32'd0)
+                        state_next = STATE_GAP;
+                    else
+                        state_next = STATE_HDR;
+                end
+            end
+            STATE_GAP: begin
+                if (stopping)
+                    state_next = STATE_IDLE;
+                else if (gap_left_reg == 32'd1)
+                    state_next = STATE_HDR;
+            end
+            STATE_WARM: begin
+                if (stopping)
+                    state_next = STATE_IDLE;
+                else if (tick_1ms) begin
+                    warm_left_next = warm_left_reg - 16'd1;
+                    if (warm_left_reg <= 16'd1) begin
+                        state_next   = STATE_HDR;
+                        priming_next = 1'b0;
                     end
                 end
-                S_GAP: begin
-                    if (stop_pend || stop)
-                        state <= S_IDLE;
-                    else if (gap_last)
-                        state <= S_HDR;
-                end
-                S_WARM: begin
-                    if (stop_pend || stop)
-                        state <= S_IDLE;
-                    else if (tick_1ms) begin
-                        warm_cnt <= warm_cnt - 16'd1;
-                        if (warm_cnt[15:1] == 15'd0) begin  // warm_cnt <= 1
-                            state   <= S_HDR;
-                            priming <= 1'b0;
-                        end
-                    end
-                end
-                default: state <= S_IDLE;
-            endcase
+            end
+            default: state_next = STATE_IDLE;
+        endcase
+    end
+
+    always @(posedge clk) begin
+        state_reg        <= state_next;
+        priming_reg      <= priming_next;
+        stop_pending_reg <= stop_pending_next;
+        warm_left_reg    <= warm_left_next;
+        dst_idx_reg      <= dst_idx_next;
+        sent_reg         <= sent_next;
+        round_lo_reg     <= round_lo_next;
+        round_hi_reg     <= round_hi_next;
+        round_carry_reg  <= round_carry_next;
+        if (rst) begin
+            state_reg        <= STATE_IDLE;
+            priming_reg      <= 1'b0;
+            stop_pending_reg <= 1'b0;
+            warm_left_reg    <= 16'd0;
+            dst_idx_reg      <= 4'd0;
+            sent_reg         <= 32'd0;
+            round_lo_reg     <= 32'd0;
+            round_hi_reg     <= 32'd0;
+            round_carry_reg  <= 1'b0;
         end
     end
 

@@ -23,7 +23,8 @@
 //   receive   s_hdr_* and s_axis_* (UDP application port, receive direction). The
 //             header is taken first (s_hdr_ready while idle), then the payload
 //             (s_axis_tready high until tlast). Always ready: never back-pressures
-//             for longer than the one cycle between a tlast and the next header.
+//             for longer than the one cycle between a tlast and the next header. Every
+//             beat but the last is whole (all tkeep bits set), as the stack delivers.
 //   control   clear (strobe): restart the sequence check (no event in its cycle).
 //             cfg_sync_first: 1 = the first good datagram after clear/reset sets the
 //             expected sequence; 0 = the first expected sequence number is 0.
@@ -44,7 +45,7 @@
 //
 // Latency: the strobes and status 2 cycles after the last payload beat is accepted.
 //
-// Parameters: DATA_W (8, 16, 32 or 64), KEEP_W = DATA_W/8.
+// Parameters (checked at elaboration): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8.
 
 module seq_sink #(
     parameter integer DATA_W = 8,
@@ -79,15 +80,26 @@ module seq_sink #(
     output wire [8:0]        cnt_ev,
     output wire [16:0]       cnt_ev_len,
     output wire [31:0]       cnt_ev_lost,
-    output reg  [63:0]       status_expected,
-    output reg  [63:0]       status_last_ts
+    output wire [63:0]       status_expected,
+    output wire [63:0]       status_last_ts
 );
 
-    localparam [31:0] LFSR_MASK = 32'h80200003;
-    localparam [31:0] SEED_XOR = 32'h9E3779B9;
-    localparam [31:0] KEEP_W32 = KEEP_W;
-    localparam [16:0] HDR_LAST = 17'd16 - KEEP_W32[16:0];
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            seq_sink_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W * 8 != DATA_W) begin : g_check_keep_w
+            seq_sink_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
+    localparam [31:0] LFSR_MASK = 32'h80200003;
+    localparam [31:0] SEED_XOR  = 32'h9E3779B9;
+    localparam [16:0] HDR_BYTES = 17'd16;                  // sequence number and timestamp
+    localparam [16:0] BEAT_BYTES = KEEP_W[16:0];
+
+    // The LFSR after each of the beat's KEEP_W fill bytes (8 steps per byte, the byte is
+    // its low 8 bits): {state after the beat, the beat's bytes, lane 0 first}.
     function [DATA_W+31:0] lfsr_beat;
         input [31:0] s;
         integer j, k;
@@ -105,170 +117,179 @@ module seq_sink #(
         end
     endfunction
 
-    reg         in_pay;        // header taken, payload in progress
-    reg [16:0]  left;          // hdr_len minus the bytes received so far
-    reg [16:0]  got;           // payload bytes received so far
-    reg [127:0] hdr_sr;        // first 16 payload bytes, big-endian
-    reg [31:0]  lfsr;
-    reg         fill_err;
-    reg         first;         // no good datagram since clear/reset
+    // ---------------------------------------------------------------- payload
+    reg         in_payload_reg;    // header taken, payload in progress
+    reg [15:0]  len_reg;           // hdr_len of the datagram
+    reg [16:0]  bytes_reg;         // payload bytes received so far
+    reg [127:0] header_reg;        // first 16 payload bytes, big-endian
+    reg [31:0]  lfsr_reg;          // the fill generator, for the next beat
+    reg         fill_err_reg;      // a fill byte differed so far
 
-    // One-cycle-delayed verdict of the datagram that just ended.
-    // The datagram's header (hdr_sr) and byte count (got) stay in place during the
-    // verdict cycle: the next header is taken in that cycle at the earliest.
-    reg         v_valid, v_bad, v_len, v_short, v_fill;
-    wire [63:0] v_seq   = hdr_sr[127:64];
-    wire [63:0] v_ts    = hdr_sr[63:0];
-    wire [16:0] v_bytes = got;
+    assign s_hdr_ready   = !in_payload_reg;
+    assign s_axis_tready = in_payload_reg;
 
-    assign s_hdr_ready   = !in_pay;
-    assign s_axis_tready = in_pay;
+    wire hdr_fire  = s_hdr_valid && !in_payload_reg;
+    wire beat      = s_axis_tvalid && in_payload_reg;
 
-    wire beat = s_axis_tvalid && in_pay;
-
-    // Bytes on this beat, and the header register after it.
-    reg [16:0]  nbytes;
-    reg [127:0] hdr_next;
-    reg [DATA_W-1:0] want;
-    reg         mism;
+    // Bytes on this beat, the header register after it, and the fill check.
+    reg [16:0]       beat_bytes;
+    reg [127:0]      header_next;
+    reg [DATA_W-1:0] fill_want;
+    reg              fill_mismatch;
     integer i;
 
-    wire        in_hdr     = (got[16:4] == 13'd0);  // got < 16
+    wire        in_header       = (bytes_reg < HDR_BYTES);
+    wire        header_end_beat = (bytes_reg == HDR_BYTES - BEAT_BYTES);  // completes the header
+    wire [16:0] bytes_next      = bytes_reg + beat_bytes;
     // the LFSR is seeded on the beat that completes the header (from the incoming
     // bytes), so the fill check reads only registers
-    wire [31:0] seed_x     = hdr_next[95:64] ^ SEED_XOR;
-    wire [31:0] seed       = (seed_x == 32'd0) ? 32'd1 : seed_x;
-    wire [DATA_W+31:0] lb  = lfsr_beat(lfsr);
+    wire [31:0] seed_x          = header_next[95:64] ^ SEED_XOR;
+    wire [31:0] seed            = (seed_x == 32'd0) ? 32'd1 : seed_x;
+    wire [DATA_W+31:0] lfsr_out = lfsr_beat(lfsr_reg);
 
     always @* begin
-        nbytes = 17'd0;
+        beat_bytes = 17'd0;
         for (i = 0; i < KEEP_W; i = i + 1)
             if (s_axis_tkeep[i])
-                nbytes = nbytes + 17'd1;
+                beat_bytes = beat_bytes + 17'd1;
         // header beats are whole (a partial one ends a short datagram, whose header
         // is not used), so the beat's bytes shift in as a block, lane 0 first
-        hdr_next = hdr_sr << DATA_W;
+        header_next = header_reg << DATA_W;
         for (i = 0; i < KEEP_W; i = i + 1)
-            hdr_next[DATA_W-1-8*i -: 8] = s_axis_tdata[8*i +: 8];
-        want = (cfg_check == 2'd2) ? {KEEP_W{cfg_fill}} : lb[DATA_W-1:0];
-        mism = 1'b0;
+            header_next[DATA_W-1-8*i -: 8] = s_axis_tdata[8*i +: 8];
+        fill_want = (cfg_check == 2'd2) ? {KEEP_W{cfg_fill}} : lfsr_out[DATA_W-1:0];
+        fill_mismatch = 1'b0;
         for (i = 0; i < KEEP_W; i = i + 1)
-            if (s_axis_tkeep[i] && s_axis_tdata[8*i +: 8] != want[8*i +: 8])
-                mism = 1'b1;
-        if (in_hdr || cfg_check == 2'd0 || cfg_check == 2'd3)
-            mism = 1'b0;
+            if (s_axis_tkeep[i] && s_axis_tdata[8*i +: 8] != fill_want[8*i +: 8])
+                fill_mismatch = 1'b1;
+        if (in_header || cfg_check == 2'd0 || cfg_check == 2'd3)
+            fill_mismatch = 1'b0;
     end
 
-    wire [16:0] got_next = got + nbytes;
-
     always @(posedge clk) begin
-        v_valid <= 1'b0;
-        if (s_hdr_valid && s_hdr_ready) begin
-            left     <= {1'b0, s_hdr_len};
-            got      <= 17'd0;
-            fill_err <= 1'b0;
+        if (hdr_fire) begin
+            len_reg      <= s_hdr_len;
+            bytes_reg    <= 17'd0;
+            fill_err_reg <= 1'b0;
         end
         if (beat) begin
-            got  <= got_next;
-            left <= left - nbytes;
-            if (in_hdr) begin
-                hdr_sr <= hdr_next;
-                if (got == HDR_LAST)  // the beat that completes the header
-                    lfsr <= seed;
+            bytes_reg <= bytes_next;
+            if (in_header) begin
+                header_reg <= header_next;
+                if (header_end_beat)
+                    lfsr_reg <= seed;
             end else begin
-                lfsr <= lb[DATA_W+31:DATA_W];
+                lfsr_reg <= lfsr_out[DATA_W+31:DATA_W];
             end
-            if (mism)
-                fill_err <= 1'b1;
-            if (s_axis_tlast) begin
-                v_valid <= 1'b1;
-                v_bad   <= s_axis_tuser;
-                // (got + nbytes != hdr_len) and (got + nbytes < 16), without the adder:
-                // header beats are whole, so only a full beat at HDR_LAST reaches 16
-                v_len   <= (left != nbytes);
-                v_short <= in_hdr && !(got == HDR_LAST && &s_axis_tkeep);
-                v_fill  <= fill_err || mism;
-            end
+            if (fill_mismatch)
+                fill_err_reg <= 1'b1;
         end
     end
-
-    // Header beats are whole for KEEP_W dividing 16, so hdr_sr holds the complete
-    // header after the beat that reaches byte 16.
-
-    // Verdict in two registered stages, so no 64-bit carry chain sits in one cycle.
-    // Stage A (the cycle after the last beat): the sequence number against the expected
-    // one, as two 32-bit halves, and seq + 1. Stage B (the cycle after): counters.
-    // Stage A of the next datagram comes after stage B at the earliest (header, beat).
-    // compared against status_expected; the first datagram with cfg_sync_first is in
-    // order by definition (a_sync), so no multiplexer sits before the subtraction
-    wire [32:0] lo_diff    = {1'b0, v_seq[31:0]} - {1'b0, status_expected[31:0]};
-    wire        lo_carry   = &v_seq[31:0];
-    wire        good       = !v_bad && !v_len && !v_short && !v_fill;
-
-    reg         a_valid, a_good, a_bad, a_len, a_short, a_fill;
-    reg         a_lo_borrow, a_lo_eq, a_hi_gt, a_hi_eq, a_sync;
-    reg [31:0]  a_diff_lo;
-    reg [31:0]  a_seq_lo_p1, a_seq_hi;
-    reg         a_lo_ones;
-    reg [63:0]  a_ts;
-    reg [16:0]  a_bytes;
-
-    always @(posedge clk) begin
-        a_valid     <= v_valid && !rst && !clear;
-        a_good      <= good;
-        a_bad       <= v_bad;
-        a_len       <= v_len;
-        a_short     <= v_short;
-        a_fill      <= v_fill;
-        a_lo_borrow <= lo_diff[32];
-        a_sync      <= first && cfg_sync_first;
-        a_lo_eq     <= (v_seq[31:0] == status_expected[31:0]);
-        a_hi_gt     <= (v_seq[63:32] > status_expected[63:32]);
-        a_hi_eq     <= (v_seq[63:32] == status_expected[63:32]);
-        a_diff_lo   <= lo_diff[31:0];
-        a_seq_lo_p1 <= v_seq[31:0] + 32'd1;
-        a_seq_hi    <= v_seq[63:32];
-        a_lo_ones   <= lo_carry;
-        a_ts        <= v_ts;
-        a_bytes     <= v_bytes;
-    end
-
-    // seq + 1: low half in stage A, the high half's carry added in stage B
-    wire [63:0] a_seq_p1 = {a_seq_hi + {31'd0, a_lo_ones}, a_seq_lo_p1};
-    wire a_eq = a_sync || (a_hi_eq && a_lo_eq);
-    wire a_gt = !a_sync && (a_hi_gt || (a_hi_eq && !a_lo_borrow && !a_lo_eq));
 
     always @(posedge clk) begin
         if (rst)
-            in_pay <= 1'b0;
-        else if (s_hdr_valid && s_hdr_ready)
-            in_pay <= 1'b1;
+            in_payload_reg <= 1'b0;
+        else if (hdr_fire)
+            in_payload_reg <= 1'b1;
         else if (beat && s_axis_tlast)
-            in_pay <= 1'b0;
-        if (rst || clear) begin
-            first           <= 1'b1;
-            status_expected <= 64'd0;
-            status_last_ts  <= 64'd0;
-        end else if (a_valid && a_good) begin
-            first          <= 1'b0;
-            status_last_ts <= a_ts;
-            if (a_eq || a_gt) status_expected <= a_seq_p1;
+            in_payload_reg <= 1'b0;
+    end
+
+    // ---------------------------------------------------------------- verdict
+    // The datagram that just ended (the cycle after its last beat). Its header
+    // (header_reg) and byte count (bytes_reg) stay in place during this cycle: the next
+    // header is taken in it at the earliest.
+    reg         end_valid_reg;
+    reg         end_bad_reg;       // flagged bad (tuser)
+    reg         end_len_err_reg;   // byte count differs from hdr_len
+    reg         end_short_reg;     // shorter than 16 bytes
+    reg         end_fill_err_reg;  // a fill byte differed
+    wire [63:0] end_seq   = header_reg[127:64];
+    wire [63:0] end_ts    = header_reg[63:0];
+    wire        end_good  = !end_bad_reg && !end_len_err_reg && !end_short_reg &&
+                            !end_fill_err_reg;
+
+    always @(posedge clk) begin
+        end_valid_reg <= beat && s_axis_tlast;
+        if (beat && s_axis_tlast) begin
+            end_bad_reg      <= s_axis_tuser;
+            end_len_err_reg  <= (bytes_next != {1'b0, len_reg});
+            end_short_reg    <= (bytes_next < HDR_BYTES);
+            end_fill_err_reg <= fill_err_reg || fill_mismatch;
         end
     end
 
-    // the verdict's events (none in a clear cycle)
-    wire a_take = a_valid && !clear;
-    wire a_gap  = a_take && a_good && !a_eq && a_gt;
-    assign cnt_ev = {a_take && !a_bad && !a_len && !a_short && a_fill,
-                     a_take && !a_bad && !a_len && a_short, a_take && !a_bad && a_len,
-                     a_take && a_bad, a_take && a_good && !a_eq && !a_gt, a_gap, a_gap,
-                     a_take && a_good, a_take && a_good};
-    assign cnt_ev_len = a_bytes;
-    assign cnt_ev_lost = a_diff_lo;
+    // Then two registered stages, so that no 64-bit carry chain sits in one cycle.
+    // Stage "check" (the cycle after): the sequence number against the expected one, as
+    // two 32-bit halves, and the low half of seq + 1. Stage "status" (the cycle after
+    // that): the events and the status registers. The check stage of the next datagram
+    // comes after the status stage of this one at the earliest (header, beat).
+    reg         chk_valid_reg;
+    reg         chk_good_reg, chk_bad_reg, chk_len_err_reg, chk_short_reg, chk_fill_err_reg;
+    reg         chk_sync_reg;      // the first good datagram with cfg_sync_first: in order
+    reg         chk_hi_gt_reg, chk_hi_eq_reg, chk_lo_gt_reg, chk_lo_eq_reg;  // seq vs expected
+    reg [31:0]  chk_lost_reg;      // seq - expected, low 32 bits
+    reg [31:0]  chk_seq_hi_reg;    // seq[63:32]
+    reg [32:0]  chk_seq_lo_inc_reg;  // seq[31:0] + 1, with its carry
+    reg [63:0]  chk_ts_reg;
+    reg [16:0]  chk_bytes_reg;
+    reg         first_reg;         // no good datagram since clear/reset
+    reg [63:0]  status_expected_reg;
+    reg [63:0]  status_last_ts_reg;
 
-    /* verilator lint_off UNUSED */
-    wire unused_ok = &{1'b0, KEEP_W32[0]};
-    /* verilator lint_on UNUSED */
+    always @(posedge clk) begin
+        chk_valid_reg      <= end_valid_reg && !rst && !clear;
+        chk_good_reg       <= end_good;
+        chk_bad_reg        <= end_bad_reg;
+        chk_len_err_reg    <= end_len_err_reg;
+        chk_short_reg      <= end_short_reg;
+        chk_fill_err_reg   <= end_fill_err_reg;
+        chk_sync_reg       <= first_reg && cfg_sync_first;
+        chk_hi_gt_reg      <= (end_seq[63:32] >  status_expected_reg[63:32]);
+        chk_hi_eq_reg      <= (end_seq[63:32] == status_expected_reg[63:32]);
+        chk_lo_gt_reg      <= (end_seq[31:0]  >  status_expected_reg[31:0]);
+        chk_lo_eq_reg      <= (end_seq[31:0]  == status_expected_reg[31:0]);
+        chk_lost_reg       <= end_seq[31:0] - status_expected_reg[31:0];
+        chk_seq_hi_reg     <= end_seq[63:32];
+        chk_seq_lo_inc_reg <= {1'b0, end_seq[31:0]} + 33'd1;
+        chk_ts_reg         <= end_ts;
+        chk_bytes_reg      <= bytes_reg;
+    end
+
+    // seq + 1: the high half takes the low half's carry here
+    wire [63:0] seq_inc  = {chk_seq_hi_reg + {31'd0, chk_seq_lo_inc_reg[32]},
+                            chk_seq_lo_inc_reg[31:0]};
+    wire seq_in_order = chk_sync_reg || (chk_hi_eq_reg && chk_lo_eq_reg);
+    wire seq_ahead    = !chk_sync_reg && (chk_hi_gt_reg || (chk_hi_eq_reg && chk_lo_gt_reg));
+
+    always @(posedge clk) begin
+        if (rst || clear) begin
+            first_reg           <= 1'b1;
+            status_expected_reg <= 64'd0;
+            status_last_ts_reg  <= 64'd0;
+        end else if (chk_valid_reg && chk_good_reg) begin
+            first_reg          <= 1'b0;
+            status_last_ts_reg <= chk_ts_reg;
+            if (seq_in_order || seq_ahead) status_expected_reg <= seq_inc;
+        end
+    end
+
+    assign status_expected = status_expected_reg;
+    assign status_last_ts  = status_last_ts_reg;
+
+    // the verdict's events (none in a clear cycle)
+    wire take = chk_valid_reg && !clear;
+    wire good = take && chk_good_reg;
+    wire gap  = good && !seq_in_order && seq_ahead;
+    wire late = good && !seq_in_order && !seq_ahead;
+    assign cnt_ev = {take && !chk_bad_reg && !chk_len_err_reg && !chk_short_reg &&
+                         chk_fill_err_reg,                                   // payload_err
+                     take && !chk_bad_reg && !chk_len_err_reg && chk_short_reg,  // short
+                     take && !chk_bad_reg && chk_len_err_reg,                // len_err
+                     take && chk_bad_reg,                                    // bad
+                     late, gap, gap, good, good};
+    assign cnt_ev_len  = chk_bytes_reg;
+    assign cnt_ev_lost = chk_lost_reg;
 
 endmodule
 `default_nettype wire

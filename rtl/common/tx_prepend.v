@@ -4,37 +4,32 @@
 // is realigned on the fly (the header need not be a whole number of beats) and passed
 // through combinationally (tready/tvalid of the payload follow the output).
 //
-// Used by the zero-wait UDP/IP transmitter, ICMP echo and the raw transmitter.
+// Used by the zero-wait UDP/IP transmitter, ICMP echo, ICMP unreachable and the raw
+// transmitter.
 //
-// Parameters
-//   DATA_W     datapath width (8, 16, 32, 64, ...); KEEP_W = DATA_W/8
-//   HDR_BYTES  header length in bytes (>= KEEP_W; >= 2 at 8 bits)
+// Parameters (tested values)
+//   DATA_W     8 or 64; KEEP_W = DATA_W/8
+//   HDR_BYTES  header length in bytes, 14 to 70 (tested 14, 34, 38, 42 and 70)
 //   CHECK_LEN  1: the payload must carry exactly `start_len` bytes (see below);
 //              0: the payload ends at its tlast (start_len ignored)
-//   LEN_LATE   (8 bits, more than 2 header bytes, CHECK_LEN = 1) 1: `start_len` is read
-//              from the cycle after `start` to the frame's end, not at `start`: the user
-//              holds it there (so it may come from a register loaded at `start`), and the
-//              payload's byte count is compared with it (an up counter cleared at the start,
-//              instead of a down counter loaded with it); 0: read at `start`
-//   HDR_MSB    (8 bits only) 1: `hdr` holds byte 0 in its top bits (hdr[HDR_BYTES*8-1 -: 8]),
-//              so a header of big-endian fields is their plain concatenation (no byte
-//              reversal for a cycle-based simulator to redo every cycle; the same wires in
-//              hardware); 0: byte 0 in hdr[7:0]
+//   LEN_LATE   0, or 1 with DATA_W 8 and CHECK_LEN 1: `start_len` is read from the cycle
+//              after `start` to the frame's end, not at `start`: the user holds it there
+//              (so it may come from a register loaded at `start`), and the payload's byte
+//              count is compared with it (an up counter cleared at the start, instead of a
+//              down counter loaded with it)
 //
 // Interfaces
 //   start, start_drop, start_len   begin a frame (or, with start_drop, consume one payload
 //                                  and emit nothing). Assert only when can_start = 1.
 //   can_start                      1 when idle (a register: the cycle after a frame's last
 //                                  beat is taken at the earliest)
-//   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0] (in the
-//                                  top byte with HDR_MSB = 1); read
+//   hdr[HDR_BYTES*8-1:0]           header, byte 0 (first on the wire) in hdr[7:0]; read
 //                                  while the header beats are emitted: the user holds it
 //                                  from the cycle after `start` while hdr_free = 0
 //   hdr_free                       1 when `hdr` is not needed in this cycle or later for the
-//                                  current frame (a function of registers only, so a user
-//                                  may load its header registers with it as enable)
-//   hdr_free_nx                    the value hdr_free takes in the next cycle (so that a
-//                                  user may keep its own load enable as a flip-flop)
+//                                  current frame (a register, so a user may load its
+//                                  header registers with it as enable)
+//   hdr_free_nx                    the value hdr_free takes in the next cycle
 //   s_axis_*                       payload (AXI4-Stream, tuser on the last beat = bad)
 //   m_axis_*                       frame (AXI4-Stream, tuser on the last beat = aborted)
 //   ev_sent, ev_abort, ev_long     one-cycle strobes: a frame ended good; a frame ended with
@@ -54,8 +49,7 @@ module tx_prepend #(
     parameter KEEP_W    = DATA_W / 8,
     parameter HDR_BYTES = 42,
     parameter CHECK_LEN = 1,
-    parameter LEN_LATE  = 0,
-    parameter HDR_MSB   = 0
+    parameter LEN_LATE  = 0
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -86,6 +80,24 @@ module tx_prepend #(
     output reg                    ev_abort,
     output reg                    ev_long
 );
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            tx_prepend_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            tx_prepend_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (HDR_BYTES < 14 || HDR_BYTES > 70) begin : g_check_hdr_bytes
+            tx_prepend_HDR_BYTES_must_be_14_to_70 u_error ();
+        end
+        if (CHECK_LEN != 0 && CHECK_LEN != 1) begin : g_check_check_len
+            tx_prepend_CHECK_LEN_must_be_0_or_1 u_error ();
+        end
+        if (LEN_LATE != 0 && !(LEN_LATE == 1 && DATA_W == 8 && CHECK_LEN == 1)) begin : g_check_len_late
+            tx_prepend_LEN_LATE_must_be_0_or_1_at_8_bits_with_CHECK_LEN u_error ();
+        end
+    endgenerate
+
     localparam OFF = HDR_BYTES % KEEP_W;  // header bytes sharing a beat with the payload
     localparam HB  = HDR_BYTES / KEEP_W;  // whole header beats
     localparam SH  = (KEEP_W - OFF) * 8;  // bit offset of the carried bytes
@@ -96,105 +108,115 @@ module tx_prepend #(
     localparam [CW-1:0] KWC  = KEEP_W;
     localparam [CW-1:0] OFFC = OFF;
     localparam [15:0]   KW16 = KEEP_W;
-    // length compares against the small constants KEEP_W, 2*KEEP_W, 3*KEEP_W: a zero
-    // test of the high bits and an LB-bit compare (no 16-bit carry chain)
-    localparam LB = $clog2(3 * KEEP_W + 2);  // 3*KEEP_W < 2^LB - 1: no constant compare
+    // the length compares are with the small constants KEEP_W, 2*KEEP_W, 3*KEEP_W
+    localparam LB = $clog2(3 * KEEP_W + 2);  // bits that hold them
     localparam [LB-1:0] K1L = KEEP_W;
     localparam [LB-1:0] K2L = 2 * KEEP_W;
     localparam [LB-1:0] K3L = 3 * KEEP_W;
     localparam [7:0]    HBL  = HB - 1;
     /* verilator lint_on WIDTH */
+    // the payload's length counted up (LEN_LATE) instead of down
+    localparam COUNT_UP = (LEN_LATE != 0);
+    // a zero-length payload is possible where the header fills whole beats: with a length
+    // (CHECK_LEN) the last header beat then ends the frame; without one it waits for the
+    // first payload beat, which ends the frame if it is empty
+    localparam ZERO_LEN = (OFF == 0) && (CHECK_LEN != 0);
+    localparam NO_LEN   = (OFF == 0) && (CHECK_LEN == 0);
+    // at 8 bits with more than 8 header bytes, the last header byte is latched before it
+    // goes out, so `hdr` is released one byte earlier when the frame may end on that byte
+    localparam EARLY_FREE = (OFF == 0) && (KEEP_W == 1) && (HB > 8);
 
-    localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_PAY = 3'd2, S_FLUSH = 3'd3, S_DROP = 3'd4;
+    localparam [2:0] STATE_IDLE  = 3'd0,  // waiting for a start
+                     STATE_HDR   = 3'd1,  // header beats
+                     STATE_PAY   = 3'd2,  // payload beats
+                     STATE_FLUSH = 3'd3,  // the realigned payload's remainder beat
+                     STATE_DROP  = 3'd4;  // the rest of the payload consumed, not sent
+    reg  [2:0]        state_reg, state_next;
 
-    reg  [2:0]        st;
-    reg  [7:0]        bc;        // header beat index (wide paths; one-hot `oh` at 8 bits)
-    wire              pre_last;  // the header beat on the output is the last but one
-    reg  [15:0]       rem;       // payload bytes still expected
-    reg               rem_le;    // rem <= KEEP_W (registered, off the handshake paths)
-    reg               rem_le2;   // rem <= 2*KEEP_W (registered: keeps the subtractor and
-                                 // the compare off each other's paths)
-    reg  [CW-1:0]     rem8;      // min(rem, KEEP_W)
-    reg               rem_zero;  // the payload is empty (set at start)
-    // LEN_LATE at 8 bits: payload bytes taken + 2, compared with the held start_len (in the
-    // payload phase rem >= 1 there, so min(rem, 1) is 1)
-    localparam        UPC = (LEN_LATE != 0) && (KEEP_W == 1) && (CHECK_LEN != 0);
-    reg  [15:0]       c2;
-    wire [CW-1:0]     r8 = UPC ? {{(CW - 1) {1'b0}}, 1'b1} : rem8;
-    reg  [DATA_W-1:0] carry;     // previous payload beat (or the header's tail)
-    reg  [CW-1:0]     resid;     // bytes of the flush beat
-    reg               abort_r;   // flush beat ends an aborted frame
-    reg               drop_r;    // consume the rest of the payload after the frame
+    reg  [15:0]       pay_left_reg;     // payload bytes still expected
+    reg               pay_le1_reg;      // pay_left_reg <= KEEP_W: the expected payload ends
+                                        // in this beat
+    reg               pay_le2_reg;      // pay_left_reg <= 2*KEEP_W
+    reg  [CW-1:0]     beat_bytes_reg;   // min(pay_left_reg, KEEP_W)
+    reg               pay_empty_reg;    // the payload is empty (start_len == 0)
+    reg  [15:0]       pay_count_reg;    // COUNT_UP: payload bytes taken + 2
+    reg  [DATA_W-1:0] prev_data_reg;    // previous payload beat (or the header's tail)
+    reg  [CW-1:0]     flush_bytes_reg;  // bytes of the remainder beat
+    reg               flush_abort_reg;  // the remainder beat ends an aborted frame
+    reg               flush_drop_reg;   // the rest of the payload is dropped after it
+    reg               hdr_hold_reg, hdr_hold_next;  // `hdr` is needed (hdr_free = 0)
+
+    // expected payload bytes in the beat (COUNT_UP: 1, as the length is checked a byte at a
+    // time)
+    wire [CW-1:0] beat_bytes = COUNT_UP ? {{(CW - 1) {1'b0}}, 1'b1} : beat_bytes_reg;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [HPW-1:0]      hpad   = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};  // 8 bits: tail only
+    wire [HPW-1:0]      hdr_pad  = {{(HPW - HDR_BYTES * 8) {1'b0}}, hdr};  // 8 bits: tail only
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [DATA_W-1:0]   hbeat;
-    wire                len_ld;  // start_len is read into the length registers
-    wire [DATA_W-1:0]   htail  = hpad[HB*DATA_W+:DATA_W];
+    wire [DATA_W-1:0]   hdr_data;           // the header beat on the output
+    wire                last_hdr_beat;      // ... is the last one
+    wire                pre_last_hdr_beat;  // ... is the last but one
+    wire                len_load;           // start_len is read into the length registers
+    wire [DATA_W-1:0]   hdr_tail = hdr_pad[HB*DATA_W+:DATA_W];
     // double-width windows: only the DATA_W bits at offset SH of each are used
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [2*DATA_W-1:0] cat    = {s_axis_tdata, carry};
-    wire [2*DATA_W-1:0] catf   = {{DATA_W{1'b0}}, carry};
-    wire [2*DATA_W-1:0] tailsh = {{DATA_W{1'b0}}, htail} << SH;
+    wire [2*DATA_W-1:0] pay_window   = {s_axis_tdata, prev_data_reg};
+    wire [2*DATA_W-1:0] flush_window = {{DATA_W{1'b0}}, prev_data_reg};
+    wire [2*DATA_W-1:0] tail_shifted = {{DATA_W{1'b0}}, hdr_tail} << SH;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // Header beat selection. At 8 bits the header byte index is one-hot (`oh`, one
-    // flip-flop per header byte, shifted as bytes are taken) and the next byte is an
-    // AND-OR of the header bytes (about two header bits per LUT4 and a shallow OR tree,
-    // smaller and faster than a binary HDR_BYTES:1 multiplexer), registered as the byte
-    // before it is taken (`hpre`): the output byte is `hdr`'s byte 0 in the first header
-    // cycle, then that register, so the AND-OR tree is off the output path (Fmax of the
-    // paths through the transmit arbiter). The last header byte is thus latched before
-    // it goes out, so that `hdr` may be released for the next frame while that byte is
-    // still on the output (a zero-length payload ends the frame on it; see `hold` below).
-    // Wider paths select whole beats by index.
+    reg  frame_end;  // the frame's last beat is taken this cycle
+    reg  drop_rest;  // ... and the rest of its payload is to be dropped
+    // a header beat is taken; one that does not end the frame
+    wire hdr_take = (state_reg == STATE_HDR) && m_axis_tvalid && m_axis_tready;
+    wire hdr_step = hdr_take && !frame_end;
+
+    // Header beat selection. At 8 bits the header byte index is one-hot (hdr_sel_reg, one
+    // flip-flop per header byte) and the byte after it is an AND-OR of the header bytes
+    // (about two header bits per LUT4 and a shallow OR tree, smaller and faster than a
+    // binary HDR_BYTES:1 multiplexer), registered as the byte before it is taken: the
+    // output byte is `hdr`'s byte 0 in the first header cycle, then that register, so the
+    // AND-OR tree is off the output path. The last header byte is thus latched before it
+    // goes out, so that `hdr` may be released for the next frame while that byte is still
+    // on the output (EARLY_FREE). Wider paths select whole beats by index.
     generate
-        if (KEEP_W == 1) begin : g_oh
-            reg  [HB-1:0] oh;
-            reg  [7:0]    hpre;   // the header byte at `oh` (bytes 1..HB-1; 0 after them)
-            // the header byte after the one at `o` (AND-OR over the one-hot index). A
-            // function called under the enable, so that a cycle-based simulator computes
-            // it only when a header byte is taken (same logic in hardware)
-            function [7:0] hsel(input [HDR_BYTES*8-1:0] h, input [HB-1:0] o);
-                integer f;
-                begin
-                    hsel = 8'd0;
-                    for (f = 0; f < HB - 1; f = f + 1)
-                        hsel = hsel | (h[((HDR_MSB != 0) ? (HB - 2 - f) : (f + 1)) * 8 +: 8] &
-                                       {8{o[f]}});
-                end
-            endfunction
-            // a header byte is taken. Before the last one the output is always valid (the
-            // zero-length cases only wait on the last), so the shift of all but the last
-            // bit is enabled without the payload handshake (a short enable path)
-            wire          adv  = (st == S_HDR) && m_axis_tvalid && m_axis_tready;
-            wire          adv0 = (st == S_HDR) && m_axis_tready && !last_hb;
-            wire [HB-1:0] oh_sh = {oh[HB-2:0], 1'b0};
-            // the last header byte taken (as adv at last_hb): with CHECK_LEN the output is
-            // valid there unless the frame ends on that byte (zl: then S_IDLE clears), so
-            // the clear needs no tvalid
-            wire          hclr = last_hb && ((CHECK_LEN == 0) ? adv :
-                                             ((st == S_HDR) && m_axis_tready && !zl));
-            always @(posedge clk) begin
-                if (adv0) oh[HB-2:0] <= oh_sh[HB-2:0];
-                if (adv) oh[HB-1] <= oh_sh[HB-1];
-                if (st == S_IDLE) oh <= {{(HB - 1) {1'b0}}, 1'b1};  // ready for a start
-                // cleared after the last header byte (payload next) and while idle: a
-                // synchronous reset, exclusive with adv0 (which needs !last_hb), so that
-                // the byte's D input is the AND-OR alone, with no handshake term in it
-                if (hclr || st == S_IDLE) hpre <= 8'd0;
-                else if (adv0) hpre <= hsel(hdr, oh);
+        if (KEEP_W == 1) begin : g_onehot
+            reg  [HB-1:0] hdr_sel_reg;        // one-hot: the header byte on the output
+            reg  [7:0]    hdr_next_byte_reg;  // the byte after it (0 after the last one)
+            reg  [7:0]    hdr_next_byte;
+            integer f;
+            always @* begin
+                hdr_next_byte = 8'd0;
+                for (f = 0; f < HB - 1; f = f + 1)
+                    hdr_next_byte = hdr_next_byte | (hdr[(f + 1) * 8 +: 8] & {8{hdr_sel_reg[f]}});
             end
-            assign hbeat    = oh[0] ? hdr[((HDR_MSB != 0) ? (HB - 1) : 0) * 8 +: 8] : hpre;
-            assign pre_last = oh[HB-2];
-            // oh[0]: idle (from its second cycle) or the first header byte on the output;
-            // 0 in the payload, where the length registers count
-            assign len_ld   = (LEN_LATE != 0) ? oh[0] : (st == S_IDLE);
-        end else begin : g_flat
-            assign hbeat    = hpad[bc*DATA_W+:DATA_W];
-            assign pre_last = (bc + 8'd1 == HBL);
-            assign len_ld   = (st == S_IDLE);
+            // a header byte before the last is taken (the output is valid there, so only
+            // its ready counts); the index stays on the last byte until the next frame
+            wire hdr_advance = (state_reg == STATE_HDR) && m_axis_tready && !last_hdr_beat;
+            always @(posedge clk) begin
+                if (state_reg == STATE_IDLE) hdr_sel_reg <= {{(HB - 1) {1'b0}}, 1'b1};
+                else if (hdr_advance) hdr_sel_reg <= {hdr_sel_reg[HB-2:0], 1'b0};
+                if (state_reg == STATE_IDLE || (hdr_take && last_hdr_beat))
+                    hdr_next_byte_reg <= 8'd0;
+                else if (hdr_advance)
+                    hdr_next_byte_reg <= hdr_next_byte;
+            end
+            assign hdr_data          = hdr_sel_reg[0] ? hdr[7:0] : hdr_next_byte_reg;
+            assign last_hdr_beat     = hdr_sel_reg[HB-1];
+            assign pre_last_hdr_beat = hdr_sel_reg[HB-2];
+            // hdr_sel_reg[0]: idle (from its second cycle) or the first header byte on the
+            // output; 0 in the payload, where the length registers count
+            assign len_load          = COUNT_UP ? hdr_sel_reg[0] : (state_reg == STATE_IDLE);
+        end else begin : g_index
+            reg [7:0] hdr_beat_reg;  // index of the header beat on the output
+            always @(posedge clk) begin
+                if (state_reg == STATE_IDLE) hdr_beat_reg <= 8'd0;
+                else if (hdr_step) hdr_beat_reg <= hdr_beat_reg + 8'd1;
+            end
+            assign hdr_data          = hdr_pad[hdr_beat_reg*DATA_W+:DATA_W];
+            assign last_hdr_beat     = (hdr_beat_reg == HBL);
+            assign pre_last_hdr_beat = (hdr_beat_reg + 8'd1 == HBL);
+            assign len_load          = (state_reg == STATE_IDLE);
         end
     endgenerate
 
@@ -206,6 +228,12 @@ module tx_prepend #(
         for (i = 0; i < KEEP_W; i = i + 1) in_bytes = in_bytes + {{(CW - 1) {1'b0}}, s_axis_tkeep[i]};
     end
 
+    // v <= k for a small constant k: v's high bits are zero and its low LB bits are at most
+    // k (a narrow compare: Yosys makes a 16-bit compare a carry chain)
+    function at_most(input [15:0] v, input [LB-1:0] k);
+        at_most = ~|v[15:LB] && (v[LB-1:0] <= k);
+    endfunction
+
     function [KEEP_W-1:0] keep_of(input [CW-1:0] n);
         integer k;
         begin
@@ -214,243 +242,186 @@ module tx_prepend #(
     endfunction
 
     // payload step (one input beat)
-    wire       p_short = (CHECK_LEN != 0) && s_axis_tlast && (!rem_le || in_bytes < r8);
-    wire       p_long  = (CHECK_LEN != 0) && rem_le && (!s_axis_tlast || in_bytes > r8);
-    wire       p_end   = ((CHECK_LEN != 0) && rem_le) || s_axis_tlast;
-    wire [CW-1:0] p_nb = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KWC)
-                                         : (p_short ? in_bytes : r8);
-    wire [CW-1:0] p_tot = OFFC + p_nb;
+    wire       pay_short = (CHECK_LEN != 0) && s_axis_tlast && (!pay_le1_reg || in_bytes < beat_bytes);
+    wire       pay_long  = (CHECK_LEN != 0) && pay_le1_reg && (!s_axis_tlast || in_bytes > beat_bytes);
+    wire       pay_end   = ((CHECK_LEN != 0) && pay_le1_reg) || s_axis_tlast;
+    wire [CW-1:0] pay_bytes = (CHECK_LEN == 0) ? (s_axis_tlast ? in_bytes : KWC)
+                                              : (pay_short ? in_bytes : beat_bytes);
+    wire [CW-1:0] pay_total = OFFC + pay_bytes;  // bytes of the output beat, carried included
     // a remainder beat is only possible when the header shares a beat with the payload
-    wire       p_flush = (OFF != 0) && p_end && (p_tot > KWC);
-    wire       p_bad   = p_short || (s_axis_tlast && s_axis_tuser);
-    // zero-length payload when the header fills whole beats: the last header beat ends it
-    reg        last_hb;  // bc == HB-1, kept as a register
-    reg        zl_r;     // rem_zero && last_hb, kept as a register (short handshake paths)
-    reg        pz;       // = (st == S_PAY) || (st == S_HDR && zl), kept as a register
-    reg        dr;       // = (st == S_DROP), kept as a register
-    localparam ZLC     = (OFF == 0) && (CHECK_LEN != 0);
-    wire       zl      = ZLC && zl_r;
-    wire       z_long  = !s_axis_tlast || (in_bytes != {CW{1'b0}});
-    // no length given (CHECK_LEN=0) and the header fills whole beats: the last header
-    // beat waits for the first payload beat, and ends the frame if that beat is empty
-    wire       zr      = (OFF == 0) && (CHECK_LEN == 0) && last_hb;
-    wire       zr_end  = s_axis_tlast && (in_bytes == {CW{1'b0}});
+    wire       pay_flush = (OFF != 0) && pay_end && (pay_total > KWC);
+    wire       pay_bad   = pay_short || (s_axis_tlast && s_axis_tuser);
+    // the last header beat ends a zero-length frame (ZERO_LEN), or waits for the first
+    // payload beat (NO_LEN), which ends the frame if it is empty
+    wire       zero_len      = ZERO_LEN && pay_empty_reg && last_hdr_beat;
+    wire       zero_len_long = !s_axis_tlast || (in_bytes != {CW{1'b0}});
+    wire       no_len_last   = NO_LEN && last_hdr_beat;
+    wire       no_len_end    = s_axis_tlast && (in_bytes == {CW{1'b0}});
 
-    // low bits of rem - KEEP_W (all that rem8 needs when rem <= 2*KEEP_W): a CW-bit adder
-    wire [CW-1:0] rem_m = rem[CW-1:0] - KWC;
+    // low bits of pay_left_reg - KEEP_W (all that beat_bytes_reg needs when
+    // pay_left_reg <= 2*KEEP_W)
+    wire [CW-1:0] pay_left_m1 = pay_left_reg[CW-1:0] - KWC;
 
-    // a header beat is taken that does not end the frame (S_HDR && !fin && the output's
-    // handshake): from the state, zl / zr and the output's tready only (the payload's
-    // valid only where the last header beat waits for the payload, zr)
-    wire hadv = (st == S_HDR) && m_axis_tready &&
-                (zr ? (s_axis_tvalid && !zr_end) : !zl);
-
-    reg fin;  // the frame's last beat is taken this cycle
-    reg to_drop;
     always @* begin
-        m_axis_tdata  = hbeat;
+        m_axis_tdata  = hdr_data;
         m_axis_tkeep  = {KEEP_W{1'b1}};
         m_axis_tvalid = 1'b0;
         m_axis_tlast  = 1'b0;
         m_axis_tuser  = 1'b0;
         s_axis_tready = 1'b0;
-        fin           = 1'b0;
-        to_drop       = 1'b0;
+        frame_end     = 1'b0;
+        drop_rest     = 1'b0;
         ev_sent       = 1'b0;
         ev_abort      = 1'b0;
         ev_long       = 1'b0;
-        case (st)
-            S_HDR: begin
-                if (zl) begin
+        case (state_reg)
+            STATE_HDR: begin
+                if (zero_len) begin
                     m_axis_tvalid = s_axis_tvalid;
                     s_axis_tready = m_axis_tready;
                     m_axis_tlast  = 1'b1;
                     m_axis_tuser  = s_axis_tlast && s_axis_tuser;
                     if (s_axis_tvalid && m_axis_tready) begin
-                        fin      = 1'b1;
-                        to_drop  = !s_axis_tlast;
-                        ev_long  = z_long;
-                        ev_sent  = !m_axis_tuser;
-                        ev_abort = m_axis_tuser;
+                        frame_end = 1'b1;
+                        drop_rest = !s_axis_tlast;
+                        ev_long   = zero_len_long;
+                        ev_sent   = !m_axis_tuser;
+                        ev_abort  = m_axis_tuser;
                     end
-                end else if (zr) begin
+                end else if (no_len_last) begin
                     m_axis_tvalid = s_axis_tvalid;
-                    if (zr_end) begin
+                    if (no_len_end) begin
                         s_axis_tready = m_axis_tready;
                         m_axis_tlast  = 1'b1;
                         m_axis_tuser  = s_axis_tuser;
                         if (s_axis_tvalid && m_axis_tready) begin
-                            fin      = 1'b1;
-                            ev_sent  = !s_axis_tuser;
-                            ev_abort = s_axis_tuser;
+                            frame_end = 1'b1;
+                            ev_sent   = !s_axis_tuser;
+                            ev_abort  = s_axis_tuser;
                         end
                     end
                 end else begin
                     m_axis_tvalid = 1'b1;
                 end
             end
-            S_PAY: begin
-                // at 8 bits the one-hot header select is all zero here (its bit has
-                // shifted out with the last header byte): an OR instead of a multiplexer
-                m_axis_tdata  = (KEEP_W == 1) ? (hbeat | s_axis_tdata) : cat[SH+:DATA_W];
+            STATE_PAY: begin
+                // at 8 bits hdr_data is 0 here (the one-hot select has shifted out and the
+                // next-byte register is cleared): the payload byte is ORed onto it
+                m_axis_tdata  = (KEEP_W == 1) ? (hdr_data | s_axis_tdata) : pay_window[SH+:DATA_W];
                 m_axis_tvalid = s_axis_tvalid;
                 s_axis_tready = m_axis_tready;
-                if (p_end && !p_flush) begin
+                if (pay_end && !pay_flush) begin
                     m_axis_tlast = 1'b1;
-                    m_axis_tuser = p_bad;
+                    m_axis_tuser = pay_bad;
                     // an aborted frame's last beat keeps at least one byte
-                    m_axis_tkeep = keep_of((p_tot == {CW{1'b0}} && p_bad) ? {{(CW - 1) {1'b0}}, 1'b1}
-                                                                           : p_tot);
+                    m_axis_tkeep = keep_of((pay_total == {CW{1'b0}} && pay_bad) ?
+                                           {{(CW - 1) {1'b0}}, 1'b1} : pay_total);
                 end
                 if (s_axis_tvalid && m_axis_tready) begin
-                    ev_long = p_long;
-                    if (p_end && !p_flush) begin
-                        fin      = 1'b1;
-                        to_drop  = !s_axis_tlast;
-                        ev_sent  = !p_bad;
-                        ev_abort = p_bad;
+                    ev_long = pay_long;
+                    if (pay_end && !pay_flush) begin
+                        frame_end = 1'b1;
+                        drop_rest = !s_axis_tlast;
+                        ev_sent   = !pay_bad;
+                        ev_abort  = pay_bad;
                     end
                 end
             end
-            S_FLUSH: begin
-                m_axis_tdata  = catf[SH+:DATA_W];
+            STATE_FLUSH: begin
+                m_axis_tdata  = flush_window[SH+:DATA_W];
                 m_axis_tvalid = 1'b1;
                 m_axis_tlast  = 1'b1;
-                m_axis_tuser  = abort_r;
-                m_axis_tkeep  = keep_of(resid);
+                m_axis_tuser  = flush_abort_reg;
+                m_axis_tkeep  = keep_of(flush_bytes_reg);
                 if (m_axis_tready) begin
-                    fin      = 1'b1;
-                    to_drop  = drop_r;
-                    ev_sent  = !abort_r;
-                    ev_abort = abort_r;
+                    frame_end = 1'b1;
+                    drop_rest = flush_drop_reg;
+                    ev_sent   = !flush_abort_reg;
+                    ev_abort  = flush_abort_reg;
                 end
             end
-            S_DROP: begin
+            STATE_DROP: begin
                 s_axis_tready = 1'b1;
             end
             default: ;
         endcase
-        // with a length the same tready from two registers (one LUT level)
-        if (CHECK_LEN != 0) s_axis_tready = (pz && m_axis_tready) || dr;
     end
 
-    // a register only: a frame starts when the previous one has ended (one idle cycle
-    // between back-to-back frames, hidden on the wire by the MAC's inter-frame gap), and
-    // no handshake input reaches the start logic of the user
-    assign can_start = (st == S_IDLE);
-    // `hdr` is needed while header beats go out, except that at 8 bits the last header
-    // byte of a frame that may end on it (zero-length payload) comes from `hlast`; kept as a
-    // register (hold) so that users can take it as a load enable
-    localparam ALLOWZ = (OFF == 0) && (KEEP_W == 1) && (HB > 8);
-    reg hold;
-    wire hold_nx;
-    assign hdr_free    = !hold;
-    assign hdr_free_nx = !hold_nx;
-    wire sl_hi0 = ~|start_len[15:LB];
-    wire sl_le1 = sl_hi0 && (start_len[LB-1:0] <= K1L);
-    wire sl_le2 = sl_hi0 && (start_len[LB-1:0] <= K2L);
+    // a payload beat is taken
+    wire pay_take = (state_reg == STATE_PAY) && s_axis_tvalid && m_axis_tready;
 
-    always @(posedge clk) begin
-        case (st)
-            S_HDR: begin
-                if (fin) st <= to_drop ? S_DROP : S_IDLE;
-                if (hadv) begin  // (exclusive with fin)
-                    bc      <= bc + 8'd1;
-                    last_hb <= pre_last;
-                    zl_r    <= pre_last && rem_zero;
-                    if (last_hb) begin
-                        st    <= S_PAY;
-                        carry <= tailsh[DATA_W-1:0];
-                    end
-                end
+    always @* begin
+        state_next = state_reg;
+        case (state_reg)
+            STATE_HDR: begin
+                if (frame_end) state_next = drop_rest ? STATE_DROP : STATE_IDLE;
+                else if (hdr_step && last_hdr_beat) state_next = STATE_PAY;
             end
-            S_PAY: begin
-                if (s_axis_tvalid && m_axis_tready) begin
-                    carry <= s_axis_tdata;
-                    if (UPC) begin
-                        // the next byte is the last expected: bytes taken + 1 == start_len
-                        c2     <= c2 + 16'd1;
-                        rem_le <= rem_le || (c2 == start_len);
-                    end else begin
-                        rem     <= rem - KW16;  // only read while !rem_le (may wrap after)
-                        rem_le  <= rem_le || rem_le2;
-                        rem_le2 <= rem_le2 || (~|rem[15:LB] && rem[LB-1:0] <= K3L);
-                        rem8    <= rem_le ? {CW{1'b0}} : rem_le2 ? rem_m : KWC;
-                    end
-                    if (p_end) begin
-                        if (p_flush) begin
-                            st      <= S_FLUSH;
-                            resid   <= p_tot - KWC;
-                            abort_r <= p_bad;
-                            drop_r  <= !s_axis_tlast;
-                        end else begin
-                            st <= to_drop ? S_DROP : S_IDLE;
-                        end
-                    end
-                end
+            STATE_PAY: begin
+                if (pay_take && pay_end)
+                    state_next = pay_flush ? STATE_FLUSH : (drop_rest ? STATE_DROP : STATE_IDLE);
             end
-            S_FLUSH: begin
-                if (m_axis_tready) st <= drop_r ? S_DROP : S_IDLE;
-            end
-            S_DROP: begin
-                if (s_axis_tvalid && s_axis_tlast) st <= S_IDLE;
-            end
+            STATE_FLUSH: if (m_axis_tready) state_next = flush_drop_reg ? STATE_DROP : STATE_IDLE;
+            STATE_DROP:  if (s_axis_tvalid && s_axis_tlast) state_next = STATE_IDLE;
             default: ;
         endcase
-        hold <= hold_nx;
-        // the frame's bookkeeping is loaded in every idle cycle (an enable from registers
-        // only, not from `start`): the last load is the one at the start
-        if (st == S_IDLE) begin
-            bc       <= 8'd0;
-            last_hb  <= (HBL == 8'd0);
-            zl_r     <= (HBL == 8'd0) && (start_len == 16'd0);
-        end
-        if (len_ld) begin
-            c2       <= 16'd2;
-            rem      <= start_len;
-            rem_le   <= sl_le1;
-            rem_le2  <= sl_le2;
-            rem8     <= sl_le1 ? start_len[CW-1:0] : KWC;
-            rem_zero <= (start_len == 16'd0);
-        end
-        if (start) st <= start_drop ? S_DROP : S_HDR;  // users start only when can_start
-        if (rst) st <= S_IDLE;
+        if (start) state_next = start_drop ? STATE_DROP : STATE_HDR;  // only when can_start
     end
-    // `hdr` is held from a start (not a drop) and released with the last header beat, or
-    // (ALLOWZ) with the last but one when the frame may end on the latched last byte.
-    // Before the last header beat the output is always valid, and with ALLOWZ a frame whose
-    // last beat waits for the payload has released `hdr` already: so the release needs no
-    // valid at 8 bits. Written as the next value, which users may register (hdr_free_nx)
-    wire hold_rel = (st == S_HDR) && m_axis_tready &&
-                    ((pre_last && ALLOWZ && (CHECK_LEN == 0 || rem_zero)) ||
-                     (last_hb && (ALLOWZ || m_axis_tvalid)));
-    assign hold_nx = !rst && (start ? !start_drop : (hold && !hold_rel));
 
-    // pz and dr: the next values of their state decodes, written without the state, so
-    // that neither enable sees the state or the header-side logic. pz (S_PAY, or S_HDR on
-    // a zero-length frame's last header beat) clears when a payload beat that ends the
-    // frame is taken (p_end: in that S_HDR case the length is 0, so rem_le is 1) and is
-    // set by the header step onto the payload; dr (S_DROP) clears on the dropped payload's
-    // last beat and is set by a frame's end that leaves payload behind (fin && to_drop)
+    // a frame starts when the previous one has ended (one idle cycle between back-to-back
+    // frames, hidden on the wire by the MAC's inter-frame gap), from a register only
+    assign can_start = (state_reg == STATE_IDLE);
+
+    // `hdr` is held from a start (not a drop) and released with the last header beat, or
+    // (EARLY_FREE) with the last but one when the frame may end on the latched last byte.
+    // Before the last header beat the output is always valid, and with EARLY_FREE a frame
+    // whose last beat waits for the payload has released `hdr` already: so the release
+    // needs no valid at 8 bits
+    wire hdr_release = (state_reg == STATE_HDR) && m_axis_tready &&
+                       ((pre_last_hdr_beat && EARLY_FREE && (CHECK_LEN == 0 || pay_empty_reg)) ||
+                        (last_hdr_beat && (EARLY_FREE || m_axis_tvalid)));
+    always @* begin
+        hdr_hold_next = hdr_hold_reg && !hdr_release;
+        if (start) hdr_hold_next = !start_drop;
+        if (rst) hdr_hold_next = 1'b0;
+    end
+    assign hdr_free    = !hdr_hold_reg;
+    assign hdr_free_nx = !hdr_hold_next;
+
+    wire start_le1 = at_most(start_len, K1L);
+    wire start_le2 = at_most(start_len, K2L);
+
     always @(posedge clk) begin
-        if (pz) begin
-            if (s_axis_tvalid && m_axis_tready && p_end) pz <= 1'b0;
-        end else if (hadv && (last_hb || (ZLC && pre_last && rem_zero))) begin
-            pz <= 1'b1;
+        state_reg    <= state_next;
+        hdr_hold_reg <= hdr_hold_next;
+        if (hdr_step && last_hdr_beat) prev_data_reg <= tail_shifted[DATA_W-1:0];
+        if (pay_take) begin
+            prev_data_reg <= s_axis_tdata;
+            if (COUNT_UP) begin
+                // the next byte is the last expected: bytes taken + 1 == start_len
+                pay_count_reg <= pay_count_reg + 16'd1;
+                pay_le1_reg   <= pay_le1_reg || (pay_count_reg == start_len);
+            end else begin
+                pay_left_reg   <= pay_left_reg - KW16;  // read only while !pay_le1_reg
+                pay_le1_reg    <= pay_le1_reg || pay_le2_reg;
+                pay_le2_reg    <= pay_le2_reg || at_most(pay_left_reg, K3L);
+                beat_bytes_reg <= pay_le1_reg ? {CW{1'b0}} : pay_le2_reg ? pay_left_m1 : KWC;
+            end
+            if (pay_end && pay_flush) begin
+                flush_bytes_reg <= pay_total - KWC;
+                flush_abort_reg <= pay_bad;
+                flush_drop_reg  <= !s_axis_tlast;
+            end
         end
-        if (dr) begin
-            if (s_axis_tvalid && s_axis_tlast) dr <= 1'b0;
-        end else if (fin && to_drop) begin
-            dr <= 1'b1;
+        if (len_load) begin
+            pay_count_reg  <= 16'd2;
+            pay_left_reg   <= start_len;
+            pay_le1_reg    <= start_le1;
+            pay_le2_reg    <= start_le2;
+            beat_bytes_reg <= start_le1 ? start_len[CW-1:0] : KWC;
+            pay_empty_reg  <= (start_len == 16'd0);
         end
-        if (start) begin
-            pz <= !start_drop && ZLC && (HBL == 8'd0) && (start_len == 16'd0);
-            dr <= start_drop;
-        end
-        if (rst) begin
-            pz <= 1'b0;
-            dr <= 1'b0;
-        end
+        if (rst) state_reg <= STATE_IDLE;
     end
 endmodule
 `default_nettype wire

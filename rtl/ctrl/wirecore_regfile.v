@@ -15,7 +15,8 @@
 // Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4
 //   cycles after (a register, the counters' 2-cycle read port, a register; with
 //   CNT_RAM = 1 up to 89 more while the counters' RAM is cleared after reset).
-// Parameters: CNT_RAM (0: counters in flip-flops, exact at any rate; 1: in one RAM,
+// Parameters (checked at elaboration; both tested): CNT_RAM (0: counters in
+//   flip-flops, exact at any rate; 1: in one RAM,
 //   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
 //   counter reads in between, 63 for the counters marked burst, and no value counter
 //   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at
@@ -31,39 +32,39 @@ module wirecore_regfile #(
     input  wire        reg_we,
     input  wire [11:0] reg_addr,
     input  wire [31:0] reg_wdata,
-    output reg         reg_ack,
-    output reg         reg_err,
-    output reg  [31:0] reg_rdata,
-    output reg         cfg_write_protect,
-    output reg  [31:0] cfg_sys_scratch,
-    output reg  [7:0] cfg_mac_ifg,
-    output reg  [15:0] cfg_mac_max_len,
-    output reg  [47:0] cfg_mac,
-    output reg  [31:0] cfg_ip,
-    output reg  [31:0] cfg_netmask,
-    output reg  [31:0] cfg_gateway,
-    output reg  [15:0] cfg_raw_ethertype,
-    output reg  [15:0] cfg_ipbus_port,
-    output reg  [15:0] cfg_echo_port,
-    output reg  [15:0] cfg_pktgen_src_port,
-    output reg  [3:0] cfg_enables,
-    output reg  [7:0] cfg_ttl,
-    output reg  cfg_df,
-    output reg  [7:0] cfg_unreach_per_ms,
-    output reg  cfg_ipb_allow_en,
-    output reg  [127:0] cfg_ipb_allow_ip,
-    output reg  [1:0] stb_pktgen_ctrl,
+    output wire        reg_ack,
+    output wire        reg_err,
+    output wire [31:0] reg_rdata,
+    output wire        cfg_write_protect,
+    output wire [31:0] cfg_sys_scratch,
+    output wire [7:0] cfg_mac_ifg,
+    output wire [15:0] cfg_mac_max_len,
+    output wire [47:0] cfg_mac,
+    output wire [31:0] cfg_ip,
+    output wire [31:0] cfg_netmask,
+    output wire [31:0] cfg_gateway,
+    output wire [15:0] cfg_raw_ethertype,
+    output wire [15:0] cfg_ipbus_port,
+    output wire [15:0] cfg_echo_port,
+    output wire [15:0] cfg_pktgen_src_port,
+    output wire [3:0] cfg_enables,
+    output wire [7:0] cfg_ttl,
+    output wire cfg_df,
+    output wire [7:0] cfg_unreach_per_ms,
+    output wire cfg_ipb_allow_en,
+    output wire [127:0] cfg_ipb_allow_ip,
+    output wire [1:0] stb_pktgen_ctrl,
     input  wire sts_pktgen_running,
-    output reg  [15:0] cfg_pktgen_length,
-    output reg  [31:0] cfg_pktgen_count,
-    output reg  [31:0] cfg_pktgen_gap,
-    output reg  [4:0] cfg_pktgen_num_dest,
-    output reg  [8:0] cfg_pktgen_payload,
-    output reg  cfg_pktgen_ts_ext,
-    output reg  [15:0] cfg_pktgen_warmup_ms,
+    output wire [15:0] cfg_pktgen_length,
+    output wire [31:0] cfg_pktgen_count,
+    output wire [31:0] cfg_pktgen_gap,
+    output wire [4:0] cfg_pktgen_num_dest,
+    output wire [8:0] cfg_pktgen_payload,
+    output wire cfg_pktgen_ts_ext,
+    output wire [15:0] cfg_pktgen_warmup_ms,
     input  wire [63:0] sts_pktgen_round,
-    output reg  [511:0] cfg_pktgen_dest_ip,
-    output reg  [255:0] cfg_pktgen_dest_port,
+    output wire [511:0] cfg_pktgen_dest_ip,
+    output wire [255:0] cfg_pktgen_dest_port,
     input  wire [9:0] ev_mac,
     input  wire [0:0] ev_rx_fifo,
     input  wire [57:0] ev_stack,
@@ -74,11 +75,17 @@ module wirecore_regfile #(
     input  wire [15:0] ev_pktgen_len
 );
 
+    generate
+        if (CNT_RAM != 0 && CNT_RAM != 1) begin : g_check_cnt_ram
+            wirecore_regfile_CNT_RAM_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+    endgenerate
+
     localparam integer NCNT = 89;  // counters (index: the map's order)
 
     // the register file's own event: a write refused by write protection
-    reg         wp_refused_ev;
-    wire [0:0]  ev_regfile = wp_refused_ev;
+    reg         wp_refused_reg;
+    wire [0:0]  ev_regfile = wp_refused_reg;
     // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)
     wire [NCNT-1:0] ev_cnt = {
         ev_stack[54],  // 88: PKTGEN.ARP_MISS
@@ -197,11 +204,11 @@ module wirecore_regfile #(
         16'd0
     };
 
-    // a counter read: asked by the register access (cnt_pend), taken by the read port
-    // when it is not busy, answered when its data arrives
-    reg              cnt_pend;
-    reg  [6:0]       cnt_idx;
-    wire             cnt_rd_en = cnt_pend && !cnt_busy;
+    // a counter read: asked by the register access (cnt_pend_reg), taken by the read
+    // port when it is not busy, answered when its data arrives
+    reg              cnt_pend_reg;
+    reg  [6:0]       cnt_idx_reg;
+    wire             cnt_rd_en = cnt_pend_reg && !cnt_busy;
     wire             cnt_rd_valid, cnt_busy, cnt_lost;
     wire [31:0]      cnt_rd_data;
     stat_counters #(
@@ -210,1318 +217,1381 @@ module wirecore_regfile #(
         .WMASK(89'hf800e0000000000000581)
     ) counters (
         .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
-        .rd_en(cnt_rd_en), .rd_addr(cnt_idx), .rd_valid(cnt_rd_valid),
+        .rd_en(cnt_rd_en), .rd_addr(cnt_idx_reg), .rd_valid(cnt_rd_valid),
         .rd_data(cnt_rd_data), .busy(cnt_busy), .lost(cnt_lost)
     );
 
+    // the answer, the write-protect flag, and every cfg_* / stb_* output: flip-flops
+    reg        reg_ack_reg, reg_err_reg;
+    reg [31:0] reg_rdata_reg;
+    reg        cfg_write_protect_reg;
+    reg [31:0] cfg_sys_scratch_reg;
+    reg [7:0] cfg_mac_ifg_reg;
+    reg [15:0] cfg_mac_max_len_reg;
+    reg [47:0] cfg_mac_reg;
+    reg [31:0] cfg_ip_reg;
+    reg [31:0] cfg_netmask_reg;
+    reg [31:0] cfg_gateway_reg;
+    reg [15:0] cfg_raw_ethertype_reg;
+    reg [15:0] cfg_ipbus_port_reg;
+    reg [15:0] cfg_echo_port_reg;
+    reg [15:0] cfg_pktgen_src_port_reg;
+    reg [3:0] cfg_enables_reg;
+    reg [7:0] cfg_ttl_reg;
+    reg cfg_df_reg;
+    reg [7:0] cfg_unreach_per_ms_reg;
+    reg cfg_ipb_allow_en_reg;
+    reg [127:0] cfg_ipb_allow_ip_reg;
+    reg [1:0] stb_pktgen_ctrl_reg;
+    reg [15:0] cfg_pktgen_length_reg;
+    reg [31:0] cfg_pktgen_count_reg;
+    reg [31:0] cfg_pktgen_gap_reg;
+    reg [4:0] cfg_pktgen_num_dest_reg;
+    reg [8:0] cfg_pktgen_payload_reg;
+    reg cfg_pktgen_ts_ext_reg;
+    reg [15:0] cfg_pktgen_warmup_ms_reg;
+    reg [511:0] cfg_pktgen_dest_ip_reg;
+    reg [255:0] cfg_pktgen_dest_port_reg;
+    assign reg_ack = reg_ack_reg;
+    assign reg_err = reg_err_reg;
+    assign reg_rdata = reg_rdata_reg;
+    assign cfg_write_protect = cfg_write_protect_reg;
+    assign cfg_sys_scratch = cfg_sys_scratch_reg;
+    assign cfg_mac_ifg = cfg_mac_ifg_reg;
+    assign cfg_mac_max_len = cfg_mac_max_len_reg;
+    assign cfg_mac = cfg_mac_reg;
+    assign cfg_ip = cfg_ip_reg;
+    assign cfg_netmask = cfg_netmask_reg;
+    assign cfg_gateway = cfg_gateway_reg;
+    assign cfg_raw_ethertype = cfg_raw_ethertype_reg;
+    assign cfg_ipbus_port = cfg_ipbus_port_reg;
+    assign cfg_echo_port = cfg_echo_port_reg;
+    assign cfg_pktgen_src_port = cfg_pktgen_src_port_reg;
+    assign cfg_enables = cfg_enables_reg;
+    assign cfg_ttl = cfg_ttl_reg;
+    assign cfg_df = cfg_df_reg;
+    assign cfg_unreach_per_ms = cfg_unreach_per_ms_reg;
+    assign cfg_ipb_allow_en = cfg_ipb_allow_en_reg;
+    assign cfg_ipb_allow_ip = cfg_ipb_allow_ip_reg;
+    assign stb_pktgen_ctrl = stb_pktgen_ctrl_reg;
+    assign cfg_pktgen_length = cfg_pktgen_length_reg;
+    assign cfg_pktgen_count = cfg_pktgen_count_reg;
+    assign cfg_pktgen_gap = cfg_pktgen_gap_reg;
+    assign cfg_pktgen_num_dest = cfg_pktgen_num_dest_reg;
+    assign cfg_pktgen_payload = cfg_pktgen_payload_reg;
+    assign cfg_pktgen_ts_ext = cfg_pktgen_ts_ext_reg;
+    assign cfg_pktgen_warmup_ms = cfg_pktgen_warmup_ms_reg;
+    assign cfg_pktgen_dest_ip = cfg_pktgen_dest_ip_reg;
+    assign cfg_pktgen_dest_port = cfg_pktgen_dest_port_reg;
+
     always @(posedge clk) begin
-        reg_ack <= 1'b0;
-        reg_err <= 1'b0;
-        wp_refused_ev <= 1'b0;
-        stb_pktgen_ctrl <= 2'd0;
+        reg_ack_reg <= 1'b0;
+        reg_err_reg <= 1'b0;
+        wp_refused_reg <= 1'b0;
+        stb_pktgen_ctrl_reg <= 2'd0;
         if (rst) begin
-            cfg_write_protect <= 1'b0;
-            cnt_pend <= 1'b0;
-            cfg_sys_scratch <= 32'h0;
-            cfg_mac_ifg <= 8'hc;
-            cfg_mac_max_len <= 16'h5ee;
-            cfg_mac <= 48'h20000000002;
-            cfg_ip <= 32'hc0000202;
-            cfg_netmask <= 32'hffffff00;
-            cfg_gateway <= 32'hc0000201;
-            cfg_raw_ethertype <= 16'h88b5;
-            cfg_ipbus_port <= 16'hc351;
-            cfg_echo_port <= 16'h7;
-            cfg_pktgen_src_port <= 16'hc352;
-            cfg_enables <= 4'hf;
-            cfg_ttl <= 8'h40;
-            cfg_df <= 1'h1;
-            cfg_unreach_per_ms <= 8'ha;
-            cfg_ipb_allow_en <= 1'h0;
-            cfg_ipb_allow_ip <= 128'h0;
-            cfg_pktgen_length <= 16'h400;
-            cfg_pktgen_count <= 32'h0;
-            cfg_pktgen_gap <= 32'h0;
-            cfg_pktgen_num_dest <= 5'h1;
-            cfg_pktgen_payload <= 9'h0;
-            cfg_pktgen_ts_ext <= 1'h0;
-            cfg_pktgen_warmup_ms <= 16'h0;
-            cfg_pktgen_dest_ip <= 512'h0;
-            cfg_pktgen_dest_port <= 256'h0;
+            cfg_write_protect_reg <= 1'b0;
+            cnt_pend_reg <= 1'b0;
+            cfg_sys_scratch_reg <= 32'h0;
+            cfg_mac_ifg_reg <= 8'hc;
+            cfg_mac_max_len_reg <= 16'h5ee;
+            cfg_mac_reg <= 48'h20000000002;
+            cfg_ip_reg <= 32'hc0000202;
+            cfg_netmask_reg <= 32'hffffff00;
+            cfg_gateway_reg <= 32'hc0000201;
+            cfg_raw_ethertype_reg <= 16'h88b5;
+            cfg_ipbus_port_reg <= 16'hc351;
+            cfg_echo_port_reg <= 16'h7;
+            cfg_pktgen_src_port_reg <= 16'hc352;
+            cfg_enables_reg <= 4'hf;
+            cfg_ttl_reg <= 8'h40;
+            cfg_df_reg <= 1'h1;
+            cfg_unreach_per_ms_reg <= 8'ha;
+            cfg_ipb_allow_en_reg <= 1'h0;
+            cfg_ipb_allow_ip_reg <= 128'h0;
+            cfg_pktgen_length_reg <= 16'h400;
+            cfg_pktgen_count_reg <= 32'h0;
+            cfg_pktgen_gap_reg <= 32'h0;
+            cfg_pktgen_num_dest_reg <= 5'h1;
+            cfg_pktgen_payload_reg <= 9'h0;
+            cfg_pktgen_ts_ext_reg <= 1'h0;
+            cfg_pktgen_warmup_ms_reg <= 16'h0;
+            cfg_pktgen_dest_ip_reg <= 512'h0;
+            cfg_pktgen_dest_port_reg <= 256'h0;
         end else begin
-            if (cnt_rd_en) cnt_pend <= 1'b0;
+            if (cnt_rd_en) cnt_pend_reg <= 1'b0;
             if (cnt_rd_valid) begin
-                reg_ack <= 1'b1;
-                reg_rdata <= cnt_rd_data;
+                reg_ack_reg <= 1'b1;
+                reg_rdata_reg <= cnt_rd_data;
             end
             if (reg_req) begin
-            reg_rdata <= 32'h00000000;
+            reg_rdata_reg <= 32'h00000000;
             case (reg_addr)
             12'h000: begin // SYS.ID
-                reg_rdata <= 32'h77697265;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= 32'h77697265;
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h001: begin // SYS.VERSION
-                reg_rdata <= 32'h00020000;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= 32'h00020000;
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h002: begin // SYS.MAGIC
-                reg_rdata <= 32'ha5a55a5a;
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= 32'ha5a55a5a;
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h003: begin // SYS.SCRATCH
-                reg_rdata <= cfg_sys_scratch;
-                reg_ack <= 1'b1;
-                if (reg_we) cfg_sys_scratch <= reg_wdata[31:0];
+                reg_rdata_reg <= cfg_sys_scratch;
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_sys_scratch_reg <= reg_wdata[31:0];
             end
             12'h004: begin // SYS.WRITE_PROTECT
-                reg_rdata <= {31'd0, cfg_write_protect};
-                reg_ack <= 1'b1;
-                if (reg_we) cfg_write_protect <= reg_wdata[0];
+                reg_rdata_reg <= {31'd0, cfg_write_protect};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_write_protect_reg <= reg_wdata[0];
             end
             12'h005: begin // SYS.WP_REFUSED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd0;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd0;
                 end
             end
             12'h006: begin // SYS.CNT_LOST
-                reg_rdata <= {31'd0, cnt_lost};
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= {31'd0, cnt_lost};
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h040: begin // MAC.TX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd1;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd1;
                 end
             end
             12'h041: begin // MAC.TX_BYTES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd2;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd2;
                 end
             end
             12'h042: begin // MAC.TX_UNDERFLOW
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd3;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd3;
                 end
             end
             12'h043: begin // MAC.TX_ABORT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd4;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd4;
                 end
             end
             12'h044: begin // MAC.RX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd5;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd5;
                 end
             end
             12'h045: begin // MAC.RX_BYTES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd6;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd6;
                 end
             end
             12'h046: begin // MAC.RX_BAD_FCS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd7;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd7;
                 end
             end
             12'h047: begin // MAC.RX_RUNT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd8;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd8;
                 end
             end
             12'h048: begin // MAC.RX_OVERSIZE
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd9;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd9;
                 end
             end
             12'h049: begin // MAC.RX_ER
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd10;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd10;
                 end
             end
             12'h04a: begin // MAC.RX_DROPPED_FULL
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd11;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd11;
                 end
             end
             12'h060: begin // MAC.IFG
-                reg_rdata <= {24'd0, cfg_mac_ifg};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {24'd0, cfg_mac_ifg};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_mac_ifg <= reg_wdata[7:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_mac_ifg_reg <= reg_wdata[7:0];
                 end
             end
             12'h061: begin // MAC.MAX_LEN
-                reg_rdata <= {16'd0, cfg_mac_max_len};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_mac_max_len};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_mac_max_len <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_mac_max_len_reg <= reg_wdata[15:0];
                 end
             end
             12'h080: begin // NET.MAC_HI
-                reg_rdata <= {16'd0, cfg_mac[47:32]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_mac[47:32]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_mac[47:32] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_mac_reg[47:32] <= reg_wdata[15:0];
                 end
             end
             12'h081: begin // NET.MAC_LO
-                reg_rdata <= cfg_mac[31:0];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_mac[31:0];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_mac[31:0] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_mac_reg[31:0] <= reg_wdata[31:0];
                 end
             end
             12'h082: begin // NET.IP
-                reg_rdata <= cfg_ip;
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_ip;
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ip <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ip_reg <= reg_wdata[31:0];
                 end
             end
             12'h083: begin // NET.NETMASK
-                reg_rdata <= cfg_netmask;
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_netmask;
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_netmask <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_netmask_reg <= reg_wdata[31:0];
                 end
             end
             12'h084: begin // NET.GATEWAY
-                reg_rdata <= cfg_gateway;
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_gateway;
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_gateway <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_gateway_reg <= reg_wdata[31:0];
                 end
             end
             12'h085: begin // NET.RAW_ETHERTYPE
-                reg_rdata <= {16'd0, cfg_raw_ethertype};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_raw_ethertype};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_raw_ethertype <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_raw_ethertype_reg <= reg_wdata[15:0];
                 end
             end
             12'h086: begin // NET.IPBUS_PORT
-                reg_rdata <= {16'd0, cfg_ipbus_port};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_ipbus_port};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ipbus_port <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ipbus_port_reg <= reg_wdata[15:0];
                 end
             end
             12'h087: begin // NET.ECHO_PORT
-                reg_rdata <= {16'd0, cfg_echo_port};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_echo_port};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_echo_port <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_echo_port_reg <= reg_wdata[15:0];
                 end
             end
             12'h088: begin // NET.PKTGEN_PORT
-                reg_rdata <= {16'd0, cfg_pktgen_src_port};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_src_port};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_src_port <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_src_port_reg <= reg_wdata[15:0];
                 end
             end
             12'h089: begin // NET.ENABLES
-                reg_rdata <= {28'd0, cfg_enables};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {28'd0, cfg_enables};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_enables <= reg_wdata[3:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_enables_reg <= reg_wdata[3:0];
                 end
             end
             12'h08a: begin // NET.TTL
-                reg_rdata <= {24'd0, cfg_ttl};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {24'd0, cfg_ttl};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ttl <= reg_wdata[7:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ttl_reg <= reg_wdata[7:0];
                 end
             end
             12'h08b: begin // NET.DF
-                reg_rdata <= {31'd0, cfg_df};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {31'd0, cfg_df};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_df <= reg_wdata[0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_df_reg <= reg_wdata[0];
                 end
             end
             12'h08c: begin // NET.UNREACH_PER_MS
-                reg_rdata <= {24'd0, cfg_unreach_per_ms};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {24'd0, cfg_unreach_per_ms};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_unreach_per_ms <= reg_wdata[7:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_unreach_per_ms_reg <= reg_wdata[7:0];
                 end
             end
             12'h0c0: begin // STACK.ETH_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd12;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd12;
                 end
             end
             12'h0c1: begin // STACK.ETH_BAD_MAC
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd13;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd13;
                 end
             end
             12'h0c2: begin // STACK.ETH_BAD_ETHERTYPE
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd14;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd14;
                 end
             end
             12'h0c3: begin // STACK.ETH_RUNT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd15;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd15;
                 end
             end
             12'h0c4: begin // STACK.IP_PACKETS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd16;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd16;
                 end
             end
             12'h0c5: begin // STACK.IP_RUNT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd17;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd17;
                 end
             end
             12'h0c6: begin // STACK.IP_BAD_HDR
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd18;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd18;
                 end
             end
             12'h0c7: begin // STACK.IP_BAD_CSUM
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd19;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd19;
                 end
             end
             12'h0c8: begin // STACK.IP_BAD_LEN
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd20;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd20;
                 end
             end
             12'h0c9: begin // STACK.IP_NOT_FOR_US
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd21;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd21;
                 end
             end
             12'h0ca: begin // STACK.IP_FRAGMENT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd22;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd22;
                 end
             end
             12'h0cb: begin // STACK.IP_BAD_PROTO
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd23;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd23;
                 end
             end
             12'h0cc: begin // STACK.IP_TRUNCATED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd24;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd24;
                 end
             end
             12'h0cd: begin // STACK.ICMP_ECHO
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd25;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd25;
                 end
             end
             12'h0ce: begin // STACK.UDP_DATAGRAMS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd26;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd26;
                 end
             end
             12'h0cf: begin // STACK.UDP_BAD_LEN
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd27;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd27;
                 end
             end
             12'h0d0: begin // STACK.UDP_CLOSED_PORT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd28;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd28;
                 end
             end
             12'h0d1: begin // STACK.UDP_BAD_CSUM
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd29;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd29;
                 end
             end
             12'h0d2: begin // STACK.UDP_ERR_IN
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd30;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd30;
                 end
             end
             12'h0d3: begin // STACK.UDP_OVERSIZE
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd31;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd31;
                 end
             end
             12'h0d4: begin // STACK.UDPTX0_TX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd32;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd32;
                 end
             end
             12'h0d5: begin // STACK.UDPTX0_TX_ABORT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd33;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd33;
                 end
             end
             12'h0d6: begin // STACK.UDPTX0_TX_LONG
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd34;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd34;
                 end
             end
             12'h0d7: begin // STACK.UDPTX0_ARP_MISS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd35;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd35;
                 end
             end
             12'h0d8: begin // STACK.ICMP_BAD_CSUM
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd36;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd36;
                 end
             end
             12'h0d9: begin // STACK.ICMP_UNREACH_SENT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd37;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd37;
                 end
             end
             12'h0da: begin // STACK.ICMP_UNREACH_DROPPED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd38;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd38;
                 end
             end
             12'h0db: begin // STACK.UDP_BUSY_DROP
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd39;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd39;
                 end
             end
             12'h0dc: begin // STACK.ICMP_ABORTED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd40;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd40;
                 end
             end
             12'h0dd: begin // STACK.ICMP_DROPPED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd41;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd41;
                 end
             end
             12'h0de: begin // STACK.TX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd42;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd42;
                 end
             end
             12'h0df: begin // STACK.RAW_TX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd43;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd43;
                 end
             end
             12'h0e0: begin // STACK.RAW_TX_ABORT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd44;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd44;
                 end
             end
             12'h0e1: begin // STACK.ECHO_DATAGRAMS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd45;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd45;
                 end
             end
             12'h0e2: begin // STACK.UDPTX0_SF_OVERFLOW
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd46;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd46;
                 end
             end
             12'h0e3: begin // STACK.UDPTX1_TX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd47;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd47;
                 end
             end
             12'h0e4: begin // STACK.UDPTX1_TX_ABORT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd48;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd48;
                 end
             end
             12'h0e5: begin // STACK.UDPTX1_TX_LONG
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd49;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd49;
                 end
             end
             12'h0e6: begin // STACK.UDPTX1_ARP_MISS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd50;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd50;
                 end
             end
             12'h0e7: begin // STACK.UDPTX1_SF_OVERFLOW
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd51;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd51;
                 end
             end
             12'h0e8: begin // STACK.UDPTX2_TX_FRAMES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd52;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd52;
                 end
             end
             12'h0e9: begin // STACK.UDPTX2_TX_ABORT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd53;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd53;
                 end
             end
             12'h0ea: begin // STACK.UDPTX2_TX_LONG
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd54;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd54;
                 end
             end
             12'h0eb: begin // STACK.UDPTX2_SF_OVERFLOW
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd55;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd55;
                 end
             end
             12'h100: begin // ARP.REQ_RX
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd56;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd56;
                 end
             end
             12'h101: begin // ARP.REPLY_TX
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd57;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd57;
                 end
             end
             12'h102: begin // ARP.REQ_TX
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd58;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd58;
                 end
             end
             12'h103: begin // ARP.GARP_TX
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd59;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd59;
                 end
             end
             12'h104: begin // ARP.REPLY_RX
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd60;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd60;
                 end
             end
             12'h105: begin // ARP.MALFORMED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd61;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd61;
                 end
             end
             12'h106: begin // ARP.RX_OVERRUN
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd62;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd62;
                 end
             end
             12'h107: begin // ARP.HIT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd63;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd63;
                 end
             end
             12'h108: begin // ARP.MISS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd64;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd64;
                 end
             end
             12'h109: begin // ARP.TIMEOUT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd65;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd65;
                 end
             end
             12'h10a: begin // ARP.EXPIRED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd66;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd66;
                 end
             end
             12'h10b: begin // ARP.EVICTED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd67;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd67;
                 end
             end
             12'h10c: begin // ARP.CONFLICT
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd68;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd68;
                 end
             end
             12'h10d: begin // ARP.REQ_REFUSED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd69;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd69;
                 end
             end
             12'h140: begin // IPBUS.RX_PACKETS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd70;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd70;
                 end
             end
             12'h141: begin // IPBUS.RX_BAD
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd71;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd71;
                 end
             end
             12'h142: begin // IPBUS.RX_OVERSIZE
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd72;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd72;
                 end
             end
             12'h143: begin // IPBUS.RX_MALFORMED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd73;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd73;
                 end
             end
             12'h144: begin // IPBUS.CONTROL
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd74;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd74;
                 end
             end
             12'h145: begin // IPBUS.STATUS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd75;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd75;
                 end
             end
             12'h146: begin // IPBUS.RESEND
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd76;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd76;
                 end
             end
             12'h147: begin // IPBUS.ID_DROPPED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd77;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd77;
                 end
             end
             12'h148: begin // IPBUS.RESEND_MISS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd78;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd78;
                 end
             end
             12'h149: begin // IPBUS.TRANSACTIONS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd79;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd79;
                 end
             end
             12'h14a: begin // IPBUS.BAD_HEADER
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd80;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd80;
                 end
             end
             12'h14b: begin // IPBUS.BUS_ERRORS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd81;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd81;
                 end
             end
             12'h14c: begin // IPBUS.BUS_TIMEOUTS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd82;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd82;
                 end
             end
             12'h14d: begin // IPBUS.WP_REJECTED
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd83;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd83;
                 end
             end
             12'h14e: begin // IPBUS.REPLY_OVERFLOW
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd84;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd84;
                 end
             end
             12'h14f: begin // IPBUS.TX_PACKETS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd85;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd85;
                 end
             end
             12'h160: begin // IPBUS.ALLOW_EN
-                reg_rdata <= {31'd0, cfg_ipb_allow_en};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {31'd0, cfg_ipb_allow_en};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ipb_allow_en <= reg_wdata[0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ipb_allow_en_reg <= reg_wdata[0];
                 end
             end
             12'h161: begin // IPBUS.ALLOW_IP0
-                reg_rdata <= cfg_ipb_allow_ip[31:0];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_ipb_allow_ip[31:0];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ipb_allow_ip[31:0] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ipb_allow_ip_reg[31:0] <= reg_wdata[31:0];
                 end
             end
             12'h162: begin // IPBUS.ALLOW_IP1
-                reg_rdata <= cfg_ipb_allow_ip[63:32];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_ipb_allow_ip[63:32];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ipb_allow_ip[63:32] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ipb_allow_ip_reg[63:32] <= reg_wdata[31:0];
                 end
             end
             12'h163: begin // IPBUS.ALLOW_IP2
-                reg_rdata <= cfg_ipb_allow_ip[95:64];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_ipb_allow_ip[95:64];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ipb_allow_ip[95:64] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ipb_allow_ip_reg[95:64] <= reg_wdata[31:0];
                 end
             end
             12'h164: begin // IPBUS.ALLOW_IP3
-                reg_rdata <= cfg_ipb_allow_ip[127:96];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_ipb_allow_ip[127:96];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_ipb_allow_ip[127:96] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_ipb_allow_ip_reg[127:96] <= reg_wdata[31:0];
                 end
             end
             12'h200: begin // PKTGEN.CTRL
-                reg_rdata <= 32'h00000000;
-                reg_ack <= 1'b1;
-                if (reg_we) stb_pktgen_ctrl <= reg_wdata[1:0];
+                reg_rdata_reg <= 32'h00000000;
+                reg_ack_reg <= 1'b1;
+                if (reg_we) stb_pktgen_ctrl_reg <= reg_wdata[1:0];
             end
             12'h201: begin // PKTGEN.STATUS
-                reg_rdata <= {31'd0, sts_pktgen_running};
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= {31'd0, sts_pktgen_running};
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h202: begin // PKTGEN.LENGTH
-                reg_rdata <= {16'd0, cfg_pktgen_length};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_length};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_length <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_length_reg <= reg_wdata[15:0];
                 end
             end
             12'h203: begin // PKTGEN.COUNT
-                reg_rdata <= cfg_pktgen_count;
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_count;
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_count <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_count_reg <= reg_wdata[31:0];
                 end
             end
             12'h204: begin // PKTGEN.GAP
-                reg_rdata <= cfg_pktgen_gap;
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_gap;
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_gap <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_gap_reg <= reg_wdata[31:0];
                 end
             end
             12'h205: begin // PKTGEN.NUM_DEST
-                reg_rdata <= {27'd0, cfg_pktgen_num_dest};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {27'd0, cfg_pktgen_num_dest};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_num_dest <= reg_wdata[4:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_num_dest_reg <= reg_wdata[4:0];
                 end
             end
             12'h206: begin // PKTGEN.PAYLOAD
-                reg_rdata <= {23'd0, cfg_pktgen_payload};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {23'd0, cfg_pktgen_payload};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_payload <= reg_wdata[8:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_payload_reg <= reg_wdata[8:0];
                 end
             end
             12'h207: begin // PKTGEN.TS_EXT
-                reg_rdata <= {31'd0, cfg_pktgen_ts_ext};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {31'd0, cfg_pktgen_ts_ext};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_ts_ext <= reg_wdata[0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_ts_ext_reg <= reg_wdata[0];
                 end
             end
             12'h208: begin // PKTGEN.SENT_PACKETS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd86;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd86;
                 end
             end
             12'h209: begin // PKTGEN.SENT_BYTES
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd87;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd87;
                 end
             end
             12'h20a: begin // PKTGEN.ARP_MISS
-                if (reg_we) reg_err <= 1'b1;
+                if (reg_we) reg_err_reg <= 1'b1;
                 else begin
-                    cnt_pend <= 1'b1;
-                    cnt_idx <= 7'd88;
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd88;
                 end
             end
             12'h20b: begin // PKTGEN.WARMUP_MS
-                reg_rdata <= {16'd0, cfg_pktgen_warmup_ms};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_warmup_ms};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_warmup_ms <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_warmup_ms_reg <= reg_wdata[15:0];
                 end
             end
             12'h20c: begin // PKTGEN.ROUND_LO
-                reg_rdata <= sts_pktgen_round[31:0];
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= sts_pktgen_round[31:0];
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h20d: begin // PKTGEN.ROUND_HI
-                reg_rdata <= sts_pktgen_round[63:32];
-                reg_ack <= ~reg_we;
-                reg_err <= reg_we;
+                reg_rdata_reg <= sts_pktgen_round[63:32];
+                reg_ack_reg <= !reg_we;
+                reg_err_reg <= reg_we;
             end
             12'h220: begin // PKTGEN.DEST_IP0
-                reg_rdata <= cfg_pktgen_dest_ip[31:0];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[31:0];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[31:0] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[31:0] <= reg_wdata[31:0];
                 end
             end
             12'h221: begin // PKTGEN.DEST_PORT0
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[15:0]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[15:0]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[15:0] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[15:0] <= reg_wdata[15:0];
                 end
             end
             12'h222: begin // PKTGEN.DEST_IP1
-                reg_rdata <= cfg_pktgen_dest_ip[63:32];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[63:32];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[63:32] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[63:32] <= reg_wdata[31:0];
                 end
             end
             12'h223: begin // PKTGEN.DEST_PORT1
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[31:16]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[31:16]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[31:16] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[31:16] <= reg_wdata[15:0];
                 end
             end
             12'h224: begin // PKTGEN.DEST_IP2
-                reg_rdata <= cfg_pktgen_dest_ip[95:64];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[95:64];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[95:64] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[95:64] <= reg_wdata[31:0];
                 end
             end
             12'h225: begin // PKTGEN.DEST_PORT2
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[47:32]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[47:32]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[47:32] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[47:32] <= reg_wdata[15:0];
                 end
             end
             12'h226: begin // PKTGEN.DEST_IP3
-                reg_rdata <= cfg_pktgen_dest_ip[127:96];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[127:96];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[127:96] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[127:96] <= reg_wdata[31:0];
                 end
             end
             12'h227: begin // PKTGEN.DEST_PORT3
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[63:48]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[63:48]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[63:48] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[63:48] <= reg_wdata[15:0];
                 end
             end
             12'h228: begin // PKTGEN.DEST_IP4
-                reg_rdata <= cfg_pktgen_dest_ip[159:128];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[159:128];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[159:128] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[159:128] <= reg_wdata[31:0];
                 end
             end
             12'h229: begin // PKTGEN.DEST_PORT4
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[79:64]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[79:64]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[79:64] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[79:64] <= reg_wdata[15:0];
                 end
             end
             12'h22a: begin // PKTGEN.DEST_IP5
-                reg_rdata <= cfg_pktgen_dest_ip[191:160];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[191:160];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[191:160] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[191:160] <= reg_wdata[31:0];
                 end
             end
             12'h22b: begin // PKTGEN.DEST_PORT5
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[95:80]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[95:80]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[95:80] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[95:80] <= reg_wdata[15:0];
                 end
             end
             12'h22c: begin // PKTGEN.DEST_IP6
-                reg_rdata <= cfg_pktgen_dest_ip[223:192];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[223:192];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[223:192] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[223:192] <= reg_wdata[31:0];
                 end
             end
             12'h22d: begin // PKTGEN.DEST_PORT6
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[111:96]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[111:96]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[111:96] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[111:96] <= reg_wdata[15:0];
                 end
             end
             12'h22e: begin // PKTGEN.DEST_IP7
-                reg_rdata <= cfg_pktgen_dest_ip[255:224];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[255:224];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[255:224] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[255:224] <= reg_wdata[31:0];
                 end
             end
             12'h22f: begin // PKTGEN.DEST_PORT7
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[127:112]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[127:112]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[127:112] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[127:112] <= reg_wdata[15:0];
                 end
             end
             12'h230: begin // PKTGEN.DEST_IP8
-                reg_rdata <= cfg_pktgen_dest_ip[287:256];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[287:256];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[287:256] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[287:256] <= reg_wdata[31:0];
                 end
             end
             12'h231: begin // PKTGEN.DEST_PORT8
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[143:128]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[143:128]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[143:128] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[143:128] <= reg_wdata[15:0];
                 end
             end
             12'h232: begin // PKTGEN.DEST_IP9
-                reg_rdata <= cfg_pktgen_dest_ip[319:288];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[319:288];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[319:288] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[319:288] <= reg_wdata[31:0];
                 end
             end
             12'h233: begin // PKTGEN.DEST_PORT9
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[159:144]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[159:144]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[159:144] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[159:144] <= reg_wdata[15:0];
                 end
             end
             12'h234: begin // PKTGEN.DEST_IP10
-                reg_rdata <= cfg_pktgen_dest_ip[351:320];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[351:320];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[351:320] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[351:320] <= reg_wdata[31:0];
                 end
             end
             12'h235: begin // PKTGEN.DEST_PORT10
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[175:160]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[175:160]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[175:160] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[175:160] <= reg_wdata[15:0];
                 end
             end
             12'h236: begin // PKTGEN.DEST_IP11
-                reg_rdata <= cfg_pktgen_dest_ip[383:352];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[383:352];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[383:352] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[383:352] <= reg_wdata[31:0];
                 end
             end
             12'h237: begin // PKTGEN.DEST_PORT11
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[191:176]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[191:176]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[191:176] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[191:176] <= reg_wdata[15:0];
                 end
             end
             12'h238: begin // PKTGEN.DEST_IP12
-                reg_rdata <= cfg_pktgen_dest_ip[415:384];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[415:384];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[415:384] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[415:384] <= reg_wdata[31:0];
                 end
             end
             12'h239: begin // PKTGEN.DEST_PORT12
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[207:192]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[207:192]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[207:192] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[207:192] <= reg_wdata[15:0];
                 end
             end
             12'h23a: begin // PKTGEN.DEST_IP13
-                reg_rdata <= cfg_pktgen_dest_ip[447:416];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[447:416];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[447:416] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[447:416] <= reg_wdata[31:0];
                 end
             end
             12'h23b: begin // PKTGEN.DEST_PORT13
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[223:208]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[223:208]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[223:208] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[223:208] <= reg_wdata[15:0];
                 end
             end
             12'h23c: begin // PKTGEN.DEST_IP14
-                reg_rdata <= cfg_pktgen_dest_ip[479:448];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[479:448];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[479:448] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[479:448] <= reg_wdata[31:0];
                 end
             end
             12'h23d: begin // PKTGEN.DEST_PORT14
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[239:224]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[239:224]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[239:224] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[239:224] <= reg_wdata[15:0];
                 end
             end
             12'h23e: begin // PKTGEN.DEST_IP15
-                reg_rdata <= cfg_pktgen_dest_ip[511:480];
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= cfg_pktgen_dest_ip[511:480];
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_ip[511:480] <= reg_wdata[31:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_ip_reg[511:480] <= reg_wdata[31:0];
                 end
             end
             12'h23f: begin // PKTGEN.DEST_PORT15
-                reg_rdata <= {16'd0, cfg_pktgen_dest_port[255:240]};
-                if (reg_we && cfg_write_protect) begin
-                    reg_err <= 1'b1;
-                    wp_refused_ev <= 1'b1;
+                reg_rdata_reg <= {16'd0, cfg_pktgen_dest_port[255:240]};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
                 end else begin
-                    reg_ack <= 1'b1;
-                    if (reg_we) cfg_pktgen_dest_port[255:240] <= reg_wdata[15:0];
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_pktgen_dest_port_reg[255:240] <= reg_wdata[15:0];
                 end
             end
             default: begin
-                reg_err <= 1'b1;
+                reg_err_reg <= 1'b1;
             end
             endcase
             end

@@ -14,21 +14,19 @@
 //     m_raw_hdr_ethertype is cfg_raw_ethertype (the frame's EtherType by definition).
 // A frame the MAC marked bad keeps tuser = 1 on its last beat (never delivered as good).
 // The header handshake of a frame completes before its first payload beat is offered.
-// At DATA_W 8 the header bus is read from the parser's header window, so a frame's first
-// beat is taken only once the previous frame's header has gone (no stall at line rate);
-// at DATA_W 64 the header bus has its own registers. At DATA_W 8 the broadcast check is a
-// flag built one byte at a time, and the header byte count (a beat with tkeep = 0 holds
-// no byte) is also the runt check's length. At DATA_W 8 s_axis_tready is one gate of two
-// flip-flops (the FIFO's and the parser's own readiness, precomputed a cycle ahead): a
-// frame's first beat is taken in the cycle after the previous frame's command has gone
-// (the same cycle as before when it was gone by the previous frame's last beat, as at
-// line rate). The destination MAC and EtherType compares are registered as the header
-// window fills (cfg_mac and cfg_raw_ethertype are sampled with the header bytes), so the
-// drop decision and route read flip-flops; the IPv4 and raw header valids are flip-flops
-// of the strip (m_hdr_valid_oh).
+// The frame's first 14 bytes fill a header window (win_reg) while the frame also enters
+// a FIFO; once the window is full (or the frame has ended) one command (cmd_*_reg) tells
+// the strip behind the FIFO to drop the frame or where to send it and how many header
+// bytes to remove. At DATA_W 8 the header bus is read from the window itself, so a
+// frame's first beat is taken only once the previous frame's command has gone (no stall
+// at line rate: s_axis_tready is a register and the FIFO's ready); at DATA_W 64 the
+// header bus has its own registers. At DATA_W 8 the broadcast check is a flag built one
+// byte at a time, and the header byte count (a beat with tkeep = 0 holds no byte) is also
+// the runt check's length. The IPv4 and raw header valids are flip-flops of the strip
+// (m_hdr_valid_oh).
 //
-// Parameters: DATA_W (8 or 64), KEEP_W, FIFO_DEPTH (beats buffered while the header is
-//   parsed; must hold at least the 14 header bytes).
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, FIFO_DEPTH (beats buffered while the
+//   header is parsed: 32 at DATA_W 8, 8 at DATA_W 64, the tested values).
 // Latency (no backpressure): first payload byte out about 14/KEEP_W + 5 cycles after the
 //   frame's first beat (at DATA_W 64; 2 cycles fewer at DATA_W 8, where the strip starts a
 //   packet in the cycle after its command); one beat per cycle sustained.
@@ -88,6 +86,18 @@ module eth_rx #(
     // event strobes
     output wire [3:0]        cnt_ev
 );
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            eth_rx_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            eth_rx_KEEP_W_must_be_DATA_W_div_8 u_error ();  // unsupported parameter
+        end
+        if (FIFO_DEPTH != ((DATA_W == 8) ? 32 : 8)) begin : g_check_fifo_depth
+            eth_rx_FIFO_DEPTH_must_be_32_at_8_bits_or_8_at_64 u_error ();  // unsupported parameter
+        end
+    endgenerate
+
     localparam integer NB = (14 + KEEP_W - 1) / KEEP_W;  // beats holding the header
     localparam integer HW = NB * KEEP_W;  // header window bytes
     localparam integer BW = $clog2(NB + 1);
@@ -95,49 +105,50 @@ module eth_rx #(
 
     // ---------------- parser ----------------
     // the event strobes are registered (short paths, Fmax)
-    reg inc_frames, inc_runt, inc_bad_mac, inc_bad_ethertype;
-    assign cnt_ev = {inc_runt, inc_bad_ethertype, inc_bad_mac, inc_frames};
-    reg  [HW*8-1:0] win;
-    reg  [BW-1:0]   bcnt;  // header beats seen (saturates at NB); bytes at DATA_W 8
-    reg  [4:0]      flen;  // frame bytes seen, saturating at 16 (runt check, DATA_W 64 only)
-    reg             dst_ones;  // DATA_W 8: the destination bytes seen so far are all ff
-    reg             ended;  // tlast consumed
-    reg             pushed;  // decision made for this frame
-    reg             cmd_valid;
+    reg ev_frames_reg, ev_runt_reg, ev_bad_mac_reg, ev_bad_ethertype_reg;
+    assign cnt_ev = {ev_runt_reg, ev_bad_ethertype_reg, ev_bad_mac_reg, ev_frames_reg};
+    reg  [HW*8-1:0] win_reg;   // header window: the frame's first HW bytes, byte 0 lowest
+    reg  [BW-1:0]   bcnt_reg;  // header beats seen (saturates at NB); bytes at DATA_W 8
+    reg  [4:0]      flen_reg;  // frame bytes seen, saturating at 16 (runt check, DATA_W 64 only)
+    // DATA_W 8: the destination bytes seen so far are all ff, built a byte at a time
+    // (smaller than a 48-bit AND of the window)
+    reg             dst_ones_reg;
+    reg             ended_reg;   // tlast consumed
+    reg             pushed_reg;  // decision made for this frame
+    reg             cmd_valid_reg;
     wire            cmd_ready;
-    reg             cmd_drop;
-    reg  [1:0]      cmd_route;
-    reg  [3:0]      cmd_skip;
-    reg  [47:0]     cmd_dst_mac, cmd_src_mac;  // header bus registers (DATA_W 64 only)
+    reg             cmd_drop_reg;
+    reg  [1:0]      cmd_route_reg;
+    reg  [3:0]      cmd_skip_reg;
+    reg  [47:0]     cmd_dst_mac_reg, cmd_src_mac_reg;  // header bus registers (DATA_W 64 only)
     // HOLD (one byte per beat): the header bus is read from the window itself, which a
     // new frame may enter only once the previous command is gone (at one byte per cycle
     // that is long before the next frame arrives: no stall at line rate)
     localparam HOLD = (KEEP_W == 1);
     wire            fifo_ready;
-    reg             bfull;  // bcnt == NB (the header window is complete), a register
+    wire            bfull = (bcnt_reg == NB[BW-1:0]);  // the header window is complete
     // HOLD: the input side's readiness apart from the FIFO's, a register (see below)
-    reg             rdy;
+    reg             in_ready_reg;
 
-    wire need = !pushed && (ended || bfull);
-    wire push = need && !cmd_valid;  // (not through cmd_ready: keeps the ready path short)
-    wire restart = ended && (pushed || push);
-    wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt;
-    wire [4:0] flen_e = restart ? 5'd0 : flen;
+    wire need = !pushed_reg && (ended_reg || bfull);
+    wire push = need && !cmd_valid_reg;  // (not through cmd_ready: keeps the ready path short)
+    wire restart = ended_reg && (pushed_reg || push);
+    wire [BW-1:0] bcnt_e = restart ? {BW{1'b0}} : bcnt_reg;
+    wire [4:0] flen_e = restart ? 5'd0 : flen_reg;
     // (with HOLD: restart only once the command is gone, and a frame's first beat waits
-    // for it too: ended ? (pushed && !cmd_valid) : !(cmd_valid && bcnt == 0), kept in the
-    // register rdy, so s_axis_tready is one gate from flip-flops)
-    assign s_axis_tready = fifo_ready && (HOLD ? rdy : (!ended || restart));
+    // for it too, see in_ready_reg)
+    assign s_axis_tready = fifo_ready && (HOLD ? in_ready_reg : (!ended_reg || restart));
     wire in_beat = s_axis_tvalid && s_axis_tready;
-    // a beat that moves the window and bcnt: every beat, or at DATA_W 8 a beat holding
-    // its byte (a beat with tkeep = 0 holds none), so bcnt counts bytes there and doubles
-    // as the runt check's length
+    // a beat that moves the window and bcnt_reg: every beat, or at DATA_W 8 a beat
+    // holding its byte (a beat with tkeep = 0 holds none), so bcnt_reg counts bytes there
+    // and doubles as the runt check's length
     wire hdr_beat = in_beat && ((KEEP_W != 1) || s_axis_tkeep[0]);
     // the window moves on a header beat while it is not complete (bcnt_e != NB): a beat
     // taken after the frame's end is the next frame's first (restart; with HOLD a beat
-    // is taken after the end only together with restart), so no compare of bcnt_e here
-    wire win_beat = hdr_beat && (HOLD ? (ended || !bfull) : (bcnt_e != NB[BW-1:0]));
+    // is taken after the end only together with restart)
+    wire win_beat = hdr_beat && (HOLD ? (ended_reg || !bfull) : (bcnt_e != NB[BW-1:0]));
     // bcnt_e in a cycle a beat is taken (with HOLD: 0 after the frame's end, see above)
-    wire [BW-1:0] bcnt_b = HOLD ? (ended ? {BW{1'b0}} : bcnt) : bcnt_e;
+    wire [BW-1:0] bcnt_b = HOLD ? (ended_reg ? {BW{1'b0}} : bcnt_reg) : bcnt_e;
 
     reg [4:0] nkeep;
     integer i;
@@ -151,98 +162,83 @@ module eth_rx #(
     function [47:0] be48(input [47:0] le);
         be48 = {le[7:0], le[15:8], le[23:16], le[31:24], le[39:32], le[47:40]};
     endfunction
-    wire [47:0] f_dst = be48(win[47:0]);
-    wire [47:0] f_src = be48(win[95:48]);
-    wire        is_runt = ended && ((KEEP_W == 1) ? !bfull : (flen < 5'd14));
-    // The destination and EtherType compares are made on the window's next value and
-    // registered with it (so they always describe the window's current content), so that
-    // the command's push reads flip-flops only.
-    wire [HW*8-1:0] win_nx = {s_axis_tdata, win[HW*8-1:DATA_W]};
-    wire [47:0] nx_dst = be48(win_nx[47:0]);
-    wire [15:0] nx_type = {win_nx[103:96], win_nx[111:104]};
-    reg         q_dst, q_arp, q_ip, q_raw;
-    // broadcast: at DATA_W 8 from a flag built one byte at a time (no 48-bit AND)
-    wire        dst_bcast = (KEEP_W == 1) ? dst_ones : (&f_dst);
-    wire        mac_ok = q_dst || dst_bcast;
-    wire        t_arp = q_arp;
-    wire        t_ip = q_ip;
-    wire        t_raw = q_raw && cfg_raw_en;  // the raw channel on
+    wire [47:0] f_dst = be48(win_reg[47:0]);
+    wire [47:0] f_src = be48(win_reg[95:48]);
+    wire [15:0] f_type = {win_reg[103:96], win_reg[111:104]};
+    wire        is_runt = ended_reg && ((KEEP_W == 1) ? !bfull : (flen_reg < 5'd14));
+    wire        dst_bcast = (KEEP_W == 1) ? dst_ones_reg : (&f_dst);
+    wire        mac_ok = (f_dst == cfg_mac) || dst_bcast;
+    wire        t_arp = (f_type == 16'h0806);
+    wire        t_ip = (f_type == 16'h0800);
+    wire        t_raw = (f_type == cfg_raw_ethertype) && cfg_raw_en;  // the raw channel on
 
     always @(posedge clk) begin
-        if (win_beat) begin
-            win <= win_nx;
-            q_dst <= (nx_dst == cfg_mac);
-            q_arp <= (nx_type == 16'h0806);
-            q_ip <= (nx_type == 16'h0800);
-            q_raw <= (nx_type == cfg_raw_ethertype);
-        end
-        if (hdr_beat && bcnt_b < 6)
-            dst_ones <= (&s_axis_tdata[7:0]) && (dst_ones || bcnt_b == {BW{1'b0}});
+        if (win_beat) win_reg <= {s_axis_tdata, win_reg[HW*8-1:DATA_W]};
+        if (hdr_beat && ({{(8-BW){1'b0}}, bcnt_b} < 8'd6))  // a destination byte
+            dst_ones_reg <= (&s_axis_tdata[7:0]) && (dst_ones_reg || bcnt_b == {BW{1'b0}});
         if (push) begin
-            cmd_dst_mac <= f_dst;
-            cmd_src_mac <= f_src;
-            cmd_drop <= is_runt || !mac_ok || !(t_arp || t_ip || t_raw);
-            cmd_route <= t_arp ? R_ARP : (t_ip ? R_IP : R_RAW);
-            cmd_skip <= t_arp ? 4'd0 : 4'd14;
+            cmd_dst_mac_reg <= f_dst;
+            cmd_src_mac_reg <= f_src;
+            cmd_drop_reg <= is_runt || !mac_ok || !(t_arp || t_ip || t_raw);
+            cmd_route_reg <= t_arp ? R_ARP : (t_ip ? R_IP : R_RAW);
+            cmd_skip_reg <= t_arp ? 4'd0 : 4'd14;
         end
     end
 
     always @(posedge clk) begin
         if (rst) begin
-            bcnt <= 0;
-            bfull <= 1'b0;
-            rdy <= 1'b1;
-            flen <= 5'd0;
-            ended <= 1'b0;
-            pushed <= 1'b0;
-            cmd_valid <= 1'b0;
-            inc_frames <= 1'b0;
-            inc_runt <= 1'b0;
-            inc_bad_mac <= 1'b0;
-            inc_bad_ethertype <= 1'b0;
+            bcnt_reg <= 0;
+            in_ready_reg <= 1'b1;
+            flen_reg <= 5'd0;
+            ended_reg <= 1'b0;
+            pushed_reg <= 1'b0;
+            cmd_valid_reg <= 1'b0;
+            ev_frames_reg <= 1'b0;
+            ev_runt_reg <= 1'b0;
+            ev_bad_mac_reg <= 1'b0;
+            ev_bad_ethertype_reg <= 1'b0;
         end else begin
-            inc_frames <= 1'b0;
-            inc_runt <= 1'b0;
-            inc_bad_mac <= 1'b0;
-            inc_bad_ethertype <= 1'b0;
+            ev_frames_reg <= 1'b0;
+            ev_runt_reg <= 1'b0;
+            ev_bad_mac_reg <= 1'b0;
+            ev_bad_ethertype_reg <= 1'b0;
             if (restart) begin
-                bcnt <= 0;
-                bfull <= 1'b0;
-                flen <= 5'd0;
-                ended <= 1'b0;
-                pushed <= 1'b0;
+                bcnt_reg <= 0;
+                flen_reg <= 5'd0;
+                ended_reg <= 1'b0;
+                pushed_reg <= 1'b0;
             end else if (push) begin
-                pushed <= 1'b1;
+                pushed_reg <= 1'b1;
             end
-            if (win_beat) begin
-                bcnt <= bcnt_b + 1'b1;
-                bfull <= (bcnt_b == NB[BW-1:0] - 1'b1);
-            end
-            // rdy (HOLD): the next cycle's "ended ? (pushed && !cmd_valid) :
-            // !(cmd_valid && bcnt == 0)", computed from this cycle's registers. It may be
-            // low one cycle longer than that (it does not look at cmd_ready, push or a
-            // late pushed), never high when that is low: after a frame's end it rises once
-            // the command is gone, one cycle before the next frame's first beat is taken.
+            if (win_beat) bcnt_reg <= bcnt_b + 1'b1;
+            // in_ready_reg (HOLD): a frame's first beat waits for the previous frame's
+            // command to be gone, and nothing is taken after a frame's end until it has
+            // gone. Registered: it is the next cycle's "ended_reg ? (pushed_reg &&
+            // !cmd_valid_reg) : !(cmd_valid_reg && bcnt_reg == 0)" worked out from this
+            // cycle's registers, without cmd_ready, push or a late pushed_reg, so it may
+            // be low one cycle longer than that, never high when that is low: after a
+            // frame's end it rises once the command is gone, one cycle before the next
+            // frame's first beat is taken.
             if (in_beat && s_axis_tlast)
-                rdy <= pushed && !cmd_valid && !restart;  // ended next
-            else if (ended && !restart)
-                rdy <= pushed && !cmd_valid;
+                in_ready_reg <= pushed_reg && !cmd_valid_reg && !restart;  // ended next
+            else if (ended_reg && !restart)
+                in_ready_reg <= pushed_reg && !cmd_valid_reg;
             else if (restart)
-                rdy <= !(cmd_valid || push);  // bcnt is 0 (or 1 after a beat) next
+                in_ready_reg <= !(cmd_valid_reg || push);  // bcnt_reg is 0 (or 1 after a beat) next
             else
-                rdy <= !(cmd_valid && bcnt == {BW{1'b0}});
+                in_ready_reg <= !(cmd_valid_reg && bcnt_reg == {BW{1'b0}});
             if (in_beat) begin
-                if (!flen_e[4]) flen <= flen_e + nkeep;
-                if (s_axis_tlast) ended <= 1'b1;
+                if (!flen_e[4]) flen_reg <= flen_e + nkeep;
+                if (s_axis_tlast) ended_reg <= 1'b1;
             end
             if (push) begin
-                cmd_valid <= 1'b1;
-                inc_frames <= 1'b1;
-                if (is_runt) inc_runt <= 1'b1;
-                else if (!mac_ok) inc_bad_mac <= 1'b1;
-                else if (!(t_arp || t_ip || t_raw)) inc_bad_ethertype <= 1'b1;
+                cmd_valid_reg <= 1'b1;
+                ev_frames_reg <= 1'b1;
+                if (is_runt) ev_runt_reg <= 1'b1;
+                else if (!mac_ok) ev_bad_mac_reg <= 1'b1;
+                else if (!(t_arp || t_ip || t_raw)) ev_bad_ethertype_reg <= 1'b1;
             end else if (cmd_ready) begin
-                cmd_valid <= 1'b0;
+                cmd_valid_reg <= 1'b0;
             end
         end
     end
@@ -280,8 +276,8 @@ module eth_rx #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(4), .ROUTE_W(2), .USE_STS(0), .USE_LEN(0)
     ) u_strip (
         .clk(clk), .rst(rst),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip), .cmd_len(16'hFFFF),
-        .cmd_drop(cmd_drop), .cmd_route(cmd_route),
+        .cmd_valid(cmd_valid_reg), .cmd_ready(cmd_ready), .cmd_skip(cmd_skip_reg), .cmd_len(16'hFFFF),
+        .cmd_drop(cmd_drop_reg), .cmd_route(cmd_route_reg),
         .sts_valid(1'b1), .sts_ready(sts_ready_unused), .sts_bad(1'b0),
         .s_axis_tdata(f_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(f_tvalid),
         .s_axis_tready(f_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(f_tuser),
@@ -292,12 +288,12 @@ module eth_rx #(
         .m_axis_tvalid_oh(o_vh)
     );
 
-    assign hr = (cmd_route == R_ARP) ? 1'b1 : (cmd_route == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
-    // each header valid is a flip-flop of the strip (hv && cmd_route == its route)
+    assign hr = (cmd_route_reg == R_ARP) ? 1'b1 : (cmd_route_reg == R_IP) ? m_ip_hdr_ready : m_raw_hdr_ready;
+    // each header valid is a flip-flop of the strip (hv && cmd_route_reg == its route)
     assign m_ip_hdr_valid = o_hvh[R_IP];
     assign m_raw_hdr_valid = o_hvh[R_RAW];
-    wire [47:0] o_dst_mac = HOLD ? f_dst : cmd_dst_mac;
-    wire [47:0] o_src_mac = HOLD ? f_src : cmd_src_mac;
+    wire [47:0] o_dst_mac = HOLD ? f_dst : cmd_dst_mac_reg;
+    wire [47:0] o_src_mac = HOLD ? f_src : cmd_src_mac_reg;
     assign m_ip_hdr_dst_mac = o_dst_mac;
     assign m_ip_hdr_src_mac = o_src_mac;
     assign m_ip_hdr_ethertype = 16'h0800;

@@ -47,8 +47,17 @@ module raw_tx #(
     output wire [1:0]        cnt_ev
 );
 
-    reg [47:0] r_dmac, r_smac;
-    reg [15:0] r_type;
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            raw_tx_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            raw_tx_KEEP_W_must_be_DATA_W_div_8 u_error ();  // unsupported parameter
+        end
+    endgenerate
+
+    reg [47:0] dst_mac_reg, src_mac_reg;
+    reg [15:0] ethertype_reg;
     wire       can, free;
     assign s_hdr_ready = can && free;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
@@ -57,16 +66,19 @@ module raw_tx #(
     // handshake's cycle takes the request's values, frozen while its header goes out
     always @(posedge clk) begin
         if (free) begin
-            r_dmac <= s_hdr_dst_mac;
-            r_smac <= cfg_mac;
-            r_type <= cfg_raw_ethertype;
+            dst_mac_reg <= s_hdr_dst_mac;
+            src_mac_reg <= cfg_mac;
+            ethertype_reg <= cfg_raw_ethertype;
         end
     end
 
+    // the 14-byte header, byte 0 (the first on the wire) lowest
     wire [14*8-1:0] hdr = {
-        r_type[7:0], r_type[15:8],
-        r_smac[7:0], r_smac[15:8], r_smac[23:16], r_smac[31:24], r_smac[39:32], r_smac[47:40],
-        r_dmac[7:0], r_dmac[15:8], r_dmac[23:16], r_dmac[31:24], r_dmac[39:32], r_dmac[47:40]
+        ethertype_reg[7:0], ethertype_reg[15:8],
+        src_mac_reg[7:0], src_mac_reg[15:8], src_mac_reg[23:16], src_mac_reg[31:24],
+        src_mac_reg[39:32], src_mac_reg[47:40],
+        dst_mac_reg[7:0], dst_mac_reg[15:8], dst_mac_reg[23:16], dst_mac_reg[31:24],
+        dst_mac_reg[39:32], dst_mac_reg[47:40]
     };
 
     wire ev_sent, ev_abort;

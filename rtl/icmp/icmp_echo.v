@@ -19,10 +19,10 @@
 // one answered by cut-through has its reply, already under way, end with tuser=1 (the MAC
 // aborts it with a bad FCS, nothing good-looking leaves). Both are counted as bad_csum.
 //
-// How it is cut through: at KEEP_W >= 4 the first message beat holds type, code and
+// How it is cut through: at 64 bits the first message beat holds type, code and
 // checksum; it is inspected without being taken, the 34-byte Ethernet+IPv4 header is
-// emitted, and the beat is changed on its way through. At KEEP_W < 4 (8 bits) the first
-// 4 message bytes are taken into registers, then emitted as the last 4 header bytes (38).
+// emitted, and the beat is changed on its way through. At 8 bits the first 4 message
+// bytes are taken into registers, then emitted as the last 4 header bytes (38).
 //
 // Not answered (consumed, counted as dropped): every message while cfg_answer is 0 (taken
 // at the message's header), ICMP types other than 8, requests to a
@@ -33,7 +33,7 @@
 // message is counted exactly once: as dropped (not an answerable echo request), else
 // aborted (frame bad), else bad_csum (checksum bad), else replies.
 //
-// Parameters: DATA_W (8 or 64; KEEP_W 1, 2 or >= 4), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8.
 // Interfaces:
 //   cfg_mac[47:0], cfg_ttl[7:0] (the reply's source IP is the request's destination),
 //   cfg_answer (1: answer echo requests; 0: consume and count every message as dropped)
@@ -89,44 +89,54 @@ module icmp_echo #(
     output wire              m_axis_tuser,
 
     output wire [3:0]        cnt_ev
-);
-    localparam CAP  = (KEEP_W < 4) ? 1 : 0;        // first 4 bytes taken into registers
-    localparam HDRB = CAP ? 38 : 34;               // bytes emitted before the passed part
-    localparam NCAP = CAP ? (4 / KEEP_W) : 1;      // beats captured
+);    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            icmp_echo_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            icmp_echo_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+    endgenerate
+
+    // 8 bits: the message's first 4 bytes (type, code, checksum) are taken into registers
+    // and emitted as the reply header's last 4 bytes; 64 bits: they are in the first beat,
+    // inspected without being taken and changed on their way through
+    localparam CAPTURE   = (KEEP_W == 1);
+    localparam HDR_BYTES = CAPTURE ? 38 : 34;  // bytes emitted before the passed part
 
     // The message goes through a small FIFO. A short message (one whose request frame
     // carried Ethernet padding: under 26 bytes) is answered only once it is entirely in
     // the FIFO: the receive side releases such a message's last byte only after the
     // padding has passed, and a reply already under way would have to wait for it in the
     // middle of its frame (an underflow the MAC turns into an aborted frame).
-    localparam FDEPTH = (32 / KEEP_W < 4) ? 4 : 32 / KEEP_W;
+    localparam FIFO_DEPTH = 32 / KEEP_W;
     wire [DATA_W-1:0] f_tdata;
     wire [KEEP_W-1:0] f_tkeep;
     wire              f_tvalid, f_tlast, f_tuser;
-    reg               f_tready;
-    wire              q_tready;
-    reg               c_in;  // a message's last beat is in the FIFO (input closed, see below)
-    assign s_axis_tready = q_tready && !c_in;
-    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FDEPTH)) q (
+    wire              f_tready;
+    wire              fifo_in_ready;
+    reg               fifo_closed_reg;  // a message's last beat is in the FIFO (see below)
+    assign s_axis_tready = fifo_in_ready && !fifo_closed_reg;
+    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) q (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
-        .s_axis_tvalid(s_axis_tvalid && !c_in), .s_axis_tready(q_tready),
+        .s_axis_tvalid(s_axis_tvalid && !fifo_closed_reg), .s_axis_tready(fifo_in_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)
     );
-    wire       out_end = f_tvalid && f_tready && f_tlast;  // a message's last beat leaves
+    wire in_fire  = s_axis_tvalid && s_axis_tready;
+    wire msg_done = f_tvalid && f_tready && f_tlast;  // a message's last beat leaves
 
     // ICMP checksum of each message, summed as it enters the FIFO. Stage 1 (cycle t, the
     // beat's handshake): the beat's 16-bit words summed (bytes without tkeep are zero; the
     // message starts at byte lane 0, so a word's high byte is at an even offset; at 8 bits a
     // byte toggles between high and low). Stage 2 (t+1): the accumulator, kept with its
-    // end-around carries deferred (acc[15:0] + acc[CKW-1:16] + the beat's sum cannot
-    // overflow CKW bits, so no carry is ever lost). Stage 3 (t+2): the test: the one's-
-    // complement sum folds to 0xFFFF exactly when hi + lo = 0xFFFF (hi = the few deferred
-    // carry bits, so hi + lo < 0x1FFFE), i.e. lo = ~hi, tested without an adder. The verdict
-    // is written at the end of cycle t+2 into a one-entry register, valid at t+3; the FIFO
-    // presents the last beat at t+3 at the earliest, so the verdict is always there in time.
+    // end-around carries deferred (the sum plus its carries cannot overflow SUM_W bits).
+    // Stage 3 (t+2): the test: the one's-complement sum folds to 0xFFFF exactly when its low
+    // 16 bits plus its deferred carries make 0xFFFF. The verdict is written at the end of
+    // cycle t+2 into a one-entry register, valid at t+3; the FIFO presents the last beat at
+    // t+3 at the earliest (stream_fifo's latency), so the verdict is always there in time.
     //
     // One entry is enough because the header bus convention (docs/conventions.md: a
     // message's header is transferred before or with its first beat) and this module's
@@ -138,415 +148,344 @@ module icmp_echo #(
     // last beat is in the FIFO, so a verdict is never overwritten before it was used
     // (never corrupt) and the held message enters once the one before it has left (never
     // a hang: the FIFO empties whatever the next header does).
-    localparam CKW = (KEEP_W == 1) ? 17 : 19;     // accumulator bits (16 + deferred carries)
-    wire       in_fire = s_axis_tvalid && s_axis_tready;
-    reg [17:0] ck_w;                               // stage 1: this beat's word sum
-    reg        ck_v, ck_l, ck_u;
-    reg [CKW-1:0] ck_acc, ck_fin;                  // stage 2
-    reg        ck_fv, ck_fu;
-    reg        ck_odd;                             // 8 bits: next byte is a low byte
-    reg        q_head;                             // verdict: checksum bad, frame good
-    reg        q_have;                             // the verdict is written, not yet used
-    // fold(hi + lo) = 0xFFFF  <=>  hi + lo = 0xFFFF (hi < 8)  <=>  lo = ~hi
-    wire        ck_good = (ck_fin[15:0] == ~{{(32 - CKW) {1'b0}}, ck_fin[CKW-1:16]});
-    wire        ck_new  = !ck_good && !ck_fu;      // verdict being written
+    localparam SUM_W = (KEEP_W == 1) ? 17 : 19;  // accumulator bits (16 + deferred carries)
+    reg  [17:0]      beat_sum_reg;  // stage 1: the beat's word sum
+    reg              beat_valid_reg, beat_last_reg, beat_user_reg;
+    reg  [SUM_W-1:0] csum_acc_reg;  // stage 2: the message's sum so far
+    reg  [SUM_W-1:0] csum_msg_reg;  // ... of the whole message
+    reg              csum_msg_valid_reg, csum_msg_user_reg;
+    reg              low_byte_reg;  // 8 bits: the next byte is a word's low byte
+    reg              csum_bad_reg;  // verdict: checksum bad, frame good
+    reg              verdict_reg;   // the verdict is written, not yet used
+    wire [16:0] csum_fold = {1'b0, csum_msg_reg[15:0]} +
+                            {{(33 - SUM_W) {1'b0}}, csum_msg_reg[SUM_W-1:16]};
+    wire        csum_good = (csum_fold == 17'h0ffff);
     wire [17:0] beat_sum;
     generate
-        if (KEEP_W == 1) begin : g_ck8
-            assign beat_sum = ck_odd ? {10'd0, s_axis_tdata[7:0]} : {2'd0, s_axis_tdata[7:0], 8'd0};
-        end else begin : g_ckw
-            reg [17:0] bs;
+        if (KEEP_W == 1) begin : g_beat8
+            assign beat_sum = low_byte_reg ? {10'd0, s_axis_tdata[7:0]} : {2'd0, s_axis_tdata[7:0], 8'd0};
+        end else begin : g_beatw
+            reg [17:0] sum;
             integer i;
             always @* begin
-                bs = 18'd0;
+                sum = 18'd0;
                 for (i = 0; i < KEEP_W / 2; i = i + 1)
-                    bs = bs + {2'd0,
-                               s_axis_tkeep[2*i]   ? s_axis_tdata[16*i +: 8]     : 8'd0,
-                               s_axis_tkeep[2*i+1] ? s_axis_tdata[16*i + 8 +: 8] : 8'd0};
+                    sum = sum + {2'd0,
+                                 s_axis_tkeep[2*i]   ? s_axis_tdata[16*i +: 8]     : 8'd0,
+                                 s_axis_tkeep[2*i+1] ? s_axis_tdata[16*i + 8 +: 8] : 8'd0};
             end
-            assign beat_sum = bs;
+            assign beat_sum = sum;
         end
     endgenerate
-    wire q_pop = out_end;
-    // at 8 bits the deferred carry is one bit: it enters the adder as its carry-in (the
-    // low bit of a one-bit-wider add), so the sum is one carry chain, not two in a row
-    wire [CKW-1:0] ck_sum;
-    generate
-        if (CKW == 17) begin : g_ci
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire [17:0] ck_sx = {1'b0, ck_acc[15:0], 1'b1} + {ck_w[16:0], ck_acc[16]};
-            wire        ck_w17 = ck_w[17];  // (0 at 8 bits: a byte in either half)
-            /* verilator lint_on UNUSEDSIGNAL */
-            assign ck_sum = ck_sx[17:1];
-        end else begin : g_c3
-            /* verilator lint_off WIDTH */
-            assign ck_sum = {{(CKW - 16) {1'b0}}, ck_acc[15:0]} + ck_acc[CKW-1:16] + ck_w;
-            /* verilator lint_on WIDTH */
-        end
-    endgenerate
+    /* verilator lint_off WIDTH */
+    wire [SUM_W-1:0] csum_sum = csum_acc_reg[15:0] + csum_acc_reg[SUM_W-1:16] + beat_sum_reg;
+    /* verilator lint_on WIDTH */
     always @(posedge clk) begin
-        ck_v <= in_fire;
-        ck_l <= in_fire && s_axis_tlast;
-        ck_u <= s_axis_tuser;
+        beat_valid_reg <= in_fire;
+        beat_last_reg  <= in_fire && s_axis_tlast;
+        beat_user_reg  <= s_axis_tuser;
         if (in_fire) begin
-            ck_w   <= beat_sum;
-            ck_odd <= !ck_odd && !s_axis_tlast;
+            beat_sum_reg <= beat_sum;
+            low_byte_reg <= !low_byte_reg && !s_axis_tlast;
         end
-        ck_fv <= ck_v && ck_l;
-        if (ck_v) begin
-            if (ck_l) begin
-                ck_fin <= ck_sum;
-                ck_fu  <= ck_u;
-                ck_acc <= {CKW{1'b0}};
+        csum_msg_valid_reg <= beat_valid_reg && beat_last_reg;
+        if (beat_valid_reg) begin
+            if (beat_last_reg) begin
+                csum_msg_reg      <= csum_sum;
+                csum_msg_user_reg <= beat_user_reg;
+                csum_acc_reg      <= {SUM_W{1'b0}};
             end else begin
-                ck_acc <= ck_sum;
+                csum_acc_reg <= csum_sum;
             end
         end
-        if (ck_fv) q_head <= ck_new;
-        if (q_pop) q_have <= 1'b0;
-        if (ck_fv) q_have <= 1'b1;
-        // closed by a message's last beat entering, open again when it leaves; written as
-        // the next value (while closed no beat enters, so the close needs no c_in): the
-        // input handshake reaches c_in through one gate, not through in_fire
-        c_in <= c_in ? !q_pop : (s_axis_tvalid && q_tready && s_axis_tlast);
+        if (csum_msg_valid_reg) csum_bad_reg <= !csum_good && !csum_msg_user_reg;
+        if (msg_done) verdict_reg <= 1'b0;
+        if (csum_msg_valid_reg) verdict_reg <= 1'b1;
+        // closed by a message's last beat entering, open again when it leaves
+        if (fifo_closed_reg) begin
+            if (msg_done) fifo_closed_reg <= 1'b0;
+        end else if (in_fire && s_axis_tlast) begin
+            fifo_closed_reg <= 1'b1;
+        end
         if (rst) begin
-            ck_v   <= 1'b0;
-            ck_l   <= 1'b0;
-            ck_fv  <= 1'b0;
-            ck_odd <= 1'b0;
-            ck_acc <= {CKW{1'b0}};
-            q_head <= 1'b0;
-            q_have <= 1'b0;
-            c_in   <= 1'b0;
+            beat_valid_reg     <= 1'b0;
+            beat_last_reg      <= 1'b0;
+            csum_msg_valid_reg <= 1'b0;
+            low_byte_reg       <= 1'b0;
+            csum_acc_reg       <= {SUM_W{1'b0}};
+            csum_bad_reg       <= 1'b0;
+            verdict_reg        <= 1'b0;
+            fifo_closed_reg    <= 1'b0;
         end
     end
 
-    reg  r_short;  // the request's message is under 26 bytes
-    // a short message goes once it is whole in the FIFO and its checksum verdict written
-    wire ready_go = !r_short || q_have;
-
-    localparam [1:0] S_IDLE = 2'd0, S_PEEK = 2'd1, S_CAP = 2'd2, S_RUN = 2'd3;
-    reg [1:0] st;
-    // decodes of the state kept as registers (each the next value of its logic), so that
-    // the FIFO's read handshake and the engine's start are one gate from flip-flops:
-    reg       s_capm;   // st == S_CAP && cc != NCAP: a first byte still to capture
-    reg       s_capd;   // st == S_CAP && cc == NCAP: the first bytes captured
-    reg       s_run;    // st == S_RUN
-    // made with the first captured beat (the type byte; 8 bits): the request is answerable
-    // (header acceptable and an echo request), and the reply may start once the capture
-    // is done (not answerable, or not short: no wait for the checksum verdict)
-    reg       c_echo, c_go;
+    localparam [2:0] STATE_IDLE     = 3'd0,  // waiting for a header
+                     STATE_PEEK     = 3'd1,  // 64 bits: the first beat decides the start
+                     STATE_CAPTURE  = 3'd2,  // 8 bits: taking the first 4 bytes
+                     STATE_CAPTURED = 3'd3,  // 8 bits: ... taken, the start is decided
+                     STATE_RUN      = 3'd4;  // the engine sends the reply (or drops)
+    reg  [2:0] state_reg, state_next;
 
     // per request
-    reg [47:0] r_mac, t_mac;
-    reg [31:0] r_ip, t_ip;
-    reg [7:0]  t_ttl;
-    reg [15:0] r_len, r_id;
-    reg        r_ok;          // header acceptable (not broadcast, length >= 8)
-    wire [15:0] ip_csum;  // the reply's IPv4 header checksum (below)
+    reg  [47:0] dst_mac_reg, src_mac_reg;  // the reply's addresses
+    reg  [31:0] dst_ip_reg, src_ip_reg;
+    reg  [7:0]  ttl_reg;
+    reg  [15:0] len_reg;     // the bytes passed through (less the captured 4 at 8 bits)
+    reg  [15:0] ip_len_reg;  // the reply's IPv4 total length
+    reg  [15:0] ip_id_reg;   // IPv4 identification
+    reg         hdr_ok_reg;  // header acceptable (answering, ICMP, not broadcast, length >= 8)
+    reg         short_reg;   // the message is under 26 bytes
     /* verilator lint_off UNUSEDSIGNAL */
-    reg        first;         // next message beat is the first one (used when KEEP_W >= 4)
+    reg         first_beat_reg;  // the next message beat is the first one (64 bits)
     /* verilator lint_on UNUSEDSIGNAL */
-    reg [31:0] cap;           // captured message bytes 0..3, byte 0 in [7:0]
-    reg [2:0]  cc;            // beats captured
+    reg  [1:0]  cap_count_reg;   // 8 bits: bytes captured
+    wire [15:0] ip_csum;         // the reply's IPv4 header checksum (below)
 
-    // engine
-    wire       eng_can;
-    reg        eng_start, eng_drop, eng_bad;  // eng_bad: dropped for its checksum
-    wire [15:0] eng_len = r_len;  // the bytes passed through (less the captured 4 at 8 bits)
-
-    assign s_hdr_ready = (st == S_IDLE) && eng_can;
+    wire eng_can;
+    wire eng_s_tready;
+    wire cap_fire = (state_reg == STATE_CAPTURE) && f_tvalid;  // a message byte is captured
+    assign s_hdr_ready = (state_reg == STATE_IDLE) && eng_can;
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
 
-    // IPv4 header checksum (ip_csum). The words summed: total length,
-    // identification, 0x4500 + (TTL << 8 | protocol 1), source and destination IP, all
-    // registered at the header's handshake and held until the reply has left.
-    reg  [15:0] tot;
+    // IPv4 header checksum (ip_csum). The words summed: total length, identification,
+    // 0x4500 + (TTL << 8 | protocol 1), source and destination IP, all registered at the
+    // header's handshake and held until the reply has left.
     generate
-        if (KEEP_W == 1) begin : g_ser
+        if (KEEP_W == 1) begin : g_serial
             // 8 bits: one adder, a word a cycle (first needed in reply byte 24, more than
-            // 30 cycles after the header). The one-hot step register (cq) selects the
-            // operand (cop, registered, 0 outside the steps) in cycles 1-8 after the
-            // handshake (the words in cycles 2-9); the sum (cacc) is cleared in cycle 1
-            // and its carry out of bit 15 added back the next cycle (ccy), so acc + cy
-            // stays congruent to the sum modulo 0xffff and two cycles of zero operands
-            // after the last word absorb the carries: final from cycle 12. It equals the
-            // folded sum: the words
-            // include the nonzero 0x4501, and acc and cy are never both 0 once a nonzero
-            // word has been added, so the result lies in 1..0xffff, as a fold's does.
-            reg  [7:0]  cq;
-            reg  [15:0] cop, cacc;
-            reg         ccy;
+            // 30 cycles after the header). The one-hot step (step_reg) selects the operand
+            // (operand_reg, 0 outside the steps) in cycles 1-8 after the handshake (the
+            // words are added in cycles 2-9); the sum is cleared in cycle 1 and its carry
+            // out of bit 15 added back the next cycle (sum_carry_reg), so the sum plus its
+            // carry stays congruent to the total modulo 0xffff and two cycles of zero
+            // operands after the last word absorb the carries: final from cycle 12. It
+            // equals the folded sum: the words include the nonzero 0x4501, and the sum
+            // and its carry are never both 0 once a nonzero word has been added, so the
+            // result lies in 1..0xffff, as a fold's does. A handshake restarts the steps
+            // (the header before may have been taken only a few cycles earlier, when its
+            // message ended within its first 4 bytes).
+            reg  [7:0]  step_reg;     // one-hot: step_reg[k] in cycle k+1 (all 0 after)
+            reg  [15:0] operand_reg;
+            reg  [15:0] sum_reg;
+            reg         sum_carry_reg;
+            wire [15:0] operand = (ip_len_reg        & {16{step_reg[0]}}) |
+                                  (ip_id_reg         & {16{step_reg[1]}}) |
+                                  (16'h4501          & {16{step_reg[2]}}) |
+                                  ({ttl_reg, 8'h00}  & {16{step_reg[3]}}) |
+                                  (src_ip_reg[31:16] & {16{step_reg[4]}}) |
+                                  (src_ip_reg[15:0]  & {16{step_reg[5]}}) |
+                                  (dst_ip_reg[31:16] & {16{step_reg[6]}}) |
+                                  (dst_ip_reg[15:0]  & {16{step_reg[7]}});
             always @(posedge clk) begin
-                // (a handshake restarts the steps: the header before may have been taken
-                // only a few cycles earlier, when its message ended within its first 4
-                // bytes, which is not answered. The sum is cleared in the first step's
-                // cycle, cq[0], a flip-flop, which also drops the operand of that cycle,
-                // made from the steps before the restart: so the handshake reaches neither
-                // the sum's 17 clears nor the operand)
-                if (cq[0]) begin
-                    cacc <= 16'd0;
-                    ccy  <= 1'b0;
+                if (step_reg[0]) begin
+                    sum_reg       <= 16'd0;
+                    sum_carry_reg <= 1'b0;
                 end else begin
-                    {ccy, cacc} <= {1'b0, cacc} + {1'b0, cop} + {16'd0, ccy};
+                    {sum_carry_reg, sum_reg} <= {1'b0, sum_reg} + {1'b0, operand_reg} +
+                                                {16'd0, sum_carry_reg};
                 end
-                cq  <= hdr_fire ? 8'd1 : {cq[6:0], 1'b0};
-                cop <= (tot & {16{cq[0]}}) | (r_id & {16{cq[1]}}) |
-                       (16'h4501 & {16{cq[2]}}) | ({t_ttl, 8'h00} & {16{cq[3]}}) |
-                       (t_ip[31:16] & {16{cq[4]}}) | (t_ip[15:0] & {16{cq[5]}}) |
-                       (r_ip[31:16] & {16{cq[6]}}) | (r_ip[15:0] & {16{cq[7]}});
-                if (rst) cq <= 8'd0;
+                step_reg    <= hdr_fire ? 8'd1 : {step_reg[6:0], 1'b0};
+                operand_reg <= operand;
+                if (rst) step_reg <= 8'd0;
             end
             // (the operands stay 0 after the last step, so the sum holds until the next
-            // handshake: no register of its own; the inversion folds into the header
-            // byte select)
-            assign ip_csum = ~cacc;
-        end else begin : g_par
-            // wider: in four registered steps at 64 bits (ready 4 cycles after the header,
-            // first needed in the 4th reply beat, which is 5 cycles after it at least); at
-            // 16 bits in five, one 2-input adder per stage
-            reg  [16:0] sa, sc;
-            reg  [17:0] sb;
-            reg  [15:0] sd;
-            reg  [18:0] ssum;
-            reg  [16:0] sf1;  // first fold, registered (one carry chain per stage)
-            wire [15:0] sf2 = sf1[15:0] + {15'd0, sf1[16]};
-            reg  [15:0] ip_csum_r;
+            // handshake)
+            assign ip_csum = ~sum_reg;
+        end else begin : g_parallel
+            // 64 bits: in four registered steps (ready 4 cycles after the header, first
+            // needed in the 4th reply beat, which is 5 cycles after it at least)
+            reg  [16:0] sum_a_reg, sum_c_reg;
+            reg  [17:0] sum_b_reg;
+            reg  [15:0] sum_d_reg;
+            reg  [18:0] sum_reg;
+            reg  [16:0] fold1_reg;
+            reg  [15:0] ip_csum_reg;
+            wire [15:0] fold2 = fold1_reg[15:0] + {15'd0, fold1_reg[16]};
             always @(posedge clk) begin
-                sa   <= {1'b0, tot} + {1'b0, r_id};
+                sum_a_reg   <= {1'b0, ip_len_reg} + {1'b0, ip_id_reg};
                 // 0x4500 + (TTL << 8 | protocol 1) = (TTL + 0x45) << 8 | 1: one 8-bit adder
-                sb   <= {({1'b0, t_ttl} + 9'h045), 8'd1} + {2'b0, t_ip[31:16]};
-                sc   <= {1'b0, t_ip[15:0]} + {1'b0, r_ip[31:16]};
-                sd   <= r_ip[15:0];
-                sf1  <= {1'b0, ssum[15:0]} + {14'd0, ssum[18:16]};
-                ip_csum_r <= ~sf2;
+                sum_b_reg   <= {({1'b0, ttl_reg} + 9'h045), 8'd1} + {2'b0, src_ip_reg[31:16]};
+                sum_c_reg   <= {1'b0, src_ip_reg[15:0]} + {1'b0, dst_ip_reg[31:16]};
+                sum_d_reg   <= dst_ip_reg[15:0];
+                sum_reg     <= {2'b0, sum_a_reg} + {1'b0, sum_b_reg} + {2'b0, sum_c_reg} +
+                               {3'b0, sum_d_reg};
+                fold1_reg   <= {1'b0, sum_reg[15:0]} + {14'd0, sum_reg[18:16]};
+                ip_csum_reg <= ~fold2;
             end
-            assign ip_csum = ip_csum_r;
-            if (CAP != 0) begin : g_sum2
-                reg [18:0] sab;
-                reg [17:0] scd;
-                always @(posedge clk) begin
-                    sab  <= {1'b0, sb} + {2'b0, sa};
-                    scd  <= {1'b0, sc} + {2'b0, sd};
-                    ssum <= sab + {1'b0, scd};
-                end
-            end else begin : g_sum1
-                always @(posedge clk) ssum <= {2'b0, sa} + {1'b0, sb} + {2'b0, sc} + {3'b0, sd};
-            end
+            assign ip_csum = ip_csum_reg;
         end
     endgenerate
 
-    // type/code/checksum seen: in the first beat (KEEP_W >= 4) or captured (8 bits)
-    wire [31:0] head4;
-    wire [31:0] cap_next;
+    // type, code and checksum: captured (8 bits) or in the first beat (64 bits)
+    wire [31:0] head;
     generate
-        if (CAP != 0) begin : g_cap
-            assign head4    = cap;
-            assign cap_next = {f_tdata, cap[31:DATA_W]};
+        if (CAPTURE) begin : g_capture
+            reg [31:0] captured_reg;  // message bytes 0..3, byte 0 in [7:0]
+            always @(posedge clk) if (cap_fire) captured_reg <= {f_tdata, captured_reg[31:8]};
+            assign head = captured_reg;
         end else begin : g_peek
-            assign head4    = f_tdata[31:0];
-            assign cap_next = cap;
+            assign head = f_tdata[31:0];
         end
     endgenerate
-    wire        is_echo = (head4[7:0] == 8'd8);
-    // KEEP_W >= 4: the message goes on past the peeked first beat or past its 4th byte in
-    // it (a request that ends within its first 4 bytes is not answered, as the capture at
-    // 8 and 16 bits finds: the capture takes those bytes, with any tlast among them)
-    wire        peek4 = (CAP != 0) || !f_tlast || ((KEEP_W > 4) && f_tkeep[(KEEP_W > 4) ? 4 : 0]);
+    wire        is_echo = (head[7:0] == 8'd8);
+    // 64 bits: the message goes on past the peeked first beat or past its 4th byte in it (a
+    // request that ends within its first 4 bytes is not answered, as the capture at 8 bits
+    // finds: the capture takes those bytes, with any tlast among them)
+    wire        past4 = CAPTURE || !f_tlast || f_tkeep[(KEEP_W > 4) ? 4 : 0];
     // ICMP checksum update for type 8 -> 0: HC' = ~(~HC + ~0x0800), end-around carry. At
     // 8 bits the sum is registered before its fold (the capture ends more than 30 cycles
     // before the changed bytes are sent), so each stage has one 16-bit carry chain
-    wire [16:0] hs_n    = {1'b0, ~{head4[23:16], head4[31:24]}} + 17'h0f7ff;
-    reg  [16:0] hs_r;
-    always @(posedge clk) hs_r <= hs_n;
-    wire [16:0] hs      = CAP ? hs_r : hs_n;
-    wire [15:0] hs_f    = hs[15:0] + {15'd0, hs[16]};
-    wire [15:0] hc_new  = ~hs_f;
-    wire [31:0] head4_n = {hc_new[7:0], hc_new[15:8], head4[15:8], 8'd0};
-    // at 8 bits the changed bytes go out as header bytes 34..37, read through the header
-    // byte select: registered here (the capture ends more than 30 cycles before they are
-    // sent), which keeps the checksum update's adders off the output path
-    reg  [31:0] head4_r;
-    always @(posedge clk) head4_r <= head4_n;
-    wire [31:0] head4_h = CAP ? head4_r : head4_n;
+    wire [16:0] upd_sum = {1'b0, ~{head[23:16], head[31:24]}} + 17'h0f7ff;
+    reg  [16:0] upd_sum_reg;
+    always @(posedge clk) upd_sum_reg <= upd_sum;
+    wire [16:0] upd_sum_used = CAPTURE ? upd_sum_reg : upd_sum;
+    wire [15:0] upd_fold     = upd_sum_used[15:0] + {15'd0, upd_sum_used[16]};
+    wire [15:0] reply_csum   = ~upd_fold;
+    // the reply's first 4 message bytes: type 0, the code, the updated checksum
+    wire [31:0] reply_head   = {reply_csum[7:0], reply_csum[15:8], head[15:8], 8'd0};
+    // at 8 bits they go out as header bytes 34..37, read through the header byte select:
+    // registered here (the capture ends more than 30 cycles before they are sent), which
+    // keeps the checksum update's adders off the output path
+    reg  [31:0] reply_head_reg;
+    always @(posedge clk) reply_head_reg <= reply_head;
 
     always @(posedge clk) begin
         if (hdr_fire) begin
-            r_mac <= s_hdr_src_mac;
-            r_ip  <= s_hdr_src_ip;
-            r_len <= CAP ? (s_hdr_len - 16'd4) : s_hdr_len;
-            tot   <= s_hdr_len + 16'd20;
-            // < 26 and >= 8 written as bit tests (no 16-bit carry chains)
-            r_short <= ~|s_hdr_len[15:5] && (s_hdr_len[4:0] < 5'd26);
-            r_ok  <= cfg_answer && !s_hdr_broadcast && (|s_hdr_len[15:3]) &&
-                     (s_hdr_protocol == 8'd1);
-            t_mac <= cfg_mac;
-            t_ip  <= s_hdr_dst_ip;
-            t_ttl <= cfg_ttl;
+            dst_mac_reg <= s_hdr_src_mac;
+            dst_ip_reg  <= s_hdr_src_ip;
+            len_reg     <= CAPTURE ? (s_hdr_len - 16'd4) : s_hdr_len;
+            ip_len_reg  <= s_hdr_len + 16'd20;
+            short_reg   <= (s_hdr_len < 16'd26);
+            hdr_ok_reg  <= cfg_answer && !s_hdr_broadcast && (s_hdr_len >= 16'd8) &&
+                           (s_hdr_protocol == 8'd1);
+            src_mac_reg <= cfg_mac;
+            src_ip_reg  <= s_hdr_dst_ip;
+            ttl_reg     <= cfg_ttl;
         end
     end
 
-    // control
+    // the engine: started once the first beat is seen (64 bits) or the first 4 bytes are
+    // captured (8 bits); a message that is not an answerable echo request is dropped, and
+    // a short one is answered only once its checksum verdict is written (and dropped if it
+    // is bad)
+    wire answerable = hdr_ok_reg && is_echo && past4;
+    reg  eng_start, eng_drop, eng_bad;  // eng_bad: dropped for its checksum
     always @* begin
-        eng_start     = 1'b0;
-        eng_drop      = 1'b0;
-        eng_bad       = 1'b0;
-        if (CAP == 0) begin
-            if (st == S_PEEK && f_tvalid) begin
-                eng_bad   = r_ok && is_echo && peek4 && r_short && q_head;
-                eng_drop  = !(r_ok && is_echo && peek4) || eng_bad;
-                eng_start = !(r_ok && is_echo && peek4) || ready_go;
-            end
-        end else if (s_capd) begin
-            // (c_go || q_have) = !(r_ok && is_echo) || ready_go, from registers
-            eng_bad   = c_echo && r_short && q_head;
-            eng_drop  = !c_echo || eng_bad;
-            eng_start = c_go || q_have;
+        eng_start = 1'b0;
+        eng_drop  = 1'b0;
+        eng_bad   = 1'b0;
+        if ((state_reg == STATE_PEEK && f_tvalid) || state_reg == STATE_CAPTURED) begin
+            eng_bad   = answerable && short_reg && csum_bad_reg;
+            eng_drop  = !answerable || eng_bad;
+            eng_start = !answerable || !short_reg || verdict_reg;
         end
     end
 
-    wire cap_fire = s_capm && f_tvalid;
-
-    always @(posedge clk) begin
-        case (st)
-            S_IDLE: if (hdr_fire) begin
-                st     <= CAP ? S_CAP : S_PEEK;
-                s_capm <= (CAP != 0);
-                cc     <= 3'd0;
-                first  <= 1'b1;
-            end
-            S_PEEK: if (eng_start) begin
-                st    <= S_RUN;
-                s_run <= 1'b1;
-            end
-            S_CAP: begin
+    always @* begin
+        state_next = state_reg;
+        case (state_reg)
+            STATE_IDLE:     if (hdr_fire) state_next = CAPTURE ? STATE_CAPTURE : STATE_PEEK;
+            STATE_PEEK:     if (eng_start) state_next = STATE_RUN;
+            STATE_CAPTURE: begin
                 if (cap_fire) begin
-                    cap <= cap_next;
-                    cc  <= cc + 3'd1;
-                    if (f_tlast) begin
-                        st     <= S_IDLE;  // ended too early: nothing to answer
-                        s_capm <= 1'b0;
-                    end else if (cc == NCAP[2:0] - 3'd1) begin
-                        s_capm <= 1'b0;
-                        s_capd <= 1'b1;
-                    end
-                end
-                if (eng_start) begin
-                    st     <= S_RUN;
-                    s_capd <= 1'b0;
-                    s_run  <= 1'b1;
+                    if (f_tlast) state_next = STATE_IDLE;  // ended too early: nothing to answer
+                    else if (cap_count_reg == 2'd3) state_next = STATE_CAPTURED;
                 end
             end
-            S_RUN: begin
-                if (eng_s_tvalid && eng_s_tready) first <= 1'b0;
-                if (eng_can) begin
-                    st    <= S_IDLE;
-                    s_run <= 1'b0;
-                end
-            end
-            default: st <= S_IDLE;
+            STATE_CAPTURED: if (eng_start) state_next = STATE_RUN;
+            STATE_RUN:      if (eng_can) state_next = STATE_IDLE;
+            default:        state_next = STATE_IDLE;
         endcase
-        // made from the type byte while it is awaited (an enable from flip-flops only, not
-        // the FIFO's tvalid): the last load is the one that takes the byte (cc leaves 0
-        // only then), and they are read only once the capture is done (s_capd)
-        if (s_capm && cc == 3'd0) begin
-            c_echo <= r_ok && (f_tdata[7:0] == 8'd8);
-            c_go   <= !(r_ok && (f_tdata[7:0] == 8'd8)) || !r_short;
-        end
-        if (rst) begin
-            st     <= S_IDLE;
-            s_capm <= 1'b0;
-            s_capd <= 1'b0;
-            s_run  <= 1'b0;
-        end
     end
 
-    reg ev_sent_r, ev_ab_r, ev_abc_r, ev_drop_r, ev_bad_r;
-    assign cnt_ev = {ev_abc_r || ev_bad_r, ev_drop_r, ev_ab_r, ev_sent_r};
+    wire eng_s_tvalid = (state_reg == STATE_RUN) && f_tvalid;
     always @(posedge clk) begin
-        if (hdr_fire) r_id <= r_id + 16'd1;
-        // (the two drop events are exclusive: a start needs all 4 bytes captured)
-        ev_drop_r <= (eng_start && eng_drop && !eng_bad) || (cap_fire && f_tlast);
-        ev_bad_r  <= eng_start && eng_bad;
+        state_reg <= state_next;
+        if (hdr_fire) begin
+            cap_count_reg  <= 2'd0;
+            first_beat_reg <= 1'b1;
+        end
+        if (cap_fire) cap_count_reg <= cap_count_reg + 2'd1;
+        if (eng_s_tvalid && eng_s_tready) first_beat_reg <= 1'b0;
+        if (rst) state_reg <= STATE_IDLE;
+    end
+
+    // a cut-through reply whose request had a bad checksum (and a good frame) ends aborted;
+    // csum_abort_reg / csum_abort tell the engine's abort event which counter it belongs to
+    reg  eng_dropping_reg;  // the engine is consuming a dropped message (no event will follow)
+    reg  csum_abort_reg;
+    wire eng_s_tuser = f_tuser || (f_tlast && csum_bad_reg);
+    wire csum_last   = eng_s_tvalid && eng_s_tready && f_tlast && csum_bad_reg && !eng_dropping_reg;
+    wire csum_abort  = csum_abort_reg || csum_last;
+    wire ev_sent, ev_abort;
+    reg  ev_sent_reg, ev_abort_reg, ev_drop_reg, ev_bad_csum_reg;
+    assign cnt_ev = {ev_bad_csum_reg, ev_drop_reg, ev_abort_reg, ev_sent_reg};
+    always @(posedge clk) begin
+        if (hdr_fire) ip_id_reg <= ip_id_reg + 16'd1;
         // the events are registered (one cycle late): keeps the handshakes off the
         // counters' paths
-        ev_sent_r <= ev_sent;
-        ev_ab_r   <= ev_abort && !ab_csum_now;
-        ev_abc_r  <= ev_abort && ab_csum_now;
-        if (eng_start) r_drop <= eng_drop;
-        if (csum_last) ab_csum <= 1'b1;
-        if (ev_sent || ev_abort) ab_csum <= 1'b0;
+        ev_drop_reg     <= (eng_start && eng_drop && !eng_bad) || (cap_fire && f_tlast);
+        ev_sent_reg     <= ev_sent;
+        ev_abort_reg    <= ev_abort && !csum_abort;
+        ev_bad_csum_reg <= (ev_abort && csum_abort) || (eng_start && eng_bad);
+        if (eng_start) eng_dropping_reg <= eng_drop;
+        if (csum_last) csum_abort_reg <= 1'b1;
+        if (ev_sent || ev_abort) csum_abort_reg <= 1'b0;
         if (rst) begin
-            r_id        <= 16'hffff;  // the first reply carries 0
-            ab_csum     <= 1'b0;
-            r_drop      <= 1'b0;
-            ev_sent_r   <= 1'b0;
-            ev_ab_r     <= 1'b0;
-            ev_abc_r    <= 1'b0;
-            ev_drop_r   <= 1'b0;
-            ev_bad_r    <= 1'b0;
+            ip_id_reg        <= 16'hffff;  // the first reply carries 0
+            csum_abort_reg   <= 1'b0;
+            eng_dropping_reg <= 1'b0;
+            ev_sent_reg      <= 1'b0;
+            ev_abort_reg     <= 1'b0;
+            ev_drop_reg      <= 1'b0;
+            ev_bad_csum_reg  <= 1'b0;
         end
     end
 
-    // the reply header (38 bytes, of which HDRB are used), byte 0 in [7:0]
+    // the reply header (38 bytes, of which HDR_BYTES are used), byte 0 in [7:0]
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [38*8-1:0] hv = {
-        head4_h,
-        r_ip[7:0], r_ip[15:8], r_ip[23:16], r_ip[31:24],
-        t_ip[7:0], t_ip[15:8], t_ip[23:16], t_ip[31:24],
-        ip_csum[7:0], ip_csum[15:8], 8'd1, t_ttl,
-        8'h00, 8'h00, r_id[7:0], r_id[15:8],
-        tot[7:0], tot[15:8], 8'h00, 8'h45, 8'h00, 8'h08,
-        t_mac[7:0], t_mac[15:8], t_mac[23:16], t_mac[31:24], t_mac[39:32], t_mac[47:40],
-        r_mac[7:0], r_mac[15:8], r_mac[23:16], r_mac[31:24], r_mac[39:32], r_mac[47:40]
+    wire [38*8-1:0] hdr = {
+        reply_head_reg,
+        dst_ip_reg[7:0], dst_ip_reg[15:8], dst_ip_reg[23:16], dst_ip_reg[31:24],
+        src_ip_reg[7:0], src_ip_reg[15:8], src_ip_reg[23:16], src_ip_reg[31:24],
+        ip_csum[7:0], ip_csum[15:8], 8'd1, ttl_reg,
+        8'h00, 8'h00, ip_id_reg[7:0], ip_id_reg[15:8],
+        ip_len_reg[7:0], ip_len_reg[15:8], 8'h00, 8'h45, 8'h00, 8'h08,
+        src_mac_reg[7:0], src_mac_reg[15:8], src_mac_reg[23:16], src_mac_reg[31:24],
+        src_mac_reg[39:32], src_mac_reg[47:40],
+        dst_mac_reg[7:0], dst_mac_reg[15:8], dst_mac_reg[23:16], dst_mac_reg[31:24],
+        dst_mac_reg[39:32], dst_mac_reg[47:40]
     };
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // message into the engine: the first beat changed on its way (KEEP_W >= 4)
-    wire [DATA_W-1:0] mod_beat;
+    // the message into the engine: at 64 bits the first beat changed on its way
+    wire [DATA_W-1:0] eng_s_tdata;
     generate
-        if (CAP == 0) begin : g_mod
-            if (DATA_W > 32) begin : g_wide
-                assign mod_beat = first ? {f_tdata[DATA_W-1:32], head4_n} : f_tdata;
-            end else begin : g_32
-                assign mod_beat = first ? head4_n : f_tdata;
-            end
-        end else begin : g_pass
-            assign mod_beat = f_tdata;
+        if (CAPTURE) begin : g_pass
+            assign eng_s_tdata = f_tdata;
+        end else begin : g_change
+            assign eng_s_tdata = first_beat_reg ? {f_tdata[DATA_W-1:32], reply_head} : f_tdata;
         end
     endgenerate
 
-    wire eng_s_tvalid = s_run && f_tvalid;
-    wire eng_s_tready;
-    // a cut-through reply whose request had a bad checksum (and a good frame) ends aborted;
-    // ab_csum / ab_csum_now tell the engine's abort event which counter it belongs to
-    wire eng_s_tuser  = f_tuser || (f_tlast && q_head);
-    wire csum_last    = eng_s_tvalid && eng_s_tready && f_tlast && q_head && !r_drop;
-    reg  ab_csum;
-    reg  r_drop;  // the engine is consuming a dropped message (no event will follow)
-    wire ab_csum_now  = ab_csum || csum_last;
-    // the engine takes payload only while it runs a frame (st == S_RUN: it is idle in
-    // the other states, having been started from S_PEEK / S_CAP and left idle before
-    // S_IDLE), so its tready needs no state gate
-    always @* f_tready = s_capm || eng_s_tready;
+    // the FIFO is read by the capture (8 bits) and by the engine, which takes payload only
+    // while it runs a frame (it is idle in the other states)
+    assign f_tready = (state_reg == STATE_CAPTURE) || eng_s_tready;
 
-    wire ev_sent, ev_abort;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire ev_long;  // cannot happen: ip_rx gives exactly len bytes
-    /* verilator lint_on UNUSEDSIGNAL */
-    /* verilator lint_off UNUSEDSIGNAL */
+    wire ev_long;   // cannot happen: ip_rx gives exactly len bytes
     wire eng_free;  // header registers are loaded before the engine starts, held to its end
     /* verilator lint_on UNUSEDSIGNAL */
     tx_prepend #(
-        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDRB), .CHECK_LEN(1)
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(HDR_BYTES), .CHECK_LEN(1)
     ) eng (
         .clk(clk), .rst(rst),
-        .start(eng_start), .start_drop(eng_drop), .start_len(eng_len), .can_start(eng_can),
+        .start(eng_start), .start_drop(eng_drop), .start_len(len_reg), .can_start(eng_can),
         /* verilator lint_off PINCONNECTEMPTY */
         .hdr_free(eng_free), .hdr_free_nx(),  // (its next value is not used here)
         /* verilator lint_on PINCONNECTEMPTY */
-        .hdr(hv[HDRB*8-1:0]),
-        .s_axis_tdata(mod_beat), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(eng_s_tvalid),
+        .hdr(hdr[HDR_BYTES*8-1:0]),
+        .s_axis_tdata(eng_s_tdata), .s_axis_tkeep(f_tkeep), .s_axis_tvalid(eng_s_tvalid),
         .s_axis_tready(eng_s_tready), .s_axis_tlast(f_tlast), .s_axis_tuser(eng_s_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),

@@ -18,7 +18,7 @@
 // cfg_unreach_per_ms messages in the current millisecond (tick_1ms period); with
 // cfg_unreach_per_ms = 0 the module sends nothing.
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8.
 // Interfaces:
 //   tick_1ms (one-cycle strobe every millisecond), cfg_mac[47:0], cfg_ttl[7:0],
 //   cfg_unreach_per_ms[7:0]
@@ -58,15 +58,28 @@ module icmp_unreach #(
     output wire [1:0]        cnt_ev
 );
 
-    localparam [1:0] S_IDLE = 2'd0, S_SUM = 2'd1, S_GO = 2'd2, S_RUN = 2'd3;
-    reg [1:0] st;
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            icmp_unreach_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            icmp_unreach_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+    endgenerate
 
-    reg [47:0] r_mac, t_mac;
-    reg [31:0] r_peer, r_us;     // the datagram's source (our reply's destination), its dst
-    reg [15:0] r_sport, r_dport;
-    reg [7:0]  t_ttl;
-    reg [7:0]  sent_ms;          // messages sent in this millisecond
-    reg [15:0] ip_csum, icmp_csum, in_csum;
+    localparam [1:0] STATE_IDLE = 2'd0,  // waiting for a closed-port strobe
+                     STATE_SUM  = 2'd1,  // the quoted and outer IPv4 header checksums
+                     STATE_GO   = 2'd2,  // the ICMP checksum; the engine starts
+                     STATE_RUN  = 2'd3;  // the engine sends the message
+    reg  [1:0]  state_reg, state_next;
+
+    reg  [47:0] dst_mac_reg, src_mac_reg;  // the message's addresses
+    reg  [31:0] peer_ip_reg;     // the datagram's source: the message's destination
+    reg  [31:0] our_ip_reg;      // the datagram's destination: the message's source
+    reg  [15:0] peer_port_reg, our_port_reg;  // the datagram's source and destination ports
+    reg  [7:0]  ttl_reg;
+    reg  [7:0]  sent_ms_reg;     // messages sent in this millisecond
+    reg  [15:0] ip_csum_reg, icmp_csum_reg, quote_csum_reg;
 
     wire eng_can;
     wire ev_sent;
@@ -74,8 +87,9 @@ module icmp_unreach #(
     wire ev_abort, ev_long, s_ready;  // the engine's empty payload is always there and good
     /* verilator lint_on UNUSEDSIGNAL */
 
-    wire allowed = (sent_ms < cfg_unreach_per_ms);
-    wire take    = closed_valid && !closed_broadcast && (st == S_IDLE) && eng_can && allowed;
+    wire allowed = (sent_ms_reg < cfg_unreach_per_ms);
+    wire take    = closed_valid && !closed_broadcast && (state_reg == STATE_IDLE) && eng_can &&
+                   allowed;
 
     function [15:0] fold(input [19:0] s);
         reg [16:0] a;
@@ -86,72 +100,75 @@ module icmp_unreach #(
     endfunction
 
     // quoted IPv4 header: 45 00 001c 0000 0000 01 11 csum peer us
-    wire [19:0] q_sum = 20'h04500 + 20'h0001c + 20'h00111
-                      + {4'd0, r_peer[31:16]} + {4'd0, r_peer[15:0]}
-                      + {4'd0, r_us[31:16]} + {4'd0, r_us[15:0]};
-    wire [15:0] q_csum = ~fold(q_sum);
+    wire [19:0] quote_sum = 20'h04500 + 20'h0001c + 20'h00111
+                          + {4'd0, peer_ip_reg[31:16]} + {4'd0, peer_ip_reg[15:0]}
+                          + {4'd0, our_ip_reg[31:16]} + {4'd0, our_ip_reg[15:0]};
     // ICMP message: 0303 csum 0000 0000 | quoted IP header | sport dport 0008 0000
-    wire [19:0] m_sum = 20'h00303 + 20'h04500 + 20'h0001c + 20'h00111 + {4'd0, in_csum}
-                      + {4'd0, r_peer[31:16]} + {4'd0, r_peer[15:0]}
-                      + {4'd0, r_us[31:16]} + {4'd0, r_us[15:0]}
-                      + {4'd0, r_sport} + {4'd0, r_dport} + 20'h00008;
+    wire [19:0] icmp_sum = 20'h00303 + 20'h04500 + 20'h0001c + 20'h00111 + {4'd0, quote_csum_reg}
+                         + {4'd0, peer_ip_reg[31:16]} + {4'd0, peer_ip_reg[15:0]}
+                         + {4'd0, our_ip_reg[31:16]} + {4'd0, our_ip_reg[15:0]}
+                         + {4'd0, peer_port_reg} + {4'd0, our_port_reg} + 20'h00008;
     // outer IPv4 header: 45 00 0038 0000 0000 ttl 01 csum us peer
-    wire [19:0] o_sum = 20'h04500 + 20'h00038 + {4'd0, t_ttl, 8'h01}
-                      + {4'd0, r_us[31:16]} + {4'd0, r_us[15:0]}
-                      + {4'd0, r_peer[31:16]} + {4'd0, r_peer[15:0]};
+    wire [19:0] ip_sum = 20'h04500 + 20'h00038 + {4'd0, ttl_reg, 8'h01}
+                       + {4'd0, our_ip_reg[31:16]} + {4'd0, our_ip_reg[15:0]}
+                       + {4'd0, peer_ip_reg[31:16]} + {4'd0, peer_ip_reg[15:0]};
 
     always @(posedge clk) begin
         if (take) begin
-            r_mac   <= closed_src_mac;
-            r_peer  <= closed_src_ip;
-            r_us    <= closed_dst_ip;
-            r_sport <= closed_src_port;
-            r_dport <= closed_dst_port;
-            t_mac   <= cfg_mac;
-            t_ttl   <= cfg_ttl;
+            dst_mac_reg   <= closed_src_mac;
+            peer_ip_reg   <= closed_src_ip;
+            our_ip_reg    <= closed_dst_ip;
+            peer_port_reg <= closed_src_port;
+            our_port_reg  <= closed_dst_port;
+            src_mac_reg   <= cfg_mac;
+            ttl_reg       <= cfg_ttl;
         end
-        if (st == S_SUM) begin
-            in_csum <= q_csum;
-            ip_csum <= ~fold(o_sum);
+        if (state_reg == STATE_SUM) begin
+            quote_csum_reg <= ~fold(quote_sum);
+            ip_csum_reg    <= ~fold(ip_sum);
         end
-        if (st == S_GO) icmp_csum <= ~fold(m_sum);
+        if (state_reg == STATE_GO) icmp_csum_reg <= ~fold(icmp_sum);
     end
 
     assign cnt_ev = {closed_valid && !take, ev_sent};
 
-    always @(posedge clk) begin
-        case (st)
-            S_IDLE: if (take) st <= S_SUM;
-            S_SUM:  st <= S_GO;
-            S_GO:   st <= S_RUN;
-            S_RUN:  if (eng_can) st <= S_IDLE;
-            default: st <= S_IDLE;
+    always @* begin
+        case (state_reg)
+            STATE_IDLE: state_next = take ? STATE_SUM : STATE_IDLE;
+            STATE_SUM:  state_next = STATE_GO;
+            STATE_GO:   state_next = STATE_RUN;
+            default:    state_next = eng_can ? STATE_IDLE : STATE_RUN;  // STATE_RUN
         endcase
-        if (tick_1ms) sent_ms <= 8'd0;
-        else if (take) sent_ms <= sent_ms + 8'd1;
+    end
+    always @(posedge clk) begin
+        state_reg <= state_next;
+        if (tick_1ms) sent_ms_reg <= 8'd0;
+        else if (take) sent_ms_reg <= sent_ms_reg + 8'd1;
         if (rst) begin
-            st                  <= S_IDLE;
-            sent_ms             <= 8'd0;
+            state_reg   <= STATE_IDLE;
+            sent_ms_reg <= 8'd0;
         end
     end
 
     // 70 bytes, byte 0 in [7:0]
-    wire [70*8-1:0] hv = {
+    wire [70*8-1:0] hdr = {
         8'h00, 8'h00, 8'h08, 8'h00,                                   // UDP length, csum
-        r_dport[7:0], r_dport[15:8], r_sport[7:0], r_sport[15:8],
-        r_us[7:0], r_us[15:8], r_us[23:16], r_us[31:24],
-        r_peer[7:0], r_peer[15:8], r_peer[23:16], r_peer[31:24],
-        in_csum[7:0], in_csum[15:8], 8'h11, 8'h01,                    // quoted: TTL 1, UDP
+        our_port_reg[7:0], our_port_reg[15:8], peer_port_reg[7:0], peer_port_reg[15:8],
+        our_ip_reg[7:0], our_ip_reg[15:8], our_ip_reg[23:16], our_ip_reg[31:24],
+        peer_ip_reg[7:0], peer_ip_reg[15:8], peer_ip_reg[23:16], peer_ip_reg[31:24],
+        quote_csum_reg[7:0], quote_csum_reg[15:8], 8'h11, 8'h01,      // quoted: TTL 1, UDP
         8'h00, 8'h00, 8'h00, 8'h00, 8'h1c, 8'h00, 8'h00, 8'h45,
         8'h00, 8'h00, 8'h00, 8'h00,                                   // ICMP unused
-        icmp_csum[7:0], icmp_csum[15:8], 8'h03, 8'h03,
-        r_peer[7:0], r_peer[15:8], r_peer[23:16], r_peer[31:24],
-        r_us[7:0], r_us[15:8], r_us[23:16], r_us[31:24],
-        ip_csum[7:0], ip_csum[15:8], 8'h01, t_ttl,
+        icmp_csum_reg[7:0], icmp_csum_reg[15:8], 8'h03, 8'h03,
+        peer_ip_reg[7:0], peer_ip_reg[15:8], peer_ip_reg[23:16], peer_ip_reg[31:24],
+        our_ip_reg[7:0], our_ip_reg[15:8], our_ip_reg[23:16], our_ip_reg[31:24],
+        ip_csum_reg[7:0], ip_csum_reg[15:8], 8'h01, ttl_reg,
         8'h00, 8'h00, 8'h00, 8'h00, 8'h38, 8'h00, 8'h00, 8'h45,
         8'h00, 8'h08,
-        t_mac[7:0], t_mac[15:8], t_mac[23:16], t_mac[31:24], t_mac[39:32], t_mac[47:40],
-        r_mac[7:0], r_mac[15:8], r_mac[23:16], r_mac[31:24], r_mac[39:32], r_mac[47:40]
+        src_mac_reg[7:0], src_mac_reg[15:8], src_mac_reg[23:16], src_mac_reg[31:24],
+        src_mac_reg[39:32], src_mac_reg[47:40],
+        dst_mac_reg[7:0], dst_mac_reg[15:8], dst_mac_reg[23:16], dst_mac_reg[31:24],
+        dst_mac_reg[39:32], dst_mac_reg[47:40]
     };
 
     /* verilator lint_off UNUSEDSIGNAL */
@@ -161,11 +178,11 @@ module icmp_unreach #(
         .DATA_W(DATA_W), .KEEP_W(KEEP_W), .HDR_BYTES(70), .CHECK_LEN(1)
     ) eng (
         .clk(clk), .rst(rst),
-        .start(st == S_GO), .start_drop(1'b0), .start_len(16'd0), .can_start(eng_can),
+        .start(state_reg == STATE_GO), .start_drop(1'b0), .start_len(16'd0), .can_start(eng_can),
         /* verilator lint_off PINCONNECTEMPTY */
         .hdr_free(eng_free), .hdr_free_nx(),  // (its next value is not used here)
         /* verilator lint_on PINCONNECTEMPTY */
-        .hdr(hv),
+        .hdr(hdr),
         .s_axis_tdata({DATA_W{1'b0}}), .s_axis_tkeep({KEEP_W{1'b0}}), .s_axis_tvalid(1'b1),
         .s_axis_tready(s_ready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),

@@ -63,15 +63,18 @@
 //   at most once per frame of at least 60 bytes, one byte a cycle. So the counts are
 //   exact while at most 30 reads are taken in any 90 cycles; cnt_lost tells otherwise.
 //   COUNTERS = 0 builds no counter (the strobes are left unconnected).
-// Parameters: ARP_ENTRIES, RX_FIFO_BYTES (power of two, >= the largest frame), MAX_FRAME
-//   (largest frame the MAC accepts, FCS included), ECHO_CSUM_MODE (0 none, 1 computed:
-//   needs TX_BUF_BYTES >= the largest datagram), TX_BUF_BYTES (0: no store-and-forward
-//   buffer), ICMP_ECHO (1: answer ping; 0: ICMP consumed and counted in icmp_dropped),
-//   ICMP_UNREACH (1: port unreachable for closed ports), ECHO_ARP (0: the echo replies
-//   to the request's source MAC; 1: its replies go through an ARP lookup of the sender's
-//   IP, as a transmitting application's would), CNT_W (counter width, 2..32),
-//   COUNTERS (0 none, 1 counters in flip-flops, 2 counters in RAM),
-//   CNT_PW (pending bits per counter with COUNTERS = 2, >= 1), RX_BUSY_WAIT (udp_stack's).
+// Parameters (checked at elaboration, here or in the block they are passed to; tested
+//   values in brackets): ARP_ENTRIES (arp's) [4], RX_FIFO_BYTES (power of two, >= MAX_FRAME)
+//   [2048], MAX_FRAME (largest frame the MAC accepts, FCS included) [1518],
+//   ECHO_CSUM_MODE (0 none, 1 computed: needs TX_BUF_BYTES >= the largest datagram)
+//   [0, 1], TX_BUF_BYTES (0: no store-and-forward buffer) [0, 2048], ICMP_ECHO (1: answer
+//   ping; 0: ICMP consumed and counted in icmp_dropped) [0, 1], ICMP_UNREACH (1: port
+//   unreachable for closed ports) [0, 1], ECHO_ARP (0: the echo replies to the request's
+//   source MAC; 1: its replies go through an ARP lookup of the sender's IP, as a
+//   transmitting application's would) [0, 1], CNT_W (counter width, 2..32) [3, 8, 32],
+//   COUNTERS (0 none, 1 counters in flip-flops, 2 counters in RAM) [0, 1, 2], CNT_PW
+//   (pending bits per counter with COUNTERS = 2, stat_counters' PW) [2], RX_BUSY_WAIT
+//   (udp_stack's) [-1].
 // Latency: the MAC's receive latency, the whole frame (frame FIFO) plus 2 cycles, the
 //   stack's turnaround (docs/stack.md), 2 cycles to the first preamble byte (the source's
 //   register slice and the MAC).
@@ -118,6 +121,19 @@ module udp_echo_node #(
     generate
         if (COUNTERS < 0 || COUNTERS > 2) begin : g_check_counters
             udp_echo_node_COUNTERS_must_be_0_1_or_2 u_error ();  // unsupported parameter
+        end
+        if (CNT_W < 2 || CNT_W > 32) begin : g_check_cnt_w
+            udp_echo_node_CNT_W_must_be_2_to_32 u_error ();  // unsupported parameter
+        end
+        if (ECHO_CSUM_MODE != 0 && ECHO_CSUM_MODE != 1) begin : g_check_echo_csum_mode
+            udp_echo_node_ECHO_CSUM_MODE_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (ECHO_ARP != 0 && ECHO_ARP != 1) begin : g_check_echo_arp
+            udp_echo_node_ECHO_ARP_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if ((RX_FIFO_BYTES & (RX_FIFO_BYTES - 1)) != 0 || RX_FIFO_BYTES < MAX_FRAME)
+        begin : g_check_rx_fifo_bytes
+            udp_echo_node_RX_FIFO_BYTES_must_be_a_power_of_2_holding_MAX_FRAME u_error ();
         end
     endgenerate
 

@@ -35,31 +35,37 @@
 //                    sf_overflow strobes, NUM_PORTS bits each (port 0 first)
 //       A block left out (ICMP_ECHO = 0, ICMP_UNREACH = 0) gives zeros, except that
 //       without the echo every ICMP message is counted as dropped (EV_ICMP + 2).
-// Parameters: DATA_W (8 or 64), KEEP_W, NUM_PORTS, RX_STORE_FWD (udp_rx: 0 cut-through
-//   with tuser on bad datagrams, 1 store and forward, bad datagrams dropped),
+// Parameters (checked at elaboration here; ARP_ENTRIES and TX_BUF_BYTES by arp and
+//   udp_tx; RX_BUSY_WAIT and TX_PIPE take any value):
+//   DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8,
+//   NUM_PORTS (1..8; tested 1, 2 and 3),
+//   RX_STORE_FWD (udp_rx: 0 cut-through with tuser on bad datagrams, 1 store and
+//   forward, bad datagrams dropped; 0 tested here, 1 in udp_rx's tests),
 //   TX_BUF_BYTES (per-port buffer for checksum mode 1; 0 = none: mode 1 then sends
 //   checksum 0), ARP_ENTRIES,
 //   ICMP_ECHO (1: build the ICMP echo responder; 0: leave it out: every ICMP message is
-//   consumed and counted as dropped),
+//   consumed and counted as dropped; both tested),
 //   ICMP_UNREACH (1: build the rate-limited ICMP port-unreachable sender, enabled at run
-//   time by cfg_unreach_per_ms != 0; 0: leave it out),
+//   time by cfg_unreach_per_ms != 0; 0: leave it out; both tested),
 //   RX_BUSY_WAIT (udp_rx: cycles an application port may take to accept a datagram's
 //   header before the datagram is dropped whole and counted (busy_drop), so one
-//   stalled application cannot stall ARP, ICMP and the other ports; -1 = wait forever),
-//   TX_PIPE (bit mask over the arbiter's inputs: 0 ARP, 1 ICMP echo, 2 raw, 3.. the UDP
-//   ports, then the port-unreachable sender; a set bit puts a register slice, axis_pipe,
-//   on that source's output in front of eth_tx_arb, so the arbiter's grant logic and data
-//   multiplexer see flip-flops for it and its tready is a flip-flop: one cycle more on
-//   its frames, two beats of storage; 0: none),
-//   TX_ARB_REG (eth_tx_arb REG_OUT: 0 the arbiter's output is its data multiplexer;
-//   1 an output register, with the grant decided from registers only: m_axis_* are
-//   flip-flops and no path from the sources' slices or the MAC crosses the arbiter in
-//   more than a gate or two, for a consumer that pauses between frames (a MAC); a frame
-//   reaches m_axis 3 cycles after its source offers it on an idle arbiter, and frames
-//   leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap),
-//   TCP (0, or 1: ip_rx passes TCP segments out on m_tcp_* and a TCP engine's frames
-//   come in on s_tcp_tx_axis_* as the arbiter's last input, after the port-unreachable
-//   sender; 0 and 1 tested).
+//   stalled application cannot stall ARP, ICMP and the other ports; -1 (any negative
+//   value) = wait forever; tested -1, 4 and 125000),
+//   TX_PIPE (bit mask over the arbiter's NUM_PORTS + 3 + ICMP_UNREACH + TCP inputs: 0 ARP,
+//   1 ICMP echo, 2 raw, 3.. the UDP ports, the port-unreachable sender, the TCP engine; a set bit
+//   puts a register slice, axis_pipe, on that source's output in front of eth_tx_arb, so
+//   the arbiter's grant logic and data multiplexer see flip-flops for it and its tready
+//   is a flip-flop: one cycle more on its frames, two beats of storage; 0: none; bits
+//   above the inputs are ignored; tested 0, 31 and 255; not checked: every value is a mask),
+//   TX_ARB_REG (eth_tx_arb REG_OUT, 0 or 1, both tested: 0 the arbiter's output is its
+//   data multiplexer; 1 an output register, with the grant decided from registers only:
+//   m_axis_* are flip-flops and no path from the sources' slices or the MAC crosses the
+//   arbiter in more than a gate or two, for a consumer that pauses between frames (a
+//   MAC); a frame reaches m_axis 3 cycles after its source offers it on an idle arbiter,
+//   and frames leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap),
+//   TCP (0 or 1, both tested: 1 passes TCP segments (protocol 6) out of ip_rx on m_tcp_*
+//   and takes a TCP engine's frames on s_tcp_tx_axis_* as the arbiter's last input, after
+//   the port-unreachable sender; 0 leaves both idle).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -197,13 +203,35 @@ module udp_stack #(
 
     // arbiter inputs: ARP, ICMP, raw, the UDP ports, then the port-unreachable sender if built
     localparam integer UN  = (ICMP_UNREACH != 0) ? 1 : 0;
-    generate
-        if (TCP != 0 && TCP != 1) begin : g_check_tcp
-            udp_stack_TCP_must_be_0_or_1 u_error ();  // unsupported parameter (no such module)
-        end
-    endgenerate
     localparam integer TN  = (TCP != 0) ? 1 : 0;
     localparam integer NTX = NUM_PORTS + 3 + UN + TN;
+
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            udp_stack_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W * 8 != DATA_W) begin : g_check_keep_w
+            udp_stack_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+        if (NUM_PORTS < 1 || NUM_PORTS > 8) begin : g_check_num_ports
+            udp_stack_NUM_PORTS_must_be_1_to_8 u_error ();  // unsupported parameter
+        end
+        if (RX_STORE_FWD != 0 && RX_STORE_FWD != 1) begin : g_check_rx_store_fwd
+            udp_stack_RX_STORE_FWD_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (ICMP_ECHO != 0 && ICMP_ECHO != 1) begin : g_check_icmp_echo
+            udp_stack_ICMP_ECHO_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (ICMP_UNREACH != 0 && ICMP_UNREACH != 1) begin : g_check_icmp_unreach
+            udp_stack_ICMP_UNREACH_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (TX_ARB_REG != 0 && TX_ARB_REG != 1) begin : g_check_tx_arb_reg
+            udp_stack_TX_ARB_REG_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+        if (TCP != 0 && TCP != 1) begin : g_check_tcp
+            udp_stack_TCP_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
+    endgenerate
     localparam integer UI  = NUM_PORTS + 3;  // the port-unreachable sender's input (UN = 1)
     localparam integer TI  = UI + UN;        // the TCP engine's frames (TN = 1)
     localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
@@ -355,40 +383,35 @@ module udp_stack #(
         .cnt_ev(cnt_ev[EV_ARP+:14])
     );
 
-    // round-robin grant of the lookup port; the owner of the lookup in flight gets the answer
-    reg  [PW-1:0] arp_last;
-    reg  [PW-1:0] arp_owner;
-    reg  [PW-1:0] arp_gnt;
+    // round-robin grant of the lookup port: the first requester after the port served
+    // last, else the lowest; that port also gets the answer of the lookup in flight
+    reg  [PW-1:0] arp_owner_reg;   // the port of the last lookup taken
+    reg  [PW-1:0] arp_grant;
     reg           arp_any;
-    reg           arp_hi;
-    wire [31:0]   arp_last32 = {{(32-PW){1'b0}}, arp_last};
+    reg           arp_after_owner; // a requester above arp_owner_reg was found
     integer k;
     always @(*) begin
-        // first requester after the last one served, else the lowest
-        arp_gnt = {PW{1'b0}};
-        arp_any = 1'b0;
-        arp_hi = 1'b0;
+        arp_grant       = {PW{1'b0}};
+        arp_any         = 1'b0;
+        arp_after_owner = 1'b0;
         for (k = NUM_PORTS - 1; k >= 0; k = k - 1)
             if (p_arp_req_valid[k]) begin
                 arp_any = 1'b1;
-                if (k > arp_last32) begin
-                    arp_gnt = k[PW-1:0];
-                    arp_hi = 1'b1;
-                end else if (!arp_hi) begin
-                    arp_gnt = k[PW-1:0];
+                if (k > arp_owner_reg) begin
+                    arp_grant       = k[PW-1:0];
+                    arp_after_owner = 1'b1;
+                end else if (!arp_after_owner) begin
+                    arp_grant = k[PW-1:0];
                 end
             end
     end
     assign arp_req_valid = arp_any;
-    assign arp_req_ip = p_arp_req_ip[32*arp_gnt+:32];
+    assign arp_req_ip = p_arp_req_ip[32*arp_grant+:32];
     always @(posedge clk) begin
-        if (rst) begin
-            arp_last <= {PW{1'b0}};
-            arp_owner <= {PW{1'b0}};
-        end else if (arp_req_valid && arp_req_ready) begin
-            arp_last <= arp_gnt;
-            arp_owner <= arp_gnt;
-        end
+        if (rst)
+            arp_owner_reg <= {PW{1'b0}};
+        else if (arp_req_valid && arp_req_ready)
+            arp_owner_reg <= arp_grant;
     end
 
     generate
@@ -490,9 +513,9 @@ module udp_stack #(
                 .m_axis_tvalid(tx_tvalid[3+g]), .m_axis_tready(tx_tready[3+g]),
                 .m_axis_tlast(tx_tlast[3+g]), .m_axis_tuser(tx_tuser[3+g]),
                 .arp_req_valid(p_arp_req_valid[g]),
-                .arp_req_ready(arp_req_ready && arp_gnt == g),
+                .arp_req_ready(arp_req_ready && arp_grant == g),
                 .arp_req_ip(p_arp_req_ip[32*g+:32]),
-                .arp_resp_valid(arp_resp_valid && arp_owner == g),
+                .arp_resp_valid(arp_resp_valid && arp_owner_reg == g),
                 .arp_resp_hit(arp_resp_hit), .arp_resp_mac(arp_resp_mac),
                 .cnt_ev(tx_ev)
             );

@@ -4,8 +4,9 @@
 // 1 = computed by store and forward). With mode 0 the reply is cut through: its first
 // byte leaves 1 cycle after the request's header, long before the request has ended.
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CSUM_MODE (0 or 1), BUF_BYTES (udp_tx's
-//   mode-1 buffer; 0 = none, mode 1 then sends checksum 0).
+// Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, CSUM_MODE (0 or 1, both
+//   tested), BUF_BYTES (udp_tx's mode-1 buffer: 2048, or 0 = none: mode 1 then sends
+//   checksum 0).
 // Interfaces: cfg_mac, cfg_ip, cfg_ttl, cfg_df (as udp_ip_tx); s_hdr_* and s_axis_*: the
 //   receive application port (hdr_src_mac, hdr_src_ip, hdr_src_port, hdr_dst_port,
 //   hdr_len); m_axis_*: reply frames.
@@ -49,13 +50,20 @@ module udp_echo_tx #(
 
     output wire [2:0]        cnt_ev
 );
-    wire              h_valid, h_ready, h_dmac_v;
-    wire [47:0]       h_dmac;
-    wire [31:0]       h_dip;
-    wire [15:0]       h_dport, h_sport, h_len, h_csum;
-    wire [DATA_W-1:0] p_tdata;
-    wire [KEEP_W-1:0] p_tkeep;
-    wire              p_tvalid, p_tready, p_tlast, p_tuser;
+    generate
+        if (CSUM_MODE != 0 && CSUM_MODE != 1) begin : g_check_csum_mode
+            udp_echo_tx_CSUM_MODE_must_be_0_or_1 u_error ();  // unsupported parameter (no such module)
+        end
+    endgenerate
+
+    // the echo's transmit request, to udp_tx
+    wire              tx_hdr_valid, tx_hdr_ready, tx_hdr_dst_mac_valid;
+    wire [47:0]       tx_hdr_dst_mac;
+    wire [31:0]       tx_hdr_dst_ip;
+    wire [15:0]       tx_hdr_dst_port, tx_hdr_src_port, tx_hdr_len, tx_hdr_csum;
+    wire [DATA_W-1:0] tx_axis_tdata;
+    wire [KEEP_W-1:0] tx_axis_tkeep;
+    wire              tx_axis_tvalid, tx_axis_tready, tx_axis_tlast, tx_axis_tuser;
 
     udp_echo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) echo (
         .clk(clk), .rst(rst),
@@ -64,11 +72,13 @@ module udp_echo_tx #(
         .s_hdr_dst_port(s_hdr_dst_port), .s_hdr_len(s_hdr_len),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-        .m_hdr_valid(h_valid), .m_hdr_ready(h_ready), .m_hdr_dst_mac(h_dmac),
-        .m_hdr_dst_mac_valid(h_dmac_v), .m_hdr_dst_ip(h_dip), .m_hdr_dst_port(h_dport),
-        .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum),
-        .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
-        .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
+        .m_hdr_valid(tx_hdr_valid), .m_hdr_ready(tx_hdr_ready),
+        .m_hdr_dst_mac(tx_hdr_dst_mac), .m_hdr_dst_mac_valid(tx_hdr_dst_mac_valid),
+        .m_hdr_dst_ip(tx_hdr_dst_ip), .m_hdr_dst_port(tx_hdr_dst_port),
+        .m_hdr_src_port(tx_hdr_src_port), .m_hdr_len(tx_hdr_len), .m_hdr_csum(tx_hdr_csum),
+        .m_axis_tdata(tx_axis_tdata), .m_axis_tkeep(tx_axis_tkeep),
+        .m_axis_tvalid(tx_axis_tvalid), .m_axis_tready(tx_axis_tready),
+        .m_axis_tlast(tx_axis_tlast), .m_axis_tuser(tx_axis_tuser),
         .cnt_ev(cnt_ev[0])
     );
 
@@ -82,12 +92,14 @@ module udp_echo_tx #(
     udp_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) tx (
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
-        .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),
-        .s_hdr_dst_mac_valid(h_dmac_v), .s_hdr_dst_ip(h_dip), .s_hdr_dst_port(h_dport),
-        .s_hdr_src_port(h_sport), .s_hdr_len(h_len), .s_hdr_csum(h_csum),
+        .s_hdr_valid(tx_hdr_valid), .s_hdr_ready(tx_hdr_ready),
+        .s_hdr_dst_mac(tx_hdr_dst_mac), .s_hdr_dst_mac_valid(tx_hdr_dst_mac_valid),
+        .s_hdr_dst_ip(tx_hdr_dst_ip), .s_hdr_dst_port(tx_hdr_dst_port),
+        .s_hdr_src_port(tx_hdr_src_port), .s_hdr_len(tx_hdr_len), .s_hdr_csum(tx_hdr_csum),
         .s_hdr_csum_mode(MODE),
-        .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid),
-        .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
+        .s_axis_tdata(tx_axis_tdata), .s_axis_tkeep(tx_axis_tkeep),
+        .s_axis_tvalid(tx_axis_tvalid), .s_axis_tready(tx_axis_tready),
+        .s_axis_tlast(tx_axis_tlast), .s_axis_tuser(tx_axis_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .arp_req_valid(arp_req_valid), .arp_req_ready(1'b0), .arp_req_ip(arp_req_ip),

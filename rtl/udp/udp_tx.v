@@ -3,10 +3,10 @@
 // udp_tx_csum (mode 1, store and forward; modes 0 and 2 straight through) followed by the
 // zero-wait udp_ip_tx. Ports are those of udp_ip_tx (see its header); cnt_ev adds
 // udp_tx_csum's strobes.
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8; BUF_BYTES: udp_tx_csum's mode-1 buffer
-//   (power of two, >= the largest datagram), or 0 for no buffer at all: every datagram then
-//   passes straight through, mode 1 is sent with UDP checksum 0 (legal in IPv4, RFC 768)
-//   and the sf strobes stay 0.
+// Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8; BUF_BYTES: 2048 (udp_tx_csum's
+//   mode-1 buffer), or 0 for no buffer at all: every datagram then passes straight
+//   through, mode 1 is sent with UDP checksum 0 (legal in IPv4, RFC 768) and the sf
+//   strobes stay 0.
 // cnt_ev[5:0]: event strobes, one cycle each, for counters kept in stat_counters (read
 //   them while rst is low): bits 0-3 udp_ip_tx's (tx_frames, tx_abort, tx_long,
 //   arp_miss), bits 4-5 udp_tx_csum's (sf_frames, sf_overflow).
@@ -15,7 +15,7 @@
 // 3 cycles after the payload's last beat was taken (see udp_tx_csum), and back to back
 // at line rate (the next datagram is stored while the current one leaves).
 module udp_tx #(
-    parameter DATA_W = 8,
+    parameter DATA_W    = 8,
     parameter KEEP_W    = DATA_W / 8,
     parameter BUF_BYTES = 2048
 ) (
@@ -62,65 +62,80 @@ module udp_tx #(
     output wire [5:0]        cnt_ev
 );
 
-    wire              h_valid, h_ready, h_dmac_v;
-    wire [47:0]       h_dmac;
-    wire [31:0]       h_dip;
-    wire [15:0]       h_dport, h_sport, h_len, h_csum;
-    wire [1:0]        h_mode;
-    wire [DATA_W-1:0] p_tdata;
-    wire [KEEP_W-1:0] p_tkeep;
-    wire              p_tvalid, p_tready, p_tlast, p_tuser;
+    generate
+        if (BUF_BYTES != 0 && BUF_BYTES != 2048) begin : g_check_buf_bytes
+            udp_tx_BUF_BYTES_must_be_0_or_2048 u_error ();  // unsupported parameter (no such module)
+        end
+    endgenerate
 
-    wire [1:0] sf_ev;  // udp_tx_csum's counter strobes
+    // udp_tx_csum's output, udp_ip_tx's input
+    wire              ip_hdr_valid, ip_hdr_ready, ip_hdr_dst_mac_valid;
+    wire [47:0]       ip_hdr_dst_mac;
+    wire [31:0]       ip_hdr_dst_ip;
+    wire [15:0]       ip_hdr_dst_port, ip_hdr_src_port, ip_hdr_len, ip_hdr_csum;
+    wire [1:0]        ip_hdr_csum_mode;
+    wire [DATA_W-1:0] ip_axis_tdata;
+    wire [KEEP_W-1:0] ip_axis_tkeep;
+    wire              ip_axis_tvalid, ip_axis_tready, ip_axis_tlast, ip_axis_tuser;
+
+    wire [1:0] sf_ev;  // udp_tx_csum's event strobes
     wire [3:0] tx_ev;  // udp_ip_tx's
     generate
         if (BUF_BYTES == 0) begin : g_nobuf
             // no store-and-forward buffer: every datagram passes straight through; mode 1
             // ("computed") is sent with UDP checksum 0 (legal in IPv4: RFC 768, no checksum)
-            assign h_valid         = s_hdr_valid;
-            assign s_hdr_ready     = h_ready;
-            assign h_dmac          = s_hdr_dst_mac;
-            assign h_dmac_v        = s_hdr_dst_mac_valid;
-            assign h_dip           = s_hdr_dst_ip;
-            assign h_dport         = s_hdr_dst_port;
-            assign h_sport         = s_hdr_src_port;
-            assign h_len           = s_hdr_len;
-            assign h_csum          = s_hdr_csum;
-            assign h_mode          = (s_hdr_csum_mode == 2'd1) ? 2'd0 : s_hdr_csum_mode;
-            assign p_tdata         = s_axis_tdata;
-            assign p_tkeep         = s_axis_tkeep;
-            assign p_tvalid        = s_axis_tvalid;
-            assign s_axis_tready   = p_tready;
-            assign p_tlast         = s_axis_tlast;
-            assign p_tuser         = s_axis_tuser;
-            assign sf_ev           = 2'b00;
+            assign ip_hdr_valid         = s_hdr_valid;
+            assign s_hdr_ready          = ip_hdr_ready;
+            assign ip_hdr_dst_mac       = s_hdr_dst_mac;
+            assign ip_hdr_dst_mac_valid = s_hdr_dst_mac_valid;
+            assign ip_hdr_dst_ip        = s_hdr_dst_ip;
+            assign ip_hdr_dst_port      = s_hdr_dst_port;
+            assign ip_hdr_src_port      = s_hdr_src_port;
+            assign ip_hdr_len           = s_hdr_len;
+            assign ip_hdr_csum          = s_hdr_csum;
+            assign ip_hdr_csum_mode     = (s_hdr_csum_mode == 2'd1) ? 2'd0 : s_hdr_csum_mode;
+            assign ip_axis_tdata        = s_axis_tdata;
+            assign ip_axis_tkeep        = s_axis_tkeep;
+            assign ip_axis_tvalid       = s_axis_tvalid;
+            assign s_axis_tready        = ip_axis_tready;
+            assign ip_axis_tlast        = s_axis_tlast;
+            assign ip_axis_tuser        = s_axis_tuser;
+            assign sf_ev                = 2'b00;
         end else begin : g_sf
-        udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) sf (
-            .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
-            .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready), .s_hdr_dst_mac(s_hdr_dst_mac),
-            .s_hdr_dst_mac_valid(s_hdr_dst_mac_valid), .s_hdr_dst_ip(s_hdr_dst_ip),
-            .s_hdr_dst_port(s_hdr_dst_port), .s_hdr_src_port(s_hdr_src_port), .s_hdr_len(s_hdr_len),
-            .s_hdr_csum(s_hdr_csum), .s_hdr_csum_mode(s_hdr_csum_mode),
-            .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-            .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-            .m_hdr_valid(h_valid), .m_hdr_ready(h_ready), .m_hdr_dst_mac(h_dmac),
-            .m_hdr_dst_mac_valid(h_dmac_v), .m_hdr_dst_ip(h_dip), .m_hdr_dst_port(h_dport),
-            .m_hdr_src_port(h_sport), .m_hdr_len(h_len), .m_hdr_csum(h_csum), .m_hdr_csum_mode(h_mode),
-            .m_axis_tdata(p_tdata), .m_axis_tkeep(p_tkeep), .m_axis_tvalid(p_tvalid),
-            .m_axis_tready(p_tready), .m_axis_tlast(p_tlast), .m_axis_tuser(p_tuser),
-            .cnt_ev(sf_ev)
-        );
+            udp_tx_csum #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .BUF_BYTES(BUF_BYTES)) sf (
+                .clk(clk), .rst(rst), .cfg_ip(cfg_ip),
+                .s_hdr_valid(s_hdr_valid), .s_hdr_ready(s_hdr_ready),
+                .s_hdr_dst_mac(s_hdr_dst_mac), .s_hdr_dst_mac_valid(s_hdr_dst_mac_valid),
+                .s_hdr_dst_ip(s_hdr_dst_ip), .s_hdr_dst_port(s_hdr_dst_port),
+                .s_hdr_src_port(s_hdr_src_port), .s_hdr_len(s_hdr_len),
+                .s_hdr_csum(s_hdr_csum), .s_hdr_csum_mode(s_hdr_csum_mode),
+                .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+                .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
+                .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+                .m_hdr_valid(ip_hdr_valid), .m_hdr_ready(ip_hdr_ready),
+                .m_hdr_dst_mac(ip_hdr_dst_mac), .m_hdr_dst_mac_valid(ip_hdr_dst_mac_valid),
+                .m_hdr_dst_ip(ip_hdr_dst_ip), .m_hdr_dst_port(ip_hdr_dst_port),
+                .m_hdr_src_port(ip_hdr_src_port), .m_hdr_len(ip_hdr_len),
+                .m_hdr_csum(ip_hdr_csum), .m_hdr_csum_mode(ip_hdr_csum_mode),
+                .m_axis_tdata(ip_axis_tdata), .m_axis_tkeep(ip_axis_tkeep),
+                .m_axis_tvalid(ip_axis_tvalid), .m_axis_tready(ip_axis_tready),
+                .m_axis_tlast(ip_axis_tlast), .m_axis_tuser(ip_axis_tuser),
+                .cnt_ev(sf_ev)
+            );
         end
     endgenerate
 
     udp_ip_tx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) tx (
         .clk(clk), .rst(rst),
         .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_ttl(cfg_ttl), .cfg_df(cfg_df),
-        .s_hdr_valid(h_valid), .s_hdr_ready(h_ready), .s_hdr_dst_mac(h_dmac),
-        .s_hdr_dst_mac_valid(h_dmac_v), .s_hdr_dst_ip(h_dip), .s_hdr_dst_port(h_dport),
-        .s_hdr_src_port(h_sport), .s_hdr_len(h_len), .s_hdr_csum(h_csum), .s_hdr_csum_mode(h_mode),
-        .s_axis_tdata(p_tdata), .s_axis_tkeep(p_tkeep), .s_axis_tvalid(p_tvalid),
-        .s_axis_tready(p_tready), .s_axis_tlast(p_tlast), .s_axis_tuser(p_tuser),
+        .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready),
+        .s_hdr_dst_mac(ip_hdr_dst_mac), .s_hdr_dst_mac_valid(ip_hdr_dst_mac_valid),
+        .s_hdr_dst_ip(ip_hdr_dst_ip), .s_hdr_dst_port(ip_hdr_dst_port),
+        .s_hdr_src_port(ip_hdr_src_port), .s_hdr_len(ip_hdr_len), .s_hdr_csum(ip_hdr_csum),
+        .s_hdr_csum_mode(ip_hdr_csum_mode),
+        .s_axis_tdata(ip_axis_tdata), .s_axis_tkeep(ip_axis_tkeep),
+        .s_axis_tvalid(ip_axis_tvalid), .s_axis_tready(ip_axis_tready),
+        .s_axis_tlast(ip_axis_tlast), .s_axis_tuser(ip_axis_tuser),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
         .arp_req_valid(arp_req_valid), .arp_req_ready(arp_req_ready), .arp_req_ip(arp_req_ip),

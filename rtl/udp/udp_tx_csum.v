@@ -14,9 +14,9 @@
 // mode-1 datagram waits for the payload of the straight one before it, and a straight
 // header waits while a stored datagram is pending or still being forwarded.
 //
-// Parameters: DATA_W, KEEP_W = DATA_W/8, BUF_BYTES (power of two, >= the largest
-//   datagram, 2048 for a 1500-byte MTU; at line rate with 1472-byte datagrams the ring
-//   holds the rest of N and the start of N+1).
+// Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, BUF_BYTES (2048, for a
+//   1500-byte MTU; at line rate with 1472-byte datagrams the ring holds the rest of N and
+//   the start of N+1).
 //   A buffer of 0 bytes is built by udp_tx without this module (see udp_tx).
 // Interfaces: cfg_ip (source address of the pseudo-header, taken at the request);
 //   s_hdr_* / m_hdr_* the UDP application transmit header (dst_mac, dst_mac_valid,
@@ -78,6 +78,18 @@ module udp_tx_csum #(
 
     output wire [1:0]        cnt_ev
 );
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            udp_tx_csum_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            udp_tx_csum_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (BUF_BYTES != 2048) begin : g_check_buf_bytes
+            udp_tx_csum_BUF_BYTES_must_be_2048 u_error ();
+        end
+    endgenerate
+
     localparam DEPTH = BUF_BYTES / KEEP_W;
     localparam AW    = $clog2(DEPTH);
     /* verilator lint_off WIDTH */
@@ -88,41 +100,44 @@ module udp_tx_csum #(
 
     // writer: takes a mode-1 request, stores its payload into the ring while summing it,
     // then offers the header (mode 2, computed checksum) once the reader holds it
-    localparam [1:0] W_IDLE = 2'd0, W_STORE = 2'd1, W_SUM = 2'd2, W_HOLD = 2'd3;
-    reg [1:0] ws;
-    reg       handed;     // W_HOLD: the reader has this datagram's end (header may go)
-    reg       pass_pend;  // a straight-through datagram's payload is still flowing
+    localparam [1:0] STATE_IDLE  = 2'd0,  // no datagram being stored
+                     STATE_STORE = 2'd1,  // the payload goes into the ring
+                     STATE_SUM   = 2'd2,  // the checksum is folded
+                     STATE_HOLD  = 2'd3;  // the header waits for the reader, then is offered
+    reg  [1:0] state_reg, state_next;
+    reg        handed_reg;     // STATE_HOLD: the reader has this datagram's end (header may go)
+    reg        pass_pend_reg;  // a straight-through datagram's payload is still flowing
 
     // the writer's datagram: header, checksum, end in the ring
-    reg [47:0] r_dmac;
-    reg        r_dmac_v;
-    reg [31:0] r_dip;
-    reg [15:0] r_dport, r_sport, r_len;
-    reg [15:0] r_csum;
-    reg [KEEP_W-1:0] w_keep;
-    reg              w_user;
+    reg [47:0] dst_mac_reg;
+    reg        dst_mac_valid_reg;
+    reg [31:0] dst_ip_reg;
+    reg [15:0] dst_port_reg, src_port_reg, len_reg;
+    reg [15:0] csum_reg;
+    reg [KEEP_W-1:0] last_keep_reg;
+    reg              last_user_reg;
 
     // ring. The writer and the reader never use the same slot in one cycle (the reader
     // reads only beats stored before, the writer writes only free slots): no_rw_check
     // tells Yosys so, which spares the read-during-write bypass it would add around the RAM.
     (* no_rw_check *)
-    reg [DATA_W-1:0] mem [0:DEPTH-1];
-    reg [AW:0]       wr_ptr, rd_ptr;  // beats modulo 2 * DEPTH (one wrap bit)
-    reg              ovf;
-    reg [15:0]       rem;
-    reg              odd_beat;
-    reg [31:0]       acc;
+    reg [DATA_W-1:0] ring_mem [0:DEPTH-1];
+    reg [AW:0]       wr_ptr_reg, rd_ptr_reg;  // beats modulo 2 * DEPTH (one wrap bit)
+    reg              overflow_reg;  // the datagram did not fit
+    reg [15:0]       len_left_reg;  // payload bytes of hdr_len still to sum
+    reg              odd_beat_reg;
+    reg [31:0]       sum_reg;
 
-    // reader: streams one stored datagram from rd_ptr up to (not including) rd_end
-    reg              rd_act;   // a stored datagram is being forwarded
-    reg              rd_left;  // beats still to read from the ring
-    reg [AW-1:0]     rd_end;
-    reg [KEEP_W-1:0] rd_keep;
-    reg              rd_user;
+    // reader: streams one stored datagram from rd_ptr_reg up to (not including) rd_end_reg
+    reg              rd_active_reg;  // a stored datagram is being forwarded
+    reg              rd_more_reg;    // beats still to read from the ring
+    reg [AW-1:0]     rd_end_reg;
+    reg [KEEP_W-1:0] rd_keep_reg;
+    reg              rd_user_reg;
 
     // straight through only when nothing is stored or being forwarded (order is kept)
     wire straight = (s_hdr_csum_mode != 2'd1);
-    wire idle_all = (ws == W_IDLE) && !rd_act;
+    wire idle_all = (state_reg == STATE_IDLE) && !rd_active_reg;
     always @* begin
         s_hdr_ready         = 1'b0;
         m_hdr_valid         = 1'b0;
@@ -134,37 +149,37 @@ module udp_tx_csum #(
         m_hdr_len           = s_hdr_len;
         m_hdr_csum          = s_hdr_csum;
         m_hdr_csum_mode     = s_hdr_csum_mode;
-        if (ws == W_HOLD) begin
-            m_hdr_valid         = handed;
-            m_hdr_dst_mac       = r_dmac;
-            m_hdr_dst_mac_valid = r_dmac_v;
-            m_hdr_dst_ip        = r_dip;
-            m_hdr_dst_port      = r_dport;
-            m_hdr_src_port      = r_sport;
-            m_hdr_len           = r_len;
-            m_hdr_csum          = r_csum;
+        if (state_reg == STATE_HOLD) begin
+            m_hdr_valid         = handed_reg;
+            m_hdr_dst_mac       = dst_mac_reg;
+            m_hdr_dst_mac_valid = dst_mac_valid_reg;
+            m_hdr_dst_ip        = dst_ip_reg;
+            m_hdr_dst_port      = dst_port_reg;
+            m_hdr_src_port      = src_port_reg;
+            m_hdr_len           = len_reg;
+            m_hdr_csum          = csum_reg;
             m_hdr_csum_mode     = 2'd2;
-        end else if (ws == W_IDLE) begin
+        end else if (state_reg == STATE_IDLE) begin
             if (straight) begin
-                m_hdr_valid = s_hdr_valid && !rd_act;
-                s_hdr_ready = m_hdr_ready && !rd_act;
+                m_hdr_valid = s_hdr_valid && !rd_active_reg;
+                s_hdr_ready = m_hdr_ready && !rd_active_reg;
             end else begin
-                s_hdr_ready = !pass_pend;
+                s_hdr_ready = !pass_pend_reg;
             end
         end
     end
     wire s_hdr_fire = s_hdr_valid && s_hdr_ready;
 
     // payload sum of one beat: bytes within hdr_len, even offsets weigh 256
-    wire       rem_le = (rem <= KW16);
-    wire [7:0] rem8   = rem_le ? rem[7:0] : KW8;
+    wire       len_left_le = (len_left_reg <= KW16);
+    wire [7:0] beat_bytes  = len_left_le ? len_left_reg[7:0] : KW8;
     reg  [19:0] beat_sum;
     integer i;
     always @* begin
         beat_sum = 20'd0;
         for (i = 0; i < KEEP_W; i = i + 1) begin
-            if (s_axis_tkeep[i] && (i < rem8)) begin
-                if (((i % 2) == 1) ^ (ODD != 0 && odd_beat))
+            if (s_axis_tkeep[i] && (i < beat_bytes)) begin
+                if (((i % 2) == 1) ^ (ODD != 0 && odd_beat_reg))
                     beat_sum = beat_sum + {12'd0, s_axis_tdata[i*8+:8]};
                 else
                     beat_sum = beat_sum + {4'd0, s_axis_tdata[i*8+:8], 8'd0};
@@ -176,35 +191,34 @@ module udp_tx_csum #(
     // (ports, length; checksum field 0) words, summed at the request: the payload sum
     // starts from this value, so only a fold is left at the end. The UDP length is
     // counted twice (pseudo-header and header): 2 * (len + 8) = 2 * len + 16.
-    wire [19:0] ph  = {4'd0, cfg_ip[31:16]} + {4'd0, cfg_ip[15:0]}
-                    + {4'd0, s_hdr_dst_ip[31:16]} + {4'd0, s_hdr_dst_ip[15:0]}
-                    + {4'd0, s_hdr_src_port} + {4'd0, s_hdr_dst_port}
-                    + {3'd0, s_hdr_len, 1'b0} + 20'd33;
-    wire [31:0] tot = acc;
-    wire [16:0] f1   = {1'b0, tot[15:0]} + {1'b0, tot[31:16]};
-    wire [15:0] f2   = f1[15:0] + {15'd0, f1[16]};
-    wire [15:0] fin  = ~f2;
+    wire [19:0] hdr_sum = {4'd0, cfg_ip[31:16]} + {4'd0, cfg_ip[15:0]}
+                        + {4'd0, s_hdr_dst_ip[31:16]} + {4'd0, s_hdr_dst_ip[15:0]}
+                        + {4'd0, s_hdr_src_port} + {4'd0, s_hdr_dst_port}
+                        + {3'd0, s_hdr_len, 1'b0} + 20'd33;
+    wire [16:0] fold1 = {1'b0, sum_reg[15:0]} + {1'b0, sum_reg[31:16]};
+    wire [15:0] fold2 = fold1[15:0] + {15'd0, fold1[16]};
+    wire [15:0] csum  = ~fold2;
 
     // forward reader: the output register is the RAM's read register
-    reg              ov;
-    reg [DATA_W-1:0] o_data;
-    reg              o_last;
-    wire rd_en  = rd_act && rd_left && (!ov || m_axis_tready);
-    wire [AW:0] rd_next = rd_ptr + 1'b1;
-    wire        rd_lastb = (rd_next[AW-1:0] == rd_end);  // rd_ptr is the datagram's last
-    wire rd_fin = rd_act && ov && o_last && m_axis_tready;  // its last beat is taken
+    reg              out_valid_reg;
+    reg [DATA_W-1:0] out_data_reg;
+    reg              out_last_reg;
+    wire rd_en  = rd_active_reg && rd_more_reg && (!out_valid_reg || m_axis_tready);
+    wire [AW:0] rd_ptr_inc  = rd_ptr_reg + 1'b1;
+    wire        rd_last     = (rd_ptr_inc[AW-1:0] == rd_end_reg);  // rd_ptr_reg is the datagram's last
+    wire rd_done = rd_active_reg && out_valid_reg && out_last_reg && m_axis_tready;  // its last beat is taken
 
     always @* begin
-        if (rd_act) begin
-            m_axis_tdata  = o_data;
-            m_axis_tkeep  = o_last ? rd_keep : {KEEP_W{1'b1}};
-            m_axis_tvalid = ov;
-            m_axis_tlast  = o_last;
-            m_axis_tuser  = o_last && rd_user;
+        if (rd_active_reg) begin
+            m_axis_tdata  = out_data_reg;
+            m_axis_tkeep  = out_last_reg ? rd_keep_reg : {KEEP_W{1'b1}};
+            m_axis_tvalid = out_valid_reg;
+            m_axis_tlast  = out_last_reg;
+            m_axis_tuser  = out_last_reg && rd_user_reg;
         end else begin
             m_axis_tdata  = s_axis_tdata;
             m_axis_tkeep  = s_axis_tkeep;
-            m_axis_tvalid = pass_pend && s_axis_tvalid;
+            m_axis_tvalid = pass_pend_reg && s_axis_tvalid;
             m_axis_tlast  = s_axis_tlast;
             m_axis_tuser  = s_axis_tuser;
         end
@@ -213,104 +227,107 @@ module udp_tx_csum #(
     // a beat needs a free slot: the ring is full when the pointers differ by DEPTH.
     // Full while the reader is idle, the ring holds only the datagram being stored: it
     // is larger than the buffer, and its further beats are consumed and dropped. (From
-    // the writer's W_STORE to its hand-over the reader only finishes older datagrams.)
-    wire full     = (wr_ptr[AW-1:0] == rd_ptr[AW-1:0]) && (wr_ptr[AW] != rd_ptr[AW]);
-    wire fits     = !(full && !rd_act);
-    wire can_take = !full || !rd_act;
+    // the writer's STATE_STORE to its hand-over the reader only finishes older datagrams.)
+    wire full     = (wr_ptr_reg[AW-1:0] == rd_ptr_reg[AW-1:0]) && (wr_ptr_reg[AW] != rd_ptr_reg[AW]);
+    wire fits     = !(full && !rd_active_reg);
+    wire can_take = !full || !rd_active_reg;
     always @* begin
-        if (pass_pend) s_axis_tready = m_axis_tready;
-        else           s_axis_tready = (ws == W_STORE) && can_take;
+        if (pass_pend_reg) s_axis_tready = m_axis_tready;
+        else               s_axis_tready = (state_reg == STATE_STORE) && can_take;
     end
-    wire store_fire = (ws == W_STORE) && s_axis_tvalid && can_take;
+    wire store_fire = (state_reg == STATE_STORE) && s_axis_tvalid && can_take;
 
     // the reader takes the writer's datagram once the previous one has left (in the
     // cycle its last beat is taken, so the next header is offered the cycle after)
-    wire hand = ((ws == W_SUM) || (ws == W_HOLD && !handed)) && (!rd_act || rd_fin);
+    wire hand = ((state_reg == STATE_SUM) || (state_reg == STATE_HOLD && !handed_reg)) &&
+                (!rd_active_reg || rd_done);
 
     always @(posedge clk) begin
-        if (store_fire && fits) mem[wr_ptr[AW-1:0]] <= s_axis_tdata;
+        if (store_fire && fits) ring_mem[wr_ptr_reg[AW-1:0]] <= s_axis_tdata;
         if (rd_en) begin
-            o_data <= mem[rd_ptr[AW-1:0]];
-            o_last <= rd_lastb;
+            out_data_reg <= ring_mem[rd_ptr_reg[AW-1:0]];
+            out_last_reg <= rd_last;
         end
     end
 
-    assign cnt_ev = {(ws == W_SUM) && ovf, ws == W_SUM};
+    assign cnt_ev = {(state_reg == STATE_SUM) && overflow_reg, state_reg == STATE_SUM};
+
+    always @* begin
+        state_next = state_reg;
+        case (state_reg)
+            STATE_IDLE:  if (s_hdr_fire && !straight) state_next = STATE_STORE;
+            STATE_STORE: if (store_fire && s_axis_tlast) state_next = STATE_SUM;
+            STATE_SUM:   state_next = STATE_HOLD;
+            default:     if (m_hdr_valid && m_hdr_ready) state_next = STATE_IDLE;  // STATE_HOLD
+        endcase
+    end
 
     always @(posedge clk) begin
+        state_reg <= state_next;
         // straight-through bookkeeping
-        if (pass_pend && s_axis_tvalid && m_axis_tready && s_axis_tlast)
-            pass_pend <= 1'b0;
-        if (idle_all && straight && s_hdr_fire) pass_pend <= 1'b1;
+        if (pass_pend_reg && s_axis_tvalid && m_axis_tready && s_axis_tlast)
+            pass_pend_reg <= 1'b0;
+        if (idle_all && straight && s_hdr_fire) pass_pend_reg <= 1'b1;
 
         // writer
-        case (ws)
-            W_IDLE: if (s_hdr_fire && !straight) begin
-                ws       <= W_STORE;
-                r_dmac   <= s_hdr_dst_mac;
-                r_dmac_v <= s_hdr_dst_mac_valid;
-                r_dip    <= s_hdr_dst_ip;
-                r_dport  <= s_hdr_dst_port;
-                r_sport  <= s_hdr_src_port;
-                r_len    <= s_hdr_len;
-                rem      <= s_hdr_len;
-                acc      <= {12'd0, ph};
-                odd_beat <= 1'b0;
-                ovf      <= 1'b0;
+        if (state_reg == STATE_IDLE && s_hdr_fire && !straight) begin
+            dst_mac_reg       <= s_hdr_dst_mac;
+            dst_mac_valid_reg <= s_hdr_dst_mac_valid;
+            dst_ip_reg        <= s_hdr_dst_ip;
+            dst_port_reg      <= s_hdr_dst_port;
+            src_port_reg      <= s_hdr_src_port;
+            len_reg           <= s_hdr_len;
+            len_left_reg      <= s_hdr_len;
+            sum_reg           <= {12'd0, hdr_sum};
+            odd_beat_reg      <= 1'b0;
+            overflow_reg      <= 1'b0;
+        end
+        if (store_fire) begin
+            sum_reg      <= sum_reg + {12'd0, beat_sum};
+            len_left_reg <= len_left_le ? 16'd0 : len_left_reg - KW16;
+            odd_beat_reg <= !odd_beat_reg;
+            if (fits) begin
+                wr_ptr_reg    <= wr_ptr_reg + 1'b1;
+                last_keep_reg <= s_axis_tkeep;
+            end else begin
+                overflow_reg <= 1'b1;
             end
-            W_STORE: if (store_fire) begin
-                acc      <= acc + {12'd0, beat_sum};
-                rem      <= rem_le ? 16'd0 : rem - KW16;
-                odd_beat <= !odd_beat;
-                if (fits) begin
-                    wr_ptr <= wr_ptr + 1'b1;
-                    w_keep <= s_axis_tkeep;
-                end else begin
-                    ovf <= 1'b1;
-                end
-                if (s_axis_tlast) begin
-                    ws     <= W_SUM;
-                    w_user <= s_axis_tuser || !fits || ovf;
-                    if (!fits) w_keep <= {KEEP_W{1'b1}};
-                end
+            if (s_axis_tlast) begin
+                last_user_reg <= s_axis_tuser || !fits || overflow_reg;
+                if (!fits) last_keep_reg <= {KEEP_W{1'b1}};
             end
-            W_SUM: begin
-                r_csum <= (fin == 16'd0) ? 16'hffff : fin;
-                ws     <= W_HOLD;
-                handed <= hand;
-            end
-            W_HOLD: begin
-                if (hand) handed <= 1'b1;
-                if (m_hdr_valid && m_hdr_ready) ws <= W_IDLE;
-            end
-            default: ws <= W_IDLE;
-        endcase
+        end
+        if (state_reg == STATE_SUM) begin
+            csum_reg   <= (csum == 16'd0) ? 16'hffff : csum;  // 0 is sent as 0xFFFF
+            handed_reg <= hand;
+        end
+        if (state_reg == STATE_HOLD && hand) handed_reg <= 1'b1;
 
         // reader
         if (hand) begin
-            rd_act  <= 1'b1;
-            rd_left <= 1'b1;
-            rd_end  <= wr_ptr[AW-1:0];  // stable from W_SUM until the header is taken
-            rd_keep <= w_keep;
-            rd_user <= w_user;
-            ov      <= 1'b0;
-        end else if (rd_act) begin
+            rd_active_reg <= 1'b1;
+            rd_more_reg   <= 1'b1;
+            rd_end_reg    <= wr_ptr_reg[AW-1:0];  // stable from STATE_SUM until the header is taken
+            rd_keep_reg   <= last_keep_reg;
+            rd_user_reg   <= last_user_reg;
+            out_valid_reg <= 1'b0;
+        end else if (rd_active_reg) begin
             if (rd_en) begin
-                ov     <= 1'b1;
-                rd_ptr <= rd_next;
-                if (rd_lastb) rd_left <= 1'b0;
+                out_valid_reg <= 1'b1;
+                rd_ptr_reg    <= rd_ptr_inc;
+                if (rd_last) rd_more_reg <= 1'b0;
             end else if (m_axis_tready) begin
-                ov <= 1'b0;
+                out_valid_reg <= 1'b0;
             end
-            if (rd_fin) rd_act <= 1'b0;
+            if (rd_done) rd_active_reg <= 1'b0;
         end
 
         if (rst) begin
-            ws              <= W_IDLE;
-            pass_pend       <= 1'b0;
-            rd_act          <= 1'b0;
-            wr_ptr          <= {(AW + 1) {1'b0}};
-            rd_ptr          <= {(AW + 1) {1'b0}};
+            state_reg     <= STATE_IDLE;
+            pass_pend_reg <= 1'b0;
+            rd_active_reg <= 1'b0;
+            wr_ptr_reg    <= {(AW + 1) {1'b0}};
+            rd_ptr_reg    <= {(AW + 1) {1'b0}};
         end
     end
 endmodule

@@ -12,7 +12,8 @@
 // UDP checksum 0 (none).
 //
 // Parameters: SRC_MAC, DST_MAC (48-bit values), SRC_IP, DST_IP (32-bit values, 192.0.2.1 =
-//   32'hC0000201), SRC_PORT, DST_PORT, TTL, LEN_W (width of s_len, 11 = up to 2047 bytes).
+//   32'hC0000201), SRC_PORT, DST_PORT, TTL (any values), LEN_W (width of s_len, 11 to 16,
+//   tested 11 and 16; 11 = up to 2047 bytes).
 // Interfaces:
 //   s_len[LEN_W-1:0]  payload bytes of the datagram being sent: valid from the cycle its
 //                     first byte is offered until its last byte is taken
@@ -46,6 +47,12 @@ module udp_tx_min #(
     output wire             m_axis_tlast,
     output wire             m_axis_tuser
 );
+    generate
+        if (LEN_W < 11 || LEN_W > 16) begin : g_check_len_w
+            udp_tx_min_LEN_W_must_be_11_to_16 u_error ();  // unsupported parameter (no such module)
+        end
+    endgenerate
+
     // constant part of the IPv4 header sum (+28 of the total length), folded
     localparam [31:0] KS = 32'h4500 + 32'h4000 + {16'd0, TTL, 8'd17}
                          + {16'd0, SRC_IP[31:16]} + {16'd0, SRC_IP[15:0]}
@@ -53,9 +60,9 @@ module udp_tx_min #(
     localparam [31:0] K1 = {16'd0, KS[15:0]} + {16'd0, KS[31:16]};
     localparam [15:0] K  = K1[15:0] + {15'd0, K1[16]};
 
-    reg             pay;  // header sent, payload passing
-    reg [5:0]       hc;   // header byte index
-    reg [LEN_W-1:0] pc;   // payload bytes taken before this one
+    reg             pay_reg;        // header sent, payload passing
+    reg [5:0]       hdr_byte_reg;   // index of the header byte on the output
+    reg [LEN_W-1:0] pay_count_reg;  // payload bytes taken before this one
 
     wire [15:0] len  = {{(16 - LEN_W) {1'b0}}, s_len};
     wire [15:0] tot  = len + 16'd28;
@@ -64,7 +71,7 @@ module udp_tx_min #(
     wire [15:0] csum = ~(cs1[15:0] + {15'd0, cs1[16]});
 
     always @* begin
-        case (hc)
+        case (hdr_byte_reg)
             6'd0:  m_axis_tdata = DST_MAC[47:40];
             6'd1:  m_axis_tdata = DST_MAC[39:32];
             6'd2:  m_axis_tdata = DST_MAC[31:24];
@@ -102,30 +109,30 @@ module udp_tx_min #(
             6'd39: m_axis_tdata = ulen[7:0];
             default: m_axis_tdata = 8'h00;
         endcase
-        if (pay) m_axis_tdata = s_axis_tdata;
+        if (pay_reg) m_axis_tdata = s_axis_tdata;
     end
 
     assign m_axis_tvalid = s_axis_tvalid;
-    assign s_axis_tready = pay && m_axis_tready;
-    assign m_axis_tlast  = pay && s_axis_tlast;
-    assign m_axis_tuser  = (pc != s_len - 1'b1);
+    assign s_axis_tready = pay_reg && m_axis_tready;
+    assign m_axis_tlast  = pay_reg && s_axis_tlast;
+    assign m_axis_tuser  = (pay_count_reg != s_len - 1'b1);
 
     wire fire = s_axis_tvalid && m_axis_tready;
     always @(posedge clk) begin
-        if (!pay) pc <= {LEN_W{1'b0}};
-        else if (fire) pc <= pc + 1'b1;
+        if (!pay_reg) pay_count_reg <= {LEN_W{1'b0}};
+        else if (fire) pay_count_reg <= pay_count_reg + 1'b1;
         if (fire) begin
-            if (!pay) begin
-                hc <= hc + 6'd1;
-                if (hc == 6'd41) pay <= 1'b1;
+            if (!pay_reg) begin
+                hdr_byte_reg <= hdr_byte_reg + 6'd1;
+                if (hdr_byte_reg == 6'd41) pay_reg <= 1'b1;
             end else if (s_axis_tlast) begin
-                hc  <= 6'd0;
-                pay <= 1'b0;
+                hdr_byte_reg <= 6'd0;
+                pay_reg      <= 1'b0;
             end
         end
         if (rst) begin
-            pay <= 1'b0;
-            hc  <= 6'd0;
+            pay_reg      <= 1'b0;
+            hdr_byte_reg <= 6'd0;
         end
     end
 endmodule

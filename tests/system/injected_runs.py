@@ -18,7 +18,7 @@ def run(exe: Path, pcap: Path, cycles: int, d: Path, *args: str) -> subprocess.C
     d.mkdir()
     cmd = [str(exe), "--tap", "none", "--inject", str(pcap), "--inject-timed"]
     cmd += ["--run-cycles", str(cycles), "--tick-every-cycles", str(TICK_CYCLES)]
-    cmd += ["--pcap", str(d / "out.pcap"), "--pcap-cycles", "--stats-file", str(d / "st.json")]
+    cmd += ["--pcap", str(d / "out.pcap"), "--stats-file", str(d / "st.json")]
     return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=600)
 
 

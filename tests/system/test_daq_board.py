@@ -108,11 +108,50 @@ def test_duplex_full_speed_against_board_counters(make_board, tmp_path: Path) ->
 
     assert s["sent"] == 3000
     assert s["duplicates"] == 0
-    assert s["unique"] == delta("STACK.UDP_DATAGRAMS") > 0
+    # the tool's first datagram (one byte, before the burst) resolves the board's address
+    assert s["unique"] + 1 == delta("STACK.UDP_DATAGRAMS") > 1
     assert s["unique"] + s["lost"] == 3000
     taken = st["to_board_frames"] - before_frames
-    # frames into the board = echoed + dropped by the FIFO (+ a few ARP frames)
-    assert 0 <= taken - s["unique"] - delta("MAC.RX_DROPPED_FULL") <= 4
+    # frames into the board = echoed + dropped by the FIFO + that datagram (+ ARP frames)
+    assert 0 <= taken - s["unique"] - 1 - delta("MAC.RX_DROPPED_FULL") <= 4
+
+
+def test_duplex_full_speed_on_the_wire(make_board, tmp_path: Path) -> None:
+    """As fast as the PC can, 1472-byte datagrams: every request that reached the board's
+    wire is echoed on it and comes back to the PC; every one the PC sent that did not reach
+    the wire is counted in a drop counter of the PC side (the TAP) or the link; both
+    directions run at the line rate on the wire in simulated time."""
+    b = make_board("dqx")
+    out = tmp_path / "x.json"
+    r = tool(b, "duplex", "--target", b.cfg.ip, "--packets", "2000", "--length", "1472",
+             "--save", str(out))  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = json.loads(out.read_text())["summary"]
+    w = s["wire"]
+    assert w["available"], w
+    assert w["in_frames"] == w["echoed"] == w["out_frames"] == s["unique"] > 0, (w, s)
+    missing = s["sent"] - w["in_frames"]
+    counted = sum(w["drops"]["pc"].values()) + sum(w["drops"]["link"].values())
+    assert missing == counted, w["drops"]
+    assert w["drops"]["board"] == {}
+    for d in ("in_rate", "out_rate"):
+        assert w[d]["line_fraction"] > 0.99, w[d]
+
+
+def test_latency_on_the_wire(make_board, tmp_path: Path) -> None:
+    """The board's echo turnaround on its wire: the receive FIFO holds a whole frame before
+    the stack sees it, so from the request's last byte to the echo's first byte the time
+    grows by exactly one cycle (8 ns) per payload byte; first in to last out adds both
+    frames' serialization: 3 cycles per byte."""
+    b = make_board("dql")
+    out = tmp_path / "l.json"
+    r = tool(b, "latency", "--target", b.cfg.ip, "--sizes", "18,256,1024,1472",
+             "--repeats", "5", "--save", str(out))  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    w = json.loads(out.read_text())["summary"]["wire"]
+    assert w["available"] and w["pairs"] == 20, w
+    assert abs(w["last_in_first_out"]["slope_ns_per_byte"] - 8.0) < 1e-6, w
+    assert abs(w["first_in_last_out"]["slope_ns_per_byte"] - 24.0) < 1e-6, w
 
 
 def test_daq_event_building_over_three_boards(make_board, tmp_path: Path) -> None:
@@ -137,3 +176,44 @@ def test_daq_event_building_over_three_boards(make_board, tmp_path: Path) -> Non
     assert s["incomplete"] == 0
     for mode in ("sequential", "grouped"):
         assert [s["results"][mode][str(n)]["n"] for n in (1, 2, 3)] == [20, 20, 20]
+    # board i is asked in every event over n >= i boards, in both modes
+    for i, ip in enumerate(ips, start=1):
+        w = s["wire"][ip]
+        assert w["available"] and w["requests"] == 2 * 20 * (4 - i), (ip, w)
+    medians = {s["wire"][ip]["service_cycles"]["median"] for ip in ips}
+    assert len(medians) == 1, "the same design serves in the same time"
+
+
+def test_stream_spacing_on_the_wire(make_board, tmp_path: Path) -> None:
+    """The generator's frames on the board's wire, in simulated time: at gap 0 back to back
+    at the line rate (8 + 14 + 20 + 8 + L + 4 + 12 cycles apart, by IEEE 802.3 framing);
+    at a gap G that the line does not limit, one every L + G + 1 cycles (pktgen: the next
+    header G + 1 cycles after the last of L payload beats)."""
+    from wirecore.daq.analysis import line_rate_goodput
+
+    b = make_board("dqw")
+    for length, gap in ((1472, 0), (256, 0), (1472, 1000)):
+        out = tmp_path / f"w{length}_{gap}.json"
+        r = tool(b, "stream", "--target", b.cfg.ip, "--packets", "300", "--length", str(length),
+                 "--gap", str(gap), "--save", str(out))  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        s = json.loads(out.read_text())["summary"]
+        w = s["wire"]
+        assert w["available"] and w["frames"] == s["sent"] == 300, w
+        assert w["seq_lost"] == 0 and w["seq_gap_events"] == 0
+        spacing = {int(k): v for k, v in w["spacing_cycles"].items()}
+        if gap == 0:
+            frame = 8 + 14 + 20 + 8 + length + 4 + 12
+            assert spacing == {frame: 299}, (length, spacing)
+            assert w["idle_cycles"] == {"12": 299}
+            assert w["rate"]["line_fraction"] == 1.0
+            ideal = line_rate_goodput(length) / 1e6
+            assert abs(w["payload_mbytes_per_s"] - ideal) < 1e-9 * ideal
+        else:
+            period = length + gap + 1
+            assert max(spacing, key=lambda k: spacing[k]) == period, spacing
+            # the generator's own cycle stamps in the frames are exactly one period apart;
+            # its timestamp-to-wire latency varies by a few cycles, so the span may too
+            lat = [int(k) for k in w["timestamp_to_wire_cycles"]]
+            assert abs(w["rate"]["span_ns"] // 8 - 299 * period) <= max(lat) - min(lat)
+        assert "on the board's wire (simulated time)" in r.stdout

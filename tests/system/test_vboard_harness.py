@@ -12,7 +12,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -24,6 +23,15 @@ import pytest
 from injected_runs import TICK_CYCLES, assert_same_run, result, run
 from machine_skip import skip_machine
 from scapy.utils import rdpcap
+from tap_frames import (
+    BOARD_MAC,
+    ETYPE,
+    ETYPE_CMD,
+    frame,
+    raw_socket,
+    recv_frame,
+    tap_mac,
+)
 from wirecore import netns
 from wirecore.vboard import (
     FIXTURE_TOP,
@@ -33,48 +41,6 @@ from wirecore.vboard import (
     training_frames,
     write_pcap,
 )
-
-ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4
-ETYPE = 0x88B6  # test frames (reflected unchanged)
-ETYPE_CMD = 0x88B5  # the fixture damages these on request
-BOARD_MAC = bytes.fromhex("020000000002")
-
-
-def raw_socket(board: VirtualBoard) -> socket.socket:
-    s = netns.socket_in(board.cfg.ns, socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-    s.bind((board.cfg.tap, 0))
-    s.settimeout(0.5)
-    return s
-
-
-def tap_mac(board: VirtualBoard) -> bytes:
-    out = netns.run(["ip", "-n", board.cfg.ns, "-o", "link", "show", board.cfg.tap])
-    mac = out.split("link/ether ")[1].split()[0]
-    return bytes.fromhex(mac.replace(":", ""))
-
-
-def frame(src: bytes, length: int, seq: int, etype: int = ETYPE, rng: random.Random | None = None):
-    """A frame of ``length`` bytes (header included, no FCS) carrying ``seq``."""
-    rng = rng or random.Random(seq)
-    head = BOARD_MAC + src + struct.pack("!H", etype)
-    body = struct.pack("!I", seq) + bytes(rng.getrandbits(8) for _ in range(max(0, length - 18)))
-    return (head + body)[:length]
-
-
-def recv_frame(s: socket.socket, etype: int, timeout: float = 2.0) -> bytes | None:
-    """The next incoming frame of ``etype`` (frames we sent ourselves are skipped)."""
-    t_end = time.monotonic() + timeout
-    while time.monotonic() < t_end:
-        try:
-            data, addr = s.recvfrom(65536)
-        except TimeoutError:
-            continue
-        if addr[2] == PACKET_OUTGOING:
-            continue
-        if len(data) >= 14 and struct.unpack("!H", data[12:14])[0] == etype:
-            return data
-    return None
 
 
 def cpu_seconds(pid: int) -> float:
@@ -502,11 +468,11 @@ def test_fast_forward_is_exact(tmp_path: Path) -> None:
     assert c["STACK.ICMP_ECHO"] == 1 and c["STACK.ECHO_DATAGRAMS"] == 1
     for k in ("from_board_bad_fcs", "from_board_aborted", "from_board_runt"):
         assert ff[k] == 0, k
-    # the generator's timestamps count cycles from the end of reset (16 cycles), taken
-    # before its datagram's first byte is on the wire
+    # the generator's timestamps count cycles from the end of reset, as wire time does,
+    # taken before its datagram's first byte is on the wire
     gen = [(t // 8, f) for t, f in ff["wire"] if f[12:14] == b"\x08\x00" and f[34:36] == PKTGEN]
     assert len(gen) == 3 + 1 + 1
     stamps = [int.from_bytes(f[42 + 8 : 42 + 16], "big") for _, f in gen]
     for (cyc, _), ts in zip(gen, stamps, strict=True):
-        assert 0 < cyc - 16 - ts < 1000, (cyc, ts)
+        assert 0 < cyc - ts < 1000, (cyc, ts)
     assert stamps[1] - stamps[0] > 1000 and stamps[2] - stamps[1] == stamps[1] - stamps[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -365,6 +366,9 @@ def test_demo_end_to_end(tmp_path) -> None:
     assert "5/5 replies" in out and "20/20 replies" in out and "200/200 replies" in out, out
     assert out.count("0 bad, 0 lost") == 2, out
     assert "ID 0x77697265 ('wire')" in out and "SCRATCH write/read matches" in out, out
+    # the board's own turnaround, read from its wire record in simulated time
+    assert re.search(r"wire turnaround, ping .*? [\d,]+ cycles = [\d,]+ ns", out), out
+    assert re.search(r"wire turnaround, UDP echo, 1472-byte .*? [\d,]+ cycles", out), out
     assert not netns.exists(f"wc-{name}")
     pcap = tmp_path / "vboard-demo.pcap"
     assert str(pcap) in out.replace("\n", "")

@@ -9,7 +9,14 @@ import subprocess
 import sys
 
 from wirecore import netns
-from wirecore.vboard import DEFAULT_TOP, BoardConfig, BoardError, VirtualBoard, build
+from wirecore.vboard import (
+    DEFAULT_TOP,
+    PCAP_LIMIT,
+    BoardConfig,
+    BoardError,
+    VirtualBoard,
+    build,
+)
 
 
 def _nth_mac(base: str, i: int) -> str:
@@ -29,6 +36,10 @@ def _configs(a: argparse.Namespace) -> list[BoardConfig]:
         udp_echo_port=a.udp_echo_port,
         top=a.top,
         stats_interval=a.stats_interval,
+        pcap_clock=a.pcap_clock,
+        pcap_limit=a.pcap_limit,
+        impair=list(a.impair or []),
+        impair_seed=a.impair_seed,
         extra_args=list(a.board_arg or []),
     )
     if a.ns and netns.exists(a.ns) and not a.bridge:
@@ -88,8 +99,9 @@ def cmd_up(a: argparse.Namespace) -> int:
         c = b.cfg
         print(f"board {c.name} is up: {c.ip} (MAC {c.mac}) on {c.tap} in namespace {c.ns}")
         print(f"  pid {b.pid()}, log {b.log_file}, statistics {b.stats_file}")
-        if c.pcap:
-            print(f"  capture: {c.pcap}")
+        print(f"  wire record ({c.pcap_clock} time): {b.wire_pcap}")
+        if c.impair:
+            print(f"  impairments (seed {c.impair_seed}): {' '.join(c.impair)}")
     c = cfgs[0]
     print(f"the PC side is {c.host_ip}/{c.prefix_len} in namespace {c.ns}; try:")
     print(f"  wirecore board exec --name {c.name} -- ping -c 3 {c.ip}")
@@ -153,11 +165,48 @@ def cmd_status(a: argparse.Namespace) -> int:
                 f"{st['from_board_frames']} out; dropped from board: bad FCS "
                 f"{st['from_board_bad_fcs']}, aborted {st['from_board_aborted']}"
             )
+            print("  " + _link_line(st))
             if st["counters"]:
                 print("  " + " ".join(f"{k}={v}" for k, v in st["counters"].items()))
         else:
             rc = 1
     return rc
+
+
+def _link_line(st: dict) -> str:
+    """The link's and the PC side's drops in one line."""
+    ln, pc = st["link"], st.get("pc") or {}
+    out = f"link: {ln['queued']} frames queued, {ln['queue_drops']} dropped (queue full)"
+    for d, what in (("rx", "to board"), ("tx", "from board")):
+        n = ln[d]
+        parts = [f"{k} {n[k]}" for k in IMPAIR_COUNTS if n[k]]
+        if parts:
+            out += f"; {what}: " + ", ".join(parts)
+    if pc:
+        out += f"; PC side ({pc['interface']}): tx_dropped {pc.get('tx_dropped', '?')}"
+    return out
+
+
+IMPAIR_COUNTS = (
+    "lost",
+    "duplicated",
+    "reordered",
+    "corrupted",
+    "fcs_corrupted",
+    "delayed",
+    "queue_drops",
+)
+
+
+def cmd_impair(a: argparse.Namespace) -> int:
+    b = _targets(a)[0]
+    link = b.set_impairments(list(a.spec), a.seed)
+    for d, what in (("rx", "to board"), ("tx", "from board")):
+        st = link[d]["settings"]
+        on = {k: v for k, v in st.items() if v and k not in ("depth", "hold")}
+        print(f"{what}: " + (" ".join(f"{k}={v}" for k, v in on.items()) or "none"))
+    print(f"seed {link['seed']}")
+    return 0
 
 
 def cmd_stats(a: argparse.Namespace) -> int:
@@ -213,7 +262,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     up.add_argument("--mac", default="02:00:00:00:00:02", help="board MAC address")
     up.add_argument("--gateway", help="board's gateway (default: the PC side's address)")
     up.add_argument("--udp-echo-port", type=int, default=7, help="UDP echo port (default 7)")
-    up.add_argument("--pcap", help="write every frame on the wire to this pcap file")
+    up.add_argument(
+        "--pcap", help="the wire record's path (default: wire.pcap in the board's run directory)"
+    )
+    up.add_argument(
+        "--pcap-clock",
+        choices=("sim", "wall"),
+        default="sim",
+        help="the wire record's stamps: sim (default) the simulated time of each frame's "
+        "first byte on the board's port, wall the wall clock",
+    )
+    up.add_argument(
+        "--pcap-limit",
+        type=int,
+        default=PCAP_LIMIT,
+        metavar="BYTES",
+        help=f"the wire record stops growing at BYTES (default {PCAP_LIMIT}; 0: no limit)",
+    )
+    up.add_argument(
+        "--impair",
+        action="append",
+        metavar="SPEC",
+        help="impair the link, DIR:ITEM[,ITEM...] with DIR rx (towards the board), tx or "
+        "both, ITEM loss=P, dup=P, reorder=P[:depth=N][:hold=CYCLES], corrupt=P, fcs=P, "
+        "delay=CYCLES[:jitter=CYCLES], rate=MBIT/S (repeatable; docs/virtual-board.md)",
+    )
+    up.add_argument("--impair-seed", type=int, default=1, help="the impairments' seed (default 1)")
     up.add_argument("--trace", help="write a VCD trace to this file (slow)")
     up.add_argument("--stats-interval", type=float, default=0.0, help="log stats every S s")
     up.add_argument(
@@ -241,6 +315,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     st = bs.add_parser("status", help="which boards are up, with their statistics")
     st.add_argument("--name", default="wc0", help="only this board (or group)")
     st.set_defaults(board_func=_wrap(cmd_status))
+
+    imp = bs.add_parser(
+        "impair",
+        help="change a running board's impairments: impair [SPEC ...] (none: no impairment)",
+    )
+    imp.add_argument("--name", default="wc0", help="board name (default wc0)")
+    imp.add_argument("--seed", type=int, help="a new seed (default: keep it)")
+    imp.add_argument("spec", nargs="*", help="DIR:ITEM[,ITEM...] as for `up --impair`")
+    imp.set_defaults(board_func=_wrap(cmd_impair))
 
     sts = bs.add_parser("stats", help="a board's statistics as JSON")
     sts.add_argument("--name", default="wc0", help="board name (default wc0)")

@@ -5,6 +5,9 @@ reply back. Sequential: ask board 1, wait for its reply, ask board 2, ...; group
 send all n requests at once, then collect the n replies. The event-building time runs
 from the first request out to the last reply in; the tool measures it for n = 1..N in
 both modes and reports the median, minimum and 99th percentile against n.
+
+Against virtual boards it also reports each board's service time from its wire record,
+in simulated time: from a request's last byte in to the reply's first byte out.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import argparse
 import socket
 import time
 
-from wirecore.daq import common
+from wirecore.daq import common, onwire
 from wirecore.daq.fmt import build_payload, parse_header
 
 
@@ -105,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
     with common.boards_of(args, n_boards) as boards:
         targets = [(b.ip, b.echo_port) for b in boards]
         ns = list(range(1, len(targets) + 1))
+        sessions = {
+            b.ip: onwire.open_session(b.ip, not (args.no_wire or args.standin)) for b in boards
+        }
         eb = EventBuilder(targets, args.size, args.timeout)
         times: dict[str, dict[int, list[float]]] = {"sequential": {}, "grouped": {}}
         try:
@@ -127,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
             f"check the addresses {', '.join(b.ip for b in boards)}[/red]"
         )
         return 1
+    wire_rows, wire_sum = _wire(sessions, boards[0].echo_port)
     res = {m: {n: summary(times[m][n]) for n in ns} for m in times}
-    rows = []
+    rows = [(onwire.SECTION_PC, "")]
     for n in ns:
         s, g = res["sequential"][n], res["grouped"][n]
         rows.append(
@@ -141,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             slopes[m] = {"per_board_us": f.slope, "intercept_us": f.intercept}
             rows.append((f"{m}: per board", f"{f.slope:.1f} µs"))
     rows.append(("incomplete events", f"{eb.incomplete}"))
-    common.table("event building, median sequential / grouped", rows)
+    common.table("event building, median sequential / grouped", wire_rows + rows)
     summ = {
         "boards": [b.ip for b in boards],
         "size": args.size,
@@ -149,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         "incomplete": eb.incomplete,
         "results": {m: {str(n): v for n, v in r.items()} for m, r in res.items()},
         "fit": slopes,
+        "wire": wire_sum,
     }
     common.save(
         args.save,
@@ -159,6 +167,51 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from wirecore.daq.plots import daq_plot
 
-        daq_plot(args.plot, ns, res)
+        served = {
+            ip: w["service_cycles"]
+            for ip, w in wire_sum.items()
+            if w.get("available") and w.get("requests")
+        }
+        daq_plot(args.plot, ns, res, wire=served or None)
         common.console().print(f"plot {args.plot}")
     return 0
+
+
+def _wire(
+    sessions: dict[str, tuple[onwire.Session | None, str]], echo_port: int
+) -> tuple[list[tuple[str, str]], dict]:
+    """Each board's service time on its wire (cycles, last in -> first out)."""
+    from wirecore import wire
+    from wirecore.daq.analysis import summary
+
+    rows: list[tuple[str, str]] = []
+    out: dict = {}
+    for ip, (sess, why) in sessions.items():
+        if sess is None:
+            out[ip] = {"available": False, "why": why}
+            continue
+        recs, drops, simulated = sess.finish()
+        if not simulated:
+            rows.append((f"board {ip}", onwire.WALL_CLOCK))
+            out[ip] = {"available": False}
+            continue
+        pairs = onwire.echo_pairs(recs, echo_port, ip)
+        cyc = [p.last_in_first_out for p in pairs]
+        s = summary(cyc)
+        text = (
+            f"{len(pairs)} requests; median {onwire.ns_text(s['median'])}, "
+            f"min {s['min']:,.0f}, max {s['max']:,.0f} cycles"
+            if pairs
+            else "no request answered on the wire"
+        )
+        rows.append((f"board {ip}: service time, last in -> first out", text))
+        out[ip] = {
+            "available": True,
+            "requests": len(pairs),
+            "service_cycles": s,
+            "service_histogram": {str(k): v for k, v in wire.histogram(cyc).items()},
+            "drops": drops.to_dict(),
+        }
+    if rows:
+        rows.insert(0, (onwire.SECTION_WIRE, ""))
+    return rows, out

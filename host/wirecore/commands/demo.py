@@ -1,5 +1,8 @@
 """`wirecore demo`: bring a virtual board up, measure it with Linux tools, tear it down.
 
+The table shows what the PC measured (wall clock) and, from the board's wire record, the
+board's own turnaround for ping and UDP echo in simulated time (cycles of 8 ns).
+
 Also holds the measurements the demo, the benchmarks and the system tests share: ARP and
 ping round trips (from ``arping`` and ``ping``), a ping flood, and UDP echo exchanges
 through ordinary sockets with several datagrams in flight.
@@ -278,7 +281,10 @@ def run_demo(a: argparse.Namespace) -> int:
         return 1
     finally:
         board.down()
-    table = Table(title="wirecore virtual board: measured over a Linux TAP")
+    rows += wire_rows(pcap, cfg.mac, cfg.udp_echo_port)
+    table = Table(
+        title="wirecore virtual board: measured at the PC over a Linux TAP, and on the board's wire"
+    )
     table.add_column("what")
     table.add_column("measured", justify="right")
     table.add_column("detail")
@@ -287,6 +293,42 @@ def run_demo(a: argparse.Namespace) -> int:
     con.print(table)
     con.print(f"every frame on the wire: {pcap} (open it with Wireshark, or `tshark -r {pcap}`)")
     return 0
+
+
+def wire_rows(pcap: Path, mac: str, echo_port: int) -> list[tuple[str, str, str]]:
+    """The board's turnaround on its wire (simulated time): ping and UDP echo per size,
+    from a request's last byte in to the reply's first byte out."""
+    from wirecore import wire
+    from wirecore.daq import onwire
+
+    try:
+        data = pcap.read_bytes()
+        hdr = wire.parse_header(data)
+        recs = wire.parse_records(data, hdr, wire.mac_bytes(mac))[0]
+    except (OSError, ValueError) as e:
+        return [("on the board's wire", "not available", f"{pcap}: {e}")]
+    if not wire.simulated_time(hdr, recs):
+        return [("on the board's wire", "not available", onwire.WALL_CLOCK)]
+    groups: dict[str, list[int]] = {}
+    for req, rep in onwire.ping_pairs(recs):
+        ip = req.ipv4()
+        k = f"ping ({len(ip[3]) - 8 if ip else 0}-byte data)"
+        groups.setdefault(k, []).append((rep.t_ns - req.last_byte_ns) // wire.NS_PER_CYCLE)
+    for p in onwire.echo_pairs(recs, echo_port):
+        groups.setdefault(f"UDP echo, {p.payload}-byte datagrams", []).append(p.last_in_first_out)
+    out = []
+    for what, cyc in groups.items():
+        cyc.sort()
+        med = cyc[len(cyc) // 2]
+        out.append(
+            (
+                f"wire turnaround, {what}",
+                f"{med:,} cycles = {med * wire.NS_PER_CYCLE:,} ns",
+                f"median of {len(cyc)}, min {cyc[0]:,}, max {cyc[-1]:,} cycles: request's last "
+                "byte in to reply's first byte out, simulated time",
+            )
+        )
+    return out
 
 
 def register(sub: argparse._SubParsersAction) -> None:

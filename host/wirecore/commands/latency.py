@@ -5,6 +5,11 @@ back; for every payload size it keeps every round trip (µs, measured with the P
 monotonic clock around the send and the receive), then fits a line through the
 medians: the slope (µs per byte: serialization in both directions plus any
 store-and-forward) and the intercept (fixed cost of the PC, the network and the board).
+
+Against a virtual board it also reports the board's own turnaround per payload size from
+its wire record, in simulated time: from the request's last byte in to the echo's first
+byte out, and from the request's first byte in to the echo's last byte out, each with a
+line fitted through the medians (slope in ns/byte, intercept in ns).
 """
 
 from __future__ import annotations
@@ -13,9 +18,14 @@ import argparse
 import socket
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from wirecore.daq import common
+from wirecore import wire
+from wirecore.daq import common, onwire
 from wirecore.daq.fmt import build_payload, parse_header
+
+if TYPE_CHECKING:
+    from wirecore.daq.analysis import LinFit
 
 DEFAULT_SIZES = "16,64,128,256,512,768,1024,1280,1472"
 
@@ -102,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     with common.boards_of(args) as boards:
         b = boards[0]
+        sess, no_wire = onwire.open_session(b.ip, not (args.no_wire or args.standin))
         with common.progress(args.quiet) as prog:
             task = prog.add_task("latency", total=len(args.sizes) * args.repeats, info="")
             samples, lost = measure(
@@ -112,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 args.timeout,
                 lambda: prog.advance(task),
             )
+    wire_rows, wire_sum, wire_pts = _wire(sess, no_wire, b.echo_port)
     if len({s for s, _, _ in samples}) < 2:
         common.console().print(
             f"[red]latency: no replies from {b.ip}:{b.echo_port} ({lost} timed out)[/red]"
@@ -122,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     per = {int(x): summary(us[sz == x]) for x in np.unique(sz)}
     med = {x: v["median"] for x, v in per.items()}
     fit = linfit(list(med), list(med.values()))
-    rows = [
+    rows = [(onwire.SECTION_PC, "")]
+    rows += [
         (f"{x} B", f"{v['median']:.1f} µs (min {v['min']:.1f}, p99 {v['p99']:.1f})")
         for x, v in per.items()
     ]
@@ -132,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         ("r²", f"{fit.r2:.4f}"),
         ("timed out", f"{lost} of {len(args.sizes) * args.repeats}"),
     ]
-    common.table(f"round trip to {b.ip}:{b.echo_port}", rows)
+    common.table(f"round trip to {b.ip}:{b.echo_port}", wire_rows + rows)
     result = {
         "target": b.ip,
         "slope_us_per_byte": fit.slope,
@@ -140,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         "r2": fit.r2,
         "timed_out": lost,
         "per_size": {str(k): v for k, v in per.items()},
+        "wire": wire_sum,
     }
     common.save(
         args.save,
@@ -150,6 +164,72 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from wirecore.daq.plots import latency_plot
 
-        latency_plot(args.plot, sz, us, med, fit)
+        latency_plot(args.plot, sz, us, med, fit, wire=wire_pts)
         common.console().print(f"plot {args.plot}")
     return 0
+
+
+def wire_turnaround(
+    pairs: list[onwire.EchoPair],
+) -> tuple[dict[str, dict], dict[str, LinFit] | None]:
+    """Per payload size and measure (cycles): exact histogram, median; a fit (ns) of the
+    medians against the size for each measure, given two sizes or more."""
+    import numpy as np
+
+    from wirecore.daq.analysis import linfit
+
+    measures = ("last_in_first_out", "first_in_last_out")
+    per: dict[str, dict] = {m: {} for m in measures}
+    for m in measures:
+        for size in sorted({p.payload for p in pairs}):
+            v = [getattr(p, m) for p in pairs if p.payload == size]
+            per[m][size] = {"median": float(np.median(v)), "histogram": wire.histogram(v)}
+    if len(per[measures[0]]) < 2:
+        return per, None
+    fits = {m: linfit(list(per[m]), [8 * x["median"] for x in per[m].values()]) for m in measures}
+    return per, fits
+
+
+def _wire(
+    sess: onwire.Session | None, why: str, echo_port: int
+) -> tuple[list[tuple[str, str]], dict, dict | None]:
+    if sess is None:
+        return [], {"available": False, "why": why}, None
+    recs, drops, simulated = sess.finish()
+    if not simulated:
+        return [("on the board's wire", onwire.WALL_CLOCK)], {"available": False}, None
+    pairs = onwire.echo_pairs(recs, echo_port)
+    per, fits = wire_turnaround(pairs)
+    rows = [(onwire.SECTION_WIRE, "")]
+    lifo, filo = per["last_in_first_out"], per["first_in_last_out"]
+    for size in lifo:
+        rows.append(
+            (
+                f"{size} B: last in -> first out / first in -> last out",
+                f"{onwire.hist_text(lifo[size]['histogram'], 3)} / "
+                f"{onwire.hist_text(filo[size]['histogram'], 3)} cycles",
+            )
+        )
+    summ: dict = {
+        "available": True,
+        "pairs": len(pairs),
+        "per_size_cycles": {
+            m: {
+                str(k): {
+                    "median": v["median"],
+                    "histogram": {str(a): b for a, b in v["histogram"].items()},
+                }
+                for k, v in d.items()
+            }
+            for m, d in per.items()
+        },
+        "drops": drops.to_dict(),
+    }
+    if fits is not None:
+        for m, f in fits.items():
+            label = m.replace("_", " ").replace(" in ", " in -> ", 1)
+            rows.append((f"fit, {label}", f"{f.slope:.3f} ns/byte, {f.intercept:,.1f} ns"))
+            summ[m] = {"slope_ns_per_byte": f.slope, "intercept_ns": f.intercept, "r2": f.r2}
+    rows += drops.rows()
+    pts = {m: {k: 8 * v["median"] for k, v in d.items()} for m, d in per.items()}
+    return rows, summ, {"medians_ns": pts, "fits": fits} if fits else None

@@ -5,6 +5,11 @@ payload format (docs/daq.md) to this PC; the PC receives them with the batch rec
 (wirecore.daq.rx) and reports the payload rate, the loss from the sequence numbers
 against the board's own count of datagrams sent, the distribution of gaps and the
 inter-arrival times (kernel timestamps).
+
+Against a virtual board it also reports the generator's frames on the board's own wire,
+in simulated time (from the board's wire record): their rate, the exact histograms of
+their spacing and of the idle cycles between them, the sequence gaps on the wire, and
+where frames were dropped (PC side, link, board).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from wirecore import ipbus, regmap
-from wirecore.daq import common
+from wirecore.daq import common, onwire
 from wirecore.daq.fmt import HEADER_LEN, check_fill
 
 if TYPE_CHECKING:  # numpy's users, imported when the command runs
@@ -183,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         ports = [r.port for r in rxs]
         rcvbuf = min(r.rcvbuf for r in rxs)
+        sess, no_wire = onwire.open_session(b.ip, not (args.no_wire or args.standin))
         if rcvbuf < args.rcvbuf:
             common.console().print(
                 f"[yellow]receive buffer {rcvbuf} bytes < {args.rcvbuf} asked: raise "
@@ -226,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
             truncated = sum(r.truncated for r in rxs)
             for r in rxs:
                 r.close()
+    wire_rows, wire_sum, spacing = _wire(sess, no_wire, ports, args, sent, caps)
     if sum(len(c) for c in caps) == 0:
         common.console().print(
             f"[red]stream: nothing received (the board says it sent {sent})[/red]"
@@ -243,6 +250,7 @@ def run(args: argparse.Namespace) -> int:
     dvs = sample_summary(dv) if len(dv) else {}
     ideal = line_rate_goodput(args.length, args.line_gbps * 1e9) / 1e6
     rows = [
+        (onwire.SECTION_PC, ""),
         ("sent (board counter)", f"{sent}"),
         ("received", f"{st.received}"),
         ("lost", f"{st.lost} (board: {arp_miss} not sent for want of ARP)"),
@@ -268,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
             (f"destination {i} (port {ports[i]})", f"{p.received} received, {p.lost} lost")
             for i, p in enumerate(per)
         ]
-    common.table(f"stream from {b.ip}: {args.length}-byte payloads", rows)
+    common.table(f"stream from {b.ip}: {args.length}-byte payloads", wire_rows + rows)
     summary = {
         "target": b.ip,
         "length": args.length,
@@ -279,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
     summary.update(st.to_dict())
     summary["delay_variation_us"] = dvs
     summary["line_rate_max_mbytes_per_s"] = ideal
+    summary["wire"] = wire_sum
     if n > 1:
         summary["destinations"] = [
             {"port": port, **p.to_dict()} for port, p in zip(ports, per, strict=True)
@@ -295,7 +304,14 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from wirecore.daq.plots import stream_plot
 
-        stream_plot(args.plot, ia, st, f"stream from {b.ip}, {args.length} B", delays=dv)
+        stream_plot(
+            args.plot,
+            ia,
+            st,
+            f"stream from {b.ip}, {args.length} B",
+            delays=dv,
+            wire_spacing=spacing,
+        )
         common.console().print(f"plot {args.plot}")
     return 0 if bad_fill == 0 else 1
 
@@ -338,3 +354,46 @@ def _ia(j: dict[str, float]) -> str:
     if not j:
         return "-"
     return f"{j['p50_us']:.2f} / {j['p99_us']:.2f} µs"
+
+
+def _wire(
+    sess: onwire.Session | None,
+    why: str,
+    ports: list[int],
+    args: argparse.Namespace,
+    sent: int,
+    caps: list[Capture],
+) -> tuple[list[tuple[str, str]], dict, dict[int, int] | None]:
+    """Rows, summary and the spacing histogram of the generator's frames on the wire."""
+    from wirecore.daq.analysis import line_rate_goodput
+
+    if sess is None:
+        return [], {"available": False, "why": why}, None
+    recs, drops, simulated = sess.finish()
+    if not simulated:
+        return [("on the board's wire", onwire.WALL_CLOCK)], {"available": False}, None
+    frames = sorted(onwire.generator_frames(recs, ports), key=lambda r: r.t_ns)
+    if not frames:
+        rows = [(onwire.SECTION_WIRE, ""), ("generator frames", "none on the wire")]
+        return rows, {"available": True, "frames": 0, "drops": drops.to_dict()}, None
+    g = onwire.generator_figures(frames)
+    ideal = line_rate_goodput(args.length, args.line_gbps * 1e9) / 1e6
+    got = sum(int((c.length >= 16).sum()) for c in caps)
+    rows = [
+        (onwire.SECTION_WIRE, ""),
+        ("generator frames", f"{g.frames} of {sent} sent (board counter)"),
+        (
+            "rate",
+            f"{g.payload_mbytes_per_s:.2f} MB/s payload ({100 * g.payload_mbytes_per_s / ideal:.1f}"
+            f" % of the line-rate maximum), {g.rate.frames_per_s:,.0f} frames/s",
+        ),
+        ("line use", f"{g.rate.line_fraction:.4f} of back to back at the minimum gap"),
+        ("spacing, start to start (cycles ×frames)", onwire.hist_text(g.spacing)),
+        ("idle cycles between frames", onwire.hist_text(g.idle)),
+        ("sequence gaps on the wire", f"{g.seq_gap_events} ({g.seq_lost} missing)"),
+        ("generator timestamp to first byte (cycles)", onwire.hist_text(g.to_wire)),
+        ("on the wire, not received by the PC", f"{max(g.frames - got, 0)}"),
+        *drops.rows(),
+    ]
+    summ = {"available": True, **g.to_dict(), "gap_config": args.gap, "drops": drops.to_dict()}
+    return rows, summ, g.spacing

@@ -132,6 +132,11 @@ def add_common(p: argparse.ArgumentParser, multi: bool = False) -> None:
     )
     p.add_argument("--plot", type=out_path(".png"), metavar="FILE.png", help="write a plot")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--no-wire",
+        action="store_true",
+        help="do not read a virtual board's wire record (its figures in simulated time)",
+    )
 
 
 @contextlib.contextmanager

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from scapy.layers.l2 import ARP, Ether
 from unit.cnt_ev_mon import EvMon
@@ -105,6 +105,33 @@ class ArpTB:
         self.hold_ms = int(dut.GARP_HOLD_MS.value)
         # the event strobes (cnt_ev, COUNTERS in bit order), counted as counters would be
         self.evmon = EvMon(dut, list(COUNTERS))
+        cocotb.start_soon(self._check_copies())
+
+    async def _check_copies(self) -> None:
+        """Every cycle out of reset, each register arp keeps as a copy for timing
+        (<name>_dup_reg) equals what it copies: the age thresholds' times are now_reg - T
+        + 1 (modulo the time stamps' width), ev_ready_dup_reg is ev_ready and
+        u_tx.last_dup_reg is u_tx.last."""
+        d = self.dut
+        mod = 1 << len(d.now_reg)
+        dups = {
+            "expire_from_dup_reg": self.expire_ms,
+            "reval_from_dup_reg": self.reval_ms,
+            "retry_from_dup_reg": self.retry_ms,
+        }
+        while True:
+            await FallingEdge(d.clk)
+            if str(d.rst.value) != "0" or not str(d.now_reg.value).isdigit():
+                continue  # not out of reset yet
+            now = int(d.now_reg.value)
+            for name, ms in dups.items():
+                got, want = int(getattr(d, name).value), (now - ms + 1) % mod
+                assert got == want, f"{name} {got} != now_reg - {ms} + 1 = {want}"
+            for dup, plain in (
+                (d.ev_ready_dup_reg, d.ev_ready),
+                (d.u_tx.last_dup_reg, d.u_tx.last),
+            ):
+                assert int(dup.value) == int(plain.value), f"{dup._name} != {plain._name}"
 
     async def reset(self, ip: str = OUR_IP, mac: str = OUR_MAC, gateway: str = GATEWAY) -> None:
         d = self.dut

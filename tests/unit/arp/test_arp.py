@@ -386,7 +386,7 @@ async def next_hop_alternating_and_gateway_change_while_pending(dut) -> None:
     # a received request for us keeps the engine busy; a lookup of an off-subnet address
     # is taken meanwhile and waits; the gateway changes in the cycle after it is taken
     await tb.send(arp_frame(1, PEER_MAC, PEER_IP, OUR_IP), wait=False)
-    while not (int(dut.state.value) != 1 and int(dut.op.value) == 1):  # a frame's scan
+    while not (int(dut.state_reg.value) != 1 and int(dut.op_reg.value) == 1):  # a frame's scan
         await RisingEdge(dut.clk)
     await tb.take_lookup("8.8.4.4")
     dut.cfg_gateway.value = ip2int(new_gw)
@@ -686,7 +686,14 @@ async def request_due_as_a_reply_starts(dut) -> None:
         frames = []
         for _ in range(400):
             await RisingEdge(dut.clk)
-            late += int(dut.sw_late.value)
+            # the pass decides on a due request while the transmitter is idle, but a
+            # reply or a gratuitous ARP goes first
+            late += int(
+                int(dut.state_reg.value) == 7  # STATE_PASS_DECIDE
+                and int(dut.pass_send.value)
+                and not int(dut.tx_busy.value)
+                and (int(dut.reply_want.value) or int(dut.garp_due.value))
+            )
             if not tb.sink.empty():
                 frames.append(Ether(bytes(tb.sink.recv_nowait().tdata)))
             if len(frames) == 2 and look.done():

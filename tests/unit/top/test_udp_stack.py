@@ -648,8 +648,8 @@ async def arp_shared_lookup(dut) -> None:
     ip_a, ip_b, ip_off, gw = "192.0.2.10", "192.0.2.11", "198.51.100.20", "192.0.2.254"
     mac_a, mac_b, mac_gw = "02:00:00:00:0a:0a", "02:00:00:00:0b:0b", "02:00:00:00:fe:fe"
     hop = {ip_a: mac_a, ip_b: mac_b, ip_off: mac_gw}
-    # The sharing seen from inside (udp_stack's p_arp_req_valid, arp_req_ready, arp_gnt,
-    # arp_owner): cycles a port's lookup request waited for the other port's (granted in
+    # The sharing seen from inside (udp_stack's p_arp_req_valid, arp_req_ready, arp_grant,
+    # arp_owner_reg): cycles a port's lookup request waited for the other port's (granted in
     # the same cycle, or in flight); the grants given while both ports asked; and those
     # of them that went to the port served last (none: round robin)
     waited = [0, 0]
@@ -660,11 +660,15 @@ async def arp_shared_lookup(dut) -> None:
         last = -1
         while True:
             await RisingEdge(dut.clk)
-            v, rdy, own = dut.p_arp_req_valid.value, dut.arp_req_ready.value, dut.arp_owner.value
+            v, rdy, own = (
+                dut.p_arp_req_valid.value,
+                dut.arp_req_ready.value,
+                dut.arp_owner_reg.value,
+            )
             if int(dut.rst.value) or not (v.is_resolvable and rdy.is_resolvable):
                 last = -1
                 continue
-            v, rdy, own, gnt = int(v), int(rdy), int(own), int(dut.arp_gnt.value)
+            v, rdy, own, gnt = int(v), int(rdy), int(own), int(dut.arp_grant.value)
             for p in range(2):
                 if (v >> p) & 1 and (v == 0b11 and gnt != p or not rdy and own != p):
                     waited[p] += 1

@@ -73,7 +73,10 @@ async def setup(dut: Any, pause: float = 0.0) -> tuple[PayloadSource, FrameSink,
 async def frames_and_zero_wait(dut: Any) -> None:
     src, sink, cyc = await setup(dut)
     rng = random.Random(2)
-    for n in [1, 2, 3, 17, 18, 100, 1472, 5]:
+    sizes = [1, 2, 3, 17, 18, 100, 1472, 5]
+    if int(dut.LEN_W.value) > 11:
+        sizes.append(3000)  # a length past 11 bits
+    for n in sizes:
         payload = bytes(rng.randrange(256) for _ in range(n))
         dut.s_len.value = n
         await RisingEdge(dut.clk)
@@ -114,8 +117,8 @@ async def wrong_length_flagged(dut: Any) -> None:
         assert tuser == int(n != ln), f"payload {n} with s_len {ln}: tuser {tuser}"
 
 
-@pytest.mark.parametrize("dummy", [0])
-def test_udp_tx_min(dummy: int) -> None:
+@pytest.mark.parametrize("len_w", [11, 16])
+def test_udp_tx_min(len_w: int) -> None:
     from cocotb_run import run
 
-    run("udp_tx_min", "test_udp_tx_min", parameters=P)
+    run("udp_tx_min", "test_udp_tx_min", parameters={**P, "LEN_W": len_w})
