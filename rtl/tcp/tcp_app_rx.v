@@ -19,7 +19,9 @@
 //   init_ptr, no data, no end), kill_valid/kill_sid (session gone: nothing more to deliver).
 // The flags avail and eof have one setter (tcp_ctl) and one clearer (this block) each;
 //   a set in the cycle of a clear wins, so no commit is missed.
-// Parameters: DATA_W (8), KEEP_W, NUM_SESS, SID_W, BUF_LOG2, CHUNK_LOG2.
+// Parameters: DATA_W (8, tested), KEEP_W = DATA_W/8, NUM_SESS (2 to 256; 2, 8, 64 and 256
+//   tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (bytes per session, log2: 9 to 11; 9 and 11
+//   tested), CHUNK_LOG2 (a delivery turn's bytes at most, log2: 4 to 8; 4 and 8 tested).
 // Latency: first byte 3 cycles after the commit on an idle block with the scan at the
 //   session (up to NUM_SESS more to reach it), then one byte per cycle.
 module tcp_app_rx #(
@@ -63,12 +65,25 @@ module tcp_app_rx #(
         if (DATA_W != 8) begin : g_check_data_w
             tcp_app_rx_DATA_W_must_be_8 u_error ();  // unsupported parameter (no such module)
         end
-        if (CHUNK_LOG2 < 1 || CHUNK_LOG2 > BUF_LOG2) begin : g_check_chunk
-            tcp_app_rx_CHUNK_LOG2_must_be_1_to_BUF_LOG2 u_error ();  // unsupported parameter (no such module)
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            tcp_app_rx_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (NUM_SESS < 2 || NUM_SESS > 256) begin : g_check_num_sess
+            tcp_app_rx_NUM_SESS_must_be_2_to_256 u_error ();
+        end
+        if (SID_W != $clog2(NUM_SESS)) begin : g_check_sid_w
+            tcp_app_rx_SID_W_must_be_clog2_NUM_SESS u_error ();
+        end
+        if (BUF_LOG2 < 9 || BUF_LOG2 > 11) begin : g_check_buf_log2
+            tcp_app_rx_BUF_LOG2_must_be_9_to_11 u_error ();
+        end
+        if (CHUNK_LOG2 < 4 || CHUNK_LOG2 > 8) begin : g_check_chunk_log2
+            tcp_app_rx_CHUNK_LOG2_must_be_4_to_8 u_error ();
         end
     endgenerate
 
     localparam integer B = BUF_LOG2;
+    localparam integer     CHUNK  = 1 << CHUNK_LOG2;
     localparam integer     LAST_I = NUM_SESS - 1;
     localparam [SID_W-1:0] LAST   = LAST_I[SID_W-1:0];  // the last slot
     localparam [2:0] STATE_SCAN = 3'd0, STATE_SEL = 3'd1, STATE_LOAD = 3'd2,
@@ -85,13 +100,13 @@ module tcp_app_rx #(
     reg [SID_W-1:0]    scan_reg, sid_reg;
     reg [B:0]          ptr_reg;
     reg [B:0]          left_reg;   // bytes of the turn still to send, the current one included
-    reg                win_reg;
-    reg                rest_reg;
-    reg                stale_reg;  // the turn's session was freed or reopened meanwhile   // the turn was cut at the chunk: the session keeps its turn flag
+    reg                win_reg;    // win_set: the turn's read pointer is written back
+    reg                rest_reg;   // the turn was cut at the chunk: the session keeps its turn flag
+    reg                stale_reg;  // the turn's session was freed or reopened meanwhile
 
     wire [NUM_SESS-1:0] want   = avail_reg | eof_reg;
     wire [B:0]          have   = wr_q_reg - rd_q_reg;
-    wire [B:0]          chunk  = {{(B-CHUNK_LOG2){1'b0}}, 1'b1, {CHUNK_LOG2{1'b0}}};
+    wire [B:0]          chunk  = CHUNK[B:0];  // a turn's bytes at most
     wire                take   = m_rx_axis_tvalid && m_rx_axis_tready;
     wire                data   = (state_reg == STATE_DATA);
     wire                rd_first = (state_reg == STATE_LOAD) && (have != 0);

@@ -18,7 +18,9 @@
 //   init_ptr), una_wr_valid/una_wr_sid/una_wr_ptr (acknowledged data frees room).
 // Send buffer read port (tcp_tx): buf_rd_en, buf_rd_addr, buf_rd_data one cycle later,
 //   held while buf_rd_en is low.
-// Parameters: DATA_W (8), KEEP_W, NUM_SESS, SID_W, BUF_LOG2.
+// Parameters: DATA_W (8, tested), KEEP_W = DATA_W/8, NUM_SESS (2 to 256; 2, 8, 64 and 256
+//   tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (bytes per session, log2: 9 to 11; 9 and 11
+//   tested).
 // Latency: a burst's first byte is taken 2 cycles after it is offered, then one per cycle.
 module tcp_app_tx #(
     parameter integer DATA_W   = 8,
@@ -61,6 +63,18 @@ module tcp_app_tx #(
     generate
         if (DATA_W != 8) begin : g_check_data_w
             tcp_app_tx_DATA_W_must_be_8 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            tcp_app_tx_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (NUM_SESS < 2 || NUM_SESS > 256) begin : g_check_num_sess
+            tcp_app_tx_NUM_SESS_must_be_2_to_256 u_error ();
+        end
+        if (SID_W != $clog2(NUM_SESS)) begin : g_check_sid_w
+            tcp_app_tx_SID_W_must_be_clog2_NUM_SESS u_error ();
+        end
+        if (BUF_LOG2 < 9 || BUF_LOG2 > 11) begin : g_check_buf_log2
+            tcp_app_tx_BUF_LOG2_must_be_9_to_11 u_error ();
         end
     endgenerate
 

@@ -21,10 +21,12 @@
 // cnt_ev (24 bits): [4:0] tcp_rx (segments, bad_len, bad_csum, err_in, broadcast),
 //   [21:5] tcp_ctl (its 17 bits, tcp_ctl's header), [22] tcp_tx frames sent, [23]
 //   tcp_app_tx beats dropped (session not open).
-// Parameters: DATA_W (8), KEEP_W, NUM_SESS (2..256; 8 and 2 tested), BUF_LOG2 (bytes per
-//   session and direction, log2: 6..15; 11 and 9 tested), NUM_LISTEN (2 tested),
-//   CHUNK_LOG2 (delivery turn, 8 tested), MAX_HALF_OPEN (sessions in SYN_RCVD at most,
-//   1..NUM_SESS; default NUM_SESS/2, 4 tested).
+// Parameters: DATA_W (8, tested; 64 is not built yet), KEEP_W = DATA_W/8, NUM_SESS (2 to
+//   256; 2, 8, 64 and 256 tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (bytes per session
+//   and direction, log2: 9 to 11; 9 and 11 tested), NUM_LISTEN (listening ports, 1 or 2,
+//   both tested), CHUNK_LOG2 (a delivery turn's bytes at most, log2: 4 to 8; 4 and 8
+//   tested), MAX_HALF_OPEN (sessions in SYN_RCVD at most, 1 to NUM_SESS; the default
+//   NUM_SESS/2 tested at each NUM_SESS above). The blocks check the values.
 module tcp_core #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
@@ -105,6 +107,12 @@ module tcp_core #(
     generate
         if (DATA_W != 8) begin : g_check_data_w
             tcp_core_DATA_W_must_be_8 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            tcp_core_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (SID_W != $clog2(NUM_SESS)) begin : g_check_sid_w
+            tcp_core_SID_W_must_be_clog2_NUM_SESS u_error ();
         end
     endgenerate
 

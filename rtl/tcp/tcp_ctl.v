@@ -67,9 +67,11 @@
 //   sent, 11 segments with data sent, 12 retransmitted segments, 13 sessions
 //   established, 14 sessions closed (slot freed), 15 data segments cut to the free space,
 //   16 duplicate ACKs received.
-// Parameters: NUM_SESS (2..256; 8, 2 tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (6..15;
-//   11, 9 tested), NUM_LISTEN (>= 1), STAGE_LOG2 (tcp_rx's ring), MAX_HALF_OPEN
-//   (1..NUM_SESS, default NUM_SESS/2; 4 tested).
+// Parameters: NUM_SESS (2 to 256; 2, 8, 64 and 256 tested), SID_W = clog2(NUM_SESS),
+//   BUF_LOG2 (bytes per session and direction, log2: 9 to 11; 9 and 11 tested),
+//   NUM_LISTEN (listening ports: 1 or 2, both tested), STAGE_LOG2 (tcp_rx's ring: 11,
+//   tested), MAX_HALF_OPEN (1 to NUM_SESS, default NUM_SESS/2; the default tested at each
+//   NUM_SESS above).
 // Latency: segment in to its reply descriptor about NUM_SESS + 8 cycles plus the bytes
 //   copied.
 module tcp_ctl #(
@@ -170,18 +172,23 @@ module tcp_ctl #(
     output wire [16:0]                 cnt_ev
 );
     generate
-        if (NUM_SESS < 2 || NUM_SESS > 256 || (1 << SID_W) < NUM_SESS ||
-            (1 << (SID_W - 1)) >= NUM_SESS) begin : g_check_sess
-            tcp_ctl_NUM_SESS_must_be_2_to_256_with_SID_W_clog2 u_error ();  // unsupported parameter (no such module)
+        if (NUM_SESS < 2 || NUM_SESS > 256) begin : g_check_num_sess
+            tcp_ctl_NUM_SESS_must_be_2_to_256 u_error ();  // unsupported parameter (no such module)
         end
-        if (BUF_LOG2 < 6 || BUF_LOG2 > 15) begin : g_check_buf
-            tcp_ctl_BUF_LOG2_must_be_6_to_15 u_error ();  // unsupported parameter (no such module)
+        if (SID_W != $clog2(NUM_SESS)) begin : g_check_sid_w
+            tcp_ctl_SID_W_must_be_clog2_NUM_SESS u_error ();
         end
-        if (MAX_HALF_OPEN < 1 || MAX_HALF_OPEN > NUM_SESS) begin : g_check_half
-            tcp_ctl_MAX_HALF_OPEN_must_be_1_to_NUM_SESS u_error ();  // unsupported parameter (no such module)
+        if (BUF_LOG2 < 9 || BUF_LOG2 > 11) begin : g_check_buf_log2
+            tcp_ctl_BUF_LOG2_must_be_9_to_11 u_error ();
         end
-        if (NUM_LISTEN < 1) begin : g_check_listen
-            tcp_ctl_NUM_LISTEN_must_be_at_least_1 u_error ();  // unsupported parameter (no such module)
+        if (MAX_HALF_OPEN < 1 || MAX_HALF_OPEN > NUM_SESS) begin : g_check_max_half_open
+            tcp_ctl_MAX_HALF_OPEN_must_be_1_to_NUM_SESS u_error ();
+        end
+        if (NUM_LISTEN < 1 || NUM_LISTEN > 2) begin : g_check_num_listen
+            tcp_ctl_NUM_LISTEN_must_be_1_or_2 u_error ();
+        end
+        if (STAGE_LOG2 != 11) begin : g_check_stage_log2
+            tcp_ctl_STAGE_LOG2_must_be_11 u_error ();
         end
     endgenerate
 
@@ -190,11 +197,21 @@ module tcp_ctl #(
     localparam integer     LAST_I = NUM_SESS - 1;
     localparam [SID_W-1:0] LAST   = LAST_I[SID_W-1:0];  // the last slot
 
-    // TCP states (RFC 9293); a free slot has no state (used bit 0)
-    localparam [3:0] ST_SYN_RCVD = 4'd1, ST_ESTAB = 4'd2, ST_FIN_WAIT_1 = 4'd3,
-                     ST_FIN_WAIT_2 = 4'd4, ST_CLOSE_WAIT = 4'd5, ST_CLOSING = 4'd6,
-                     ST_LAST_ACK = 4'd7, ST_TIME_WAIT = 4'd8, ST_SYN_SENT = 4'd9;
+    // TCP states (RFC 9293) kept in the record; a free slot has no state (used bit 0)
+    localparam [3:0] TCP_SYN_RCVD = 4'd1, TCP_ESTAB = 4'd2, TCP_FIN_WAIT_1 = 4'd3,
+                     TCP_FIN_WAIT_2 = 4'd4, TCP_CLOSE_WAIT = 4'd5, TCP_CLOSING = 4'd6,
+                     TCP_LAST_ACK = 4'd7, TCP_TIME_WAIT = 4'd8, TCP_SYN_SENT = 4'd9;
     localparam [7:0] F_FIN = 8'h01, F_SYN = 8'h02, F_RST = 8'h04, F_PSH = 8'h08, F_ACK = 8'h10;
+    // ev_flags bits, and their masks
+    localparam integer EVF_ESTABLISHED = 0, EVF_PEER_CLOSED = 1, EVF_RESET = 2, EVF_ABORTED = 3,
+                       EVF_CLOSED = 4;
+    localparam [4:0] EV_ABORTED = 5'd1 << EVF_ABORTED, EV_CLOSED = 5'd1 << EVF_CLOSED;
+    // cnt_ev bits (the header's list)
+    localparam integer CNT_SEGS = 0, CNT_RST_NO_SESSION = 1, CNT_SYN_DROP = 2,
+                       CNT_UNACCEPTABLE = 3, CNT_OUT_OF_ORDER = 4, CNT_PEER_RESET = 5,
+                       CNT_CHALLENGE_ACK = 6, CNT_RTO = 7, CNT_ABORTED = 8, CNT_BAD_ACK = 9,
+                       CNT_SENT = 10, CNT_SENT_DATA = 11, CNT_RETRANSMIT = 12,
+                       CNT_ESTABLISHED = 13, CNT_CLOSED = 14, CNT_CUT = 15, CNT_DUP_ACK = 16;
 
     // record layout (rec_mem word)
     localparam integer O_STATE = 0;    // 4
@@ -223,10 +240,11 @@ module tcp_ctl #(
     localparam integer O_RECOV = 407;  // 32: snd_max when fast retransmit started
     localparam integer REC_W   = 439;
 
-    localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_LOAD = 4'd2, S_LOAD2 = 4'd3,
-                     S_RX_EVAL = 4'd4, S_COPY = 4'd5, S_TX_EVAL = 4'd6, S_EMIT = 4'd7,
-                     S_WB = 4'd8, S_TM_SCAN = 4'd9, S_TM_EVAL = 4'd10, S_SVC_EVAL = 4'd11,
-                     S_CREATE = 4'd12, S_NOSESS = 4'd13;
+    // the job's state machine
+    localparam [3:0] STATE_IDLE = 4'd0, STATE_LOOKUP = 4'd1, STATE_LOAD = 4'd2, STATE_LOAD2 = 4'd3,
+                     STATE_RX_EVAL = 4'd4, STATE_COPY = 4'd5, STATE_TX_EVAL = 4'd6, STATE_EMIT = 4'd7,
+                     STATE_WB = 4'd8, STATE_TM_SCAN = 4'd9, STATE_TM_EVAL = 4'd10, STATE_SVC_EVAL = 4'd11,
+                     STATE_CREATE = 4'd12, STATE_NOSESS = 4'd13;
     localparam [1:0] JOB_RX = 2'd0, JOB_TM = 2'd1, JOB_SVC = 2'd2, JOB_CONN = 2'd3;
 
     reg [REC_W-1:0] rec_mem [0:NUM_SESS-1];
@@ -250,6 +268,8 @@ module tcp_ctl #(
     reg [31:0]         sg_ip_reg, sg_seq_reg, sg_ack_reg;
     reg [15:0]         sg_sport_reg, sg_dport_reg, sg_wnd_reg, sg_mss_reg, sg_len_reg;
     reg [7:0]          sg_flags_reg;
+    wire               seg_fin = sg_flags_reg[0], seg_syn = sg_flags_reg[1],
+                       seg_rst = sg_flags_reg[2], seg_ack_flag = sg_flags_reg[4];
     reg [SW-1:0]       sg_addr_reg;
     // the working record
     reg [REC_W-1:0]    cur_reg, cur_next;
@@ -310,9 +330,9 @@ module tcp_ctl #(
     wire [1:0]  c_dups  = cur_reg[O_DUPS +: 2];
     wire        c_inrec = cur_reg[O_INREC];
     wire [31:0] c_recov = cur_reg[O_RECOV +: 32];
-    wire [31:0] t_rip   = tup_reg[63:32];
-    wire [15:0] t_rport = tup_reg[31:16];
-    wire [15:0] t_lport = tup_reg[15:0];
+    wire [31:0] tup_rip   = tup_reg[63:32];
+    wire [15:0] tup_rport = tup_reg[31:16];
+    wire [15:0] tup_lport = tup_reg[15:0];
 
     // ---- shared arithmetic ----
     wire [B:0]  rx_end  = c_rnxt[B:0] - {{B{1'b0}}, c_finrx};  // data end (FIN excluded), low bits
@@ -362,49 +382,49 @@ module tcp_ctl #(
     );
     wire [31:0] isn = isn_hash[31:0] + isn_clk_reg;
 
-    // ---- segment evaluation (S_RX_EVAL) ----
-    reg [31:0] v_una, v_nxt, v_rnxt, v_off, v_end_off, v_aoff, v_maxoff, v_skip, v_avail;
-    reg [31:0] v_take;
-    reg [19:0] v_srtt, v_rvar, v_err, v_r;
-    reg [15:0] v_rto, v_tmr, v_swnd;
-    reg [3:0]  v_state, v_retr;
-    reg        v_rtton, v_have, v_finrx, v_fin_acked, v_accept, v_drop, v_inrec, v_fr;
-    reg [1:0]  v_dups;
-    reg [31:0] v_recov;
+    // ---- segment evaluation (STATE_RX_EVAL) ----
+    reg [31:0] rx_una, rx_nxt, rx_rnxt, rx_seq_off, rx_end_off, rx_ack_off, rx_max_off, rx_skip, rx_avail;
+    reg [31:0] rx_take;
+    reg [19:0] rx_srtt, rx_rvar, rx_rtt_err, rx_rtt;
+    reg [15:0] rx_rto, rx_tmr, rx_swnd;
+    reg [3:0]  rx_state, rx_retr;
+    reg        rx_rtton, rx_have, rx_finrx, rx_fin_acked, rx_accept, rx_drop, rx_inrec, rx_fast_rexmit;
+    reg [1:0]  rx_dups;
+    reg [31:0] rx_recov;
     reg        rx_ack_now, rx_rst_reply, rx_free, rx_eof, rx_init, sent_ack_ok;
-    reg [15:0] v_pmss;
+    reg [15:0] rx_pmss;
     reg [4:0]  rx_evf;
     reg [15:0] rx_cp_len, rx_cp_skip;
     reg [31:0] seglen;
     reg [16:0] rx_ev;
     always @* begin
-        v_state  = c_state;
-        v_una    = c_una;
-        v_nxt    = c_nxt;
-        v_rnxt   = c_rnxt;
-        v_srtt   = c_srtt;
-        v_rvar   = c_rvar;
-        v_rto    = c_rto;
-        v_tmr    = c_tmr;
-        v_rtton  = c_rtton;
-        v_have   = c_have;
-        v_retr   = c_retr;
-        v_swnd   = c_swnd;
-        v_finrx  = c_finrx;
-        v_fin_acked = 1'b0;
-        v_pmss   = c_pmss;
+        rx_state  = c_state;
+        rx_una    = c_una;
+        rx_nxt    = c_nxt;
+        rx_rnxt   = c_rnxt;
+        rx_srtt   = c_srtt;
+        rx_rvar   = c_rvar;
+        rx_rto    = c_rto;
+        rx_tmr    = c_tmr;
+        rx_rtton  = c_rtton;
+        rx_have   = c_have;
+        rx_retr   = c_retr;
+        rx_swnd   = c_swnd;
+        rx_finrx  = c_finrx;
+        rx_fin_acked = 1'b0;
+        rx_pmss   = c_pmss;
         rx_init  = 1'b0;
-        sent_ack_ok = sg_flags_reg[4] && (sg_ack_reg == c_una + 32'd1);
-        v_dups   = c_dups;
-        v_inrec  = c_inrec;
-        v_recov  = c_recov;
-        v_fr     = 1'b0;
-        v_drop   = 1'b0;
-        v_r      = 20'd0;
-        v_err    = 20'd0;
-        v_skip   = 32'd0;
-        v_avail  = 32'd0;
-        v_take   = 32'd0;
+        sent_ack_ok = seg_ack_flag && (sg_ack_reg == c_una + 32'd1);
+        rx_dups   = c_dups;
+        rx_inrec  = c_inrec;
+        rx_recov  = c_recov;
+        rx_fast_rexmit     = 1'b0;
+        rx_drop   = 1'b0;
+        rx_rtt      = 20'd0;
+        rx_rtt_err    = 20'd0;
+        rx_skip   = 32'd0;
+        rx_avail  = 32'd0;
+        rx_take   = 32'd0;
         rx_ack_now   = 1'b0;
         rx_rst_reply = 1'b0;
         rx_free      = 1'b0;
@@ -413,177 +433,177 @@ module tcp_ctl #(
         rx_cp_len    = 16'd0;
         rx_cp_skip   = 16'd0;
         rx_ev        = 17'd0;
-        rx_ev[0]     = 1'b1;
-        seglen    = {16'd0, sg_len_reg} + {31'd0, sg_flags_reg[1]} + {31'd0, sg_flags_reg[0]};
-        v_off     = sg_seq_reg - c_rnxt;
-        v_end_off = sg_seq_reg + seglen - 32'd1 - c_rnxt;
-        v_accept  = (sg_seq_reg == c_rnxt) ||
-                    ((rwnd != 32'd0) && ((v_off < rwnd) || (seglen != 32'd0 && v_end_off < rwnd)));
-        v_aoff    = sg_ack_reg - c_una;
-        v_maxoff  = c_max - c_una;
-        if (c_state == ST_SYN_SENT) begin
+        rx_ev[CNT_SEGS]     = 1'b1;
+        seglen    = {16'd0, sg_len_reg} + {31'd0, seg_syn} + {31'd0, seg_fin};
+        rx_seq_off     = sg_seq_reg - c_rnxt;
+        rx_end_off = sg_seq_reg + seglen - 32'd1 - c_rnxt;
+        rx_accept  = (sg_seq_reg == c_rnxt) ||
+                    ((rwnd != 32'd0) && ((rx_seq_off < rwnd) || (seglen != 32'd0 && rx_end_off < rwnd)));
+        rx_ack_off    = sg_ack_reg - c_una;
+        rx_max_off  = c_max - c_una;
+        if (c_state == TCP_SYN_SENT) begin
             // RFC 9293 3.10.7.3: our SYN is out, no sequence number of the peer's known
-            if (sg_flags_reg[4] && !sent_ack_ok) begin
-                rx_rst_reply = !sg_flags_reg[2];
-                rx_ev[9]     = !sg_flags_reg[2];
-            end else if (sg_flags_reg[2]) begin
+            if (seg_ack_flag && !sent_ack_ok) begin
+                rx_rst_reply = !seg_rst;
+                rx_ev[CNT_BAD_ACK]     = !seg_rst;
+            end else if (seg_rst) begin
                 if (sent_ack_ok) begin  // refused
                     rx_free   = 1'b1;
-                    rx_evf[2] = 1'b1;
-                    rx_ev[5]  = 1'b1;
-                    rx_ev[14] = 1'b1;
+                    rx_evf[EVF_RESET] = 1'b1;
+                    rx_ev[CNT_PEER_RESET]  = 1'b1;
+                    rx_ev[CNT_CLOSED] = 1'b1;
                 end
-            end else if (sg_flags_reg[1]) begin
-                v_rnxt  = sg_seq_reg + 32'd1;
-                v_swnd  = sg_wnd_reg;
-                v_pmss  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
+            end else if (seg_syn) begin
+                rx_rnxt  = sg_seq_reg + 32'd1;
+                rx_swnd  = sg_wnd_reg;
+                rx_pmss  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
                 rx_init = 1'b1;
                 rx_ack_now = 1'b1;
-                v_rtton = 1'b0;  // (no sample from the handshake of an active open)
+                rx_rtton = 1'b0;  // (no sample from the handshake of an active open)
                 if (sent_ack_ok) begin
-                    v_una     = sg_ack_reg;
-                    v_state   = ST_ESTAB;
-                    v_tmr     = 16'd0;
-                    v_retr    = 4'd0;
-                    rx_evf[0] = 1'b1;
-                    rx_ev[13] = 1'b1;
+                    rx_una     = sg_ack_reg;
+                    rx_state   = TCP_ESTAB;
+                    rx_tmr     = 16'd0;
+                    rx_retr    = 4'd0;
+                    rx_evf[EVF_ESTABLISHED] = 1'b1;
+                    rx_ev[CNT_ESTABLISHED] = 1'b1;
                 end else begin
-                    v_state = ST_SYN_RCVD;  // simultaneous open: SYN-ACK of our SYN
+                    rx_state = TCP_SYN_RCVD;  // simultaneous open: SYN-ACK of our SYN
                 end
             end
-        end else if (!v_accept) begin
-            rx_ack_now = !sg_flags_reg[2];
-            rx_ev[3]   = 1'b1;
-        end else if (sg_flags_reg[2]) begin  // RST
+        end else if (!rx_accept) begin
+            rx_ack_now = !seg_rst;
+            rx_ev[CNT_UNACCEPTABLE]   = 1'b1;
+        end else if (seg_rst) begin  // RST
             if (sg_seq_reg == c_rnxt) begin
                 rx_free   = 1'b1;
-                rx_evf[2] = 1'b1;
-                rx_ev[5]  = 1'b1;
-                rx_ev[14] = 1'b1;
+                rx_evf[EVF_RESET] = 1'b1;
+                rx_ev[CNT_PEER_RESET]  = 1'b1;
+                rx_ev[CNT_CLOSED] = 1'b1;
             end else begin
                 rx_ack_now = 1'b1;
-                rx_ev[6]   = 1'b1;
+                rx_ev[CNT_CHALLENGE_ACK]   = 1'b1;
             end
-        end else if (sg_flags_reg[1]) begin  // SYN on a session: challenge ACK
+        end else if (seg_syn) begin  // SYN on a session: challenge ACK
             rx_ack_now = 1'b1;
-            rx_ev[6]   = 1'b1;
-        end else if (sg_flags_reg[4]) begin  // ACK
-            if (c_state == ST_SYN_RCVD) begin
-                if (v_aoff != 32'd0 && v_aoff <= v_maxoff) begin
-                    v_state   = ST_ESTAB;
-                    rx_evf[0] = 1'b1;
-                    rx_ev[13] = 1'b1;
+            rx_ev[CNT_CHALLENGE_ACK]   = 1'b1;
+        end else if (seg_ack_flag) begin  // ACK
+            if (c_state == TCP_SYN_RCVD) begin
+                if (rx_ack_off != 32'd0 && rx_ack_off <= rx_max_off) begin
+                    rx_state   = TCP_ESTAB;
+                    rx_evf[EVF_ESTABLISHED] = 1'b1;
+                    rx_ev[CNT_ESTABLISHED] = 1'b1;
                 end else begin
                     rx_rst_reply = 1'b1;
-                    rx_ev[9]     = 1'b1;
-                    v_drop       = 1'b1;
+                    rx_ev[CNT_BAD_ACK]     = 1'b1;
+                    rx_drop       = 1'b1;
                 end
             end
-            if (!v_drop) begin
-                if ((v_aoff > v_maxoff && !is_neg(v_aoff)) ||
-                    (is_neg(v_aoff) && v_aoff < 32'hFFFF0000)) begin
+            if (!rx_drop) begin
+                if ((rx_ack_off > rx_max_off && !is_neg(rx_ack_off)) ||
+                    (is_neg(rx_ack_off) && rx_ack_off < 32'hFFFF0000)) begin
                     // acknowledges data not sent, or older than the largest window
                     // behind snd_una: ACK and drop (RFC 9293, RFC 5961 section 5)
                     rx_ack_now = 1'b1;
-                    rx_ev[9]   = 1'b1;
-                    v_drop     = 1'b1;
-                end else if (!is_neg(v_aoff)) begin
-                    if (v_aoff != 32'd0) begin
-                        v_una  = sg_ack_reg;
-                        if (is_neg(v_nxt - sg_ack_reg)) v_nxt = sg_ack_reg;
-                        v_retr = 4'd0;
+                    rx_ev[CNT_BAD_ACK]   = 1'b1;
+                    rx_drop     = 1'b1;
+                end else if (!is_neg(rx_ack_off)) begin
+                    if (rx_ack_off != 32'd0) begin
+                        rx_una  = sg_ack_reg;
+                        if (is_neg(rx_nxt - sg_ack_reg)) rx_nxt = sg_ack_reg;
+                        rx_retr = 4'd0;
                         if (c_rtton && !is_neg(sg_ack_reg - c_rttsq)) begin
                             // RFC 6298 sample
-                            v_r     = {4'd0, now_reg - c_rttt};
-                            v_rtton = 1'b0;
+                            rx_rtt     = {4'd0, now_reg - c_rttt};
+                            rx_rtton = 1'b0;
                             if (!c_have) begin
-                                v_srtt = v_r << 3;
-                                v_rvar = v_r << 1;
+                                rx_srtt = rx_rtt << 3;
+                                rx_rvar = rx_rtt << 1;
                             end else begin
-                                v_err  = (v_r > {3'd0, c_srtt[19:3]}) ? v_r - {3'd0, c_srtt[19:3]} :
-                                                                       {3'd0, c_srtt[19:3]} - v_r;
-                                v_rvar = c_rvar - {2'd0, c_rvar[19:2]} + v_err;
-                                v_srtt = c_srtt - {3'd0, c_srtt[19:3]} + v_r;
+                                rx_rtt_err  = (rx_rtt > {3'd0, c_srtt[19:3]}) ? rx_rtt - {3'd0, c_srtt[19:3]} :
+                                                                       {3'd0, c_srtt[19:3]} - rx_rtt;
+                                rx_rvar = c_rvar - {2'd0, c_rvar[19:2]} + rx_rtt_err;
+                                rx_srtt = c_srtt - {3'd0, c_srtt[19:3]} + rx_rtt;
                             end
-                            v_have = 1'b1;
-                            v_rto  = clamp_rto({3'd0, v_srtt[19:3]} +
-                                               ((v_rvar == 20'd0) ? 20'd1 : v_rvar));
+                            rx_have = 1'b1;
+                            rx_rto  = clamp_rto({3'd0, rx_srtt[19:3]} +
+                                               ((rx_rvar == 20'd0) ? 20'd1 : rx_rvar));
                         end
-                        v_tmr = (sg_ack_reg == c_max) ? 16'd0 : v_rto;
-                        v_dups = 2'd0;
+                        rx_tmr = (sg_ack_reg == c_max) ? 16'd0 : rx_rto;
+                        rx_dups = 2'd0;
                         if (c_inrec) begin
                             // RFC 6582: a partial ACK resends the next segment at once,
                             // a full one (recover reached) ends the recovery
-                            if (is_neg(sg_ack_reg - c_recov)) v_fr = 1'b1;
-                            else v_inrec = 1'b0;
+                            if (is_neg(sg_ack_reg - c_recov)) rx_fast_rexmit = 1'b1;
+                            else rx_inrec = 1'b0;
                         end
-                    end else if (sg_len_reg == 16'd0 && !sg_flags_reg[0] && c_max != c_una &&
+                    end else if (sg_len_reg == 16'd0 && !seg_fin && c_max != c_una &&
                                  sg_wnd_reg == c_swnd) begin
-                        rx_ev[16] = 1'b1;  // duplicate ACK
-                        if (c_dups != 2'd3) v_dups = c_dups + 2'd1;
+                        rx_ev[CNT_DUP_ACK] = 1'b1;  // duplicate ACK
+                        if (c_dups != 2'd3) rx_dups = c_dups + 2'd1;
                         if (c_dups == 2'd2 && !c_inrec) begin
                             // the third: fast retransmit (RFC 5681), no RTT sample from it
-                            v_fr    = 1'b1;
-                            v_inrec = 1'b1;
-                            v_recov = c_max;
-                            v_rtton = 1'b0;
+                            rx_fast_rexmit    = 1'b1;
+                            rx_inrec = 1'b1;
+                            rx_recov = c_max;
+                            rx_rtton = 1'b0;
                         end
                     end
-                    v_swnd = sg_wnd_reg;
-                    v_fin_acked = c_close && (c_max == c_finsq + 32'd1) &&
+                    rx_swnd = sg_wnd_reg;
+                    rx_fin_acked = c_close && (c_max == c_finsq + 32'd1) &&
                                   (sg_ack_reg == c_finsq + 32'd1);
-                    if (v_fin_acked) begin
-                        case (v_state)
-                            ST_FIN_WAIT_1: v_state = ST_FIN_WAIT_2;
-                            ST_CLOSING: begin
-                                v_state = ST_TIME_WAIT;
-                                v_tmr   = cfg_time_wait;
+                    if (rx_fin_acked) begin
+                        case (rx_state)
+                            TCP_FIN_WAIT_1: rx_state = TCP_FIN_WAIT_2;
+                            TCP_CLOSING: begin
+                                rx_state = TCP_TIME_WAIT;
+                                rx_tmr   = cfg_time_wait;
                             end
-                            ST_LAST_ACK: begin
+                            TCP_LAST_ACK: begin
                                 rx_free    = 1'b1;
-                                rx_evf[4]  = 1'b1;
-                                rx_ev[14]  = 1'b1;
+                                rx_evf[EVF_CLOSED]  = 1'b1;
+                                rx_ev[CNT_CLOSED]  = 1'b1;
                             end
                             default: ;
                         endcase
                     end
                 end
                 // data
-                if (!v_drop && !rx_free && sg_len_reg != 16'd0) begin
-                    if ((v_state == ST_ESTAB || v_state == ST_FIN_WAIT_1 ||
-                         v_state == ST_FIN_WAIT_2) && !c_finrx) begin
-                        v_skip = c_rnxt - sg_seq_reg;
-                        if ((v_off == 32'd0 || is_neg(v_off)) && v_skip < {16'd0, sg_len_reg}) begin
-                            v_avail = {16'd0, sg_len_reg} - v_skip;
-                            v_take  = (v_avail < rwnd) ? v_avail : rwnd;
-                            rx_cp_len  = v_take[15:0];
-                            rx_cp_skip = v_skip[15:0];
-                            v_rnxt  = c_rnxt + v_take;
-                            if (v_take != v_avail) rx_ev[15] = 1'b1;
-                        end else if (!is_neg(v_off)) begin
-                            rx_ev[4] = 1'b1;  // out of order
+                if (!rx_drop && !rx_free && sg_len_reg != 16'd0) begin
+                    if ((rx_state == TCP_ESTAB || rx_state == TCP_FIN_WAIT_1 ||
+                         rx_state == TCP_FIN_WAIT_2) && !c_finrx) begin
+                        rx_skip = c_rnxt - sg_seq_reg;
+                        if ((rx_seq_off == 32'd0 || is_neg(rx_seq_off)) && rx_skip < {16'd0, sg_len_reg}) begin
+                            rx_avail = {16'd0, sg_len_reg} - rx_skip;
+                            rx_take  = (rx_avail < rwnd) ? rx_avail : rwnd;
+                            rx_cp_len  = rx_take[15:0];
+                            rx_cp_skip = rx_skip[15:0];
+                            rx_rnxt  = c_rnxt + rx_take;
+                            if (rx_take != rx_avail) rx_ev[CNT_CUT] = 1'b1;
+                        end else if (!is_neg(rx_seq_off)) begin
+                            rx_ev[CNT_OUT_OF_ORDER] = 1'b1;  // out of order
                         end
                     end
                     rx_ack_now = 1'b1;
                 end
                 // FIN
-                if (!v_drop && !rx_free && sg_flags_reg[0]) begin
-                    if ((v_state == ST_ESTAB || v_state == ST_FIN_WAIT_1 ||
-                         v_state == ST_FIN_WAIT_2) && !c_finrx &&
-                        (sg_seq_reg + {16'd0, sg_len_reg} == v_rnxt)) begin
-                        v_rnxt    = v_rnxt + 32'd1;
-                        v_finrx   = 1'b1;
+                if (!rx_drop && !rx_free && seg_fin) begin
+                    if ((rx_state == TCP_ESTAB || rx_state == TCP_FIN_WAIT_1 ||
+                         rx_state == TCP_FIN_WAIT_2) && !c_finrx &&
+                        (sg_seq_reg + {16'd0, sg_len_reg} == rx_rnxt)) begin
+                        rx_rnxt    = rx_rnxt + 32'd1;
+                        rx_finrx   = 1'b1;
                         rx_eof    = 1'b1;
-                        rx_evf[1] = 1'b1;
-                        case (v_state)
-                            ST_ESTAB:      v_state = ST_CLOSE_WAIT;
-                            ST_FIN_WAIT_1: if (v_fin_acked) begin
-                                               v_state = ST_TIME_WAIT;
-                                               v_tmr   = cfg_time_wait;
-                                           end else v_state = ST_CLOSING;
+                        rx_evf[EVF_PEER_CLOSED] = 1'b1;
+                        case (rx_state)
+                            TCP_ESTAB:      rx_state = TCP_CLOSE_WAIT;
+                            TCP_FIN_WAIT_1: if (rx_fin_acked) begin
+                                               rx_state = TCP_TIME_WAIT;
+                                               rx_tmr   = cfg_time_wait;
+                                           end else rx_state = TCP_CLOSING;
                             default: begin
-                                v_state = ST_TIME_WAIT;
-                                v_tmr   = cfg_time_wait;
+                                rx_state = TCP_TIME_WAIT;
+                                rx_tmr   = cfg_time_wait;
                             end
                         endcase
                     end
@@ -593,7 +613,7 @@ module tcp_ctl #(
         end
     end
 
-    // ---- transmit decision (S_TX_EVAL) ----
+    // ---- transmit decision (STATE_TX_EVAL) ----
     reg [31:0] t_queued, t_data_end, t_unsent, t_usable, t_len, t_nnxt, t_nmax, t_diff;
     reg        t_fin, t_send, t_data_state, t_rexmit, t_more;
     reg [7:0]  t_flags;
@@ -622,16 +642,16 @@ module tcp_ctl #(
         t_flags   = F_ACK;
         t_seq     = c_nxt;
         t_nnxt    = c_nxt;
-        t_data_state = (c_state == ST_ESTAB) || (c_state == ST_CLOSE_WAIT) ||
-                       (c_state == ST_FIN_WAIT_1) || (c_state == ST_CLOSING) ||
-                       (c_state == ST_LAST_ACK);
-        if (c_state == ST_SYN_SENT) begin
+        t_data_state = (c_state == TCP_ESTAB) || (c_state == TCP_CLOSE_WAIT) ||
+                       (c_state == TCP_FIN_WAIT_1) || (c_state == TCP_CLOSING) ||
+                       (c_state == TCP_LAST_ACK);
+        if (c_state == TCP_SYN_SENT) begin
             t_send  = (c_nxt == c_una);
             t_flags = F_SYN;
             t_mss   = 1'b1;
             t_seq   = c_una;
             t_nnxt  = c_una + 32'd1;
-        end else if (c_state == ST_SYN_RCVD) begin
+        end else if (c_state == TCP_SYN_RCVD) begin
             t_send  = ack_now_reg || (c_nxt == c_una);
             t_flags = F_SYN | F_ACK;
             t_mss   = 1'b1;
@@ -656,8 +676,8 @@ module tcp_ctl #(
             t_nnxt = c_nxt + t_len + {31'd0, t_fin};
             if (t_fin) t_flags = t_flags | F_FIN;
             if (t_len != 32'd0 && c_nxt + t_len == t_data_end) t_flags = t_flags | F_PSH;
-            if (t_fin && c_state == ST_ESTAB) t_state = ST_FIN_WAIT_1;
-            if (t_fin && c_state == ST_CLOSE_WAIT) t_state = ST_LAST_ACK;
+            if (t_fin && c_state == TCP_ESTAB) t_state = TCP_FIN_WAIT_1;
+            if (t_fin && c_state == TCP_CLOSE_WAIT) t_state = TCP_LAST_ACK;
         end else begin
             t_send = ack_now_reg;
         end
@@ -674,14 +694,14 @@ module tcp_ctl #(
         t_more = fr_reg || ((t_len != 32'd0) && (t_unsent > t_len) && (t_usable > t_len));
     end
 
-    // ---- timer evaluation (S_TM_EVAL) ----
+    // ---- timer evaluation (STATE_TM_EVAL) ----
     wire        tm_expire = (c_tmr == 16'd1);
-    wire        tm_tw     = (c_state == ST_TIME_WAIT);
+    wire        tm_tw     = (c_state == TCP_TIME_WAIT);
     wire        tm_abort  = tm_expire && !tm_tw && (c_retr >= cfg_max_retries);
     wire [16:0] rto2      = {c_rto, 1'b0};
     wire [15:0] tm_rto    = (rto2 > {1'b0, cfg_rto_max}) ? cfg_rto_max : rto2[15:0];
 
-    // ---- window update (S_SVC_EVAL) ----
+    // ---- window update (STATE_SVC_EVAL) ----
     wire [31:0] new_edge  = c_rnxt + rwnd;
     wire [31:0] edge_gain = new_edge - c_radv;
     wire [15:0] half_buf  = 16'd1 << (B - 1);
@@ -704,32 +724,32 @@ module tcp_ctl #(
 
     wire lk_miss   = !lk_hit && lk_cmp_v_reg && (lk_cmp_reg == LAST);
     wire lk_free   = free_found_reg || slot_free[lk_cmp_reg];
-    wire lk_syn    = sg_flags_reg[1] && !sg_flags_reg[4] && !sg_flags_reg[2] && listening;
+    wire lk_syn    = seg_syn && !seg_ack_flag && !seg_rst && listening;
     wire half_ok   = (half_cnt_reg < MAX_HALF_OPEN[SID_W:0]);  // SYN-flood bound
-    wire now_half  = !free_reg && (c_state == ST_SYN_RCVD);
+    wire now_half  = !free_reg && (c_state == TCP_SYN_RCVD);
 
     // event strobes of this cycle's decision
     always @* begin
         ev_next = 17'd0;
         case (state_reg)
-            S_LOOKUP:  ev_next[2] = lk_miss && lk_syn && !(lk_free && half_ok);
-            S_NOSESS:  ev_next[1] = 1'b1;
-            S_RX_EVAL: ev_next = rx_ev;
-            S_TM_EVAL: begin
-                ev_next[7]  = tm_expire && !tm_tw && !tm_abort;
-                ev_next[8]  = tm_abort;
-                ev_next[14] = tm_expire && (tm_tw || tm_abort);
+            STATE_LOOKUP:  ev_next[CNT_SYN_DROP] = lk_miss && lk_syn && !(lk_free && half_ok);
+            STATE_NOSESS:  ev_next[CNT_RST_NO_SESSION] = 1'b1;
+            STATE_RX_EVAL: ev_next = rx_ev;
+            STATE_TM_EVAL: begin
+                ev_next[CNT_RTO]  = tm_expire && !tm_tw && !tm_abort;
+                ev_next[CNT_ABORTED]  = tm_abort;
+                ev_next[CNT_CLOSED] = tm_expire && (tm_tw || tm_abort);
             end
-            S_TX_EVAL: begin
-                ev_next[10] = rst_reply_reg || (t_send && !free_reg);
-                ev_next[11] = !rst_reply_reg && t_send && !free_reg && (t_len != 32'd0);
-                ev_next[12] = !rst_reply_reg && t_send && !free_reg && t_rexmit;
+            STATE_TX_EVAL: begin
+                ev_next[CNT_SENT] = rst_reply_reg || (t_send && !free_reg);
+                ev_next[CNT_SENT_DATA] = !rst_reply_reg && t_send && !free_reg && (t_len != 32'd0);
+                ev_next[CNT_RETRANSMIT] = !rst_reply_reg && t_send && !free_reg && t_rexmit;
             end
             default: ;
         endcase
     end
 
-    wire [SID_W-1:0] rd_addr = (state_reg == S_LOOKUP) ? lk_idx_reg : sid_reg;
+    wire [SID_W-1:0] rd_addr = (state_reg == STATE_LOOKUP) ? lk_idx_reg : sid_reg;
 
     always @(posedge clk) begin
         rec_q_reg <= rec_mem[sid_reg];
@@ -739,10 +759,10 @@ module tcp_ctl #(
     always @* begin
         cur_next = cur_reg;
         case (state_reg)
-            S_LOAD2: cur_next = rec_q_reg;
-            S_CREATE: begin
+            STATE_LOAD2: cur_next = rec_q_reg;
+            STATE_CREATE: begin
                 cur_next = {REC_W{1'b0}};
-                cur_next[O_STATE +: 4]  = (job_reg == JOB_CONN) ? ST_SYN_SENT : ST_SYN_RCVD;
+                cur_next[O_STATE +: 4]  = (job_reg == JOB_CONN) ? TCP_SYN_SENT : TCP_SYN_RCVD;
                 cur_next[O_RMAC +: 48]  = sg_mac_reg;
                 cur_next[O_UNA +: 32]   = isn;
                 cur_next[O_NXT +: 32]   = isn;
@@ -753,27 +773,27 @@ module tcp_ctl #(
                 cur_next[O_PMSS +: 16]  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
                 cur_next[O_RTO +: 16]   = cfg_rto_init;
             end
-            S_RX_EVAL: begin
-                cur_next[O_STATE +: 4]  = v_state;
-                cur_next[O_UNA +: 32]   = v_una;
-                cur_next[O_NXT +: 32]   = v_nxt;
-                cur_next[O_SWND +: 16]  = v_swnd;
-                cur_next[O_RNXT +: 32]  = v_rnxt;
-                cur_next[O_SRTT +: 20]  = v_srtt;
-                cur_next[O_RVAR +: 20]  = v_rvar;
-                cur_next[O_RTO +: 16]   = v_rto;
-                cur_next[O_TMR +: 16]   = v_tmr;
-                cur_next[O_RTTON]       = v_rtton;
-                cur_next[O_RETR +: 4]   = v_retr;
-                cur_next[O_FINRX]       = v_finrx;
-                cur_next[O_HAVE]        = v_have;
-                cur_next[O_DUPS +: 2]   = v_dups;
-                cur_next[O_INREC]       = v_inrec;
-                cur_next[O_RECOV +: 32] = v_recov;
-                cur_next[O_PMSS +: 16]  = v_pmss;
-                if (rx_init) cur_next[O_RADV +: 32] = v_rnxt;
+            STATE_RX_EVAL: begin
+                cur_next[O_STATE +: 4]  = rx_state;
+                cur_next[O_UNA +: 32]   = rx_una;
+                cur_next[O_NXT +: 32]   = rx_nxt;
+                cur_next[O_SWND +: 16]  = rx_swnd;
+                cur_next[O_RNXT +: 32]  = rx_rnxt;
+                cur_next[O_SRTT +: 20]  = rx_srtt;
+                cur_next[O_RVAR +: 20]  = rx_rvar;
+                cur_next[O_RTO +: 16]   = rx_rto;
+                cur_next[O_TMR +: 16]   = rx_tmr;
+                cur_next[O_RTTON]       = rx_rtton;
+                cur_next[O_RETR +: 4]   = rx_retr;
+                cur_next[O_FINRX]       = rx_finrx;
+                cur_next[O_HAVE]        = rx_have;
+                cur_next[O_DUPS +: 2]   = rx_dups;
+                cur_next[O_INREC]       = rx_inrec;
+                cur_next[O_RECOV +: 32] = rx_recov;
+                cur_next[O_PMSS +: 16]  = rx_pmss;
+                if (rx_init) cur_next[O_RADV +: 32] = rx_rnxt;
             end
-            S_TX_EVAL: if (!rst_reply_reg && !free_reg) begin
+            STATE_TX_EVAL: if (!rst_reply_reg && !free_reg) begin
                 cur_next[O_STATE +: 4]  = t_state;
                 cur_next[O_NXT +: 32]   = t_nnxt;
                 cur_next[O_MAX +: 32]   = t_nmax;
@@ -783,7 +803,7 @@ module tcp_ctl #(
                 cur_next[O_RTTT +: 16]  = t_rttt;
                 if (t_send) cur_next[O_RADV +: 32] = c_rnxt + rwnd;
             end
-            S_TM_EVAL: begin
+            STATE_TM_EVAL: begin
                 if (c_tmr != 16'd0) cur_next[O_TMR +: 16] = c_tmr - 16'd1;
                 if (tm_expire && !tm_tw && !tm_abort) begin
                     cur_next[O_RTO +: 16]  = tm_rto;
@@ -795,7 +815,7 @@ module tcp_ctl #(
                     cur_next[O_DUPS +: 2]  = 2'd0;
                 end
             end
-            S_SVC_EVAL: if (closereq_reg[sid_reg] && !c_close) begin
+            STATE_SVC_EVAL: if (closereq_reg[sid_reg] && !c_close) begin
                 cur_next[O_CLOSE]       = 1'b1;
                 cur_next[O_FINSQ +: 32] = c_una + {{(31-B){1'b0}}, txw_reg - c_una[B:0]};
             end
@@ -837,7 +857,7 @@ module tcp_ctl #(
             isn_clk_reg   <= isn_clk_reg + 32'd250;
         end
         case (state_reg)
-            S_IDLE: begin
+            STATE_IDLE: begin
                 ack_now_reg   <= 1'b0;
                 rst_reply_reg <= 1'b0;
                 free_reg      <= 1'b0;
@@ -866,7 +886,7 @@ module tcp_ctl #(
                     lk_cmp_v_reg   <= 1'b0;
                     lk_done_reg    <= 1'b0;
                     free_found_reg <= 1'b0;
-                    state_reg      <= S_LOOKUP;
+                    state_reg      <= STATE_LOOKUP;
                 end else if (s_conn_valid && !tick_pend_reg) begin
                     isn_start_reg <= 1'b1;
                     job_reg      <= JOB_CONN;
@@ -878,28 +898,28 @@ module tcp_ctl #(
                     sg_mss_reg   <= 16'd0;
                     if (any_free) begin
                         sid_reg   <= first_free;
-                        state_reg <= S_CREATE;
+                        state_reg <= STATE_CREATE;
                     end else begin
                         // no free slot: refused at once
                         ev_valid_reg <= 1'b1;
-                        ev_flags_reg <= 5'b01000;
+                        ev_flags_reg <= EV_ABORTED;
                         ev_tup_reg   <= {s_conn_ip, s_conn_port, s_conn_lport};
                     end
                 end else if (tick_pend_reg) begin
                     tick_pend_reg <= tick_1ms;
                     job_reg       <= JOB_TM;
                     sid_reg       <= {SID_W{1'b0}};
-                    state_reg     <= S_TM_SCAN;
+                    state_reg     <= STATE_TM_SCAN;
                 end else if (svc_pick) begin
                     job_reg            <= JOB_SVC;
                     sid_reg            <= scan_reg;
                     svc_reg[scan_reg]  <= 1'b0;
-                    state_reg          <= S_LOAD;
+                    state_reg          <= STATE_LOAD;
                 end else begin
                     scan_reg <= (scan_reg == LAST) ? {SID_W{1'b0}} : scan_reg + 1'b1;
                 end
             end
-            S_LOOKUP: begin
+            STATE_LOOKUP: begin
                 lk_cmp_reg   <= lk_idx_reg;
                 lk_cmp_v_reg <= !lk_done_reg;
                 if (lk_idx_reg == LAST) lk_done_reg <= 1'b1;
@@ -910,71 +930,71 @@ module tcp_ctl #(
                 end
                 if (lk_hit) begin
                     sid_reg   <= lk_cmp_reg;
-                    state_reg <= S_LOAD;
+                    state_reg <= STATE_LOAD;
                 end else if (lk_miss) begin
                     // no session
-                    if (sg_flags_reg[2]) begin
+                    if (seg_rst) begin
                         nosess_reg <= 1'b1;
-                        state_reg  <= S_WB;           // an RST for nothing: dropped
+                        state_reg  <= STATE_WB;           // an RST for nothing: dropped
                     end else if (lk_syn) begin
                         if (lk_free && half_ok) begin
                             sid_reg   <= free_found_reg ? free_sid_reg : lk_cmp_reg;
-                            state_reg <= S_CREATE;
+                            state_reg <= STATE_CREATE;
                         end else begin
                             nosess_reg <= 1'b1;       // no free slot, or the half-open bound: dropped
-                            state_reg  <= S_WB;
+                            state_reg  <= STATE_WB;
                         end
                     end else begin
                         nosess_reg <= 1'b1;
-                        state_reg  <= S_NOSESS;
+                        state_reg  <= STATE_NOSESS;
                     end
                 end
             end
-            S_NOSESS: begin
+            STATE_NOSESS: begin
                 // RST for a segment without a session (RFC 9293 3.10.7.1)
                 tx_valid_reg <= 1'b1;
                 tx_mac_reg   <= sg_mac_reg;
                 tx_ip_reg    <= sg_ip_reg;
                 tx_sport_reg <= sg_dport_reg;
                 tx_dport_reg <= sg_sport_reg;
-                tx_seq_reg   <= sg_flags_reg[4] ? sg_ack_reg : 32'd0;
-                tx_ack_reg   <= sg_flags_reg[4] ? 32'd0 : sg_seq_reg + seglen;
-                tx_flags_reg <= sg_flags_reg[4] ? F_RST : (F_RST | F_ACK);
+                tx_seq_reg   <= seg_ack_flag ? sg_ack_reg : 32'd0;
+                tx_ack_reg   <= seg_ack_flag ? 32'd0 : sg_seq_reg + seglen;
+                tx_flags_reg <= seg_ack_flag ? F_RST : (F_RST | F_ACK);
                 tx_wnd_reg   <= 16'd0;
                 tx_mss_reg   <= 1'b0;
                 tx_len_reg   <= 16'd0;
-                state_reg    <= S_EMIT;
+                state_reg    <= STATE_EMIT;
             end
-            S_CREATE: if (isn_valid) begin  // (waits for the ISN's hash)
+            STATE_CREATE: if (isn_valid) begin  // (waits for the ISN's hash)
                 created_reg  <= 1'b1;
                 was_half_reg <= 1'b0;
                 init_reg    <= 1'b1;
                 tup_reg     <= {sg_ip_reg, sg_sport_reg, sg_dport_reg};
                 rxr_reg     <= cur_next[O_RNXT +: B+1];
                 txw_reg     <= cur_next[O_UNA +: B+1] + 1'b1;
-                state_reg   <= S_TX_EVAL;
+                state_reg   <= STATE_TX_EVAL;
             end
-            S_LOAD: state_reg <= S_LOAD2;
-            S_LOAD2: begin
-                was_half_reg <= (rec_q_reg[O_STATE +: 4] == ST_SYN_RCVD);
+            STATE_LOAD: state_reg <= STATE_LOAD2;
+            STATE_LOAD2: begin
+                was_half_reg <= (rec_q_reg[O_STATE +: 4] == TCP_SYN_RCVD);
                 tup_reg <= tup_q_reg;
                 rxr_reg <= rxr_rd_ptr;
                 txw_reg <= txw_rd_ptr;
                 case (job_reg)
-                    JOB_RX:  state_reg <= S_RX_EVAL;
-                    JOB_TM:  state_reg <= S_TM_EVAL;
-                    default: state_reg <= S_SVC_EVAL;
+                    JOB_RX:  state_reg <= STATE_RX_EVAL;
+                    JOB_TM:  state_reg <= STATE_TM_EVAL;
+                    default: state_reg <= STATE_SVC_EVAL;
                 endcase
             end
-            S_RX_EVAL: begin
+            STATE_RX_EVAL: begin
                 // established: the application may send from now on (its data may be
                 // delivered before this job's write-back)
-                if (rx_evf[0]) open_reg[sid_reg] <= 1'b1;
+                if (rx_evf[EVF_ESTABLISHED]) open_reg[sid_reg] <= 1'b1;
                 if (rx_init) begin
                     // active open: the pointers start at the peer's first byte and our
                     // first byte after the SYN
                     init_reg <= 1'b1;
-                    rxr_reg  <= v_rnxt[B:0];
+                    rxr_reg  <= rx_rnxt[B:0];
                     txw_reg  <= c_una[B:0] + 1'b1;
                 end
                 ack_now_reg    <= rx_ack_now;
@@ -983,15 +1003,15 @@ module tcp_ctl #(
                 eof_reg        <= rx_eof;
                 evf_reg        <= rx_evf;
                 cp_len_reg     <= rx_cp_len;
-                fr_reg         <= v_fr && !rx_free;
+                fr_reg         <= rx_fast_rexmit && !rx_free;
                 cp_cnt_reg     <= 16'd0;
                 cp_v_reg       <= 1'b0;
                 cp_src_reg     <= sg_addr_reg + rx_cp_skip[SW-1:0];
                 cp_dst_reg     <= rx_end;
-                commit_ptr_reg <= v_rnxt[B:0];
-                state_reg      <= (rx_cp_len != 16'd0) ? S_COPY : S_TX_EVAL;
+                commit_ptr_reg <= rx_rnxt[B:0];
+                state_reg      <= (rx_cp_len != 16'd0) ? STATE_COPY : STATE_TX_EVAL;
             end
-            S_COPY: begin
+            STATE_COPY: begin
                 if (cp_cnt_reg != cp_len_reg) begin
                     cp_cnt_reg <= cp_cnt_reg + 16'd1;
                     cp_src_reg <= cp_src_reg + 1'b1;
@@ -1000,53 +1020,53 @@ module tcp_ctl #(
                 if (cp_v_reg) cp_dst_reg <= cp_dst_reg + 1'b1;
                 if (cp_cnt_reg == cp_len_reg && !cp_v_reg) begin
                     commit_reg <= 1'b1;
-                    state_reg  <= S_TX_EVAL;
+                    state_reg  <= STATE_TX_EVAL;
                 end
             end
-            S_SVC_EVAL: begin
+            STATE_SVC_EVAL: begin
                 if (closereq_reg[sid_reg]) begin
                     closereq_reg[sid_reg] <= 1'b0;
                     open_reg[sid_reg]     <= 1'b0;
                 end
                 ack_now_reg <= !is_neg(edge_gain) && (edge_gain >= {16'd0, upd_thr});
-                state_reg   <= S_TX_EVAL;
+                state_reg   <= STATE_TX_EVAL;
             end
-            S_TM_SCAN: begin
-                if (used_reg[sid_reg]) state_reg <= S_LOAD;
-                else if (sid_reg == LAST) state_reg <= S_IDLE;
+            STATE_TM_SCAN: begin
+                if (used_reg[sid_reg]) state_reg <= STATE_LOAD;
+                else if (sid_reg == LAST) state_reg <= STATE_IDLE;
                 else sid_reg <= sid_reg + 1'b1;
             end
-            S_TM_EVAL: begin
+            STATE_TM_EVAL: begin
                 if (tm_expire && tm_tw) begin
                     free_reg     <= 1'b1;
-                    evf_reg      <= 5'b10000;
-                    state_reg    <= S_WB;
+                    evf_reg      <= EV_CLOSED;
+                    state_reg    <= STATE_WB;
                 end else if (tm_abort) begin
                     free_reg      <= 1'b1;
-                    evf_reg       <= 5'b11000;
+                    evf_reg       <= EV_ABORTED | EV_CLOSED;
                     tx_valid_reg  <= 1'b1;
                     tx_mac_reg    <= c_rmac;
-                    tx_ip_reg     <= t_rip;
-                    tx_sport_reg  <= t_lport;
-                    tx_dport_reg  <= t_rport;
+                    tx_ip_reg     <= tup_rip;
+                    tx_sport_reg  <= tup_lport;
+                    tx_dport_reg  <= tup_rport;
                     tx_seq_reg    <= c_nxt;
                     tx_ack_reg    <= 32'd0;
                     tx_flags_reg  <= F_RST;
                     tx_wnd_reg    <= 16'd0;
                     tx_mss_reg    <= 1'b0;
                     tx_len_reg    <= 16'd0;
-                    state_reg     <= S_EMIT;
+                    state_reg     <= STATE_EMIT;
                 end else if (tm_expire) begin
-                    state_reg  <= S_TX_EVAL;
+                    state_reg  <= STATE_TX_EVAL;
                 end else begin
-                    state_reg <= S_WB;
+                    state_reg <= STATE_WB;
                 end
             end
-            S_TX_EVAL: begin
+            STATE_TX_EVAL: begin
                 tx_mac_reg   <= c_rmac;
-                tx_ip_reg    <= t_rip;
-                tx_sport_reg <= t_lport;
-                tx_dport_reg <= t_rport;
+                tx_ip_reg    <= tup_rip;
+                tx_sport_reg <= tup_lport;
+                tx_dport_reg <= tup_rport;
                 tx_mss_reg   <= 1'b0;
                 tx_len_reg   <= 16'd0;
                 tx_off_reg   <= t_seq[B-1:0];
@@ -1056,7 +1076,7 @@ module tcp_ctl #(
                     tx_ack_reg   <= 32'd0;
                     tx_flags_reg <= F_RST;
                     tx_wnd_reg   <= 16'd0;
-                    state_reg    <= S_EMIT;
+                    state_reg    <= STATE_EMIT;
                 end else if (t_send && !free_reg) begin
                     tx_valid_reg <= 1'b1;
                     tx_seq_reg   <= t_seq;
@@ -1066,16 +1086,16 @@ module tcp_ctl #(
                     tx_mss_reg   <= t_mss;
                     tx_len_reg   <= t_len[15:0];
                     more_reg     <= t_more;
-                    state_reg    <= S_EMIT;
+                    state_reg    <= STATE_EMIT;
                 end else begin
-                    state_reg <= S_WB;
+                    state_reg <= STATE_WB;
                 end
             end
-            S_EMIT: if (m_seg_ready) begin
+            STATE_EMIT: if (m_seg_ready) begin
                 tx_valid_reg <= 1'b0;
-                state_reg    <= S_WB;
+                state_reg    <= STATE_WB;
             end
-            default: begin  // S_WB
+            default: begin  // STATE_WB
                 if (!nosess_reg) begin
                     half_cnt_reg <= half_cnt_reg + {{SID_W{1'b0}}, now_half} -
                                     {{SID_W{1'b0}}, was_half_reg};
@@ -1085,7 +1105,7 @@ module tcp_ctl #(
                         used_reg[sid_reg] <= 1'b1;
                         open_reg[sid_reg] <= 1'b0;
                     end
-                    if (evf_reg[0]) open_reg[sid_reg] <= 1'b1;
+                    if (evf_reg[EVF_ESTABLISHED]) open_reg[sid_reg] <= 1'b1;
                     if (more_reg) svc_reg[sid_reg] <= 1'b1;
                     if (free_reg) begin
                         used_reg[sid_reg]     <= 1'b0;
@@ -1101,9 +1121,9 @@ module tcp_ctl #(
                 if (job_reg == JOB_RX) release_reg <= 1'b1;
                 if (job_reg == JOB_TM && sid_reg != LAST) begin
                     sid_reg   <= sid_reg + 1'b1;
-                    state_reg <= S_TM_SCAN;
+                    state_reg <= STATE_TM_SCAN;
                 end else begin
-                    state_reg <= S_IDLE;
+                    state_reg <= STATE_IDLE;
                 end
                 free_reg    <= 1'b0;
                 created_reg <= 1'b0;
@@ -1123,7 +1143,7 @@ module tcp_ctl #(
         end
         ev_reg <= ev_next;
         if (rst) begin
-            state_reg     <= S_IDLE;
+            state_reg     <= STATE_IDLE;
             used_reg      <= {NUM_SESS{1'b0}};
             open_reg      <= {NUM_SESS{1'b0}};
             svc_reg       <= {NUM_SESS{1'b0}};
@@ -1148,17 +1168,17 @@ module tcp_ctl #(
 
     // record and tuple write-back
     always @(posedge clk) begin
-        if (state_reg == S_WB && !nosess_reg) rec_mem[sid_reg] <= cur_reg;
-        if (state_reg == S_CREATE && isn_valid)
+        if (state_reg == STATE_WB && !nosess_reg) rec_mem[sid_reg] <= cur_reg;
+        if (state_reg == STATE_CREATE && isn_valid)
             tup_mem[sid_reg] <= {sg_ip_reg, sg_sport_reg, sg_dport_reg};
     end
 
-    assign s_seg_ready   = (state_reg == S_IDLE);
-    assign s_conn_ready  = (state_reg == S_IDLE) && !s_seg_valid && !tick_pend_reg;
-    assign stage_rd_en   = (state_reg == S_COPY) && (cp_cnt_reg != cp_len_reg);
+    assign s_seg_ready   = (state_reg == STATE_IDLE);
+    assign s_conn_ready  = (state_reg == STATE_IDLE) && !s_seg_valid && !tick_pend_reg;
+    assign stage_rd_en   = (state_reg == STATE_COPY) && (cp_cnt_reg != cp_len_reg);
     assign stage_rd_addr = cp_src_reg;
     assign seg_release   = release_reg;
-    assign rxbuf_wr_en   = (state_reg == S_COPY) && cp_v_reg;
+    assign rxbuf_wr_en   = (state_reg == STATE_COPY) && cp_v_reg;
     assign rxbuf_wr_addr = {sid_reg, cp_dst_reg[B-1:0]};
     assign rxbuf_wr_data = stage_rd_data;
     assign commit_valid  = commit_reg;

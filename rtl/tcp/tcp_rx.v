@@ -26,8 +26,8 @@
 //   flags (bit 0 FIN, 1 SYN, 2 RST, 3 PSH, 4 ACK, 5 URG, 6 ECE, 7 CWR), wnd, mss
 //   (0 = no MSS option), wscale_valid/wscale, pay_addr (ring address of the first
 //   payload byte), pay_len.
-// Parameters: DATA_W (8; 64 is planned, docs/tcp.md), KEEP_W, STAGE_LOG2 (11 tested:
-//   the largest segment must fit).
+// Parameters: DATA_W (8, tested; 64 is not built yet), KEEP_W = DATA_W/8, STAGE_LOG2
+//   (11, tested: 2 KiB, the largest segment fits).
 // Latency: the descriptor one cycle after the segment's last byte.
 module tcp_rx #(
     parameter integer DATA_W     = 8,
@@ -77,8 +77,11 @@ module tcp_rx #(
         if (DATA_W != 8) begin : g_check_data_w
             tcp_rx_DATA_W_must_be_8 u_error ();  // unsupported parameter (no such module)
         end
-        if (STAGE_LOG2 < 11 || STAGE_LOG2 > 15) begin : g_check_stage
-            tcp_rx_STAGE_LOG2_must_be_11_to_15 u_error ();  // unsupported parameter (no such module)
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            tcp_rx_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (STAGE_LOG2 != 11) begin : g_check_stage_log2
+            tcp_rx_STAGE_LOG2_must_be_11 u_error ();
         end
     endgenerate
 

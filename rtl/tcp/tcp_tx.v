@@ -16,8 +16,9 @@
 // The payload is read twice: once to sum it (pay_len cycles), then to send it.
 // IPv4: version 4, IHL 5, TOS 0, an identification counter, DF = cfg_df, TTL = cfg_ttl,
 //   protocol 6, source cfg_ip; Ethernet source cfg_mac, EtherType 0x0800.
-// Parameters: DATA_W (8), KEEP_W, SID_W (session number bits), BUF_LOG2 (send buffer
-//   bytes per session, log2).
+// Parameters: DATA_W (8, tested), KEEP_W = DATA_W/8, SID_W (session number bits, 1 to 8;
+//   1, 3, 6 and 8 tested), BUF_LOG2 (send buffer bytes per session, log2: 9 to 11; 9 and
+//   11 tested).
 // cnt_ev[0]: frames sent (at the last beat).
 // Latency: first frame byte pay_len + 3 cycles after the descriptor is taken.
 module tcp_tx #(
@@ -61,6 +62,15 @@ module tcp_tx #(
     generate
         if (DATA_W != 8) begin : g_check_data_w
             tcp_tx_DATA_W_must_be_8 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            tcp_tx_KEEP_W_must_be_DATA_W_div_8 u_error ();
+        end
+        if (SID_W < 1 || SID_W > 8) begin : g_check_sid_w
+            tcp_tx_SID_W_must_be_1_to_8 u_error ();
+        end
+        if (BUF_LOG2 < 9 || BUF_LOG2 > 11) begin : g_check_buf_log2
+            tcp_tx_BUF_LOG2_must_be_9_to_11 u_error ();
         end
     endgenerate
 

@@ -158,6 +158,8 @@ class TcpTb:
     async def _mon(self) -> None:
         d = self.dut
         cur = bytearray()
+        chunk = 1 << int(d.CHUNK_LOG2.value)  # a delivery turn's bytes at most
+        turn = 0  # bytes of the current delivery turn so far
         while True:
             await RisingEdge(d.clk)
             self.cycle += 1
@@ -172,6 +174,10 @@ class TcpTb:
                 if int(d.m_rx_axis_tkeep.value):
                     assert sid not in self.eof, f"data after end of stream on session {sid}"
                     self.rx.setdefault(sid, bytearray()).append(int(d.m_rx_axis_tdata.value))
+                    turn += 1
+                    assert turn <= chunk, f"a delivery turn of more than {chunk} bytes"
+                if d.m_rx_axis_tlast.value:
+                    turn = 0
                 if d.m_rx_eof.value:
                     assert int(d.m_rx_axis_tkeep.value) == 0 and d.m_rx_axis_tlast.value
                     self.eof[sid] = self.cycle

@@ -670,8 +670,20 @@ def test_tcp_core_small_buf() -> None:
     run("tcp_core", "test_tcp_core", parameters={"BUF_LOG2": 9}, testcase="test_wrap_sessions")
 
 
-@pytest.mark.parametrize("n", [2])
-def test_tcp_core_two_sessions(n: int) -> None:
+def test_tcp_core_short_turns() -> None:
+    """CHUNK_LOG2 4: delivery turns of 16 bytes at most (the monitor checks every turn)."""
+    run(
+        "tcp_core",
+        "test_tcp_core",
+        parameters={"CHUNK_LOG2": 4},
+        testcase=["test_handshake_data_close", "test_back_to_back_segments", "test_reset_reuse"],
+    )
+
+
+@pytest.mark.parametrize("n", [2, 64, 256])
+def test_tcp_core_num_sess(n: int) -> None:
+    """NUM_SESS 2 (one bit of session number), 64 and 256 (the largest): lookups over
+    every slot, refusals, out-of-order data."""
     run(
         "tcp_core",
         "test_tcp_core",
