@@ -132,8 +132,10 @@ module tcp_app_rx #(
             STATE_SCAN: begin
                 sid_reg   <= scan_reg;
                 stale_reg <= 1'b0;
+                // (the scan stands still while no session wants a turn)
                 if (want[scan_reg]) state_reg <= STATE_SEL;
-                else scan_reg <= (scan_reg == LAST) ? {SID_W{1'b0}} : scan_reg + 1'b1;
+                else if (want != {NUM_SESS{1'b0}})
+                    scan_reg <= (scan_reg == LAST) ? {SID_W{1'b0}} : scan_reg + 1'b1;
             end
             STATE_SEL: begin
                 // the pointers are read this cycle; a commit from now on sets avail again

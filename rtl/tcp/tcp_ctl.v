@@ -915,7 +915,8 @@ module tcp_ctl #(
                     sid_reg            <= scan_reg;
                     svc_reg[scan_reg]  <= 1'b0;
                     state_reg          <= STATE_LOAD;
-                end else begin
+                end else if ((svc_reg & used_reg) != {NUM_SESS{1'b0}}) begin
+                    // (the scan stands still while no session wants service)
                     scan_reg <= (scan_reg == LAST) ? {SID_W{1'b0}} : scan_reg + 1'b1;
                 end
             end
