@@ -194,7 +194,7 @@ module vboard_top #(
 
   udp_stack #(
       .DATA_W(8), .KEEP_W(1), .NUM_PORTS(NP), .RX_STORE_FWD(0), .TX_BUF_BYTES(2048),
-      .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT)
+      .ICMP_UNREACH(1), .RX_BUSY_WAIT(RX_BUSY_WAIT), .TCP(1)
   ) u_stack (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
       .cfg_mac(cfg_mac_reg), .cfg_ip(cfg_ip_reg), .cfg_netmask(cfg_netmask_reg),
@@ -234,7 +234,64 @@ module vboard_top #(
       .s_raw_tx_axis_tdata(8'd0), .s_raw_tx_axis_tkeep(1'b0), .s_raw_tx_axis_tvalid(1'b0),
       .s_raw_tx_axis_tready(raw_tx_tready), .s_raw_tx_axis_tlast(1'b0),
       .s_raw_tx_axis_tuser(1'b0),
+      .m_tcp_hdr_valid(tcp_hdr_valid), .m_tcp_hdr_ready(tcp_hdr_ready),
+      .m_tcp_hdr_src_mac(tcp_hdr_src_mac), .m_tcp_hdr_src_ip(tcp_hdr_src_ip),
+      .m_tcp_hdr_dst_ip(tcp_hdr_dst_ip), .m_tcp_hdr_len(tcp_hdr_len),
+      .m_tcp_hdr_broadcast(tcp_hdr_bcast),
+      .m_tcp_axis_tdata(tcp_rx_tdata), .m_tcp_axis_tkeep(tcp_rx_tkeep),
+      .m_tcp_axis_tvalid(tcp_rx_tvalid), .m_tcp_axis_tready(tcp_rx_tready),
+      .m_tcp_axis_tlast(tcp_rx_tlast), .m_tcp_axis_tuser(tcp_rx_tuser),
+      .s_tcp_tx_axis_tdata(tcp_tx_tdata), .s_tcp_tx_axis_tkeep(tcp_tx_tkeep),
+      .s_tcp_tx_axis_tvalid(tcp_tx_tvalid), .s_tcp_tx_axis_tready(tcp_tx_tready),
+      .s_tcp_tx_axis_tlast(tcp_tx_tlast), .s_tcp_tx_axis_tuser(tcp_tx_tuser),
       .cnt_ev(ev_stack)
+  );
+
+  // ---------------- TCP: echo on port 7 (docs/tcp.md) ----------------
+  // The received stream of each session goes straight back into its send stream; the
+  // end of the peer's stream (its FIN) closes our side after the echoed bytes.
+  wire        tcp_hdr_valid, tcp_hdr_ready, tcp_hdr_bcast;
+  wire [47:0] tcp_hdr_src_mac;
+  wire [31:0] tcp_hdr_src_ip, tcp_hdr_dst_ip;
+  wire [15:0] tcp_hdr_len;
+  wire [7:0]  tcp_rx_tdata, tcp_tx_tdata, tcp_app_tdata;
+  wire        tcp_rx_tkeep, tcp_rx_tvalid, tcp_rx_tready, tcp_rx_tlast, tcp_rx_tuser;
+  wire        tcp_tx_tkeep, tcp_tx_tvalid, tcp_tx_tready, tcp_tx_tlast, tcp_tx_tuser;
+  wire        tcp_app_tkeep, tcp_app_tvalid, tcp_app_tready, tcp_app_tlast, tcp_app_eof;
+  wire [2:0]  tcp_app_tid;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire        tcp_ev_valid;
+  wire [4:0]  tcp_ev_flags;
+  wire [2:0]  tcp_ev_sid;
+  wire [31:0] tcp_ev_ip;
+  wire [15:0] tcp_ev_port, tcp_ev_lport;
+  wire [23:0] ev_tcp;
+  wire        tcp_conn_ready;
+  /* verilator lint_on UNUSEDSIGNAL */
+  tcp_core #(.DATA_W(8), .KEEP_W(1), .NUM_SESS(8), .BUF_LOG2(11), .NUM_LISTEN(1)) u_tcp (
+      .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+      .cfg_mac(cfg_mac_reg), .cfg_ip(cfg_ip_reg), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
+      .cfg_listen_port(16'd7), .cfg_mss(16'd1460), .cfg_rto_init(16'd1000),
+      .cfg_rto_min(16'd200), .cfg_rto_max(16'd8000), .cfg_max_retries(4'd10),
+      .cfg_time_wait(16'd100),
+      .cfg_isn_key({cfg_mac_reg, cfg_ip_reg, cfg_mac_reg} ^ 128'h9E3779B97F4A7C15F39CC0605CEDC834),
+      .s_hdr_valid(tcp_hdr_valid), .s_hdr_ready(tcp_hdr_ready),
+      .s_hdr_src_mac(tcp_hdr_src_mac), .s_hdr_src_ip(tcp_hdr_src_ip),
+      .s_hdr_dst_ip(tcp_hdr_dst_ip), .s_hdr_len(tcp_hdr_len), .s_hdr_broadcast(tcp_hdr_bcast),
+      .s_axis_tdata(tcp_rx_tdata), .s_axis_tkeep(tcp_rx_tkeep), .s_axis_tvalid(tcp_rx_tvalid),
+      .s_axis_tready(tcp_rx_tready), .s_axis_tlast(tcp_rx_tlast), .s_axis_tuser(tcp_rx_tuser),
+      .m_axis_tdata(tcp_tx_tdata), .m_axis_tkeep(tcp_tx_tkeep), .m_axis_tvalid(tcp_tx_tvalid),
+      .m_axis_tready(tcp_tx_tready), .m_axis_tlast(tcp_tx_tlast), .m_axis_tuser(tcp_tx_tuser),
+      .m_rx_axis_tdata(tcp_app_tdata), .m_rx_axis_tkeep(tcp_app_tkeep),
+      .m_rx_axis_tvalid(tcp_app_tvalid), .m_rx_axis_tready(tcp_app_tready),
+      .m_rx_axis_tlast(tcp_app_tlast), .m_rx_axis_tid(tcp_app_tid), .m_rx_eof(tcp_app_eof),
+      .s_tx_axis_tdata(tcp_app_tdata), .s_tx_axis_tkeep(tcp_app_tkeep),
+      .s_tx_axis_tvalid(tcp_app_tvalid), .s_tx_axis_tready(tcp_app_tready),
+      .s_tx_axis_tlast(tcp_app_tlast), .s_tx_axis_tid(tcp_app_tid), .s_tx_close(tcp_app_eof),
+      .s_conn_valid(1'b0), .s_conn_ready(tcp_conn_ready), .s_conn_ip(32'd0),
+      .s_conn_port(16'd0), .s_conn_lport(16'd0), .s_conn_mac(48'd0),
+      .ev_valid(tcp_ev_valid), .ev_flags(tcp_ev_flags), .ev_sid(tcp_ev_sid),
+      .ev_ip(tcp_ev_ip), .ev_port(tcp_ev_port), .ev_lport(tcp_ev_lport), .cnt_ev(ev_tcp)
   );
 
   // ---------------- port 0: UDP echo ----------------

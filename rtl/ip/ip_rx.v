@@ -47,10 +47,13 @@
 // beat's extra cycle there costs no latency (the strip starts a packet only with its
 // command, when the packet's header bytes already wait in the FIFO before the payload).
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
-// m_*_hdr_protocol outputs are those constants).
+// m_*_hdr_protocol outputs are those constants); with TCP = 1, protocol 6 is accepted too
+// and leaves on the TCP port m_tcp_* in the same way.
 // Parameters: DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8, FIFO_DEPTH (beats held
 //   while the header, up to 60 bytes, is checked: a power of 2 of at least 64 bytes;
-//   tested 64 at DATA_W 8, 8 and 16 at DATA_W 64; default 64 at DATA_W 8, 16 at 64).
+//   tested 64 at DATA_W 8, 8 and 16 at DATA_W 64; default 64 at DATA_W 8, 16 at 64),
+//   TCP (0 or 1, both tested: 1 accepts protocol 6 onto m_tcp_*; 0 counts it as bad_proto
+//   and m_tcp_* stays idle).
 // cnt_ev[8:0]: event strobes, one cycle each (registered), for counters kept in
 //   stat_counters (read them while rst is low): bit 0 packets delivered, 1 runt,
 //   2 bad_hdr, 3 bad_csum, 4 bad_len, 5 not_for_us, 6 fragment, 7 bad_proto,
@@ -61,7 +64,8 @@
 module ip_rx #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
-    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16
+    parameter integer FIFO_DEPTH = (DATA_W == 8) ? 64 : 16,
+    parameter integer TCP        = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -107,6 +111,20 @@ module ip_rx #(
     input  wire              m_udp_axis_tready,
     output wire              m_udp_axis_tlast,
     output wire              m_udp_axis_tuser,
+    // TCP (TCP = 1)
+    output wire              m_tcp_hdr_valid,
+    input  wire              m_tcp_hdr_ready,
+    output wire [47:0]       m_tcp_hdr_src_mac,
+    output wire [31:0]       m_tcp_hdr_src_ip,
+    output wire [31:0]       m_tcp_hdr_dst_ip,
+    output wire [15:0]       m_tcp_hdr_len,
+    output wire              m_tcp_hdr_broadcast,
+    output wire [DATA_W-1:0] m_tcp_axis_tdata,
+    output wire [KEEP_W-1:0] m_tcp_axis_tkeep,
+    output wire              m_tcp_axis_tvalid,
+    input  wire              m_tcp_axis_tready,
+    output wire              m_tcp_axis_tlast,
+    output wire              m_tcp_axis_tuser,
     // event strobes
     output wire [8:0]        cnt_ev
 );
@@ -120,6 +138,9 @@ module ip_rx #(
         if (FIFO_DEPTH * KEEP_W < 64 || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0) begin : g_check_fifo_depth
             ip_rx_FIFO_DEPTH_must_be_a_power_of_2_of_64_bytes_or_more u_error ();
         end
+        if (TCP != 0 && TCP != 1) begin : g_check_tcp
+            ip_rx_TCP_must_be_0_or_1 u_error ();
+        end
     endgenerate
 
     localparam integer NB = (20 + KEEP_W - 1) / KEEP_W;  // beats of the 20-byte header window
@@ -127,6 +148,12 @@ module ip_rx #(
     localparam integer BW = $clog2(NB + 1);
     localparam integer SAW = $clog2(KEEP_W + 1);
     localparam HOLD = (KEEP_W == 1);  // header bus read from the parser's own registers
+    // routes (the strip's route tag): ICMP, UDP and, with TCP = 1, TCP
+    localparam integer RW = (TCP != 0) ? 2 : 1;
+    localparam [RW-1:0] ROUTE_ICMP = 0, ROUTE_UDP = 1;
+    // (TCP = 0: no route of its own; protocol 6 is dropped as bad_proto)
+    localparam integer ROUTE_TCP_NUM = (TCP != 0) ? 2 : 0;
+    localparam [RW-1:0] ROUTE_TCP = ROUTE_TCP_NUM[RW-1:0];
 
     // ---------------- parser ----------------
     // the event strobes are registered (short paths, Fmax)
@@ -190,7 +217,7 @@ module ip_rx #(
     reg             cmd_valid_reg;
     wire            cmd_ready;
     reg             cmd_drop_reg;
-    reg             cmd_route_reg;  // 0 ICMP, 1 UDP
+    reg  [RW-1:0]   cmd_route_reg;  // ROUTE_*
     reg  [5:0]      cmd_skip_reg;
     reg  [15:0]     cmd_len_reg;
     // header bus registers (DATA_W 64 only, see HOLD)
@@ -202,11 +229,11 @@ module ip_rx #(
     wire [DATA_W-1:0] o_tdata;
     wire [KEEP_W-1:0] o_tkeep;
     wire              o_tvalid, o_tlast, o_tuser, o_ttrunc;
-    wire              o_route;
+    wire [RW-1:0]     o_route;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [1:0]        o_hdr_valid;  // per-route header valid flip-flops of the strip
+    wire [2**RW-1:0]  o_hdr_valid;  // per-route header valid flip-flops of the strip
+    wire [2**RW-1:0]  o_tvalid_route;  // per-route tvalid flip-flops of the strip
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [1:0]        o_tvalid_route;  // per-route tvalid flip-flops of the strip
     wire              o_tready;
 
     // The packet's command is due: its checksum verdict is out, or it ended before its
@@ -334,7 +361,8 @@ module ip_rx #(
         drop_dst_reg   <= (KEEP_W == 1) ? !(dst_ours || dst_ones || dst_subnet_bc) :
                           !((f_dst == cfg_ip) || (&f_dst) || (f_dst == (cfg_ip | ~cfg_netmask)));
         drop_frag_reg  <= f_mf || (f_off != 13'd0);
-        drop_proto_reg <= !((f_proto == 8'd1) || (f_proto == 8'd17));
+        drop_proto_reg <= !((f_proto == 8'd1) || (f_proto == 8'd17) ||
+                            (TCP != 0 && f_proto == 8'd6));
     end
     // the byte of cfg_ip / cfg_netmask for the destination byte at byte_pos_reg (17..20)
     reg  [7:0]  cfg_ip_byte, cfg_mask_byte;
@@ -350,6 +378,8 @@ module ip_rx #(
     // is made by byte 65) is next; the first one
     wire dst_byte       = (byte_pos_reg[6:0] >= 7'd17) && (byte_pos_reg[6:0] <= 7'd20);
     wire dst_byte_first = (byte_pos_reg[6:0] == 7'd17);
+    wire [RW-1:0] route = (f_proto == 8'd17) ? ROUTE_UDP :
+                          (f_proto == 8'd6)  ? ROUTE_TCP : ROUTE_ICMP;
     wire drop = drop_runt || drop_hdr_reg || drop_csum || drop_len_reg || drop_dst_reg ||
                 drop_frag_reg || drop_proto_reg;
 
@@ -395,7 +425,7 @@ module ip_rx #(
             cmd_src_mac_reg <= in_src_mac_reg;
             cmd_src_ip_reg  <= f_src;
             cmd_dst_ip_reg  <= f_dst;
-            cmd_route_reg   <= (f_proto == 8'd17);
+            cmd_route_reg   <= route;
             cmd_drop_reg    <= drop;
         end
     end
@@ -567,7 +597,7 @@ module ip_rx #(
     wire              hdr_ready;
     // (DATA_W 8: the payload is marked with tkeep, see fifo_tkeep: no skip, no length)
     stream_strip #(
-        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(1), .USE_STS(0),
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .SKIP_W(6), .ROUTE_W(RW), .USE_STS(0),
         .USE_LEN((KEEP_W == 1) ? 0 : 1), .USE_SKIP((KEEP_W == 1) ? 0 : 1)
     ) u_strip (
         .clk(clk), .rst(rst),
@@ -583,7 +613,8 @@ module ip_rx #(
         .m_axis_tvalid_oh(o_tvalid_route)
     );
 
-    assign hdr_ready = cmd_route_reg ? m_udp_hdr_ready : m_icmp_hdr_ready;
+    assign hdr_ready = (cmd_route_reg == ROUTE_UDP)  ? m_udp_hdr_ready :
+                       (cmd_route_reg == ROUTE_ICMP) ? m_icmp_hdr_ready : m_tcp_hdr_ready;
     // (flip-flops of the strip: hdr_valid && cmd_route == the route)
     assign m_icmp_hdr_valid = o_hdr_valid[0];
     assign m_udp_hdr_valid  = o_hdr_valid[1];
@@ -603,7 +634,8 @@ module ip_rx #(
     assign m_udp_hdr_len        = cmd_len_reg;
     assign m_udp_hdr_broadcast  = cmd_bcast_reg;
 
-    assign o_tready = o_route ? m_udp_axis_tready : m_icmp_axis_tready;
+    assign o_tready = (o_route == ROUTE_UDP)  ? m_udp_axis_tready :
+                      (o_route == ROUTE_ICMP) ? m_icmp_axis_tready : m_tcp_axis_tready;
     // (flip-flops of the strip: o_tvalid && o_route == the route)
     assign m_icmp_axis_tvalid = o_tvalid_route[0];
     assign m_udp_axis_tvalid  = o_tvalid_route[1];
@@ -615,5 +647,23 @@ module ip_rx #(
     assign m_udp_axis_tkeep   = o_tkeep;
     assign m_udp_axis_tlast   = o_tlast;
     assign m_udp_axis_tuser   = o_tuser;
+    assign m_tcp_hdr_src_mac    = o_src_mac;
+    assign m_tcp_hdr_src_ip     = o_src_ip;
+    assign m_tcp_hdr_dst_ip     = o_dst_ip;
+    assign m_tcp_hdr_len        = cmd_len_reg;
+    assign m_tcp_hdr_broadcast  = cmd_bcast_reg;
+    assign m_tcp_axis_tdata     = o_tdata;
+    assign m_tcp_axis_tkeep     = o_tkeep;
+    assign m_tcp_axis_tlast     = o_tlast;
+    assign m_tcp_axis_tuser     = o_tuser;
+    generate
+        if (TCP != 0) begin : g_tcp
+            assign m_tcp_hdr_valid   = o_hdr_valid[2];
+            assign m_tcp_axis_tvalid = o_tvalid_route[2];
+        end else begin : g_no_tcp
+            assign m_tcp_hdr_valid   = 1'b0;
+            assign m_tcp_axis_tvalid = 1'b0;
+        end
+    endgenerate
 endmodule
 `default_nettype wire

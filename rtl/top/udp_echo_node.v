@@ -290,6 +290,15 @@ module udp_echo_node #(
         .s_raw_tx_axis_tdata(8'd0), .s_raw_tx_axis_tkeep(1'b0), .s_raw_tx_axis_tvalid(1'b0),
         .s_raw_tx_axis_tready(raw_tx_tready), .s_raw_tx_axis_tlast(1'b0),
         .s_raw_tx_axis_tuser(1'b0),
+        /* verilator lint_off PINCONNECTEMPTY */
+        // TCP = 0: the TCP port and the TCP frame input are not used
+        .m_tcp_hdr_valid(), .m_tcp_hdr_ready(1'b1), .m_tcp_hdr_src_mac(), .m_tcp_hdr_src_ip(),
+        .m_tcp_hdr_dst_ip(), .m_tcp_hdr_len(), .m_tcp_hdr_broadcast(), .m_tcp_axis_tdata(),
+        .m_tcp_axis_tkeep(), .m_tcp_axis_tvalid(), .m_tcp_axis_tready(1'b1),
+        .m_tcp_axis_tlast(), .m_tcp_axis_tuser(),
+        .s_tcp_tx_axis_tdata(8'd0), .s_tcp_tx_axis_tkeep(1'b0), .s_tcp_tx_axis_tvalid(1'b0),
+        .s_tcp_tx_axis_tready(), .s_tcp_tx_axis_tlast(1'b0), .s_tcp_tx_axis_tuser(1'b0),
+        /* verilator lint_on PINCONNECTEMPTY */
         .cnt_ev(stack_ev)
     );
     // udp_stack's cnt_ev (48 bits with one port) in index order: its busy_drop strobe

@@ -51,8 +51,8 @@
 //   header before the datagram is dropped whole and counted (busy_drop), so one
 //   stalled application cannot stall ARP, ICMP and the other ports; -1 (any negative
 //   value) = wait forever; tested -1, 4 and 125000),
-//   TX_PIPE (bit mask over the arbiter's NUM_PORTS + 3 + ICMP_UNREACH inputs: 0 ARP,
-//   1 ICMP echo, 2 raw, 3.. the UDP ports, then the port-unreachable sender; a set bit
+//   TX_PIPE (bit mask over the arbiter's NUM_PORTS + 3 + ICMP_UNREACH + TCP inputs: 0 ARP,
+//   1 ICMP echo, 2 raw, 3.. the UDP ports, the port-unreachable sender, the TCP engine; a set bit
 //   puts a register slice, axis_pipe, on that source's output in front of eth_tx_arb, so
 //   the arbiter's grant logic and data multiplexer see flip-flops for it and its tready
 //   is a flip-flop: one cycle more on its frames, two beats of storage; 0: none; bits
@@ -62,7 +62,10 @@
 //   m_axis_* are flip-flops and no path from the sources' slices or the MAC crosses the
 //   arbiter in more than a gate or two, for a consumer that pauses between frames (a
 //   MAC); a frame reaches m_axis 3 cycles after its source offers it on an idle arbiter,
-//   and frames leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap).
+//   and frames leave with a gap of 1 cycle or more, hidden behind the MAC's FCS and gap),
+//   TCP (0 or 1, both tested: 1 passes TCP segments (protocol 6) out of ip_rx on m_tcp_*
+//   and takes a TCP engine's frames on s_tcp_tx_axis_* as the arbiter's last input, after
+//   the port-unreachable sender; 0 leaves both idle).
 // Latency: see docs/stack.md (measured by bench/stack_rx.py).
 module udp_stack #(
     parameter integer DATA_W       = 8,
@@ -75,7 +78,8 @@ module udp_stack #(
     parameter integer ICMP_UNREACH = 0,
     parameter integer RX_BUSY_WAIT = -1,
     parameter integer TX_PIPE      = 0,
-    parameter integer TX_ARB_REG   = 0
+    parameter integer TX_ARB_REG   = 0,
+    parameter integer TCP          = 0
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -159,6 +163,26 @@ module udp_stack #(
     output wire                        s_raw_tx_axis_tready,
     input  wire                        s_raw_tx_axis_tlast,
     input  wire                        s_raw_tx_axis_tuser,
+    // TCP (TCP = 1): ip_rx's TCP port out, a TCP engine's frames in (docs/tcp.md)
+    output wire                        m_tcp_hdr_valid,
+    input  wire                        m_tcp_hdr_ready,
+    output wire [47:0]                 m_tcp_hdr_src_mac,
+    output wire [31:0]                 m_tcp_hdr_src_ip,
+    output wire [31:0]                 m_tcp_hdr_dst_ip,
+    output wire [15:0]                 m_tcp_hdr_len,
+    output wire                        m_tcp_hdr_broadcast,
+    output wire [DATA_W-1:0]           m_tcp_axis_tdata,
+    output wire [KEEP_W-1:0]           m_tcp_axis_tkeep,
+    output wire                        m_tcp_axis_tvalid,
+    input  wire                        m_tcp_axis_tready,
+    output wire                        m_tcp_axis_tlast,
+    output wire                        m_tcp_axis_tuser,
+    input  wire [DATA_W-1:0]           s_tcp_tx_axis_tdata,
+    input  wire [KEEP_W-1:0]           s_tcp_tx_axis_tkeep,
+    input  wire                        s_tcp_tx_axis_tvalid,
+    output wire                        s_tcp_tx_axis_tready,
+    input  wire                        s_tcp_tx_axis_tlast,
+    input  wire                        s_tcp_tx_axis_tuser,
     // the blocks' event strobes (see EV_* below)
     output wire [43+5*NUM_PORTS-1:0]   cnt_ev
 );
@@ -179,7 +203,8 @@ module udp_stack #(
 
     // arbiter inputs: ARP, ICMP, raw, the UDP ports, then the port-unreachable sender if built
     localparam integer UN  = (ICMP_UNREACH != 0) ? 1 : 0;
-    localparam integer NTX = NUM_PORTS + 3 + UN;
+    localparam integer TN  = (TCP != 0) ? 1 : 0;
+    localparam integer NTX = NUM_PORTS + 3 + UN + TN;
 
     generate
         if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
@@ -203,8 +228,12 @@ module udp_stack #(
         if (TX_ARB_REG != 0 && TX_ARB_REG != 1) begin : g_check_tx_arb_reg
             udp_stack_TX_ARB_REG_must_be_0_or_1 u_error ();  // unsupported parameter
         end
+        if (TCP != 0 && TCP != 1) begin : g_check_tcp
+            udp_stack_TCP_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
     endgenerate
     localparam integer UI  = NUM_PORTS + 3;  // the port-unreachable sender's input (UN = 1)
+    localparam integer TI  = UI + UN;        // the TCP engine's frames (TN = 1)
     localparam integer PW = (NUM_PORTS > 1) ? $clog2(NUM_PORTS) : 1;
 
     // ---------------- Ethernet receive ----------------
@@ -264,7 +293,7 @@ module udp_stack #(
     wire [KEEP_W-1:0] udp_tkeep;
     wire              udp_tvalid, udp_tready, udp_tlast, udp_tuser;
 
-    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_ip_rx (
+    ip_rx #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .TCP(TCP)) u_ip_rx (
         .clk(clk), .rst(rst), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
         .s_hdr_valid(ip_hdr_valid), .s_hdr_ready(ip_hdr_ready), .s_hdr_src_mac(ip_hdr_src_mac),
         .s_axis_tdata(ip_tdata), .s_axis_tkeep(ip_tkeep), .s_axis_tvalid(ip_tvalid),
@@ -283,6 +312,13 @@ module udp_stack #(
         .m_udp_axis_tdata(udp_tdata), .m_udp_axis_tkeep(udp_tkeep),
         .m_udp_axis_tvalid(udp_tvalid), .m_udp_axis_tready(udp_tready),
         .m_udp_axis_tlast(udp_tlast), .m_udp_axis_tuser(udp_tuser),
+        .m_tcp_hdr_valid(m_tcp_hdr_valid), .m_tcp_hdr_ready(m_tcp_hdr_ready),
+        .m_tcp_hdr_src_mac(m_tcp_hdr_src_mac), .m_tcp_hdr_src_ip(m_tcp_hdr_src_ip),
+        .m_tcp_hdr_dst_ip(m_tcp_hdr_dst_ip), .m_tcp_hdr_len(m_tcp_hdr_len),
+        .m_tcp_hdr_broadcast(m_tcp_hdr_broadcast),
+        .m_tcp_axis_tdata(m_tcp_axis_tdata), .m_tcp_axis_tkeep(m_tcp_axis_tkeep),
+        .m_tcp_axis_tvalid(m_tcp_axis_tvalid), .m_tcp_axis_tready(m_tcp_axis_tready),
+        .m_tcp_axis_tlast(m_tcp_axis_tlast), .m_tcp_axis_tuser(m_tcp_axis_tuser),
         .cnt_ev(cnt_ev[EV_IP+:9])
     );
 
@@ -488,6 +524,24 @@ module udp_stack #(
             assign cnt_ev[EV_UDP_TX+2*NUM_PORTS+g] = tx_ev[2];  // long
             assign cnt_ev[EV_UDP_TX+3*NUM_PORTS+g] = tx_ev[3];  // arp_miss
             assign cnt_ev[EV_UDP_TX+4*NUM_PORTS+g] = tx_ev[5];  // sf_overflow
+        end
+    endgenerate
+
+    // the TCP engine's frames (TCP = 1)
+    generate
+        if (TCP != 0) begin : g_tcp
+            assign tx_tdata[TI*DATA_W+:DATA_W] = s_tcp_tx_axis_tdata;
+            assign tx_tkeep[TI*KEEP_W+:KEEP_W] = s_tcp_tx_axis_tkeep;
+            assign tx_tvalid[TI] = s_tcp_tx_axis_tvalid;
+            assign s_tcp_tx_axis_tready = tx_tready[TI];
+            assign tx_tlast[TI] = s_tcp_tx_axis_tlast;
+            assign tx_tuser[TI] = s_tcp_tx_axis_tuser;
+        end else begin : g_no_tcp
+            assign s_tcp_tx_axis_tready = 1'b0;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_tcp = &{1'b0, s_tcp_tx_axis_tdata, s_tcp_tx_axis_tkeep,
+                                s_tcp_tx_axis_tvalid, s_tcp_tx_axis_tlast, s_tcp_tx_axis_tuser};
+            /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
 

@@ -1,6 +1,6 @@
 """ip_rx: every header check with its exact count of event strobes (cnt_ev), IP
 options, Ethernet padding, broadcasts, truncation, MAC-flagged frames, backpressure; at
-DATA_W 8 and 64.
+DATA_W 8 and 64; with TCP = 1, TCP segments (protocol 6) on the TCP port among the rest.
 
 scapy builds every packet (checksums included) and parses the accepted ones to produce
 the expected header-bus fields and payload bytes.
@@ -14,7 +14,7 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.triggers import ReadOnly, RisingEdge
-from scapy.layers.inet import ICMP, IP, UDP, IPOption_NOP, IPOption_Router_Alert, IPOption_RR
+from scapy.layers.inet import ICMP, IP, TCP, UDP, IPOption_NOP, IPOption_Router_Alert, IPOption_RR
 from scapy.packet import Raw
 from unit.cnt_ev_mon import EvMon
 from unit.eth.rxtb import HdrSource, PortMon, drain, frame, ip_int, mac_int, start, wait_idle
@@ -49,8 +49,9 @@ def with_ihl(pkt: bytes, ihl: int) -> bytes:
     return bytes(b)
 
 
-def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
-    """(IP packet bytes as eth_rx delivers them, expected: icmp/udp/trunc_*/reason)."""
+def make(rng: random.Random, kind: str, tcp: bool = False) -> tuple[bytes, str]:
+    """(IP packet bytes as eth_rx delivers them, expected: icmp/udp/tcp/trunc_*/reason).
+    ``tcp``: the block accepts protocol 6 (TCP = 1), so it is no bad protocol."""
     plen = rng.choice([0, 1, 7, 8, 9, 18, 26, 64, rng.randint(0, 200)])
     if kind in ("long", "trunc_long"):
         plen = rng.choice([228, 229, 247, 248, 249, rng.randint(250, 1400)])
@@ -97,7 +98,7 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
             ip.frag = rng.randint(1, 8191)
     if kind == "bad_proto":
         p = ip.copy()
-        p.proto = rng.choice([6, 47, 50, 255])
+        p.proto = rng.choice([47, 50, 255] if tcp else [6, 47, 50, 255])
         b = bytes(p / Raw(data))
     elif kind in ("empty", "trunc_empty"):
         # total length = header length: an empty IP payload
@@ -106,9 +107,12 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
         b = bytes(p)
     elif kind == "icmp":
         b = bytes(ip / ICMP(id=rng.getrandbits(16)) / Raw(data))
+    elif kind == "tcp":
+        seg = TCP(sport=rng.getrandbits(16), dport=rng.getrandbits(16), seq=rng.getrandbits(32))
+        b = bytes(ip / seg / Raw(data))
     else:
         b = bytes(ip / UDP(sport=rng.getrandbits(16), dport=rng.getrandbits(16)) / Raw(data))
-    exp = {"bcast": "udp", "udp": "udp", "icmp": "icmp", "long": "udp"}.get(kind, kind)
+    exp = {"bcast": "udp", "long": "udp"}.get(kind, kind)
     if kind == "dst_off":
         exp = "not_for_us"
     if kind == "empty":
@@ -144,14 +148,15 @@ def make(rng: random.Random, kind: str) -> tuple[bytes, str]:
         hl = (b[0] & 15) * 4
         if len(b) > hl + 1:
             b = b[: rng.randint(hl, len(b) - 1)]
-            exp = "trunc_" + ("icmp" if b[9] == 1 else "udp")
-    if exp in ("udp", "icmp") and rng.random() < 0.5 and len(b) < 46:
+            exp = "trunc_" + ROUTES[b[9]]
+    if exp in ("udp", "icmp", "tcp") and rng.random() < 0.5 and len(b) < 46:
         b = b + bytes(46 - len(b))  # Ethernet padding
-    elif exp in ("udp", "icmp") and rng.random() < 0.2:
+    elif exp in ("udp", "icmp", "tcp") and rng.random() < 0.2:
         b = b + bytes(rng.randint(1, 9))  # padding beyond the minimum frame too
     return b, exp
 
 
+ROUTES = {1: "icmp", 17: "udp", 6: "tcp"}  # the port a protocol leaves on
 KINDS = [
     "udp",
     "udp",
@@ -195,6 +200,9 @@ async def run_mix(
     """Send ``n`` packets of ``kinds``, check every output and every event strobe
     (cnt_ev); return the counts."""
     rng = random.Random(seed)
+    tcp = int(dut.TCP.value) == 1
+    if tcp:
+        kinds = [*kinds, "tcp", "tcp"]
     src = await start(dut, {"cfg_ip": ip_int(MY_IP), "cfg_netmask": ip_int(MASK)})
     checker = cocotb.start_soon(dup_regs_equal(dut))
     evmon = EvMon(dut, EV_NAMES)
@@ -203,16 +211,22 @@ async def run_mix(
         "icmp": PortMon(dut, "m_icmp", FIELDS, ready_p, hdr_p, seed=seed + 1),
         "udp": PortMon(dut, "m_udp", FIELDS, ready_p, hdr_p, seed=seed + 2),
     }
-    pkts = [make(rng, rng.choice(kinds)) for _ in range(n)]
+    if tcp:  # (the TCP port has no protocol field: it is 6)
+        tcp_fields = [f for f in FIELDS if f != "protocol"]
+        mons["tcp"] = PortMon(dut, "m_tcp", tcp_fields, ready_p, hdr_p, seed=seed + 3)
+    else:
+        dut.m_tcp_hdr_ready.value = 1
+        dut.m_tcp_axis_tready.value = 1
+    pkts = [make(rng, rng.choice(kinds), tcp) for _ in range(n)]
     bads = [rng.random() < 0.1 for _ in range(n)]
     macs = [mac_int(PEER_MAC) + rng.getrandbits(8) for _ in range(n)]
     for (b, _), bad, mac in zip(pkts, bads, macs, strict=True):
         hsrc.send({"src_mac": mac})
         await src.send(frame(b, bad))
     await wait_idle(src)
-    exp: dict[str, list[tuple[bytes, int, int, bool]]] = {"icmp": [], "udp": []}
+    exp: dict[str, list[tuple[bytes, int, int, bool]]] = {k: [] for k in mons}
     for (b, e), bad, mac in zip(pkts, bads, macs, strict=True):
-        if e in ("udp", "icmp"):
+        if e in ("udp", "icmp", "tcp"):
             exp[e].append((b, mac, int(bad), False))
         elif e.startswith("trunc_"):
             exp[e[6:]].append((b, mac, 1, True))
@@ -222,7 +236,7 @@ async def run_mix(
         for p, (b, mac, tuser, _trunc) in zip(mon.pkts, exp[k], strict=True):
             ip = IP(b)
             hl = ip.ihl * 4
-            assert p.hdr == {
+            want_hdr = {
                 "src_mac": mac,
                 "src_ip": ip_int(ip.src),
                 "dst_ip": ip_int(ip.dst),
@@ -230,6 +244,9 @@ async def run_mix(
                 "len": ip.len - hl,
                 "broadcast": int(ip.dst != MY_IP),
             }
+            if k == "tcp":
+                del want_hdr["protocol"]
+            assert p.hdr == want_hdr
             want = b[hl : ip.len]
             assert bytes(p.data) == want, f"{k}: payload differs ({len(p.data)} vs {len(want)})"
             assert p.tuser == tuser
@@ -307,5 +324,20 @@ def test_ip_rx(data_w: int, fifo_depth: int | None) -> None:
             "edge_lengths_backpressure",
         ]
         + (["many_drops"] if data_w == 8 else []),
+        test_dir=Path(__file__).parent,
+    )
+
+
+@pytest.mark.parametrize("data_w", [8, 64])
+def test_ip_rx_tcp(data_w: int) -> None:
+    """TCP = 1: protocol 6 leaves on m_tcp_* (header fields and payload exact), the other
+    routes and every check as with TCP = 0."""
+    import cocotb_run
+
+    cocotb_run.run(
+        "ip_rx",
+        "test_ip_rx",
+        parameters={"DATA_W": data_w, "TCP": 1},
+        testcase=["mix_full_rate", "mix_backpressure"],
         test_dir=Path(__file__).parent,
     )
