@@ -224,7 +224,11 @@ def test_echo_turnaround_equals_benchmark(make_board, tmp_path: Path) -> None:
     """A 1472-byte echo's turnaround on the board's wire (request's last byte in to the
     reply's first byte out, from the wire record) equals the in-simulation benchmark's
     figure for the same design (bench.tx_latency's virtual-board row: sim/vboard_top.v,
-    checksum mode 1, GMII to GMII, run under Icarus by the benchmark's own code)."""
+    checksum mode 1, GMII to GMII, run under Icarus by the benchmark's own code), in the
+    same conditions: the board's previous frame was an echo reply (the transmit arbiter's
+    grant parked on the echo's port; after another source's frame it takes one cycle
+    more, the benchmark's turnaround_after_other_source). Both count a byte at the edge
+    that samples it, the wire record's convention (docs/virtual-board.md)."""
     from wirecore import wire
     from wirecore.daq import onwire
 
@@ -232,10 +236,20 @@ def test_echo_turnaround_equals_benchmark(make_board, tmp_path: Path) -> None:
 
     want = board_echo_turnaround([1472])[0]["turnaround_last_in_to_first_out"]
     b = make_board("dqe")
-    r = tool(b, "latency", "--target", b.cfg.ip, "--sizes", "1472", "--repeats", "5")
+    # (the tool fits a line, so it needs two sizes; the comparison takes the 1472-byte
+    # pairs, each after an echo: the 64-byte ones go first, nothing else is sent between)
+    r = tool(b, "latency", "--target", b.cfg.ip, "--sizes", "64,1472", "--repeats", "5")
     assert r.returncode == 0, r.stdout + r.stderr
     data = b.wire_pcap.read_bytes()
     recs = wire.parse_records(data, wire.parse_header(data), wire.mac_bytes(b.cfg.mac))[0]
-    got = [p.last_in_first_out for p in onwire.echo_pairs(recs, b.cfg.udp_echo_port)]
+    pairs = onwire.echo_pairs(recs, b.cfg.udp_echo_port)
+    got = [p.last_in_first_out for p in pairs if p.payload == 1472]
     assert len(got) >= 5, got
+    # the conditions: the board's frame before each of those replies is an echo reply
+    out = wire.of(recs, wire.Direction.FROM_BOARD)
+    replies = [p.reply for p in pairs]
+    for p in pairs:
+        if p.payload == 1472:
+            i = out.index(p.reply)
+            assert i > 0 and out[i - 1] in replies, out[i - 1 : i + 1]
     assert set(got) == {want}, (got, want)
