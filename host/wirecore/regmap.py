@@ -434,7 +434,7 @@ E = STACK_EV
 _UDPTX_KINDS = (
     ("TX_FRAMES", "UDP datagrams sent"),
     ("TX_ABORT", "UDP datagrams aborted by the application"),
-    ("TX_LONG", "UDP datagrams refused: too long"),
+    ("TX_LONG", "UDP datagrams whose payload was longer than hdr_len (cut at hdr_len)"),
     ("ARP_MISS", "UDP datagrams dropped: next hop not resolved"),
     ("SF_OVERFLOW", "UDP datagrams longer than the checksum buffer (sent flagged bad)"),
 )

@@ -13,11 +13,13 @@
 //   0..7   sequence number, 64-bit big-endian: the datagram's index among those sent
 //          to the same destination since `start` (0, 1, 2, ... per destination), so
 //          each receiver sees a contiguous sequence.
-//   8..15  timestamp, 64-bit big-endian: the cycle count (cfg_ts_ext = 0) or the
-//          `ts_in` input (cfg_ts_ext = 1), taken when the header is accepted. The cycle
-//          count counts clock cycles from 0 in the first cycle after reset: a counter
-//          inside (CYC_EXT = 0) or the input `cyc_in` (CYC_EXT = 1), for a top that
-//          already keeps such a count and shares it (the virtual board does).
+//   8..15  timestamp, 64-bit big-endian: the time base (cfg_ts_ext = 0) or the
+//          `ts_in` input (cfg_ts_ext = 1, chosen per run), taken when the header is
+//          accepted. The time base is, by CYC_EXT: 0, a 64-bit counter inside that
+//          counts clock cycles from 0 in the first cycle after reset; 1, the input
+//          `cyc_in`, a time base kept outside the generator (a design's shared cycle
+//          counter, or the time of a timing-distribution system: any 64-bit value,
+//          stamped as it is), which saves the generator its own counter.
 //   16..   fill: constant byte cfg_fill (cfg_lfsr = 0), or LFSR bytes (cfg_lfsr = 1):
 //          a 32-bit Galois LFSR (right shift, toggle mask 0x80200003) seeded with
 //          seq[31:0] ^ 0x9E3779B9 (1 if that is 0); for every fill byte the LFSR
@@ -37,8 +39,8 @@
 //             `stop`: no new header is offered after it; a header already offered
 //             and its payload complete (a datagram is never cut short).
 //             cfg_gap and cfg_src_port are read live.
-//   time      cyc_in[63:0] (CYC_EXT = 1; read when a header is accepted), ts_in[63:0]
-//             (cfg_ts_ext = 1; read likewise).
+//   time      cyc_in[63:0] (the time base with CYC_EXT = 1; read when a header is
+//             accepted), ts_in[63:0] (cfg_ts_ext = 1; read likewise).
 //   table     cfg_ndst (1..16, 0 means 1) entries are used, from one of two sources
 //             chosen by DST_RAM:
 //             DST_RAM = 0: flat configuration ports cfg_dst_ip_all[32*i +: 32] and
@@ -62,8 +64,8 @@
 //
 // Parameters (checked at elaboration; every combination of DATA_W and DST_RAM tested):
 // DATA_W (8 for 1 Gbit/s or 64 for 10 Gbit/s), KEEP_W = DATA_W/8, DST_RAM (0 flat table
-// ports, 1 internal RAM and write port), CYC_EXT (0 the cycle counter inside: unit
-// tests; 1 the count from cyc_in: the virtual board's system tests).
+// ports, 1 internal RAM and write port), CYC_EXT (0 the cycle counter inside, 1 the time
+// base from cyc_in; both tested, 1 at DATA_W 8 and 64 with DST_RAM 0).
 
 module pktgen #(
     parameter integer DATA_W = 8,
@@ -76,7 +78,7 @@ module pktgen #(
     input  wire              tick_1ms,
     input  wire [63:0]       ts_in,
     /* verilator lint_off UNUSED */
-    input  wire [63:0]       cyc_in,    // the cycle count when CYC_EXT = 1, else unused
+    input  wire [63:0]       cyc_in,    // the time base when CYC_EXT = 1, else unused
     /* verilator lint_on UNUSED */
 
     input  wire              start,

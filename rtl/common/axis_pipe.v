@@ -8,7 +8,7 @@
 //   m_axis_t{data,keep,valid,ready,last,user}    output stream (all from flip-flops)
 // Throughput: one beat per cycle, back to back, under any backpressure pattern.
 // Latency: 1 cycle. Storage: two beats (output register and skid register).
-// Parameters: DATA_W (8, 64, ...), KEEP_W (DATA_W/8).
+// Parameters (checked): DATA_W (8 or 64, both tested), KEEP_W = DATA_W/8.
 module axis_pipe #(
     parameter DATA_W = 8,
     parameter KEEP_W = (DATA_W + 7) / 8
@@ -30,6 +30,15 @@ module axis_pipe #(
     output wire              m_axis_tlast,
     output wire              m_axis_tuser
 );
+
+    generate
+        if (DATA_W != 8 && DATA_W != 64) begin : g_check_data_w
+            axis_pipe_DATA_W_must_be_8_or_64 u_error ();  // unsupported parameter (no such module)
+        end
+        if (KEEP_W != DATA_W / 8) begin : g_check_keep_w
+            axis_pipe_KEEP_W_must_be_DATA_W_over_8 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
     localparam W = DATA_W + KEEP_W + 2;
 

@@ -86,23 +86,8 @@ module stream_strip #(
     localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_FLUSH = 2'd2;
     // wb only matters while negative (lanes before the kept range): it saturates once
     // lane 0 reaches the kept range, so it needs the skip's width, not the length's
-    localparam integer SBX = $clog2(4 * KEEP_W) + 1;
-    localparam integer WW = ((SKIP_W > SBX) ? SKIP_W : SBX) + 2;
-    // Compares against small constants without a carry chain: x > C is "x not negative
-    // and (high bits not all zero or low bits > C)"; x >= -C is "x not negative, or high
-    // bits all ones and low bits >= 2^SB - C".
-    localparam integer SB = $clog2(4 * KEEP_W) + 1;
-    function gt_c(input signed [PW-1:0] x, input [SB:0] c);
-        gt_c = !x[PW-1] && ((|x[PW-2:SB]) || ({1'b0, x[SB-1:0]} > c));
-    endfunction
-    // t = 2^SB - C
-    function ge_nc(input signed [WW-1:0] x, input [SB:0] t);
-        ge_nc = !x[WW-1] || ((&x[WW-2:SB]) && ({1'b0, x[SB-1:0]} >= t));
-    endfunction
-    // rem > C, or always when there is no length (USE_LEN = 0)
-    function in_len(input signed [PW-1:0] x, input [SB:0] c);
-        in_len = (USE_LEN == 0) || gt_c(x, c);
-    endfunction
+    localparam integer SB = $clog2(4 * KEEP_W) + 1;  // holds the lane offsets 0..4*KEEP_W
+    localparam integer WW = ((SKIP_W > SB) ? SKIP_W : SB) + 2;
     wire sts_ok = (USE_STS == 0) || sts_valid;
 
     generate
@@ -136,7 +121,7 @@ module stream_strip #(
         // constant 0 without USE_SKIP
         reg  skipping_r;
         wire skipping = (USE_SKIP != 0) && skipping_r;
-        wire len_gt1 = |len_c[15:1];  // len_c > 1 (an OR, no carry chain)
+        wire len_gt1 = (len_c > 16'd1);
         wire no_len = (USE_LEN == 0) || unlim;
         wire kept = byte_in && !skipping && (no_len || len_left);
         // kept bytes remain after this beat (the packet ends before skip + len)
@@ -334,12 +319,15 @@ module stream_strip #(
         reg  [SAW-1:0]    p1_sa, p2_sa;
         reg  [KEEP_W-1:0] p2_win, p2_flw;
         genvar gi;
+            // lane gi of the window C lanes on is inside the kept range when its payload
+            // index (wb + C) is not negative and below the length (rem > C; always
+            // without a length, USE_LEN = 0)
             for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
-                localparam integer C0 = gi, C1 = KEEP_W + gi, C2 = 2 * KEEP_W + gi;
-                localparam integer T0 = (2 ** SB) - C0, T1 = (2 ** SB) - C1, T2 = (2 ** SB) - C2;
-                assign flw_nb[gi] = ge_nc(wb, T2[SB:0]) && in_len(rem, C2[SB:0]);
-                assign win_st[gi] = ge_nc(p1_wb, T0[SB:0]) && in_len(p1_rem, C0[SB:0]);
-                assign flw_st[gi] = ge_nc(p1_wb, T1[SB:0]) && in_len(p1_rem, C1[SB:0]);
+                localparam signed [WW-1:0] C0W = gi, C1W = KEEP_W + gi, C2W = 2 * KEEP_W + gi;
+                localparam signed [PW-1:0] C0P = gi, C1P = KEEP_W + gi, C2P = 2 * KEEP_W + gi;
+                assign flw_nb[gi] = (wb >= -C2W) && ((USE_LEN == 0) || (rem > C2P));
+                assign win_st[gi] = (p1_wb >= -C0W) && ((USE_LEN == 0) || (p1_rem > C0P));
+                assign flw_st[gi] = (p1_wb >= -C1W) && ((USE_LEN == 0) || (p1_rem > C1P));
             end
         reg [SAW-1:0] nkeep;
         integer i;
@@ -350,11 +338,10 @@ module stream_strip #(
         end
         wire [KEEP_W-1:0] cand_k = catk_sh[KEEP_W-1:0] & win_in;
         wire [KEEP_W-1:0] fcand_k = catfk_sh[KEEP_W-1:0] & flw_in;
-        // truncated: rem > nkeep + KEEP_W - sa (a value in 0..2*KEEP_W), compared on the low
-        // bits only (see gt_c)
-        localparam [SB:0] KW_SB = KEEP_W[SB:0];
-        wire [SB:0] trunc_rhs = {{(SB+1-SAW){1'b0}}, nkeep} + KW_SB - {{(SB+1-SAW){1'b0}}, sa};
-        wire              truncated = (USE_LEN != 0) && !unlim && gt_c(rem, trunc_rhs);
+        // truncated: kept bytes remain after this last beat, rem > nkeep + KEEP_W - sa
+        wire signed [PW-1:0] trunc_rhs = $signed({{(PW-SAW){1'b0}}, nkeep}) + KW_S -
+                                         $signed({{(PW-SAW){1'b0}}, sa});
+        wire              truncated = (USE_LEN != 0) && !unlim && (rem > trunc_rhs);
 
         wire take = (st == S_RUN) && ob_free && (hdr_done || !held_v);
         wire beat = take && s_axis_tvalid;

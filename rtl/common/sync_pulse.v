@@ -13,7 +13,7 @@
 // Pulses must be at least STAGES+2 destination cycles apart (and the two domains reset
 // together), or some are lost; carry bursts of events with a counter and sync_bus.
 // Latency: 1 source cycle + STAGES+1 destination cycles.
-// Parameters: STAGES (synchronizer flops, >= 2).
+// Parameters (checked): STAGES (synchronizer flops, 2 or 3, both tested).
 module sync_pulse #(
     parameter STAGES = 2
 ) (
@@ -22,16 +22,23 @@ module sync_pulse #(
     input  wire src_pulse,
     input  wire dst_clk,
     input  wire dst_rst,
-    output reg  dst_pulse
+    output wire dst_pulse
 );
 
-    reg  src_toggle;
-    wire dst_toggle;
-    reg  dst_toggle_d;
+    generate
+        if (STAGES != 2 && STAGES != 3) begin : g_check_stages
+            sync_pulse_STAGES_must_be_2_or_3 u_error ();  // unsupported parameter (no such module)
+        end
+    endgenerate
+
+    reg  src_toggle_reg;  // flips with every source strobe
+    wire dst_toggle;  // src_toggle_reg, synchronized to dst_clk
+    reg  dst_toggle_reg;  // dst_toggle of the cycle before
+    reg  dst_pulse_reg;
 
     always @(posedge src_clk) begin
-        if (src_rst) src_toggle <= 1'b0;
-        else if (src_pulse) src_toggle <= ~src_toggle;
+        if (src_rst) src_toggle_reg <= 1'b0;
+        else if (src_pulse) src_toggle_reg <= !src_toggle_reg;
     end
 
     sync_bit #(
@@ -39,19 +46,21 @@ module sync_pulse #(
         .STAGES(STAGES)
     ) u_sync (
         .clk(dst_clk),
-        .in (src_toggle),
+        .in (src_toggle_reg),
         .out(dst_toggle)
     );
 
     always @(posedge dst_clk) begin
         if (dst_rst) begin
-            dst_toggle_d <= 1'b0;
-            dst_pulse    <= 1'b0;
+            dst_toggle_reg <= 1'b0;
+            dst_pulse_reg  <= 1'b0;
         end else begin
-            dst_toggle_d <= dst_toggle;
-            dst_pulse    <= dst_toggle ^ dst_toggle_d;
+            dst_toggle_reg <= dst_toggle;
+            dst_pulse_reg  <= dst_toggle ^ dst_toggle_reg;
         end
     end
+
+    assign dst_pulse = dst_pulse_reg;
 
 endmodule
 `default_nettype wire

@@ -11,7 +11,8 @@
 //   in     level from another domain (high at least STAGES+1 cycles of clk to be seen)
 //   out    synchronous to clk
 // Latency: STAGES cycles (assert); STAGES + HOLD cycles (release).
-// Parameters: STAGES (synchronizer flops, >= 2), HOLD (extra cycles of stretch, >= 1).
+// Parameters (checked): STAGES (synchronizer flops, 2 or 3, both tested), HOLD (extra
+//   cycles of stretch, >= 1; tested 4, the default that eth_mac_gmii_fifo uses, and 1).
 module sync_reset #(
     parameter STAGES = 2,
     parameter HOLD   = 4
@@ -21,8 +22,17 @@ module sync_reset #(
     output wire out
 );
 
-    wire            in_s;
-    reg  [HOLD-1:0] hold;
+    generate
+        if (STAGES != 2 && STAGES != 3) begin : g_check_stages
+            sync_reset_STAGES_must_be_2_or_3 u_error ();  // unsupported parameter (no such module)
+        end
+        if (HOLD < 1) begin : g_check_hold
+            sync_reset_HOLD_must_be_at_least_1 u_error ();  // unsupported parameter
+        end
+    endgenerate
+
+    wire            in_s;  // in, synchronized to clk
+    reg  [HOLD-1:0] hold_reg;  // ones shifted out after in_s falls: the stretch
 
     sync_bit #(
         .WIDTH (1),
@@ -33,9 +43,9 @@ module sync_reset #(
         .out(in_s)
     );
 
-    always @(posedge clk) hold <= in_s ? {HOLD{1'b1}} : (hold >> 1);
+    always @(posedge clk) hold_reg <= in_s ? {HOLD{1'b1}} : (hold_reg >> 1);
 
-    assign out = in_s | hold[0];
+    assign out = in_s || hold_reg[0];
 
 endmodule
 `default_nettype wire

@@ -37,13 +37,12 @@
 // once the current packet's command is gone, so no second copy is kept (at one byte per
 // cycle the next header arrives long after). At DATA_W 64 the header bus has its own
 // registers, so the next packet's header may be parsed while this one waits.
-// For Fmax, s_axis_tready is one flip-flop of the FIFO (stream_fifo_g's gate: not full
-// AND taking, active and not ended), at DATA_W 8 s_hdr_ready is one gate of flip-flops
-// (both made from their next values: same cycle behaviour), push and restart are one
-// gate of flip-flops (need_dup_reg, below), and m_icmp_hdr_valid / m_udp_hdr_valid and
+// s_axis_tready is the FIFO's ready AND taking (active and not ended); s_hdr_ready is
+// made from flip-flops; push and restart are one gate of flip-flops (need_dup_reg, below),
+// and m_icmp_hdr_valid / m_udp_hdr_valid and
 // m_icmp_axis_tvalid / m_udp_axis_tvalid are flip-flops of the strip (m_hdr_valid_oh,
 // m_axis_tvalid_oh). At DATA_W 8 the FIFO takes the beats through its input register
-// (stream_fifo_g IN_REG), so eth_rx's tvalid reaches no enable of its memory side; the
+// (stream_fifo IN_REG), so eth_rx's tvalid reaches no enable of its memory side; the
 // beat's extra cycle there costs no latency (the strip starts a packet only with its
 // command, when the packet's header bytes already wait in the FIFO before the payload).
 // Accepted packets' protocol field is 1 on the ICMP port and 17 on the UDP port (the
@@ -222,25 +221,15 @@ module ip_rx #(
     wire restart = ended_reg && (pushed_reg || push);
     // with HOLD the next header waits until this packet's command is gone (its fields are
     // read from in_src_mac_reg and the window meanwhile): restart without push (a command
-    // made in this cycle holds the header; push is never 1 while !active_reg), registers
-    // only (with HOLD, !active || (ended && pushed) is the register hdr_free, so that
-    // s_hdr_ready and this module's header handshake are one gate from flip-flops)
-    wire hdr_free;
+    // made in this cycle holds the header; push is never 1 while !active_reg)
+    wire hdr_free = !active_reg || (ended_reg && pushed_reg);
     assign s_hdr_ready = HOLD ? (hdr_free && !cmd_valid_reg) : (!active_reg || restart);
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
-    // s_axis_tready is one flip-flop of the FIFO (stream_fifo_g's gate): its ready AND
-    // taking (rx_hdr_gate: active and not ended, a register), made from their next values
-    wire taking;
-    assign s_axis_tready = fifo_ready;
+    // the packet's bytes are taken from its header handshake to its last beat
+    wire taking = active_reg && !ended_reg;
+    assign s_axis_tready = fifo_ready && taking;
     wire in_beat   = s_axis_tvalid && s_axis_tready;
     wire last_beat = in_beat && s_axis_tlast;
-    wire taking_next = hdr_fire || (taking && !last_beat);  // taking's next value
-    rx_hdr_gate u_hdr_gate (
-        .clk(clk), .rst(rst),
-        .hdr_fire(hdr_fire), .last_beat(last_beat),
-        .active(active_reg), .ended(ended_reg), .pushed(pushed_reg), .push(push),
-        .taking(taking), .hdr_free(hdr_free)
-    );
 
     reg [SAW-1:0] in_bytes;  // bytes in the input beat
     integer i;
@@ -550,13 +539,12 @@ module ip_rx #(
     wire [DATA_W-1:0] f_tdata;
     wire [KEEP_W-1:0] f_tkeep;
     wire              f_tvalid, f_tready, f_tlast, f_tuser;
-    stream_fifo_g #(
-        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .GATED(1),
-        .IN_REG((KEEP_W == 1) ? 1 : 0)
+    stream_fifo #(
+        .DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .IN_REG((KEEP_W == 1) ? 1 : 0)
     ) u_fifo (
-        .clk(clk), .rst(rst), .s_gate_nx(taking_next),
+        .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(fifo_tkeep),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(fifo_ready),
+        .s_axis_tvalid(s_axis_tvalid && taking), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(fifo_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)

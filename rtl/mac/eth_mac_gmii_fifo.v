@@ -50,9 +50,9 @@
 //   7 gmii_tx_clk cycles plus 1 clk; RX, the MAC's (docs/mac.md) plus, from the frame's
 //   end, about 6 clk cycles (the RX FIFO is a frame FIFO). A strobe of the PHY domains
 //   reaches cnt_ev 1 cycle of its domain plus 3 of clk after it.
-// Parameters: TX_DEPTH, RX_DEPTH (FIFO bytes, powers of two; TX_DEPTH is the largest
-//   frame that can be sent; 2048 holds a 1518-byte frame and keeps each FIFO in one
-//   row of iCE40 block RAMs, deeper ones cascade and run slower), RX_DROP_BAD_FRAME (0/1).
+// Parameters: TX_DEPTH, RX_DEPTH (checked: FIFO bytes, 1024 or 2048; tested TX 2048, RX 1024
+//   and 2048; TX_DEPTH is the largest frame that can be sent, 2048 holds a 1518-byte frame
+//   and keeps each FIFO in one row of iCE40 block RAMs), RX_DROP_BAD_FRAME (0/1; 1 tested).
 module eth_mac_gmii_fifo #(
     parameter TX_DEPTH          = 2048,
     parameter RX_DEPTH          = 2048,
@@ -90,6 +90,15 @@ module eth_mac_gmii_fifo #(
     output wire [11:0] cnt_ev,
     output wire [31:0] cnt_ev_len
 );
+
+    generate
+        if (TX_DEPTH != 1024 && TX_DEPTH != 2048) begin : g_check_tx_depth
+            eth_mac_gmii_fifo_TX_DEPTH_must_be_1024_or_2048 u_error ();  // unsupported parameter (no such module)
+        end
+        if (RX_DEPTH != 1024 && RX_DEPTH != 2048) begin : g_check_rx_depth
+            eth_mac_gmii_fifo_RX_DEPTH_must_be_1024_or_2048 u_error ();  // unsupported parameter
+        end
+    endgenerate
 
     // ------------------------------------------------------------------ MAC
     wire [7:0] mac_tx_tdata;

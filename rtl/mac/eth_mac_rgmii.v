@@ -67,23 +67,26 @@ module eth_mac_rgmii (
     // ---------------------------------------------------------------- transmit
     wire        tx_1g = cfg_speed[1];
     wire        tx_10 = (cfg_speed == 2'b00);
-    reg  [5:0]  ncnt;          // position in the nibble time: 0..4 (100) or 0..49 (10)
-    wire        nce = (ncnt == 6'd0);
-    reg  [1:0]  txc_bits;      // rgmii_txc for the high and low half of the next cycle
+    reg  [5:0]  nibble_pos_reg;  // position in the nibble time: 0..4 (100) or 0..49 (10)
+    wire        nibble_start = (nibble_pos_reg == 6'd0);
+    // rgmii_txc for the high and low half of the next cycle: a flip-flop, because its DDR
+    // register runs on tx_clk90 and samples it a quarter cycle after tx_clk, too soon for
+    // any logic in front of it
+    reg  [1:0]  txc_bits_reg;
 
     always @(posedge tx_clk) begin
         if (tx_rst || tx_1g) begin
-            ncnt <= 6'd0;
-            txc_bits <= 2'b10;
+            nibble_pos_reg <= 6'd0;
+            txc_bits_reg <= 2'b10;
         end else begin
-            ncnt <= (ncnt == (tx_10 ? 6'd49 : 6'd4)) ? 6'd0 : ncnt + 6'd1;
-            // the data DDR samples the nibble at the edge after nce: that cycle is the
-            // nibble's first, so rgmii_txc is high from it for half the nibble time
+            nibble_pos_reg <= (nibble_pos_reg == (tx_10 ? 6'd49 : 6'd4)) ? 6'd0 : nibble_pos_reg + 6'd1;
+            // the data DDR samples the nibble at the edge after nibble_start: that cycle
+            // is the nibble's first, so rgmii_txc is high from it for half the nibble time
             if (tx_10)
-                txc_bits <= (ncnt >= 6'd1 && ncnt <= 6'd25) ? 2'b11 : 2'b00;
+                txc_bits_reg <= (nibble_pos_reg >= 6'd1 && nibble_pos_reg <= 6'd25) ? 2'b11 : 2'b00;
             else
-                txc_bits <= (ncnt == 6'd1 || ncnt == 6'd2) ? 2'b11 :
-                            (ncnt == 6'd3) ? 2'b10 : 2'b00;
+                txc_bits_reg <= (nibble_pos_reg == 6'd1 || nibble_pos_reg == 6'd2) ? 2'b11 :
+                                (nibble_pos_reg == 6'd3) ? 2'b10 : 2'b00;
         end
     end
 
@@ -96,7 +99,7 @@ module eth_mac_rgmii (
     assign mac_tx_ce = tx_1g ? 1'b1 : nib_mac_ce;
 
     mii_nibble_tx u_nib_tx (
-        .clk(tx_clk), .rst(tx_rst || tx_1g), .nce(nce), .mac_ce(nib_mac_ce),
+        .clk(tx_clk), .rst(tx_rst || tx_1g), .nce(nibble_start), .mac_ce(nib_mac_ce),
         .gmii_txd(gmii_txd), .gmii_tx_en(gmii_tx_en), .gmii_tx_er(gmii_tx_er),
         .mii_txd(nib_txd), .mii_tx_en(nib_tx_en), .mii_tx_er(nib_tx_er)
     );
@@ -110,7 +113,7 @@ module eth_mac_rgmii (
     );
 
     rgmii_oddr #(.WIDTH(1)) u_txc_ddr (
-        .clk(tx_clk90), .d1(txc_bits[1]), .d2(txc_bits[0]), .q(rgmii_txc)
+        .clk(tx_clk90), .d1(txc_bits_reg[1]), .d2(txc_bits_reg[0]), .q(rgmii_txc)
     );
 
     // ----------------------------------------------------------------- receive
@@ -122,9 +125,8 @@ module eth_mac_rgmii (
         .q1({ctl_r, rxd_r}), .q2({ctl_f, rxd_f})
     );
 
-    reg [1:0] rx_1g_sync;  // cfg_speed[1] into the rgmii_rxc domain (static setting)
-    always @(posedge rgmii_rxc) rx_1g_sync <= {rx_1g_sync[0], cfg_speed[1]};
-    wire rx_1g = rx_1g_sync[1];
+    wire rx_1g;  // cfg_speed[1] in the rgmii_rxc domain (a static setting)
+    sync_bit u_sync_1g (.clk(rgmii_rxc), .in(cfg_speed[1]), .out(rx_1g));
 
     wire       nib_rx_ce, nib_rx_dv, nib_rx_er;
     wire [7:0] nib_rxd;

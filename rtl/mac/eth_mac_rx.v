@@ -5,7 +5,7 @@
 // whose first bytes are anything else is ignored up to the end of gmii_rx_dv. The frame
 // (destination MAC onwards) goes out on an AXI4-Stream without backpressure and with
 // the FCS stripped. The FCS is checked against the CRC-32 residue, the comparison
-// pipelined one cycle behind the CRC register so the path stays short.
+// registered one cycle behind the CRC register so the path stays short.
 //
 // Bad frames carry m_axis_tuser = 1 on their last beat, and each bad frame is counted
 // once, in the first matching class: gmii_rx_er during the frame (stat_rx_er), longer
@@ -37,10 +37,10 @@ module eth_mac_rx (
     input  wire        gmii_rx_dv,
     input  wire        gmii_rx_er,
 
-    output reg  [7:0]  m_axis_tdata,
-    output reg         m_axis_tvalid,
-    output reg         m_axis_tlast,
-    output reg         m_axis_tuser,
+    output wire [7:0]  m_axis_tdata,
+    output wire        m_axis_tvalid,
+    output wire        m_axis_tlast,
+    output wire        m_axis_tuser,
 
     input  wire [15:0] cfg_max_len,
 
@@ -51,152 +51,141 @@ module eth_mac_rx (
     output wire        stat_rx_oversize,
     output wire        stat_rx_er
 );
-    localparam [31:0] RESIDUE = 32'hDEBB20E3;
+    localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;  // CRC state after a good frame and its FCS
+    localparam [15:0] MIN_FRAME = 16'd64;          // shortest good frame, FCS included
+    localparam [15:0] DEFAULT_MAX_LEN = 16'd1518;  // cfg_max_len = 0
 
     // input registers
-    reg  [7:0]  d0;
-    reg         dv0, er0;
-    reg         v0;           // d0/dv0/er0 were sampled last cycle (ce): process them
-    reg         sfd0, pre0;   // d0 is 0xD5 / 0x55 (decoded at the input, off the path)
+    reg  [7:0]  rxd_reg;
+    reg         rx_dv_reg, rx_er_reg;
+    reg         sample_reg;       // rxd_reg, rx_dv_reg, rx_er_reg were sampled last cycle
+                                  // (ce): process them now
 
-    reg         in_frame;     // SFD seen, taking bytes
-    reg         drop;         // ignore bytes until rx_dv falls
-    reg  [15:0] cnt;          // bytes of this frame so far (FCS included)
-    reg  [7:0]  sr0, sr1, sr2, sr3;
-    reg  [7:0]  hold;
-    reg         hold_v;
-    reg         er_f;
-    reg         got4;         // sr0..sr3 are all bytes of this frame
-    reg         ge64;         // cnt >= 64 (not a runt)
-    reg         at_max;       // cnt == cfg_max_len: one more byte is oversize
-    reg  [31:0] crc;
-    reg         crc_ok;
+    reg         in_frame_reg;     // SFD seen, taking bytes
+    reg         drop_reg;         // ignore bytes until rx_dv falls
+    reg  [15:0] cnt_reg;          // bytes of this frame so far (FCS included)
+    reg  [31:0] delay_reg;        // the last four bytes (the FCS if the frame ends now),
+                                  // the newest in [7:0]
+    reg  [7:0]  hold_reg;         // the byte before them: it goes out with the next one,
+    reg         hold_valid_reg;   // or as the last beat when the frame ends
+    reg         er_seen_reg;      // gmii_rx_er during this frame
+    reg  [31:0] crc_reg;
+    reg         crc_ok_reg;       // crc_reg was the residue last cycle
+    reg         out_open_reg;     // beats of a frame went out, its tlast not yet
+    reg         end_reg;          // frame ended last cycle: emit its last beat now (cnt_reg,
+                                  // er_seen_reg and hold_valid_reg still describe it: only an
+                                  // SFD clears them, at the end of this cycle at the earliest)
+    reg  [7:0]  m_axis_tdata_reg;
+    reg         m_axis_tvalid_reg, m_axis_tlast_reg, m_axis_tuser_reg;
+
+    assign m_axis_tdata = m_axis_tdata_reg;
+    assign m_axis_tvalid = m_axis_tvalid_reg;
+    assign m_axis_tlast = m_axis_tlast_reg;
+    assign m_axis_tuser = m_axis_tuser_reg;
+
     wire [31:0] crc_next;
+    crc32 #(.DATA_W(8)) u_crc (
+        .crc_in(crc_reg), .data(rxd_reg), .keep(1'b1), .crc_out(crc_next)
+    );
 
-    reg         out_open;     // beats of a frame went out, its tlast not yet
-    reg         end_p;        // frame ended last cycle: emit its last beat now (er_f,
-                              // ge64, hold_v still describe it: only an SFD clears them,
-                              // at the end of this cycle at the earliest)
+    wire        sfd = (rxd_reg == 8'hD5);
+    wire        preamble = (rxd_reg == 8'h55);
+    wire        byte_in = sample_reg && rx_dv_reg && in_frame_reg;
+    wire [15:0] max_len = (cfg_max_len == 16'd0) ? DEFAULT_MAX_LEN : cfg_max_len;
+    wire        delay_full = (cnt_reg >= 16'd4);      // delay_reg holds bytes of this frame only
+    wire        long_enough = (cnt_reg >= MIN_FRAME);  // not a runt
+    wire        over = (cnt_reg >= max_len);           // one more byte is oversize
 
-    crc32 #(.DATA_W(8)) u_crc (.crc_in(crc), .data(d0), .keep(1'b1), .crc_out(crc_next));
-
-    wire byte_in = v0 && dv0 && in_frame;
-    // This byte brings cnt to the limit (cfg_max_len, 0 meaning 1518), arming at_max:
-    // one more byte is oversize. cnt + 1 == limit is tested without an adder: the carry
-    // each bit of the sum needs (cnt ^ limit) must be the carry the bit below makes
-    // (cnt & ~limit; the +1 into bit 0), bit by bit, in parallel.
-    reg         max_dflt;     // cfg_max_len == 0: the limit is 1518 (registered: static)
-    wire [15:0] limit = cfg_max_len | (16'd1518 & {16{max_dflt}});
-    wire [15:0] carry_need = cnt ^ limit;
-    wire [15:0] carry_make = {cnt[14:0] & ~limit[14:0], 1'b1};
-    wire at_limit = (carry_need == carry_make);
-    wire over = at_max;
-
-    // Status strobes, decoded from state (no registers of their own): the end of a frame
-    // is classified in the cycle its last beat is registered, when cnt still holds its
-    // length (a new frame's SFD clears cnt at the end of that cycle at the earliest).
+    // Status strobes, decoded from registers: the end of a frame is classified in the
+    // cycle its last beat is registered, when cnt_reg still holds its length (a new
+    // frame's SFD clears it at the end of that cycle at the earliest).
     wire over_now = byte_in && over;
-    assign stat_rx_oversize = over_now && !(er_f | er0);
-    assign stat_rx_er = (over_now && (er_f | er0)) || (end_p && er_f);
-    assign stat_rx_runt = end_p && !er_f && !ge64;
-    assign stat_rx_bad_fcs = end_p && !er_f && ge64 && !crc_ok;
-    assign stat_rx_frame = end_p && !er_f && ge64 && crc_ok;
-    assign stat_rx_bytes = cnt;
+    assign stat_rx_oversize = over_now && !(er_seen_reg || rx_er_reg);
+    assign stat_rx_er = (over_now && (er_seen_reg || rx_er_reg)) || (end_reg && er_seen_reg);
+    assign stat_rx_runt = end_reg && !er_seen_reg && !long_enough;
+    assign stat_rx_bad_fcs = end_reg && !er_seen_reg && long_enough && !crc_ok_reg;
+    assign stat_rx_frame = end_reg && !er_seen_reg && long_enough && crc_ok_reg;
+    assign stat_rx_bytes = cnt_reg;
 
     always @(posedge clk) begin
-        m_axis_tvalid <= 1'b0;
-        m_axis_tlast <= 1'b0;
-        m_axis_tuser <= 1'b0;
-        end_p <= 1'b0;
-        crc_ok <= (crc == RESIDUE);
-        max_dflt <= (cfg_max_len == 16'd0);
+        m_axis_tvalid_reg <= 1'b0;
+        m_axis_tlast_reg <= 1'b0;
+        m_axis_tuser_reg <= 1'b0;
+        end_reg <= 1'b0;
+        crc_ok_reg <= (crc_reg == CRC_RESIDUE);
 
-        v0 <= ce;
+        sample_reg <= ce;
         if (ce) begin
-            d0 <= gmii_rxd;
-            sfd0 <= (gmii_rxd == 8'hD5);
-            pre0 <= (gmii_rxd == 8'h55);
-            dv0 <= gmii_rx_dv;
-            er0 <= gmii_rx_er;
+            rxd_reg <= gmii_rxd;
+            rx_dv_reg <= gmii_rx_dv;
+            rx_er_reg <= gmii_rx_er;
         end
 
-        if (v0 && !dv0) begin
-            drop <= 1'b0;
-            if (in_frame) begin
-                in_frame <= 1'b0;
-                end_p <= 1'b1;
+        if (sample_reg && !rx_dv_reg) begin
+            drop_reg <= 1'b0;
+            if (in_frame_reg) begin
+                in_frame_reg <= 1'b0;
+                end_reg <= 1'b1;
             end
-        end else if (v0 && dv0 && !in_frame && !drop) begin
-            if (sfd0) begin
-                in_frame <= 1'b1;
-                cnt <= 16'd0;
-                got4 <= 1'b0;
-                ge64 <= 1'b0;
-                at_max <= 1'b0;
-                crc <= 32'hFFFFFFFF;
-                er_f <= 1'b0;
-                hold_v <= 1'b0;
-            end else if (!pre0) begin
-                drop <= 1'b1;
+        end else if (sample_reg && rx_dv_reg && !in_frame_reg && !drop_reg) begin
+            if (sfd) begin
+                in_frame_reg <= 1'b1;
+                cnt_reg <= 16'd0;
+                crc_reg <= 32'hFFFFFFFF;
+                er_seen_reg <= 1'b0;
+                hold_valid_reg <= 1'b0;
+            end else if (!preamble) begin
+                drop_reg <= 1'b1;
             end
         end
 
         if (byte_in) begin
-            sr0 <= d0;
-            sr1 <= sr0;
-            sr2 <= sr1;
-            sr3 <= sr2;
-            crc <= crc_next;
-            cnt <= cnt + 16'd1;
-            // sticky flags set by equalities on cnt's low bits: cnt climbs by one from 0
-            // after the SFD, so its first visit to 3 (63) is the first time its low 2 (6)
-            // bits are all ones; later visits find the flag set already
-            if (cnt[1:0] == 2'd3) got4 <= 1'b1;
-            if (cnt[5:0] == 6'd63) ge64 <= 1'b1;
-            if (at_limit) at_max <= 1'b1;
-            er_f <= er_f | er0;
+            delay_reg <= {delay_reg[23:0], rxd_reg};
+            crc_reg <= crc_next;
+            cnt_reg <= cnt_reg + 16'd1;
+            er_seen_reg <= er_seen_reg || rx_er_reg;
             if (over) begin
                 // one byte more than allowed: cut the frame here, drop the rest
-                in_frame <= 1'b0;
-                drop <= 1'b1;
-                hold_v <= 1'b0;
-                m_axis_tdata <= hold;
-                m_axis_tvalid <= hold_v;
-                m_axis_tlast <= 1'b1;
-                m_axis_tuser <= 1'b1;
-                out_open <= 1'b0;
+                in_frame_reg <= 1'b0;
+                drop_reg <= 1'b1;
+                hold_valid_reg <= 1'b0;
+                m_axis_tdata_reg <= hold_reg;
+                m_axis_tvalid_reg <= hold_valid_reg;
+                m_axis_tlast_reg <= 1'b1;
+                m_axis_tuser_reg <= 1'b1;
+                out_open_reg <= 1'b0;
             end else begin
-                if (got4) begin
-                    hold <= sr3;
-                    hold_v <= 1'b1;
+                if (delay_full) begin
+                    hold_reg <= delay_reg[31:24];
+                    hold_valid_reg <= 1'b1;
                 end
-                m_axis_tdata <= hold;
-                m_axis_tvalid <= hold_v;
-                if (hold_v) out_open <= 1'b1;
+                m_axis_tdata_reg <= hold_reg;
+                m_axis_tvalid_reg <= hold_valid_reg;
+                if (hold_valid_reg) out_open_reg <= 1'b1;
             end
         end
 
-        if (end_p) begin
-            m_axis_tdata <= hold;
-            m_axis_tvalid <= hold_v;
-            m_axis_tlast <= 1'b1;
-            m_axis_tuser <= er_f | !ge64 | !crc_ok;
-            out_open <= 1'b0;
+        if (end_reg) begin
+            m_axis_tdata_reg <= hold_reg;
+            m_axis_tvalid_reg <= hold_valid_reg;
+            m_axis_tlast_reg <= 1'b1;
+            m_axis_tuser_reg <= er_seen_reg || !long_enough || !crc_ok_reg;
+            out_open_reg <= 1'b0;
         end
 
         if (rst) begin
-            in_frame <= 1'b0;
-            drop <= 1'b0;
-            dv0 <= 1'b0;
-            v0 <= 1'b0;
-            er0 <= 1'b0;
-            hold_v <= 1'b0;
-            end_p <= 1'b0;
+            in_frame_reg <= 1'b0;
+            drop_reg <= 1'b0;
+            rx_dv_reg <= 1'b0;
+            sample_reg <= 1'b0;
+            rx_er_reg <= 1'b0;
+            hold_valid_reg <= 1'b0;
+            end_reg <= 1'b0;
             // a user frame cut by reset still ends: one last beat flagged bad
-            m_axis_tvalid <= out_open;
-            m_axis_tlast <= 1'b1;
-            m_axis_tuser <= 1'b1;
-            out_open <= 1'b0;
+            m_axis_tvalid_reg <= out_open_reg;
+            m_axis_tlast_reg <= 1'b1;
+            m_axis_tuser_reg <= 1'b1;
+            out_open_reg <= 1'b0;
         end
     end
 endmodule

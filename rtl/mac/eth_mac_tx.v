@@ -2,10 +2,10 @@
 // eth_mac_tx: Ethernet MAC transmitter, 8-bit GMII side, with a clock enable.
 //
 // Takes whole frames on an AXI4-Stream (destination MAC first, no FCS) and puts them
-// on GMII: 7 preamble bytes 0x55, SFD 0xD5, the frame, zero padding up to MIN_LEN
-// bytes, the FCS (CRC-32, least significant byte first), then at least
-// max(cfg_ifg, 12) idle bytes before the next preamble. With s_axis_tvalid kept high
-// the frames go out back to back at exactly that gap.
+// on GMII: 7 preamble bytes 0x55, SFD 0xD5, the frame, zero padding up to 60 bytes, the
+// FCS (CRC-32, least significant byte first), then at least max(cfg_ifg, 12) idle bytes
+// before the next preamble. With s_axis_tvalid kept high the frames go out back to back
+// at exactly that gap.
 //
 // Errors: an underflow (s_axis_tvalid low before tlast, once the frame has started)
 // puts one byte with gmii_tx_er = 1 on the wire and ends the frame there; the rest of
@@ -23,19 +23,15 @@
 // only): stat_tx_frame with stat_tx_bytes[15:0] (frame bytes on the wire, padding and
 // FCS included, preamble excluded) and stat_tx_abort (tuser) in the cycle the last FCS
 // byte is registered, stat_tx_underflow in the enabled cycle after the error byte is.
-// Reset: rst is registered as it enters (rst_q) and acts one cycle later, so that the
+// Reset: rst is registered as it enters (rst_reg) and acts one cycle later, so that the
 // reset reaches the enables here from a flip-flop placed with this logic rather than
 // over the design-wide reset net (Fmax); a frame on the wire when it acts is cut with
 // one gmii_tx_er byte, and a full gap follows; hold rst for at least 2 cycles.
-// Parameters: MIN_LEN (frame length before FCS after padding, 60; 0 disables padding).
+// Parameters: none.
 // Latency: the first preamble byte is on gmii_txd in the enabled cycle after the first
 // one with s_axis_tvalid = 1 (1 cycle at GMII); the first frame byte is taken when the
 // SFD goes out and appears on gmii_txd one enabled cycle later.
-// Timing: the state is one-hot and no register but the state flags and gmii_txd/tx_er
-// depends on s_axis_tvalid, so a registered source (a FIFO) meets 125 MHz on iCE40 HX.
-module eth_mac_tx #(
-    parameter MIN_LEN = 60
-) (
+module eth_mac_tx (
     input  wire        clk,
     input  wire        rst,
     input  wire        ce,
@@ -46,9 +42,9 @@ module eth_mac_tx #(
     input  wire        s_axis_tlast,
     input  wire        s_axis_tuser,
 
-    output reg  [7:0]  gmii_txd,
-    output reg         gmii_tx_en,
-    output reg         gmii_tx_er,
+    output wire [7:0]  gmii_txd,
+    output wire        gmii_tx_en,
+    output wire        gmii_tx_er,
 
     input  wire [7:0]  cfg_ifg,
 
@@ -57,169 +53,153 @@ module eth_mac_tx #(
     output wire        stat_tx_underflow,
     output wire        stat_tx_abort
 );
-    // One flip-flop per state (one-hot), so every decision is a function of a few flags
-    // and the handshake, never of a state decode: the path from s_axis_tvalid (a FIFO's
-    // register in eth_mac_gmii_fifo) into the CRC and state registers stays short.
-    reg         s_idle;     // line idle, waiting for tvalid
-    reg         s_pre;      // preamble bytes and the SFD go out
-    reg         s_take;     // a frame byte is taken each cycle (the first while the SFD
-                            // is on the wire)
-    reg         s_pad;      // zero padding
-    reg         s_fcs;      // the four FCS bytes
-    reg         s_ifg;      // the gap (cnt counts it down)
-    reg         s_drain;    // after an underflow: the rest of the user frame is dropped
-    reg  [7:0]  cnt;        // preamble: 12 down to the SFD at 6 (s_pre); idle bytes still
-                            // to send (s_ifg, s_drain)
-    reg  [1:0]  fcs_n;      // FCS byte going out (s_fcs)
-    reg  [15:0] len;        // frame bytes emitted so far + 4 (the FCS to come)
-    reg         min_done;   // len - 4 + 1 >= MIN_LEN: no more padding needed
-    reg         bad;        // frame ends with a bad FCS (tuser)
-    reg  [31:0] crc;
+    localparam [15:0] MIN_LEN = 16'd60;   // frame bytes before the FCS, padding included
+    localparam [7:0]  MIN_GAP = 8'd12;    // idle bytes between frames, at least
+
+    localparam [2:0] STATE_IDLE     = 3'd0,  // line idle, waiting for s_axis_tvalid
+                     STATE_PREAMBLE = 3'd1,  // preamble bytes, then the SFD
+                     STATE_DATA     = 3'd2,  // a frame byte taken each cycle (the first
+                                             // while the SFD is on the wire)
+                     STATE_PAD      = 3'd3,  // zero padding
+                     STATE_FCS      = 3'd4,  // the four FCS bytes
+                     STATE_GAP      = 3'd5,  // idle bytes between frames
+                     STATE_DRAIN    = 3'd6;  // after an underflow: the rest of the user
+                                             // frame is taken and dropped
+
+    reg  [2:0]  state_reg, state_next;
+    reg         rst_reg;
+    reg  [7:0]  cnt_reg;        // PREAMBLE: 0x55 bytes still to send before the SFD;
+                                // GAP, DRAIN: idle bytes still to send, this one included
+                                // (at least 1: DRAIN stops counting at 1)
+    reg  [1:0]  fcs_cnt_reg;    // FCS byte going out (FCS)
+    reg  [15:0] len_reg;        // frame bytes sent so far + 4 (the FCS to come)
+    reg         abort_reg;      // the frame ends with a bad FCS (tuser of its last beat)
+    reg  [31:0] crc_reg;
+    reg  [7:0]  gmii_txd_reg;
+    reg         gmii_tx_en_reg, gmii_tx_er_reg;
+
+    assign gmii_txd = gmii_txd_reg;
+    assign gmii_tx_en = gmii_tx_en_reg;
+    assign gmii_tx_er = gmii_tx_er_reg;
+
+    wire [7:0] gap_len = (cfg_ifg < MIN_GAP) ? MIN_GAP : cfg_ifg;
+    // the byte going out now is at least the MIN_LEN-th of the frame: no padding after it
+    wire       min_len_reached = (len_reg >= MIN_LEN + 16'd3);
+    wire       last_beat = s_axis_tvalid && s_axis_tlast;
+
+    // a frame is on the wire (preamble to FCS)
+    wire in_frame = gmii_tx_en_reg && (state_reg == STATE_PREAMBLE || state_reg == STATE_DATA ||
+                                       state_reg == STATE_PAD || state_reg == STATE_FCS);
+
+    assign s_axis_tready = ce && (state_reg == STATE_DATA || state_reg == STATE_DRAIN);
+
+    wire       gap_last = (cnt_reg == 8'd1);  // the gap's last idle byte goes out now
+
+    // The CRC runs over the frame bytes and the padding (zeros). While the FCS goes out
+    // it takes its own low byte, which makes its step a plain shift right by 8 (the byte
+    // cancels itself before the polynomial sees it), so crc_reg[7:0] is always the next
+    // FCS byte and the CRC register needs no second load path.
+    wire [7:0]  crc_data = (state_reg == STATE_DATA) ? s_axis_tdata :
+                           (state_reg == STATE_FCS) ? crc_reg[7:0] : 8'h00;
     wire [31:0] crc_next;
-    // max(cfg_ifg, 12): cfg_ifg < 12 written as an equality on its bits (0..11: the high
-    // nibble 0 and not both of bits 3, 2), so no carry chain and its inverters
-    wire [7:0]  ifg_len = (cfg_ifg[7:4] == 4'd0 && cfg_ifg[3:2] != 2'b11) ? 8'd12 : cfg_ifg;
+    crc32 #(.DATA_W(8)) u_crc (.crc_in(crc_reg), .data(crc_data), .keep(1'b1), .crc_out(crc_next));
 
-    reg         rst_q;
-    always @(posedge clk) rst_q <= rst;
-
-    // s_axis_tready: rdy, a flip-flop equal to s_take || s_drain (made from their next
-    // values), so that the ready is one flip-flop (and ce) for the source's handshake
-    reg         rdy;
-    assign s_axis_tready = ce && rdy;
-
-    // CRC input: the frame byte, 0 while padding, and while the FCS goes out its own low
-    // byte, which makes the CRC step a plain shift right by 8 (the byte cancels itself
-    // before the polynomial sees it): so crc[7:0] is always the next FCS byte.
-    wire [7:0] data_in = (s_axis_tdata & {8{s_take}}) | (crc[7:0] & {8{s_fcs}});
-
-    crc32 #(.DATA_W(8)) u_crc (
-        .crc_in(crc), .data(data_in), .keep(1'b1), .crc_out(crc_next)
-    );
-
-    wire in_frame = gmii_tx_en && (s_pre || s_take || s_pad || s_fcs);
-
-    // status strobes, decoded from state (never from the handshake inputs): frame and
-    // abort in the cycle the last FCS byte is registered (len is the frame's length
+    // status strobes, decoded from registers (never from the handshake inputs): frame and
+    // abort in the cycle the last FCS byte is registered (len_reg is the frame's length
     // then), underflow in the enabled cycle after its error byte was registered (the
-    // only one in which s_drain and gmii_tx_er are both high)
-    wire fcs_last = ce && s_fcs && fcs_n == 2'd3;
-    assign stat_tx_frame = fcs_last && !bad;
-    assign stat_tx_abort = fcs_last && bad;
-    assign stat_tx_underflow = ce && s_drain && gmii_tx_er;
-    assign stat_tx_bytes = len;
+    // only one in which DRAIN and gmii_tx_er are both set)
+    wire fcs_last = ce && state_reg == STATE_FCS && fcs_cnt_reg == 2'd3;
+    assign stat_tx_frame = fcs_last && !abort_reg;
+    assign stat_tx_abort = fcs_last && abort_reg;
+    assign stat_tx_underflow = ce && state_reg == STATE_DRAIN && gmii_tx_er_reg;
+    assign stat_tx_bytes = len_reg;
 
-    // padding: a sticky flag set by an equality, so no comparator sits in the path. len
-    // climbs by one from 4 within a frame, so its first visit to MIN_LAST is the first
-    // time its low bits equal MIN_LAST's (the flag is sticky): 6 bits do for MIN_LEN 60.
-    wire pad_more = !min_done;
-    localparam [15:0] MIN_LAST = (MIN_LEN >= 2) ? MIN_LEN[15:0] + 16'd2 : 16'd0;
-    wire min_hit = (MIN_LAST < 16'd64) ? (len[5:0] == MIN_LAST[5:0]) : (len == MIN_LAST);
-
-    // cnt: loaded while idle (12: the preamble, counted down to the SFD at 6) and with each
-    // frame and FCS byte (the gap), counted down in the preamble and the gap, and while
-    // draining down to 0. One load for every case, whose value is 12 whenever
-    // cfg_ifg <= 12: then (a constant cfg_ifg) a synchronous set/reset of the flip-flops,
-    // not a multiplexer in front of the decrement
-    wire cnt_ld  = s_idle || s_take || s_fcs;
-    // cnt <= 1, as an equality (cnt[7:1] == 0) rather than a compare (which Yosys maps to a
-    // carry chain with an inverter per bit on iCE40)
-    wire cnt_le1 = (cnt[7:1] == 7'd0);
-    wire cnt_dec = s_pre || s_ifg || (s_drain && cnt != 8'd0);
-    always @(posedge clk) begin
-        if (rst_q || (ce && cnt_ld)) cnt <= (rst_q || s_idle) ? 8'd12 : ifg_len;
-        else if (ce && cnt_dec) cnt <= cnt - 8'd1;
+    always @* begin
+        state_next = state_reg;
+        case (state_reg)
+            STATE_IDLE:
+                if (s_axis_tvalid) state_next = STATE_PREAMBLE;
+            STATE_PREAMBLE:
+                if (cnt_reg == 8'd0) state_next = STATE_DATA;
+            STATE_DATA:
+                if (!s_axis_tvalid) state_next = STATE_DRAIN;  // underflow
+                else if (s_axis_tlast) state_next = min_len_reached ? STATE_FCS : STATE_PAD;
+            STATE_PAD:
+                if (min_len_reached) state_next = STATE_FCS;
+            STATE_FCS:
+                if (fcs_cnt_reg == 2'd3) state_next = STATE_GAP;
+            STATE_GAP:
+                if (gap_last) state_next = STATE_IDLE;
+            STATE_DRAIN:
+                if (last_beat) state_next = gap_last ? STATE_IDLE : STATE_GAP;
+            default:
+                state_next = STATE_GAP;
+        endcase
     end
 
-    // rdy's next value: s_take or s_drain next. Both are entered only at the SFD (s_take)
-    // or from each other, and both are left only with the frame's tlast beat.
-    always @(posedge clk) begin
-        if (rst_q) rdy <= 1'b0;
-        else if (ce) rdy <= (s_pre && cnt[2:0] == 3'd6) || (rdy && !(s_axis_tvalid && s_axis_tlast));
-    end
+    always @(posedge clk) rst_reg <= rst;
 
     always @(posedge clk) begin
-        if (rst_q) begin
+        if (rst_reg) begin
             // a frame cut by reset ends with one error byte, then a full gap
-            gmii_tx_en <= in_frame;
-            gmii_tx_er <= in_frame;
-            gmii_txd <= 8'h00;
-            {s_idle, s_pre, s_take, s_pad, s_fcs, s_drain} <= 6'd0;
-            s_ifg <= 1'b1;
-            fcs_n <= 2'd0;  // and it wraps back to 0 after each FCS
-            bad <= 1'b0;
+            state_reg <= STATE_GAP;
+            cnt_reg <= MIN_GAP;
+            fcs_cnt_reg <= 2'd0;  // and it wraps back to 0 after each FCS
+            abort_reg <= 1'b0;
+            gmii_txd_reg <= 8'h00;
+            gmii_tx_en_reg <= in_frame;
+            gmii_tx_er_reg <= in_frame;
         end else if (ce) begin
-            gmii_tx_er <= 1'b0;
-            gmii_txd <= 8'h00;
-            if (s_idle) begin
-                gmii_tx_en <= s_axis_tvalid;
-                gmii_txd <= {1'b0, s_axis_tvalid, 1'b0, s_axis_tvalid,
-                             1'b0, s_axis_tvalid, 1'b0, s_axis_tvalid};  // 0x55
-                if (s_axis_tvalid) begin
-                    s_idle <= 1'b0;
-                    s_pre <= 1'b1;
+            state_reg <= state_next;
+            gmii_txd_reg <= 8'h00;
+            gmii_tx_er_reg <= 1'b0;
+            // The CRC, length, tuser and gap registers take their values whether or not
+            // a byte came: after an underflow none of them is used before the next
+            // preamble sets them again (the gap is counted from the error byte).
+            case (state_reg)
+                STATE_IDLE: begin
+                    gmii_tx_en_reg <= s_axis_tvalid;
+                    if (s_axis_tvalid) gmii_txd_reg <= 8'h55;  // the first preamble byte
+                    cnt_reg <= 8'd6;
                 end
-            end
-            if (s_pre) begin
-                // cnt counts down from 12 to the SFD at 6 (the only value of 12..6 whose
-                // low bits are 3'b110)
-                gmii_txd <= (cnt[2:0] == 3'd6) ? 8'hD5 : 8'h55;
-                crc <= 32'hFFFFFFFF;
-                len <= 16'd4;
-                min_done <= (MIN_LEN < 2);
-                if (cnt[2:0] == 3'd6) begin
-                    s_pre <= 1'b0;
-                    s_take <= 1'b1;
+                STATE_PREAMBLE: begin
+                    gmii_txd_reg <= (cnt_reg == 8'd0) ? 8'hD5 : 8'h55;
+                    cnt_reg <= cnt_reg - 8'd1;
+                    crc_reg <= 32'hFFFFFFFF;
+                    len_reg <= 16'd4;
                 end
-            end
-            // The CRC, length, padding flag, tuser and gap registers take their values
-            // whether or not a byte came: after an underflow none of them is used before
-            // the next preamble sets them again (the gap is counted from the error byte).
-            if (s_take || s_pad) begin
-                crc <= crc_next;
-                len <= len + 16'd1;
-                if (min_hit) min_done <= 1'b1;
-            end
-            if (s_take) begin
-                bad <= s_axis_tuser;  // that of the last beat stays
-                gmii_txd <= s_axis_tdata & {8{s_axis_tvalid}};
-                // underflow: one error byte ends the frame; the rest is dropped
-                gmii_tx_er <= !s_axis_tvalid;
-                s_take <= s_axis_tvalid && !s_axis_tlast;
-                s_pad <= s_axis_tvalid && s_axis_tlast && pad_more;
-                s_fcs <= s_axis_tvalid && s_axis_tlast && !pad_more;
-                s_drain <= !s_axis_tvalid;
-            end
-            if (s_pad && !pad_more) begin
-                s_pad <= 1'b0;
-                s_fcs <= 1'b1;
-            end
-            if (s_fcs) begin
-                // the FCS: ~crc[7:0] when good, crc[7:0] (never the right FCS) for tuser
-                gmii_txd <= crc[7:0] ^ {8{!bad}};
-                gmii_tx_er <= bad;
-                crc <= crc_next;
-                fcs_n <= fcs_n + 2'd1;
-                if (fcs_n == 2'd3) begin
-                    s_fcs <= 1'b0;
-                    s_ifg <= 1'b1;
+                STATE_DATA: begin
+                    // an underflow sends one error byte, which ends the frame
+                    gmii_txd_reg <= s_axis_tvalid ? s_axis_tdata : 8'h00;
+                    gmii_tx_er_reg <= !s_axis_tvalid;
+                    cnt_reg <= gap_len;  // the gap, counted from the frame's end
+                    crc_reg <= crc_next;
+                    len_reg <= len_reg + 16'd1;
+                    abort_reg <= s_axis_tuser;  // that of the last beat stays
                 end
-            end
-            if (s_ifg) begin
-                gmii_tx_en <= 1'b0;
-                if (cnt_le1) begin
-                    s_ifg <= 1'b0;
-                    s_idle <= 1'b1;
+                STATE_PAD: begin
+                    crc_reg <= crc_next;
+                    len_reg <= len_reg + 16'd1;
                 end
-            end
-            if (s_drain) begin
-                gmii_tx_en <= 1'b0;
-                if (s_axis_tvalid && s_axis_tlast) begin
-                    s_drain <= 1'b0;
-                    s_idle <= cnt_le1;
-                    s_ifg <= !cnt_le1;
+                STATE_FCS: begin
+                    // the FCS is the complemented CRC, low byte first; for tuser the CRC
+                    // itself (never the right FCS) with gmii_tx_er
+                    gmii_txd_reg <= abort_reg ? crc_reg[7:0] : ~crc_reg[7:0];
+                    gmii_tx_er_reg <= abort_reg;
+                    cnt_reg <= gap_len;
+                    crc_reg <= crc_next;  // crc_reg >> 8
+                    fcs_cnt_reg <= fcs_cnt_reg + 2'd1;
                 end
-            end
+                STATE_GAP: begin
+                    gmii_tx_en_reg <= 1'b0;
+                    cnt_reg <= cnt_reg - 8'd1;
+                end
+                STATE_DRAIN: begin
+                    gmii_tx_en_reg <= 1'b0;
+                    if (!gap_last) cnt_reg <= cnt_reg - 8'd1;
+                end
+                default: ;
+            endcase
         end
     end
 endmodule

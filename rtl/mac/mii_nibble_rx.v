@@ -18,54 +18,62 @@ module mii_nibble_rx (
     input  wire [3:0] mii_rxd,
     input  wire       mii_rx_dv,
     input  wire       mii_rx_er,
-    output reg        mac_ce,
-    output reg  [7:0] gmii_rxd,
-    output reg        gmii_rx_dv,
-    output reg        gmii_rx_er
+    output wire       mac_ce,
+    output wire [7:0] gmii_rxd,
+    output wire       gmii_rx_dv,
+    output wire       gmii_rx_er
 );
-    reg [3:0] prev;
-    reg       prev_v;   // prev holds a nibble of this frame
-    reg       prev_er;
-    reg       sync;     // SFD found: pairing nibbles
-    reg       phase;    // 1: the next nibble completes a byte
+    reg [3:0] prev_reg;         // the nibble before this one
+    reg       prev_valid_reg;   // prev_reg holds a nibble of this frame
+    reg       prev_er_reg;
+    reg       sync_reg;         // SFD found: pairing nibbles
+    reg       phase_reg;        // 1: the next nibble completes a byte
+    reg       mac_ce_reg;
+    reg [7:0] gmii_rxd_reg;
+    reg       gmii_rx_dv_reg, gmii_rx_er_reg;
+
+    assign mac_ce = mac_ce_reg;
+    assign gmii_rxd = gmii_rxd_reg;
+    assign gmii_rx_dv = gmii_rx_dv_reg;
+    assign gmii_rx_er = gmii_rx_er_reg;
 
     always @(posedge clk) begin
-        mac_ce <= 1'b0;
+        mac_ce_reg <= 1'b0;
         if (rst) begin
-            prev_v <= 1'b0;
-            sync <= 1'b0;
-            phase <= 1'b0;
-            gmii_rx_dv <= 1'b0;
-            gmii_rx_er <= 1'b0;
+            prev_valid_reg <= 1'b0;
+            sync_reg <= 1'b0;
+            phase_reg <= 1'b0;
+            gmii_rx_dv_reg <= 1'b0;
+            gmii_rx_er_reg <= 1'b0;
         end else if (nce) begin
-            prev <= mii_rxd;
-            prev_er <= mii_rx_er;
+            prev_reg <= mii_rxd;
+            prev_er_reg <= mii_rx_er;
             if (!mii_rx_dv) begin
-                prev_v <= 1'b0;
-                phase <= 1'b0;
-                if (sync) begin
-                    sync <= 1'b0;
-                    mac_ce <= 1'b1;
-                    gmii_rx_dv <= 1'b0;
-                    gmii_rx_er <= 1'b0;
+                prev_valid_reg <= 1'b0;
+                phase_reg <= 1'b0;
+                if (sync_reg) begin
+                    sync_reg <= 1'b0;
+                    mac_ce_reg <= 1'b1;
+                    gmii_rx_dv_reg <= 1'b0;
+                    gmii_rx_er_reg <= 1'b0;
                 end
-            end else if (!sync) begin
-                prev_v <= 1'b1;
-                if (prev_v && prev == 4'h5 && mii_rxd == 4'hD) begin
-                    sync <= 1'b1;
-                    phase <= 1'b0;
-                    mac_ce <= 1'b1;
-                    gmii_rxd <= 8'hD5;
-                    gmii_rx_dv <= 1'b1;
-                    gmii_rx_er <= 1'b0;
+            end else if (!sync_reg) begin
+                prev_valid_reg <= 1'b1;
+                if (prev_valid_reg && prev_reg == 4'h5 && mii_rxd == 4'hD) begin
+                    sync_reg <= 1'b1;
+                    phase_reg <= 1'b0;
+                    mac_ce_reg <= 1'b1;
+                    gmii_rxd_reg <= 8'hD5;
+                    gmii_rx_dv_reg <= 1'b1;
+                    gmii_rx_er_reg <= 1'b0;
                 end
             end else begin
-                phase <= !phase;
-                if (phase) begin
-                    mac_ce <= 1'b1;
-                    gmii_rxd <= {mii_rxd, prev};
-                    gmii_rx_dv <= 1'b1;
-                    gmii_rx_er <= prev_er | mii_rx_er;
+                phase_reg <= !phase_reg;
+                if (phase_reg) begin
+                    mac_ce_reg <= 1'b1;
+                    gmii_rxd_reg <= {mii_rxd, prev_reg};
+                    gmii_rx_dv_reg <= 1'b1;
+                    gmii_rx_er_reg <= prev_er_reg || mii_rx_er;
                 end
             end
         end

@@ -17,26 +17,32 @@ module mii_nibble_tx (
     input  wire [7:0] gmii_txd,
     input  wire       gmii_tx_en,
     input  wire       gmii_tx_er,
-    output reg  [3:0] mii_txd,
-    output reg        mii_tx_en,
-    output reg        mii_tx_er
+    output wire [3:0] mii_txd,
+    output wire       mii_tx_en,
+    output wire       mii_tx_er
 );
-    reg phase;  // 0: low nibble goes out next, 1: high nibble
+    reg       phase_reg;  // 0: low nibble goes out next, 1: high nibble
+    reg [3:0] mii_txd_reg;
+    reg       mii_tx_en_reg, mii_tx_er_reg;
+
+    assign mii_txd = mii_txd_reg;
+    assign mii_tx_en = mii_tx_en_reg;
+    assign mii_tx_er = mii_tx_er_reg;
 
     // the MAC moves to its next byte in the cycle its current high nibble goes out
-    assign mac_ce = nce && phase;
+    assign mac_ce = nce && phase_reg;
 
     always @(posedge clk) begin
         if (rst) begin
-            phase <= 1'b1;
-            mii_txd <= 4'd0;
-            mii_tx_en <= 1'b0;
-            mii_tx_er <= 1'b0;
+            phase_reg <= 1'b1;
+            mii_txd_reg <= 4'd0;
+            mii_tx_en_reg <= 1'b0;
+            mii_tx_er_reg <= 1'b0;
         end else if (nce) begin
-            phase <= !phase;
-            mii_txd <= phase ? gmii_txd[7:4] : gmii_txd[3:0];
-            mii_tx_en <= gmii_tx_en;
-            mii_tx_er <= gmii_tx_er;
+            phase_reg <= !phase_reg;
+            mii_txd_reg <= phase_reg ? gmii_txd[7:4] : gmii_txd[3:0];
+            mii_tx_en_reg <= gmii_tx_en;
+            mii_tx_er_reg <= gmii_tx_er;
         end
     end
 endmodule

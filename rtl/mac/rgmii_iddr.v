@@ -15,17 +15,21 @@ module rgmii_iddr #(
 ) (
     input  wire             clk,
     input  wire [WIDTH-1:0] d,
-    output reg  [WIDTH-1:0] q1,
-    output reg  [WIDTH-1:0] q2
+    output wire [WIDTH-1:0] q1,
+    output wire [WIDTH-1:0] q2
 );
-    reg [WIDTH-1:0] rr, rf;
+    reg [WIDTH-1:0] rise_reg, fall_reg;  // d sampled at the rising / falling edge
+    reg [WIDTH-1:0] q1_reg, q2_reg;
 
-    always @(posedge clk) rr <= d;
-    always @(negedge clk) rf <= d;
+    assign q1 = q1_reg;
+    assign q2 = q2_reg;
+
+    always @(posedge clk) rise_reg <= d;
+    always @(negedge clk) fall_reg <= d;
 
     always @(posedge clk) begin
-        q1 <= rr;
-        q2 <= rf;
+        q1_reg <= rise_reg;
+        q2_reg <= fall_reg;
     end
 endmodule
 `default_nettype wire

@@ -18,28 +18,30 @@ module rgmii_oddr #(
     input  wire [WIDTH-1:0] d2,
     output wire [WIDTH-1:0] q
 );
-    // q follows a phase flag made of registers (sp toggles at rising, sn at falling
-    // edges) rather than the level of clk, so q changes in the same update as the data
-    // registers and the model has no zero-width glitches.
-    reg [WIDTH-1:0] r1, r2, r2n;
-    reg sp, sn;
+    // q follows a phase flag made of registers (rise_phase_reg toggles at rising,
+    // fall_phase_reg at falling edges) rather than the level of clk, so q changes in the
+    // same update as the data registers and the model has no zero-width glitches.
+    reg [WIDTH-1:0] d1_reg, d2_reg;    // d1, d2 sampled at the rising edge
+    reg [WIDTH-1:0] d2_fall_reg;       // d2_reg moved to the falling edge
+    reg             rise_phase_reg, fall_phase_reg;
 
     initial begin  // toggling flags need a known start value in simulation
-        sp = 1'b0;
-        sn = 1'b0;
+        rise_phase_reg = 1'b0;
+        fall_phase_reg = 1'b0;
     end
 
     always @(posedge clk) begin
-        r1 <= d1;
-        r2 <= d2;
-        sp <= !sp;
+        d1_reg <= d1;
+        d2_reg <= d2;
+        rise_phase_reg <= !rise_phase_reg;
     end
 
     always @(negedge clk) begin
-        r2n <= r2;
-        sn <= !sn;
+        d2_fall_reg <= d2_reg;
+        fall_phase_reg <= !fall_phase_reg;
     end
 
-    assign q = (sp ^ sn) ? r1 : r2n;
+    // the flags differ from the rising edge to the falling edge: the high phase
+    assign q = (rise_phase_reg != fall_phase_reg) ? d1_reg : d2_fall_reg;
 endmodule
 `default_nettype wire

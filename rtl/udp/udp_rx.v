@@ -54,9 +54,8 @@
 // beyond the UDP length) as an empty beat (tkeep = 0) on its way into the FIFO, and the
 // strip keeps what is left (no skip or length counters).
 // The header checks that decide a drop (length, port match) are registered as the header
-// window fills, so the command's push reads flip-flops only. For Fmax, s_axis_tready is
-// one flip-flop (the FIFO's readiness AND active and not ended, kept by stream_fifo_g's
-// gate, made from their next values: same cycle behaviour), the header window's enable
+// window fills, so the command's push reads flip-flops only. s_axis_tready is the
+// FIFO's ready AND taking (active and not ended, flip-flops), the header window's enable
 // reads flip-flops only (win_open_reg), the "UDP length reached" compare (the FIFO's
 // tkeep) is a flip-flop set with the beat before (len_end_reg), and m_hdr_valid[k] is a
 // flip-flop of the strip. At DATA_W 8 s_hdr_ready is one flip-flop too (hdr_ready_reg),
@@ -302,9 +301,6 @@ module udp_rx #(
     // is pushed, no last beat comes, and it stays so until a header is taken), so
     // hdr_ready_reg implies it: a header is taken at most one cycle later than with the
     // gate itself, never when it is 0
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire hdr_free;  // (rx_hdr_gate's header gate is not used here)
-    /* verilator lint_on UNUSEDSIGNAL */
     reg  hdr_ready_reg;
     assign s_hdr_ready = HOLD ? hdr_ready_reg : ((!active_reg || restart) && room);
     wire hdr_fire = s_hdr_valid && s_hdr_ready;
@@ -313,19 +309,11 @@ module udp_rx #(
         else if (s_hdr_valid && hdr_ready_reg) hdr_ready_reg <= 1'b0;
         else hdr_ready_reg <= HOLD && (!active_reg || (ended_reg && pushed_reg)) &&
                               !cmd_valid_reg && room;
-    // s_axis_tready is one flip-flop of the FIFO (stream_fifo_g's gate): its ready AND
-    // taking (rx_hdr_gate: active and not ended, a register), made from their next values
-    wire taking;
-    assign s_axis_tready = fifo_ready;
+    // the datagram's bytes are taken from its header handshake to its last beat
+    wire taking = active_reg && !ended_reg;
+    assign s_axis_tready = fifo_ready && taking;
     wire in_beat   = s_axis_tvalid && s_axis_tready;
     wire last_beat = in_beat && s_axis_tlast;
-    wire taking_next = hdr_fire || (taking && !last_beat);  // taking's next value
-    rx_hdr_gate u_hdr_gate (
-        .clk(clk), .rst(rst),
-        .hdr_fire(hdr_fire), .last_beat(last_beat),
-        .active(active_reg), .ended(ended_reg), .pushed(pushed_reg), .push(push),
-        .taking(taking), .hdr_free(hdr_free)
-    );
 
     // The window fills with the datagram's first NB beats (win_open_reg). The beat count
     // matters only while the window is open (the window's beat index), so its enable is
@@ -643,10 +631,10 @@ module udp_rx #(
     // nor counts a length (USE_LEN = 0); DATA_W 64: the strip skips 8 bytes, keeps cmd_len
     localparam [3:0] SKIP = (KEEP_W == 1) ? 4'd0 : 4'd8;
     wire [KEEP_W-1:0] in_keep = (KEEP_W == 1) ? (s_axis_tkeep & {KEEP_W{pay_byte}}) : s_axis_tkeep;
-    stream_fifo_g #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH), .GATED(1)) u_fifo (
-        .clk(clk), .rst(rst), .s_gate_nx(taking_next),
+    stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_fifo (
+        .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(in_keep),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(fifo_ready),
+        .s_axis_tvalid(s_axis_tvalid && taking), .s_axis_tready(fifo_ready),
         .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(f_tdata), .m_axis_tkeep(f_tkeep), .m_axis_tvalid(f_tvalid),
         .m_axis_tready(f_tready), .m_axis_tlast(f_tlast), .m_axis_tuser(f_tuser)

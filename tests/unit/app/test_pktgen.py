@@ -53,6 +53,7 @@ class Dgram:
     first_beat: int = -1
     last_beat: int = -1
     stalls: int = 0  # cycles with tvalid low inside the payload
+    time_in: int = 0  # cyc_in in the cycle the header was accepted
 
 
 class Tb:
@@ -64,6 +65,7 @@ class Tb:
         self.hdr_ready_p = 1.0
         self.tready_p = 1.0
         self.ts_in = 0
+        self.time_in = 0  # cyc_in driven when not 0: the external time base (CYC_EXT = 1)
         self.hdr_valid_rise: list[int] = []
         self.start_cycles: list[int] = []
         self.ip_all = 0
@@ -76,6 +78,7 @@ class Tb:
         for name in ("start", "stop", "tick_1ms", "cfg_dst_we", "cfg_ts_ext", "cfg_lfsr"):
             getattr(d, name).value = 0
         d.ts_in.value = 0
+        d.cyc_in.value = 0
         d.cfg_len.value = 64
         d.cfg_count.value = 1
         d.cfg_gap.value = 0
@@ -168,12 +171,17 @@ class Tb:
                     int(d.m_hdr_len.value),
                 )
                 assert int(d.m_hdr_dst_mac_valid.value) == 0
+                cur.time_in = int(d.cyc_in.value)
             # random back-pressure for the next cycle
             d.m_hdr_ready.value = int(random.random() < self.hdr_ready_p)
             d.m_axis_tready.value = int(random.random() < self.tready_p)
             if self.ts_in:
                 self.ts_in += 3
                 d.ts_in.value = self.ts_in
+            if self.time_in:
+                # a time of a timing system: 8 ns a cycle, and a jump now and then
+                self.time_in += 8 if random.random() < 0.95 else random.randrange(1, 1 << 20)
+                d.cyc_in.value = self.time_in
 
     async def wait_idle(self, limit: int = 100000) -> None:
         for _ in range(limit):
@@ -365,14 +373,58 @@ async def warmup_primers_and_time_input(dut) -> None:
         assert bytes(g.data) == model_payload(seq, ts, 32, False, 0)
 
 
-@pytest.mark.parametrize("dst_ram", [0, 1])
-@pytest.mark.parametrize("data_w", [8, 64])
-def test_pktgen(data_w: int, dst_ram: int) -> None:
+@cocotb.test()
+async def external_time_base(dut) -> None:
+    """CYC_EXT = 1: the timestamp is cyc_in of the cycle the header was accepted, whatever
+    that time base does (steps of 8, jumps), under random back-pressure; with
+    cfg_ts_ext = 1 ts_in still wins. CYC_EXT = 0: cyc_in is ignored."""
+    tb = Tb(dut)
+    await tb.reset()
+    await configure(tb, 2)
+    tb.time_in = (1 << 50) + 12345
+    dut.cyc_in.value = tb.time_in
+    tb.hdr_ready_p = 0.6
+    tb.tready_p = 0.8
+    dut.cfg_len.value = 40
+    dut.cfg_count.value = 12
+    dut.cfg_gap.value = 3
+    await tb.pulse("start")
+    await tb.wait_idle()
+    run = tb.dgrams
+    assert len(run) == 12
+    ext = int(dut.CYC_EXT.value)
+    for k, g in enumerate(run):
+        seq, ts = struct.unpack(">QQ", bytes(g.data[:16]))
+        assert seq == k // 2
+        if ext:
+            assert ts == g.time_in, f"datagram {k}: timestamp {ts:#x}, cyc_in {g.time_in:#x}"
+        else:
+            assert ts < 1 << 32, f"datagram {k}: timestamp {ts:#x} is not the cycle counter"
+        assert bytes(g.data) == model_payload(seq, ts, 40, False, 0)
+    if ext:
+        # ts_in, chosen per run, takes precedence over the time base
+        dut.cfg_ts_ext.value = 1
+        tb.ts_in = 1 << 40
+        n = len(tb.dgrams)
+        await tb.pulse("start")
+        await tb.wait_idle()
+        for g in tb.dgrams[n:]:
+            ts = struct.unpack(">Q", bytes(g.data[8:16]))[0]
+            assert (1 << 40) < ts < (1 << 40) + 3 * (tb.cycle + 10), "timestamp not from ts_in"
+
+
+@pytest.mark.parametrize(
+    ("data_w", "dst_ram", "cyc_ext"),
+    [(8, 0, 0), (8, 1, 0), (64, 0, 0), (64, 1, 0), (8, 0, 1), (64, 0, 1)],
+)
+def test_pktgen(data_w: int, dst_ram: int, cyc_ext: int) -> None:
     import cocotb_run
 
     cocotb_run.run(
         "pktgen",
         "test_pktgen",
-        parameters={"DATA_W": data_w, "DST_RAM": dst_ram},
+        parameters={"DATA_W": data_w, "DST_RAM": dst_ram, "CYC_EXT": cyc_ext},
+        # (with CYC_EXT = 1 the other tests' timestamp checks assume the counter inside)
+        testcase="external_time_base" if cyc_ext else None,
         test_dir=Path(__file__).parent,
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge, Timer
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
 
@@ -98,6 +98,17 @@ class StrobeCounter:
                     self.counts[name] += 1
 
 
+async def _check_gray(clk: object, binary: object, gray: object) -> None:
+    """In every cycle of clk (after its edge): gray == binary ^ (binary >> 1)."""
+    while True:
+        await RisingEdge(clk)  # type: ignore[arg-type]
+        await ReadOnly()
+        if not (binary.value.is_resolvable and gray.value.is_resolvable):  # type: ignore[attr-defined]
+            continue  # before the first reset
+        b = int(binary.value)  # type: ignore[attr-defined]
+        assert int(gray.value) == b ^ (b >> 1), f"Gray pointer {gray} differs from bin2gray({b})"  # type: ignore[attr-defined]
+
+
 class FifoTb:
     """Drives a FIFO's s_axis and collects its m_axis.
 
@@ -144,6 +155,16 @@ class FifoTb:
                 Clock(self.m_clk, m_period or s_period, unit="ns").start()  # type: ignore[arg-type]
             )
         self.status.start()
+        if not self.sync:
+            # the Gray pointers that cross between the clocks are flip-flops: each must
+            # equal the Gray code of its binary pointer in every cycle of its clock
+            if not self.cfg.frame:
+                cocotb.start_soon(
+                    _check_gray(self.s_clk, self.dut.wr_ptr_cur_reg, self.dut.wr_ptr_cur_gray_reg)  # type: ignore[attr-defined]
+                )
+            cocotb.start_soon(
+                _check_gray(self.m_clk, self.dut.rd_ptr_reg, self.dut.rd_ptr_gray_reg)  # type: ignore[attr-defined]
+            )
         cocotb.start_soon(self._watch_output())
         cocotb.start_soon(self._watch_input())
         cocotb.start_soon(self._collect())

@@ -1,10 +1,13 @@
-"""stream_fifo: synchronous first-word-fall-through FIFO.
+"""stream_fifo: synchronous first-word-fall-through FIFO, without and with its input
+register (IN_REG = 1: a beat is presented a cycle later, the ready and the fill are the
+same).
 
 Random frames with random pauses on both sides come out identical (the FIFO filling up
 and draining to empty many times, a write landing in the cycle its last entry is read);
 with no pauses it moves one beat per cycle; a beat written into an empty FIFO, whatever
-the gap since the one before, is presented exactly 3 cycles later (the documented latency,
-on which icmp_echo's checksum verdict relies: a wrong empty flag moves it); a full FIFO
+the gap since the one before, is presented exactly 3 cycles later (IN_REG: 4; the
+documented latency, on which icmp_echo's checksum verdict relies: a wrong empty flag
+moves it); a full FIFO
 holds DEPTH + 2 beats and takes nothing more until one leaves.
 """
 
@@ -42,8 +45,8 @@ def _idle_inputs(dut) -> None:
 @cocotb.test(timeout_time=2, timeout_unit="ms")
 async def latency_after_empty(dut) -> None:
     """Single beats with gaps of 0..5 cycles, the sink always ready: each beat is
-    presented exactly 3 cycles after it was written, also when it is written in the
-    cycle the FIFO's last entry is read."""
+    presented exactly 3 cycles (IN_REG: 4) after it was written, also when it is written
+    in the cycle the FIFO's last entry is read."""
     _idle_inputs(dut)
     dut.m_axis_tready.value = 1
     await stream_reset(dut)
@@ -70,7 +73,8 @@ async def latency_after_empty(dut) -> None:
         if int(dut.m_axis_tvalid.value):
             seen.append((cycle, int(dut.m_axis_tdata.value)))
         cycle += 1
-    assert [(c + 3, d) for c, d in sorted(written.items())] == seen
+    latency = 3 + int(dut.IN_REG.value)
+    assert [(c + latency, d) for c, d in sorted(written.items())] == seen
 
 
 @cocotb.test(timeout_time=2, timeout_unit="ms")
@@ -108,13 +112,16 @@ async def fill_and_hold(dut) -> None:
     assert got == taken
 
 
-@pytest.mark.parametrize(("data_w", "depth"), [(8, 32), (8, 4), (64, 16), (64, 2)])
-def test_stream_fifo(data_w: int, depth: int) -> None:
+@pytest.mark.parametrize(
+    ("data_w", "depth", "in_reg"),
+    [(8, 32, 0), (8, 4, 0), (64, 16, 0), (64, 2, 0), (8, 16, 1), (8, 4, 1), (64, 4, 1)],
+)
+def test_stream_fifo(data_w: int, depth: int, in_reg: int) -> None:
     import cocotb_run
 
     cocotb_run.run(
         "stream_fifo",
         "test_stream_fifo",
-        parameters={"DATA_W": data_w, "DEPTH": depth},
+        parameters={"DATA_W": data_w, "DEPTH": depth, "IN_REG": in_reg},
         test_dir=Path(__file__).parent,
     )
