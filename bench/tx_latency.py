@@ -8,6 +8,12 @@ Measures, at DATA_W 8 and 64:
 - icmp_echo and udp_echo (udp_echo_tx, checksum mode 0): turnaround, from the request's
   last byte in (had it arrived at line rate, its header taken at edge t0) to the reply's
   first byte out: negative means the reply started before the request ended;
+- the virtual board's UDP echo (sim/vboard_top.v as the harness builds it: checksum mode
+  1, the MAC and the receive frame FIFO included), GMII to GMII: from the request's last
+  byte (FCS) in to the reply's first preamble byte out, the figure the board's wire
+  record gives (tests/system compare them): in a stream of echoes, and right after the
+  board sent a frame from another source (its ARP reply: the transmit arbiter's grant
+  moves, one cycle more);
 - udp_tx_min: cycles from the payload's first offer to the first frame byte (goal: 0).
 
 Prints tables and writes bench/results/tx_latency.json.
@@ -43,6 +49,29 @@ def measure(top: str, case: str, params: dict[str, int]) -> dict[str, object]:
             extra_env={"TX_BENCH_OUT": str(path)},
         )
         return json.loads(path.read_text())
+
+
+BOARD_ROW = "vboard_top 8-bit (the virtual board: udp_echo, checksum mode 1, GMII to GMII)"
+
+
+def board_echo_turnaround(sizes: list[int] | None = None) -> list[dict[str, int]]:
+    """The virtual board's UDP echo turnaround (sim/vboard_top.v with the parameters the
+    harness builds, ECHO_CSUM_MODE = 1), from the request's last byte in on gmii_rx to
+    the reply's first preamble byte on gmii_tx, per payload size (cycles): rows of
+    message_bytes, turnaround_last_in_to_first_out (the board's previous frame an echo
+    reply) and turnaround_after_other_source (its previous frame an ARP reply)."""
+    import os
+
+    env_sizes = ",".join(str(n) for n in sizes) if sizes else ""
+    old = os.environ.get("TX_BENCH_SIZES")
+    os.environ["TX_BENCH_SIZES"] = env_sizes
+    try:
+        return measure("vboard_top", "bench_vboard_echo", {})["udp_echo"]  # type: ignore[return-value]
+    finally:
+        if old is None:
+            del os.environ["TX_BENCH_SIZES"]
+        else:
+            os.environ["TX_BENCH_SIZES"] = old
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +117,21 @@ def main(argv: list[str] | None = None) -> int:
                     ]
                 )
     if 8 in widths:
+        board = board_echo_turnaround()
+        res["vboard_top_udp_echo"] = {"design": BOARD_ROW, "udp_echo": board}
+        for r in board:
+            turn_rows.append(
+                [BOARD_ROW, r["message_bytes"], "", r["turnaround_last_in_to_first_out"]]
+            )
+        for r in board:
+            turn_rows.append(
+                [
+                    BOARD_ROW + ", after an ARP reply",
+                    r["message_bytes"],
+                    "",
+                    r["turnaround_after_other_source"],
+                ]
+            )
         mn = measure("udp_tx_min", "bench_min", {})
         res["udp_tx_min"] = mn
         start_rows.append(["udp_tx_min 8-bit", ", ".join(map(str, mn["offer_to_first_byte"]))])

@@ -204,3 +204,97 @@ async def bench_min(dut: Any) -> None:
         await sink.recv()
         lat.append(sink.beats[b0].cycle - t)
     out({"data_w": 8, "offer_to_first_byte": sorted(set(lat))})
+
+
+@cocotb.test()
+async def bench_vboard_echo(dut: Any) -> None:
+    """The virtual board's UDP echo (sim/vboard_top.v as the harness builds it: udp_echo on
+    port 7, checksum mode ECHO_CSUM_MODE = 1) from GMII to GMII: a request of each size in
+    $TX_BENCH_SIZES (default TURN_SIZES) enters gmii_rx at line rate (preamble, SFD, frame,
+    FCS); the turnaround is from its last byte (the FCS's last) to the reply's first
+    preamble byte on gmii_tx, as the board's wire record measures it: each byte at the
+    rising edge that samples it (gmii_rxd's at the board, gmii_txd's at the PHY).
+
+    The transmit arbiter (eth_tx_arb) keeps its grant parked on the source that sent
+    last, and a request from another source waits one cycle more, so each size is
+    measured twice: after an echo reply (turnaround_last_in_to_first_out, a stream of
+    echoes: a warm-up echo comes first) and right after the board's ARP reply to the
+    peer (turnaround_after_other_source)."""
+    import zlib
+
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import ARP, Ether
+
+    sizes = [int(x) for x in os.environ.get("TX_BENCH_SIZES", "").split(",") if x] or TURN_SIZES
+    d = dut
+    await start_clock(d)
+    board_mac, peer_mac, peer_ip = "02:00:00:00:00:02", "52:54:00:00:00:01", "192.0.2.100"
+    d.cfg_mac.value = int(board_mac.replace(":", ""), 16)
+    d.cfg_ip.value = DEFAULT_IP
+    d.cfg_netmask.value = 0xFFFFFF00
+    d.cfg_gateway.value = 0
+    d.cfg_udp_echo_port.value = 7
+    d.sim_cycle.value = 0
+    d.tick_1ms.value = 0
+    d.gmii_rxd.value = 0
+    d.gmii_rx_dv.value = 0
+    d.gmii_rx_er.value = 0
+    d.rst.value = 1
+    await wait_cycles(d, 10)
+    d.rst.value = 0
+    await wait_cycles(d, 100)  # the ARP cache cleared
+    ip = ".".join(str((DEFAULT_IP >> s) & 0xFF) for s in (24, 16, 8, 0))
+
+    async def exchange(frame: bytes) -> int:
+        """Send one frame on gmii_rx, wait for the board's answer to end; the cycles from
+        the request's last byte to the answer's first."""
+        frame += bytes(max(0, 60 - len(frame)))
+        wire_bytes = b"\x55" * 7 + b"\xd5" + frame + zlib.crc32(frame).to_bytes(4, "little")
+        cycle = 0
+        first_out = None
+        for b in wire_bytes:
+            d.gmii_rxd.value = b
+            d.gmii_rx_dv.value = 1
+            await RisingEdge(d.clk)
+            cycle += 1
+        last_in = cycle  # the edge that sampled the FCS's last byte on gmii_rxd
+        d.gmii_rx_dv.value = 0
+        d.gmii_rxd.value = 0
+        for _ in range(4 * len(frame) + 1000):
+            await RisingEdge(d.clk)
+            cycle += 1
+            if int(d.gmii_tx_en.value):  # (read at an edge: the value the edge samples)
+                first_out = cycle  # the edge that samples the first preamble byte
+                break
+        assert first_out is not None, f"no answer to {frame[:42].hex()}"
+        while int(d.gmii_tx_en.value):
+            await RisingEdge(d.clk)
+        await wait_cycles(d, 50)
+        return first_out - last_in
+
+    def echo(n: int) -> bytes:
+        return bytes(
+            Ether(dst=board_mac, src=peer_mac)
+            / IP(src=peer_ip, dst=ip)
+            / UDP(sport=1000, dport=7)
+            / bytes(n)
+        )
+
+    arp = bytes(
+        Ether(dst="ff:ff:ff:ff:ff:ff", src=peer_mac)
+        / ARP(op=1, hwsrc=peer_mac, psrc=peer_ip, pdst=ip)
+    )
+    rows = []
+    await exchange(echo(0))  # the warm-up: the grant parked on the echo's port
+    for n in sizes:
+        steady = await exchange(echo(n))
+        await exchange(arp)
+        other = await exchange(echo(n))
+        rows.append(
+            {
+                "message_bytes": n,
+                "turnaround_last_in_to_first_out": steady,
+                "turnaround_after_other_source": other,
+            }
+        )
+    out({"design": "vboard_top", "udp_echo": rows})

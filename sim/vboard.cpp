@@ -20,6 +20,12 @@
 // The wire record (--pcap): every frame on the GMII port, both ways, stamped with the
 // simulated time of its first preamble byte (its cycle, counted from 0 in the first
 // cycle after reset, x 8 ns), or with --pcap-clock wall the wall clock (vboard_link.h).
+// A byte's cycle is the one whose rising edge samples it at its receiver, the same rule
+// both ways: towards the board the cycle the harness drives gmii_rxd (the FPGA samples it
+// at that cycle's edge), from the board the cycle after the edge that drives gmii_txd
+// (the PHY samples it at the next edge). A scope sees each byte on the wires during the
+// cycle of its stamp, so a turnaround (a request's last byte to the reply's first) is
+// the difference of the two stamps' cycles as the design makes it.
 // While nothing is in flight the program sleeps in poll() on the TAP (at most 1 ms at a
 // time), so an idle board costs little CPU. tick_1ms is pulsed once per wall-clock
 // millisecond, so the RTL's timers agree with Linux's: while busy as the milliseconds
@@ -832,12 +838,13 @@ inline void Board::cycle() {
         if (idle_in) after_idle_eval();
     }
     cycles_++;
-    // outputs of this cycle
+    // outputs of this cycle's edge: on the wire in the next cycle (cycles_ now), whose
+    // edge samples them at the PHY
     if (t->gmii_tx_en) {
         if (!tx_in_frame_) {
             if (tx_seen_ && tx_idle_ < st_.from_board_min_gap) st_.from_board_min_gap = tx_idle_;
             tx_in_frame_ = true;
-            tx_start_ = cycles_ - 1;
+            tx_start_ = cycles_;
             pcap_.begin_from_board(sim_ns(tx_start_));
             tx_err_ = false;
             tx_overflow_ = false;

@@ -59,7 +59,9 @@
 //     request goes out at once.
 //   Repeated lookup. The last hit is remembered (lookup_ip_reg, the answer registers)
 //     and a lookup of the same IP is answered again without the cache, until the cache
-//     or the time changes (see last_hit_valid_reg).
+//     or the configuration changes or the entry becomes old enough to re-validate (see
+//     last_hit_valid_reg): the millisecond tick alone does not forget it, so a steady
+//     stream to one destination sees one latency.
 //   Gratuitous ARP: one broadcast request with SPA = TPA = cfg_ip is sent after reset
 //     and after any change of cfg_ip or cfg_mac, once they have been stable for
 //     GARP_HOLD_MS ms (so a MAC written as two registers announces once); not sent
@@ -78,7 +80,8 @@
 //              of one of them reaches everything one cycle later than one of cfg_mac or
 //              cfg_netmask; a change of cfg_mac or cfg_ip is detected, restarting the
 //              gratuitous ARP's hold and forgetting the repeated lookup, two cycles
-//              after it)
+//              after it; a change of cfg_netmask or cfg_gateway forgets the repeated
+//              lookup, two cycles after it)
 //   cfg_answer: 1 answers requests for cfg_ip; 0 leaves them unanswered (counted,
 //              req_refused), the cache learning from them as from any request
 //   tick_1ms: one-cycle strobe every millisecond
@@ -98,9 +101,10 @@
 //     bit 12 conflict   frames from another station claiming cfg_ip
 //     bit 13 req_refused  requests for our IP not answered: cfg_answer is 0
 // Latency: arp_resp_valid REPEAT_LAT cycles (1 or 2) after the request handshake when
-//   the IP is the one of the last hit and nothing has changed since (same millisecond,
-//   no entry learnt; with REPEAT_LAT 2 the compare is registered and arp_req_ready is
-//   low for the one cycle in between);
+//   the IP is the one of the last hit and nothing has changed since (no entry learnt,
+//   the entry younger than REVALIDATE_MS, no change of cfg_ip, cfg_mac, cfg_netmask or
+//   cfg_gateway; with REPEAT_LAT 2 the compare is registered and arp_req_ready is low
+//   for the one cycle in between);
 //   otherwise WAYS + 4 cycles on an idle cache (the request registered, the set's first
 //   read issued the next cycle, one way per cycle through the two-stage pipeline,
 //   decision registered), at most 2 * WAYS + 7 if the cache had just started another
@@ -275,20 +279,27 @@ module arp #(
     wire        cfg_ip_set_next = (cfg_ip_reg != 32'd0);
     // cfg_mac or cfg_ip changed: per-byte compares with the values of the cycle before,
     // registered (cfg_byte_changed_reg), then their OR (cfg_changed_reg): high two
-    // cycles after a change at the ports
+    // cycles after a change at the ports. cfg_netmask or cfg_gateway changed (a lookup's
+    // next hop may differ): the same, route_byte_changed_reg and route_changed_reg.
     reg  [47:0] cfg_mac_prev_reg;
+    reg  [31:0] cfg_netmask_prev_reg;
     reg  [9:0]  cfg_byte_changed_reg;
     reg         cfg_changed_reg;
+    reg  [7:0]  route_byte_changed_reg;
+    reg         route_changed_reg;
     integer     i;
     always @(posedge clk) begin
         cfg_ip_reg <= cfg_ip;
         cfg_gateway_reg <= cfg_gateway;
         cfg_answer_reg <= cfg_answer;
         cfg_mac_prev_reg <= cfg_mac;
+        cfg_netmask_prev_reg <= cfg_netmask;
         if (rst) begin
             cfg_ip_set_reg <= 1'b0;
             cfg_byte_changed_reg <= 10'd0;
             cfg_changed_reg <= 1'b0;
+            route_byte_changed_reg <= 8'd0;
+            route_changed_reg <= 1'b0;
         end else begin
             cfg_ip_set_reg <= cfg_ip_set_next;
             for (i = 0; i < 6; i = i + 1)
@@ -296,6 +307,13 @@ module arp #(
             for (i = 0; i < 4; i = i + 1)
                 cfg_byte_changed_reg[6 + i] <= (cfg_ip[8*i +: 8] != cfg_ip_reg[8*i +: 8]);
             cfg_changed_reg <= |cfg_byte_changed_reg;
+            for (i = 0; i < 4; i = i + 1) begin
+                route_byte_changed_reg[i] <=
+                    (cfg_netmask[8*i +: 8] != cfg_netmask_prev_reg[8*i +: 8]);
+                route_byte_changed_reg[4 + i] <=
+                    (cfg_gateway[8*i +: 8] != cfg_gateway_reg[8*i +: 8]);
+            end
+            route_changed_reg <= |route_byte_changed_reg;
         end
     end
 
@@ -397,9 +415,13 @@ module arp #(
 
     // Repeated lookup: while last_hit_valid_reg, a lookup of lookup_ip_reg is answered
     // again from the answer registers. The remembered hit is forgotten on a miss, on
-    // every entry learnt or allocated, every tick_1ms (ages move: expiry and
-    // re-validation need the cache) and every change of cfg_ip or cfg_mac; it is not
-    // used in the cycle an entry is learnt (wr_entry_reg: the write that forgets it).
+    // every entry learnt or allocated, at the tick_1ms from which its entry is at least
+    // REVALIDATE_MS old (re-validation and expiry need the cache; hit_stamp_reg, below)
+    // and on every change of cfg_ip, cfg_mac, cfg_netmask or cfg_gateway; it is not used
+    // in the cycle an entry is learnt (wr_entry_reg: the write that forgets it). A younger
+    // entry's answer cannot change with the time (no re-validation write, not expired),
+    // so the other ticks keep it: a stream to one destination is answered in REPEAT_LAT
+    // cycles whatever the clock of the milliseconds.
     // REPEAT_LAT 1: a repeat (repeat_hit) is answered the cycle after its handshake and
     // never sets lookup_pending_reg. REPEAT_LAT 2: every lookup sets lookup_pending_reg;
     // the compare and the remembered hit's validity at the handshake are registered
@@ -408,7 +430,8 @@ module arp #(
     // the engine starts nothing; otherwise the engine starts the lookup's scan in that
     // cycle, as with REPEAT_LAT 1.
     localparam  RL2 = (REPEAT_LAT == 2);
-    wire        repeat_ok   = last_hit_valid_reg && !wr_entry_reg && !cfg_changed_reg;
+    wire        repeat_ok   = last_hit_valid_reg && !wr_entry_reg && !cfg_changed_reg &&
+                              !route_changed_reg;
     wire        repeat_same = (arp_req_ip == lookup_ip_reg);
     reg         repeat_check_reg, repeat_ok_reg, repeat_same_reg;
     wire        repeat_hit  = RL2 ? (repeat_check_reg && repeat_ok_reg && repeat_same_reg) :
@@ -590,11 +613,19 @@ module arp #(
     reg  [WAY_W-1:0] free_way_reg;
     reg  [WAY_W-1:0] oldest_way_reg;    // least recently refreshed way so far
     reg  [TS_W-1:0]  oldest_stamp_reg;
+    reg  [TS_W-1:0]  hit_stamp_reg;     // stamp of the way holding a lookup's key (the
+                                        // remembered hit's entry: its age)
     wire             way_older = stamp_before(way_stamp_reg, oldest_stamp_reg);
+    // the remembered hit's entry is at least REVALIDATE_MS old from the next tick_1ms on
+    // (its threshold then is reval_from_dup_reg + 1); a broadcast or multicast hit has no
+    // entry and never ages
+    wire             hit_reval_at_tick = !lookup_special_reg &&
+                                         stamp_before(hit_stamp_reg, reval_from_dup_reg + 1'b1);
     always @(posedge clk) begin
         if (way_in_scan_reg) begin
             if (way_first || !match_any_reg) begin  // the first matching way counts
                 if (way_match) match_way_reg <= way_index_reg;
+                if (way_match && op_reg == OP_LOOKUP) hit_stamp_reg <= way_stamp_reg;
                 match_fresh_reg <= way_match && way_live && !way_expired_reg;
                 match_inc_reg   <= way_match && way_incomplete;
                 match_reval_reg <= way_match && (way_state_reg == ENT_VALID) && way_reval_due_reg;
@@ -860,7 +891,8 @@ module arp #(
             // as expired, and a re-validation's, which keeps the MAC). A new lookup
             // forgets it the cycle after its handshake (lookup_pending_reg; no lookup is
             // taken then), which keeps the repeat compare off this register's enable.
-            if (wr_entry_reg || state_reg == STATE_INIT || tick_1ms || cfg_changed_reg)
+            if (wr_entry_reg || state_reg == STATE_INIT || (tick_1ms && hit_reval_at_tick) ||
+                cfg_changed_reg || route_changed_reg)
                 last_hit_valid_reg <= 1'b0;
             else if (dec_resp)
                 last_hit_valid_reg <= dec_hit;

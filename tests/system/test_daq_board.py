@@ -8,6 +8,7 @@ namespace (as a user would run it).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -187,13 +188,25 @@ def test_daq_event_building_over_three_boards(make_board, tmp_path: Path) -> Non
 def test_stream_spacing_on_the_wire(make_board, tmp_path: Path) -> None:
     """The generator's frames on the board's wire, in simulated time: at gap 0 back to back
     at the line rate (8 + 14 + 20 + 8 + L + 4 + 12 cycles apart, by IEEE 802.3 framing);
-    at a gap G that the line does not limit, one every L + G + 1 cycles (pktgen: the next
-    header G + 1 cycles after the last of L payload beats)."""
+    at a gap G that the line does not limit, the generator keeps its period P = L + G + 1
+    (pktgen: the next header G + 1 cycles after the last of L payload beats; checksum mode
+    1 stores each datagram, so nothing downstream reaches its pacing) and every frame
+    reaches the wire a fixed time C after the generator's stamp of it, plus one cycle when
+    the board's frame before it on the wire came from another source (eth_tx_arb's grant
+    was parked there: a request from another input waits one cycle), and not before that
+    frame's end plus the 12-cycle gap. So consecutive frames are exactly P apart, except
+    around another source's frame: P - 1 out of a frame delayed by the switch (the first
+    of a run, after the IPbus reply to `start`, when no primer went out since), P + 1 into
+    one."""
+    from wirecore import wire
     from wirecore.daq.analysis import line_rate_goodput
+    from wirecore.daq.onwire import seq_of
 
     b = make_board("dqw")
+    tail = wire.Tail(b.wire_pcap, b.cfg.mac)
     for length, gap in ((1472, 0), (256, 0), (1472, 1000)):
         out = tmp_path / f"w{length}_{gap}.json"
+        tail.mark()
         r = tool(b, "stream", "--target", b.cfg.ip, "--packets", "300", "--length", str(length),
                  "--gap", str(gap), "--save", str(out))  # fmt: skip
         assert r.returncode == 0, r.stdout + r.stderr
@@ -210,10 +223,74 @@ def test_stream_spacing_on_the_wire(make_board, tmp_path: Path) -> None:
             ideal = line_rate_goodput(length) / 1e6
             assert abs(w["payload_mbytes_per_s"] - ideal) < 1e-9 * ideal
         else:
+            tail.settle()
+            sent = wire.of(tail.read(), wire.Direction.FROM_BOARD)
+            gen_port = {
+                f.udp().src_port for f in sent if f.udp() and len(f.udp().payload) == length
+            }
+            assert len(gen_port) == 1, gen_port
+            # the generator's frames (its primers included: the same arbiter input)
+            ours = [i for i, f in enumerate(sent) if f.udp() and f.udp().src_port in gen_port]
+            counted = [i for i in ours if seq_of(sent[i].udp().payload) is not None]
+            assert len(counted) == 300 and counted[0] > 0, counted
+            stamps = [int.from_bytes(sent[i].udp().payload[8:16], "big") for i in counted]
             period = length + gap + 1
-            assert max(spacing, key=lambda k: spacing[k]) == period, spacing
-            # the generator's own cycle stamps in the frames are exactly one period apart;
-            # its timestamp-to-wire latency varies by a few cycles, so the span may too
-            lat = [int(k) for k in w["timestamp_to_wire_cycles"]]
-            assert abs(w["rate"]["span_ns"] // 8 - 299 * period) <= max(lat) - min(lat)
+            assert [y - x for x, y in itertools.pairwise(stamps)] == [period] * 299
+            starts = [sent[i].cycle for i in counted]
+            other = [sent[i - 1].udp() is None or sent[i - 1].udp().src_port not in gen_port
+                     for i in counted]  # fmt: skip
+            ready = [sent[i - 1].end_ns // wire.NS_PER_CYCLE + wire.IFG for i in counted]
+            # C: the stamp-to-wire time of the frames after one of the generator's own on
+            # a free wire, one value
+            free = {
+                a - t
+                for a, t, o, e in zip(starts, stamps, other, ready, strict=True)
+                if not o and a > e
+            }
+            assert len(free) == 1, free
+            c = free.pop()
+            want = [max(t + c + o, e) for t, o, e in zip(stamps, other, ready, strict=True)]
+            assert starts == want, [
+                (k, a, x, o)
+                for k, (a, x, o) in enumerate(zip(starts, want, other, strict=True))
+                if a != x
+            ]
+            got = wire.histogram(y - x for x, y in itertools.pairwise(starts))
+            assert spacing == got, (spacing, got)
+            assert w["rate"]["span_ns"] == (starts[-1] - starts[0]) * 8
         assert "on the board's wire (simulated time)" in r.stdout
+
+
+def test_echo_turnaround_equals_benchmark(make_board, tmp_path: Path) -> None:
+    """A 1472-byte echo's turnaround on the board's wire (request's last byte in to the
+    reply's first byte out, from the wire record) equals the in-simulation benchmark's
+    figure for the same design (bench.tx_latency's virtual-board row: sim/vboard_top.v,
+    checksum mode 1, GMII to GMII, run under Icarus by the benchmark's own code), in the
+    same conditions: the board's previous frame was an echo reply (the transmit arbiter's
+    grant parked on the echo's port; after another source's frame it takes one cycle
+    more, the benchmark's turnaround_after_other_source). Both count a byte at the edge
+    that samples it, the wire record's convention (docs/virtual-board.md)."""
+    from wirecore import wire
+    from wirecore.daq import onwire
+
+    from bench.tx_latency import board_echo_turnaround
+
+    want = board_echo_turnaround([1472])[0]["turnaround_last_in_to_first_out"]
+    b = make_board("dqe")
+    # (the tool fits a line, so it needs two sizes; the comparison takes the 1472-byte
+    # pairs, each after an echo: the 64-byte ones go first, nothing else is sent between)
+    r = tool(b, "latency", "--target", b.cfg.ip, "--sizes", "64,1472", "--repeats", "5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    data = b.wire_pcap.read_bytes()
+    recs = wire.parse_records(data, wire.parse_header(data), wire.mac_bytes(b.cfg.mac))[0]
+    pairs = onwire.echo_pairs(recs, b.cfg.udp_echo_port)
+    got = [p.last_in_first_out for p in pairs if p.payload == 1472]
+    assert len(got) >= 5, got
+    # the conditions: the board's frame before each of those replies is an echo reply
+    out = wire.of(recs, wire.Direction.FROM_BOARD)
+    replies = [p.reply for p in pairs]
+    for p in pairs:
+        if p.payload == 1472:
+            i = out.index(p.reply)
+            assert i > 0 and out[i - 1] in replies, out[i - 1 : i + 1]
+    assert set(got) == {want}, (got, want)

@@ -244,7 +244,7 @@ def test_rate_from_the_board_and_its_queue(tmp_path: Path) -> None:
     queue: list[int] = []  # the cycles at which the queued frames go to the TAP
     free = drops = 0
     for t, f in outs:
-        entry = t // 8 + wire_cycles(len(f)) + 1
+        entry = t // 8 + wire_cycles(len(f))  # (its last byte's cycle + 1)
         queue = [d for d in queue if d >= entry]
         if len(queue) >= 20:
             drops += 1

@@ -3,7 +3,7 @@
 // end-to-end tests of the generator with ARP, IPv4 and UDP framing.
 //
 // pktgen (flat destination table) drives UDP transmit port 0 of udp_stack (one port,
-// number cfg_src_port, checksum mode 0); the stack's MAC user side is the module's
+// number cfg_src_port, checksum mode CSUM_MODE); the stack's MAC user side is the module's
 // s_axis_* (frames in: ARP replies) and m_axis_* (frames out, no FCS). The stack's
 // receive ports and raw channel are terminated (always ready, nothing sent).
 //
@@ -14,11 +14,14 @@
 //
 // Latency: pktgen's, then udp_stack's (docs/transmitter.md).
 //
-// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8.
+// Parameters: DATA_W (8 or 64), KEEP_W = DATA_W/8, CSUM_MODE (the port's UDP checksum
+// mode: 0 none, cut-through; 1 computed, stored and forwarded by udp_tx_csum, as the
+// virtual board's generator port).
 
 module pktgen_stack #(
     parameter integer DATA_W = 8,
-    parameter integer KEEP_W = DATA_W / 8
+    parameter integer KEEP_W = DATA_W / 8,
+    parameter integer CSUM_MODE = 0
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -124,7 +127,7 @@ module pktgen_stack #(
         .cfg_df(1'b1),
         .cfg_raw_ethertype(16'h88B5),
         .cfg_udp_port(cfg_src_port),
-        .cfg_udp_csum_mode(2'd0),
+        .cfg_udp_csum_mode(CSUM_MODE[1:0]),
         .cfg_unreach_per_ms(8'd0),
         .cfg_arp_answer(1'b1), .cfg_icmp_answer(1'b1), .cfg_udp_csum_check(1'b1),
         .cfg_raw_en(1'b1),

@@ -10,6 +10,7 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.clock import Clock
+from cocotb.simtime import convert
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from scapy.layers.inet import IP, UDP
@@ -36,6 +37,16 @@ def ip_int(ip: str) -> int:
     return int.from_bytes(bytes(int(x) for x in ip.split(".")), "big")
 
 
+async def release_reset(d) -> None:
+    """The stack's addresses (ours 192.0.2.2/24, gateway 192.0.2.1), then reset released."""
+    d.cfg_mac.value = int(OUR_MAC.replace(":", ""), 16)
+    d.cfg_ip.value = ip_int(OUR_IP)
+    d.cfg_netmask.value = 0xFFFFFF00
+    d.cfg_gateway.value = ip_int("192.0.2.1")
+    await ClockCycles(d.clk, 5)
+    d.rst.value = 0
+
+
 async def ticker(dut, period: int) -> None:
     while True:
         await ClockCycles(dut.clk, period - 1)
@@ -44,13 +55,18 @@ async def ticker(dut, period: int) -> None:
         dut.tick_1ms.value = 0
 
 
-async def arp_responder(dut, sink: AxiStreamSink, source: AxiStreamSource, frames: list) -> None:
-    """Answer the stack's ARP requests as the peers would; keep every frame seen."""
+async def arp_responder(
+    dut, sink: AxiStreamSink, source: AxiStreamSource, frames: list, starts: list | None = None
+) -> None:
+    """Answer the stack's ARP requests as the peers would; keep every frame seen (and, with
+    ``starts``, the time of its first beat in ns)."""
     macs = {ip: mac for ip, _, mac in PEERS}
     while True:
         f = await sink.recv()
         pkt = Ether(bytes(f.tdata))
         frames.append(pkt)
+        if starts is not None:
+            starts.append(int(convert(f.sim_time_start, "step", to="ns")))
         if ARP in pkt and pkt[ARP].op == 1 and pkt[ARP].pdst in macs:
             mac = macs[pkt[ARP].pdst]
             reply = Ether(dst=OUR_MAC, src=mac) / ARP(
@@ -79,12 +95,7 @@ async def primers_then_frames(dut) -> None:
     d.cfg_warmup_ms.value = 2
     d.cfg_dst_ip_all.value = sum(ip_int(ip) << (32 * i) for i, (ip, _, _) in enumerate(PEERS))
     d.cfg_dst_port_all.value = sum(p << (16 * i) for i, (_, p, _) in enumerate(PEERS))
-    d.cfg_mac.value = int(OUR_MAC.replace(":", ""), 16)
-    d.cfg_ip.value = ip_int(OUR_IP)
-    d.cfg_netmask.value = 0xFFFFFF00
-    d.cfg_gateway.value = ip_int("192.0.2.1")
-    await ClockCycles(d.clk, 5)
-    d.rst.value = 0
+    await release_reset(d)
     # the generator's and the stack's strobes (udp_stack's cnt_ev with one port: EV_ARP 26,
     # EV_UDP_TX 43; the bits counted here), counted from here
     gen = EvMon(d, ["packets", "bytes"], signal="gen_cnt_ev")

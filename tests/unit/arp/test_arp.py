@@ -626,8 +626,9 @@ async def turnaround_cycles(dut) -> None:
 
 @cocotb.test()
 async def repeated_lookup_memorised(dut) -> None:
-    """The last hit is answered in REPEAT_LAT cycles (1 or 2) until the cache changes or a
-    millisecond passes."""
+    """The last hit is answered in REPEAT_LAT cycles (1 or 2) until the cache or the
+    configuration changes, or its entry becomes old enough to re-validate: the
+    millisecond ticks before that keep it."""
     tb = ArpTB(dut)
     await tb.start()
     c0 = tb.counters()
@@ -640,10 +641,27 @@ async def repeated_lookup_memorised(dut) -> None:
     assert r.hit and r.latency == tb.lk_cycles
     r = await tb.lookup("255.255.255.255")
     assert r.hit and r.mac == BCAST_MAC and r.latency == rep
+    await tb.ms(3)  # a broadcast hit has no entry: ticks keep it
+    r = await tb.lookup("255.255.255.255")
+    assert r.hit and r.mac == BCAST_MAC and r.latency == rep
     r = await tb.lookup(PEER_IP)
     assert r.hit and r.latency == tb.lk_cycles
-    await tb.ms(1)  # a tick forgets it
-    assert (await tb.lookup(PEER_IP)).latency == tb.lk_cycles
+    # the entry was learnt 3 ticks ago: ticks keep its hit while it is younger than
+    # REVALIDATE_MS, and the tick from which it is that old forgets it, so that the
+    # lookup goes to the cache and re-validates it
+    await tb.ms(tb.reval_ms - 4)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC and r.latency == rep, r
+    await tb.quiet(60)  # no re-validation yet
+    await tb.ms(1)
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.mac == PEER_MAC and r.latency == tb.lk_cycles, r
+    check_request(await tb.recv(), PEER_IP, eth_dst=PEER_MAC)  # the unicast probe
+    r = await tb.lookup(PEER_IP)  # within the millisecond: remembered
+    assert r.hit and r.latency == rep, r
+    await tb.ms(1)  # an entry being re-validated is forgotten at every tick
+    r = await tb.lookup(PEER_IP)
+    assert r.hit and r.latency == tb.lk_cycles, r
     # the peer moves to a new MAC (gratuitous ARP): never answered from a stale memory
     new_mac = "52:54:00:99:88:77"
     await tb.send(arp_frame(1, new_mac, PEER_IP, PEER_IP))
@@ -652,12 +670,20 @@ async def repeated_lookup_memorised(dut) -> None:
     assert r.hit and r.mac == new_mac and r.latency == tb.lk_cycles, r
     r = await tb.lookup(PEER_IP)
     assert r.hit and r.mac == new_mac and r.latency == rep, r
-    # a change of our address forgets it too
-    dut.cfg_ip.value = ip2int("192.168.10.60")
-    await ClockCycles(dut.clk, 2)
-    r = await tb.lookup(PEER_IP)
-    assert r.hit and r.latency == tb.lk_cycles, r
-    tb.check_counters(c0, req_rx=1, reply_tx=1, hit=10)
+    # a change of our address, of the gateway or of the netmask forgets it too
+    for port, value in (
+        (dut.cfg_ip, "192.168.10.60"),
+        (dut.cfg_gateway, "192.168.10.254"),
+        (dut.cfg_netmask, "255.255.0.0"),
+    ):
+        port.value = ip2int(value)
+        await ClockCycles(dut.clk, 2)
+        r = await tb.lookup(PEER_IP)
+        assert r.hit and r.latency == tb.lk_cycles, (value, r)
+        r = await tb.lookup(PEER_IP)
+        assert r.hit and r.latency == rep, (value, r)
+    await tb.quiet(60)
+    tb.check_counters(c0, req_rx=1, reply_tx=1, req_tx=1, hit=19)
 
 
 @cocotb.test()
