@@ -1,7 +1,9 @@
 // vboard: the wirecore virtual board.
 //
 // Runs the Verilator model of a virtual-board top (class Vtop) on one 125 MHz clock and
-// bridges its GMII port to a Linux TAP interface:
+// bridges its GMII port to a Linux TAP interface (a top with an XGMII port instead,
+// VBOARD_XGMII in vboard_model.h: one 156.25 MHz clock, 8 bytes a cycle; see "XGMII"
+// below):
 //   TAP -> RTL: frames are read from the TAP as they come (every 256-cycle chunk, and
 //     when woken from sleep) into the link queue, bounded in frames and bytes
 //     (--link-queue-frames/-bytes; a frame that finds it full is dropped and counted).
@@ -53,7 +55,21 @@
 // or a test top's cnt_* ports): #define VBOARD_COUNTERS(X) X("name", value) ...
 // vboard_model.h, generated after verilating, defines VBOARD_ROOT_ONLY: 1 when the
 // model is the root class alone (every module inlined into it, so the root object holds
-// the whole state), else 0 and the fast-forward is off.
+// the whole state), else 0 and the fast-forward is off; and VBOARD_XGMII: 1 when the top
+// has an XGMII port (xgmii_rxd/rxc, xgmii_txd/txc) in place of GMII.
+//
+// XGMII (vboard_top_10g): 64 bits and 8 control bits a cycle at 156.25 MHz (6.4 ns), lane
+// 0 first. Towards the RTL a frame is /S/ (in place of the first preamble byte), 6
+// preamble bytes, the SFD, the frame padded to 60 bytes, its FCS and /T/, then idles
+// (/I/); it starts on lane 0 or lane 4, and the gap from /T/ (included) to the next /S/
+// is 12 bytes on average, kept by a deficit idle count as the MAC's transmitter keeps
+// it (IEEE 802.3 clause 46.3.1.4): a gap is shortened by up to 3 bytes to start on the
+// lane boundary before, as long as the bytes shortened, less those lengthened since, stay
+// within 3; a gap that ends with no frame waiting clears the deficit. From the RTL a
+// frame runs from /S/ (lane 0 or 4) to /T/; /E/ inside it or another control character
+// ending it counts it as aborted; preamble, SFD and FCS are checked as for GMII. Wire
+// times are counted in bytes (0.8 ns each): a frame's stamp is the time of its /S/ byte,
+// rounded down to the nanosecond, and the gaps in the statistics are in bytes.
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -95,13 +111,25 @@
 namespace {
 
 constexpr size_t kMaxFrame = 16384;  // jumbo-aware buffer size (bytes on the wire)
-constexpr int kIfg = 12;             // idle cycles between frames towards the RTL
+constexpr int kIfg = 12;             // gap bytes between frames towards the RTL
 constexpr int kChunk = 256;          // cycles between checks of the clock and the TAP
 constexpr size_t kFeedAhead = 64;    // --inject (untimed): frames kept in the link queue
 constexpr size_t kTapBurst = 4096;   // most frames read from the TAP at one time
 constexpr uint64_t kFlushNs = 100000000ull;  // the wire record is written this often
 constexpr int kTickSpacing = 16;     // fewest cycles between two tick_1ms pulses
-constexpr uint64_t kNsPerCycle = 8;  // 125 MHz
+#if VBOARD_XGMII
+constexpr size_t kLanes = 8;            // bytes a cycle (XGMII: 156.25 MHz, 6.4 ns)
+constexpr uint64_t kPsPerByte = 800;    // 10 Gbit/s
+constexpr double kLineMbps = 10000.0;
+constexpr uint64_t kCycNum = 5, kCycDen = 32;  // cycles per ns: 5/32 (1/6.4)
+constexpr uint64_t kIdleWord = 0x0707070707070707ull;  // eight /I/
+constexpr uint8_t kXgS = 0xFB, kXgT = 0xFD, kXgE = 0xFE, kXgI = 0x07;  // /S/ /T/ /E/ /I/
+#else
+constexpr size_t kLanes = 1;            // bytes a cycle (GMII: 125 MHz, 8 ns)
+constexpr uint64_t kPsPerByte = 8000;   // 1 Gbit/s
+constexpr double kLineMbps = 1000.0;
+constexpr uint64_t kCycNum = 1, kCycDen = 8;  // cycles per ns: 1/8
+#endif
 
 // Fast-forward. A cycle's next state is a function of the model's state and the inputs
 // of that cycle, and the model's whole state is the memory of its root object (every
@@ -480,14 +508,26 @@ class Board {
     void enqueue(vboard::LinkFrame&& f);
     void to_pc(vboard::LinkFrame&& f);
     bool link_pending() const;
-    // wire time: cycles counted from the first cycle after reset, x 8 ns
-    uint64_t sim_ns(uint64_t cycle) const {
-        return cycle >= reset_end_ ? (cycle - reset_end_) * kNsPerCycle : 0;
+    // wire time: cycles counted from the first cycle after reset, x 8 ns (GMII), or bytes
+    // (cycles x 8 + lane) x 0.8 ns rounded down (XGMII)
+    uint64_t sim_ns(uint64_t cycle, size_t lane = 0) const {
+        return cycle >= reset_end_ ? ((cycle - reset_end_) * kLanes + lane) * kPsPerByte / 1000
+                                   : 0;
     }
     void cycle();
+    void drive_rx();   // the PHY's inputs for this cycle (the wire towards the RTL)
+    void sample_tx();  // the PHY's outputs of this cycle (the wire from the RTL)
+    bool rx_idle_in() const;  // the wire towards the RTL is idle this cycle
+    bool tx_line_busy() const;  // the RTL drives something but idle on its wire
+    // cycles that may pass before a frame can start towards the RTL (the gap left)
+    uint64_t rx_gap_cycles() const;
+    void rx_idle_bytes(uint64_t n);  // n idle bytes on the wire towards the RTL
+#if VBOARD_XGMII
+    bool rx_may_start();  // the deficit idle count lets a frame start at this lane
+#endif
     void after_idle_eval();
     void skip_idle(uint64_t k);
-    void start_rx_frame();
+    void start_rx_frame(size_t lane = 0);
     void end_tx_frame();
     void print_stats(FILE* f, bool final);
     void write_stats_file();
@@ -518,10 +558,12 @@ class Board {
     std::string impair_error_;        // why the last --impair-file was refused ("" if not)
     std::deque<vboard::LinkFrame> tx_out_;  // frames from the board due for the TAP
     uint64_t tx_free_ = 0;   // rate: the first cycle the slower wire towards the TAP is free
-    uint64_t rx_extra_ = 0;  // rate: idle cycles added after the frame on the wire now
+    uint64_t rx_extra_ = 0;  // rate: idle bytes added after the frame on the wire now
     std::vector<uint8_t> rx_wire_;
     size_t rx_pos_ = 0;
-    int rx_gap_ = 0;
+    int rx_gap_ = 0;         // idle bytes still due before the next frame (GMII: cycles)
+    uint64_t rx_over_ = 0;   // XGMII: idle bytes beyond the gap since it ended
+    uint64_t rx_deficit_ = 0;  // XGMII: the deficit idle count (0..3)
     bool tick_now_ = false;
     uint64_t ticks_owed_ = 0;  // wall-clock milliseconds not yet given to the RTL
     std::vector<std::vector<uint8_t>> inject_;  // --inject frames
@@ -554,7 +596,7 @@ class Board {
     bool tx_err_ = false;
     bool tx_overflow_ = false;
     bool tx_seen_ = false;   // a frame has ended before (so a gap can be measured)
-    uint64_t tx_idle_ = 0;   // idle cycles since the last frame ended
+    uint64_t tx_idle_ = 0;   // idle bytes since the last frame ended (GMII: cycles)
     uint64_t tx_start_ = 0;  // the cycle of the current frame's first byte
 };
 
@@ -629,7 +671,8 @@ void Board::to_pc(vboard::LinkFrame&& f) {
             return;
         }
         if (f.due < tx_free_) f.due = tx_free_;
-        tx_free_ = f.due + vboard::occupancy(f.data.size(), rate);
+        const uint64_t bytes = vboard::occupancy_bytes(f.data.size(), rate, kLineMbps);
+        tx_free_ = f.due + (bytes + kLanes - 1) / kLanes;
     }
     tx_out_.push_back(std::move(f));
 }
@@ -694,7 +737,7 @@ void Board::load_inject() {
         // the timestamp as wire time: the first cycle at or after it (in file order)
         uint64_t ns = uint64_t(u32(rec[0])) * 1000000000ull +
                       uint64_t(u32(rec[1])) * (nano ? 1ull : 1000ull);
-        uint64_t due = (ns + kNsPerCycle - 1) / kNsPerCycle;
+        uint64_t due = (ns * kCycNum + kCycDen - 1) / kCycDen;
         if (!inject_due_.empty() && due < inject_due_.back()) due = inject_due_.back();
         inject_due_.push_back(due);
     }
@@ -734,19 +777,21 @@ void Board::feed_inject() {
     }
 }
 
-// The frame at the head of the link queue goes on the wire: its first preamble byte is
-// driven in this cycle.
-void Board::start_rx_frame() {
+// The frame at the head of the link queue goes on the wire: its first preamble byte (/S/)
+// is driven in this cycle, on this lane.
+void Board::start_rx_frame(size_t lane) {
     vboard::LinkFrame f = std::move(link_.q.front());
     link_.q.pop_front();
     link_.bytes -= f.data.size();
     const std::vector<uint8_t>& d = f.data;
-    pcap_.to_board(sim_ns(cycles_), d.data(), d.size());
+    pcap_.to_board(sim_ns(cycles_, lane), d.data(), d.size());
     st_.to_board_frames++;
     st_.to_board_bytes += d.size();
     imp_[0].n.delivered++;
     const double rate = imp_[0].settings().rate;
-    rx_extra_ = rate > 0 ? vboard::occupancy(d.size(), rate) - (8 + d.size() + 4 + 12) : 0;
+    rx_extra_ = rate > 0 ? vboard::occupancy_bytes(d.size(), rate, kLineMbps) -
+                               (8 + d.size() + 4 + 12)
+                         : 0;
     uint32_t fcs = crc32(d.data(), d.size());
     if (f.bad_fcs) fcs = ~fcs;
     rx_wire_.clear();
@@ -789,28 +834,11 @@ void Board::end_tx_frame() {
 
 inline void Board::cycle() {
     Vtop* t = top_.get();
-    // inputs for this cycle: the next frame starts as soon as kIfg idle cycles have
-    // followed the last one
-    if (rx_wire_.empty() && rx_gap_ == 0 && !link_.q.empty() && link_.q.front().due <= cycles_)
-        start_rx_frame();
-    if (!rx_wire_.empty()) {
-        t->gmii_rxd = rx_wire_[rx_pos_++];
-        t->gmii_rx_dv = 1;
-        if (rx_pos_ == rx_wire_.size()) {
-            rx_gap_ = kIfg + int(rx_extra_);
-            rx_wire_.clear();
-            rx_pos_ = 0;
-        }
-    } else {
-        t->gmii_rx_dv = 0;
-        t->gmii_rxd = 0;
-        if (rx_gap_ > 0) rx_gap_--;
-    }
+    drive_rx();
     t->tick_1ms = tick_now_ ? 1 : 0;
     tick_now_ = false;
     // idle inputs: those of a fixed point (cfg_* never change after reset)
-    const bool idle_in = skip_on_ && !t->gmii_rx_dv && !t->gmii_rxd && !t->gmii_rx_er &&
-                         !t->tick_1ms && !t->rst;
+    const bool idle_in = skip_on_ && rx_idle_in() && !t->tick_1ms && !t->rst;
     if (fixed_ && idle_in) {
         skipped_++;  // the state (and so the outputs) stays as it is: nothing to evaluate
     } else if (!idle_in && skip_on_) {
@@ -838,6 +866,33 @@ inline void Board::cycle() {
         if (idle_in) after_idle_eval();
     }
     cycles_++;
+    sample_tx();
+}
+
+#if !VBOARD_XGMII
+void Board::drive_rx() {
+    Vtop* t = top_.get();
+    // inputs for this cycle: the next frame starts as soon as kIfg idle cycles have
+    // followed the last one
+    if (rx_wire_.empty() && rx_gap_ == 0 && !link_.q.empty() && link_.q.front().due <= cycles_)
+        start_rx_frame();
+    if (!rx_wire_.empty()) {
+        t->gmii_rxd = rx_wire_[rx_pos_++];
+        t->gmii_rx_dv = 1;
+        if (rx_pos_ == rx_wire_.size()) {
+            rx_gap_ = kIfg + int(rx_extra_);
+            rx_wire_.clear();
+            rx_pos_ = 0;
+        }
+    } else {
+        t->gmii_rx_dv = 0;
+        t->gmii_rxd = 0;
+        if (rx_gap_ > 0) rx_gap_--;
+    }
+}
+
+void Board::sample_tx() {
+    const Vtop* t = top_.get();
     // outputs of this cycle's edge: on the wire in the next cycle (cycles_ now), whose
     // edge samples them at the PHY
     if (t->gmii_tx_en) {
@@ -865,6 +920,129 @@ inline void Board::cycle() {
     }
 }
 
+bool Board::rx_idle_in() const {
+    const Vtop* t = top_.get();
+    return !t->gmii_rx_dv && !t->gmii_rxd && !t->gmii_rx_er;
+}
+
+bool Board::tx_line_busy() const { return top_->gmii_tx_en; }
+
+uint64_t Board::rx_gap_cycles() const { return uint64_t(rx_gap_); }
+
+void Board::rx_idle_bytes(uint64_t n) { rx_gap_ = uint64_t(rx_gap_) > n ? rx_gap_ - int(n) : 0; }
+
+#else
+// XGMII towards the RTL, lane by lane: a frame waiting starts on lane 0 or 4 when the gap
+// (with the deficit idle count) allows; /S/, the bytes after the first preamble byte, /T/,
+// then idles.
+void Board::drive_rx() {
+    uint64_t d = 0;
+    uint8_t c = 0;
+    for (size_t lane = 0; lane < kLanes; lane++) {
+        if (rx_wire_.empty() && (lane == 0 || lane == 4) && !link_.q.empty() &&
+            link_.q.front().due <= cycles_ && rx_may_start())
+            start_rx_frame(lane);
+        uint8_t ch = kXgI;
+        bool ctl = true;
+        if (!rx_wire_.empty()) {
+            if (rx_pos_ == 0) {
+                ch = kXgS;
+            } else if (rx_pos_ < rx_wire_.size()) {
+                ch = rx_wire_[rx_pos_];
+                ctl = false;
+            } else {
+                ch = kXgT;  // the gap's first byte
+                rx_wire_.clear();
+                rx_pos_ = 0;
+                rx_gap_ = kIfg - 1 + int(rx_extra_);
+                rx_over_ = 0;
+                d |= uint64_t(ch) << (8 * lane);
+                c |= uint8_t(1u << lane);
+                continue;
+            }
+            rx_pos_++;
+        } else {
+            rx_idle_bytes(1);
+        }
+        d |= uint64_t(ch) << (8 * lane);
+        if (ctl) c |= uint8_t(1u << lane);
+    }
+    top_->xgmii_rxd = d;
+    top_->xgmii_rxc = c;
+}
+
+// The deficit idle count (clause 46.3.1.4) at a lane where a frame could start: with the
+// gap served, start (the bytes it ran over repay the deficit); with at most 3 bytes of it
+// left and the deficit allowing, start early and owe them.
+bool Board::rx_may_start() {
+    if (rx_gap_ == 0) {
+        rx_deficit_ = rx_over_ >= rx_deficit_ ? 0 : rx_deficit_ - rx_over_;
+        return true;
+    }
+    if (rx_deficit_ + uint64_t(rx_gap_) <= 3) {
+        rx_deficit_ += uint64_t(rx_gap_);
+        rx_gap_ = 0;
+        return true;
+    }
+    return false;
+}
+
+void Board::rx_idle_bytes(uint64_t n) {
+    const uint64_t g = uint64_t(rx_gap_) < n ? uint64_t(rx_gap_) : n;
+    rx_gap_ -= int(g);
+    rx_over_ += n - g;
+}
+
+// XGMII from the RTL, lane by lane: /S/ on any lane starts a frame (its place in the
+// wire record), data bytes follow, /T/ ends it, /E/ marks it aborted, any other control
+// character ends it aborted.
+void Board::sample_tx() {
+    const uint64_t d = top_->xgmii_txd;
+    const uint8_t c = top_->xgmii_txc;
+    for (size_t lane = 0; lane < kLanes; lane++) {
+        const uint8_t ch = uint8_t(d >> (8 * lane));
+        const bool ctl = (c >> lane) & 1;
+        if (!tx_in_frame_) {
+            if (ctl && ch == kXgS) {
+                if (tx_seen_ && tx_idle_ < st_.from_board_min_gap) st_.from_board_min_gap = tx_idle_;
+                tx_in_frame_ = true;
+                tx_start_ = cycles_;  // sampled by the PHY at the next edge (as at 1G)
+                pcap_.begin_from_board(sim_ns(tx_start_, lane));
+                tx_err_ = false;
+                tx_overflow_ = false;
+                tx_buf_.clear();
+                tx_buf_.push_back(0x55);  // /S/ stands for the first preamble byte
+            } else {
+                tx_idle_++;
+            }
+        } else if (!ctl) {
+            if (tx_buf_.size() < kMaxFrame)
+                tx_buf_.push_back(ch);
+            else
+                tx_overflow_ = true;
+        } else if (ch == kXgE) {
+            tx_err_ = true;
+        } else {
+            if (ch != kXgT) tx_err_ = true;
+            tx_in_frame_ = false;
+            tx_seen_ = true;
+            tx_idle_ = 1;  // /T/ is the gap's first byte
+            end_tx_frame();
+        }
+    }
+}
+
+bool Board::rx_idle_in() const { return top_->xgmii_rxd == kIdleWord && top_->xgmii_rxc == 0xFF; }
+
+bool Board::tx_line_busy() const {
+    return top_->xgmii_txd != kIdleWord || top_->xgmii_txc != 0xFF;
+}
+
+// a frame can start at lane 4 of cycle j when the gap left less 4 is within the deficit's
+// 3 bytes: none before j = (gap - 7) / 8 rounded up; this many cycles are surely idle
+uint64_t Board::rx_gap_cycles() const { return rx_gap_ > 7 ? uint64_t(rx_gap_ - 7) / kLanes : 0; }
+#endif
+
 // After an evaluated cycle with idle inputs: every so often, keep a copy of the state
 // and compare the state after the next cycle with it; equal is a fixed point.
 void Board::after_idle_eval() {
@@ -880,7 +1058,7 @@ void Board::after_idle_eval() {
         snap_stage_ = 0;
         fixed_ = true;
         fixed_points_++;
-    } else if (idle_run_ >= next_check_ && !top_->gmii_tx_en) {
+    } else if (idle_run_ >= next_check_ && !tx_line_busy()) {
         // (while the board transmits its state changes every cycle: no use checking)
         memcpy(snap_.data(), root, quick_);
         snap_stage_ = 1;
@@ -906,8 +1084,8 @@ bool Board::same_state(const uint8_t* a, const uint8_t* b, size_t n) const {
 void Board::skip_idle(uint64_t k) {
     cycles_ += k;
     skipped_ += k;
-    tx_idle_ += k;
-    rx_gap_ = uint64_t(rx_gap_) > k ? rx_gap_ - int(k) : 0;
+    tx_idle_ += k * kLanes;
+    rx_idle_bytes(k * kLanes);
 }
 
 void Board::print_stats(FILE* f, bool final) {
@@ -1160,9 +1338,14 @@ void Board::run() {
     t->cfg_netmask = o_.netmask;
     t->cfg_gateway = o_.gateway;
     t->cfg_udp_echo_port = o_.echo_port;
+#if VBOARD_XGMII
+    t->xgmii_rxd = kIdleWord;
+    t->xgmii_rxc = 0xFF;
+#else
     t->gmii_rx_dv = 0;
     t->gmii_rx_er = 0;
     t->gmii_rxd = 0;
+#endif
     t->tick_1ms = 0;
     t->rst = 1;
     for (int i = 0; i < 16; i++) cycle();
@@ -1205,9 +1388,9 @@ void Board::run() {
             if (cycles_ >= next_event_) link_events();
             // the head of the link queue goes on at its due cycle, after the gap
             uint64_t head_due = link_.q.empty() ? UINT64_MAX : link_.q.front().due;
-            if (head_due < cycles_ + uint64_t(rx_gap_)) head_due = cycles_ + uint64_t(rx_gap_);
+            if (head_due < cycles_ + rx_gap_cycles()) head_due = cycles_ + rx_gap_cycles();
             if (fixed_ && !tick_now_ && head_due > cycles_ && rx_wire_.empty() &&
-                !tx_in_frame_ && !t->gmii_tx_en) {
+                !tx_in_frame_ && !tx_line_busy()) {
                 // a fixed point and nothing to send: count the cycles up to the next input
                 // event (a tick's slot, a frame due, a link event, the end of the chunk)
                 uint64_t k = ticks_owed_ > 0 ? kTickSpacing - i % kTickSpacing : kChunk - i;

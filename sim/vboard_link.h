@@ -72,15 +72,19 @@ struct Impair {
     double rate = 0;  // Mbit/s (0: the line rate)
 };
 
-// Cycles a frame of n bytes (without FCS, padded) occupies a link of `rate` Mbit/s
-// (0: 1000), the 12-byte gap after it included: (8 + n + 4 + 12) x 1000 / rate, rounded up.
-inline uint64_t occupancy(size_t n, double rate) {
+// Byte times (of a line of `line` Mbit/s) a frame of n bytes (without FCS, padded)
+// occupies a link of `rate` Mbit/s (0: the line's), the 12-byte gap after it included:
+// (8 + n + 4 + 12) x line / rate, rounded up.
+inline uint64_t occupancy_bytes(size_t n, double rate, double line) {
     const double bytes = double(8 + n + 4 + 12);
-    if (rate <= 0 || rate >= 1000) return uint64_t(bytes);
-    const double c = bytes * 1000.0 / rate;
+    if (rate <= 0 || rate >= line) return uint64_t(bytes);
+    const double c = bytes * line / rate;
     const uint64_t w = uint64_t(c);
     return double(w) < c ? w + 1 : w;
 }
+
+// Cycles of a GMII link (one byte a cycle, 1000 Mbit/s) that such a frame occupies.
+inline uint64_t occupancy(size_t n, double rate) { return occupancy_bytes(n, rate, 1000.0); }
 
 // Parse one --impair SPEC into imp[0] (rx) and/or imp[1] (tx); on an error, a message.
 inline std::string parse_impair(const std::string& spec, Impair imp[2]) {

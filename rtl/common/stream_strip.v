@@ -378,8 +378,9 @@ module stream_strip #(
             // index (win_base_reg + C) is not negative and below the length (remain_reg > C; always
             // without a length, USE_LEN = 0)
             for (gi = 0; gi < KEEP_W; gi = gi + 1) begin : g_lane
-                localparam signed [WW-1:0] C0W = gi, C1W = KEEP_W + gi, C2W = 2 * KEEP_W + gi;
-                localparam signed [PW-1:0] C0P = gi, C1P = KEEP_W + gi, C2P = 2 * KEEP_W + gi;
+                localparam integer C1 = KEEP_W + gi, C2 = 2 * KEEP_W + gi;
+                localparam signed [WW-1:0] C0W = gi, C1W = C1[WW-1:0], C2W = C2[WW-1:0];
+                localparam signed [PW-1:0] C0P = gi, C1P = C1[PW-1:0], C2P = C2[PW-1:0];
                 assign flush_in_next[gi] = (win_base_reg >= -C2W) &&
                                            ((USE_LEN == 0) || (remain_reg > C2P));
                 assign win_in_start[gi] = (p1_win_base_reg >= -C0W) &&

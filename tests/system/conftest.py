@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from wirecore.vboard import BoardConfig, VirtualBoard
+from wirecore.vboard import SPEED_TOPS, BoardConfig, VirtualBoard
 
 _seq = itertools.count(1)
 
@@ -50,3 +50,9 @@ def make_board(
     yield make
     for b in reversed(boards):  # the board that made a shared namespace goes last
         b.down()
+
+
+@pytest.fixture(params=sorted(SPEED_TOPS))
+def speed_top(request: pytest.FixtureRequest) -> str:
+    """The board's top at each link speed (1g: vboard_top, 10g: vboard_top_10g)."""
+    return SPEED_TOPS[request.param]

@@ -1,6 +1,7 @@
 """IPbus on the virtual board: unmodified uHAL and wirecore's tools against the RTL.
 
-Runs the virtual board (sim/vboard_top.v, ipbus_ctrl on UDP port 50001) in a network
+Runs the virtual board (ipbus_ctrl on UDP port 50001) at both speeds (sim/vboard_top.v,
+GMII and the 8-bit stack; sim/vboard_top_10g.v, XGMII and the 64-bit stack) in a network
 namespace; needs root. uHAL runs in its
 own process inside the board's namespace (`wirecore reg selftest`: single registers,
 masked fields, block transfers of 2048 words, non-incrementing, RMW, bus errors, little-
@@ -16,13 +17,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from board_speeds import at_speed
 from wirecore import ipbus, netns
 from wirecore import regmap as rm
 from wirecore.vboard import VirtualBoard
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP = "vboard_top"
 PORT = 50001
+
+
+@pytest.fixture
+def make_board(make_board, speed_top):
+    """conftest's make_board, its boards at the speed of the test's parameter."""
+    return at_speed(make_board, speed_top)
 
 
 def wirecore(b: VirtualBoard, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -41,14 +49,14 @@ def target(b: VirtualBoard) -> str:
 
 
 def test_uhal_selftest(make_board) -> None:
-    b = make_board("ipb", top=TOP)
+    b = make_board("ipb")
     r = wirecore(b, "reg", "selftest", "--target", target(b), "--timeout", "5000")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "all checks passed" in r.stdout
 
 
 def test_reg_and_mem_commands(make_board, tmp_path: Path) -> None:
-    b = make_board("ipc", top=TOP)
+    b = make_board("ipc")
     t = ["--target", target(b), "--timeout", "5000"]
     r = wirecore(b, "reg", "read", "NET.IP", *t)
     assert r.stdout.strip() == "0xc0000202", r.stdout + r.stderr
@@ -67,7 +75,7 @@ def test_reg_and_mem_commands(make_board, tmp_path: Path) -> None:
 def test_reliable_client_lossy(make_board) -> None:
     """10,000 read-modify-write sums through the board's own link impairments (5 % loss
     and 5 % reordering each way, a fixed seed): each executes exactly once."""
-    b = make_board("ipn", top=TOP, impair=["both:loss=0.05,reorder=0.05:depth=2"], impair_seed=29)
+    b = make_board("ipn", impair=["both:loss=0.05,reorder=0.05:depth=2"], impair_seed=29)
     packets, per = 200, 50  # 10,000 transactions
     with netns.entered(b.cfg.ns):
         c = ipbus.Client(b.cfg.ip, PORT, timeout=0.3, retries=30)

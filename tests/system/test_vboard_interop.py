@@ -1,4 +1,6 @@
-"""The virtual board (MAC + UDP/IP stack + UDP echo) against real Linux tools.
+"""The virtual board (MAC + UDP/IP stack + UDP echo) against real Linux tools, at both
+speeds: every test that makes a board runs on the 1 Gbit/s board (vboard_top, GMII, the
+8-bit stack) and on the 10 Gbit/s one (vboard_top_10g, XGMII, the 64-bit stack).
 
 Each test brings up its own board in its own namespace (see conftest.make_board) and
 checks what Linux sees: arping, ping (a full size sweep through a raw ICMP socket, a
@@ -19,6 +21,7 @@ import sys
 import time
 
 import pytest
+from board_speeds import at_speed
 from scapy.layers.inet import ICMP, IP, UDP
 from scapy.layers.l2 import ARP, Ether
 from scapy.utils import rdpcap
@@ -28,6 +31,12 @@ from wirecore.commands.demo import payload, ping, udp_echo
 from wirecore.vboard import VirtualBoard
 
 ECHO_PORT = 7
+
+
+@pytest.fixture
+def make_board(make_board, speed_top):
+    """conftest's make_board, its boards at the speed of the test's parameter."""
+    return at_speed(make_board, speed_top)
 
 
 def ns_run(b: VirtualBoard, cmd: list[str], timeout: float = 60) -> subprocess.CompletedProcess:

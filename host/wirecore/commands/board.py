@@ -12,6 +12,7 @@ from wirecore import netns
 from wirecore.vboard import (
     DEFAULT_TOP,
     PCAP_LIMIT,
+    SPEED_TOPS,
     BoardConfig,
     BoardError,
     VirtualBoard,
@@ -24,6 +25,13 @@ def _nth_mac(base: str, i: int) -> str:
     return ":".join(f"{(v >> (8 * k)) & 0xFF:02x}" for k in range(5, -1, -1))
 
 
+def _top(a: argparse.Namespace) -> str:
+    """The top module: --top, else the one of --speed (1g: vboard_top, 10g: vboard_top_10g)."""
+    if a.top and a.speed != "1g":
+        raise BoardError("--top and --speed: give one of them")
+    return a.top or SPEED_TOPS[a.speed]
+
+
 def _configs(a: argparse.Namespace) -> list[BoardConfig]:
     n = a.boards
     if n < 1 or n > 16:
@@ -34,7 +42,7 @@ def _configs(a: argparse.Namespace) -> list[BoardConfig]:
         prefix_len=a.prefix_len,
         gateway=a.gateway or "",
         udp_echo_port=a.udp_echo_port,
-        top=a.top,
+        top=_top(a),
         stats_interval=a.stats_interval,
         pcap_clock=a.pcap_clock,
         pcap_limit=a.pcap_limit,
@@ -228,7 +236,7 @@ def cmd_exec(a: argparse.Namespace) -> int:
 
 
 def cmd_build(a: argparse.Namespace) -> int:
-    print(build(a.top, trace=a.trace))
+    print(build(_top(a), trace=a.trace))
     return 0
 
 
@@ -294,7 +302,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--boards", type=int, default=1, help="N boards on one bridge (names NAME-1..NAME-N)"
     )
     up.add_argument("--bridge", help="put the TAP on this Linux bridge (made if missing)")
-    up.add_argument("--top", default=DEFAULT_TOP, help=f"top module (default {DEFAULT_TOP})")
+    up.add_argument("--top", help=f"top module (default: that of --speed, {DEFAULT_TOP})")
+    up.add_argument(
+        "--speed",
+        choices=tuple(SPEED_TOPS),
+        default="1g",
+        help="the board's link: 1g (GMII, 8-bit stack, default) or 10g (XGMII, 64-bit stack)",
+    )
     up.add_argument(
         "--board-arg",
         action="append",
@@ -335,7 +349,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ex.set_defaults(board_func=_wrap(cmd_exec))
 
     b = bs.add_parser("build", help="compile the virtual board (done by 'up' when needed)")
-    b.add_argument("--top", default=DEFAULT_TOP, help=f"top module (default {DEFAULT_TOP})")
+    b.add_argument("--top", help=f"top module (default: that of --speed, {DEFAULT_TOP})")
+    b.add_argument("--speed", choices=tuple(SPEED_TOPS), default="1g", help="1g or 10g")
     b.add_argument("--trace", action="store_true", help="with VCD tracing")
     b.set_defaults(board_func=_wrap(cmd_build))
 
