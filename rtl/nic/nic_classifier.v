@@ -38,11 +38,12 @@
 //   [0] default action taken, [1] frame dropped (no destination), [2] bad frame (tuser
 //   on its last beat at the input), [3 + r] rule r hit (one-hot), r = 0..RULES-1.
 // Latency (every output ready): a frame is decided from its deciding beat (the beat
-//   holding byte K-1, or its last beat if shorter); a beat arriving in cycle u whose
-//   frame's deciding beat arrived in cycle t leaves on the output(s) in cycle
-//   max(u + 4, t + 6). So a frame of at least K bytes whose last beat comes two or more
-//   beats after its deciding beat leaves 4 cycles after it arrived, beat by beat; its
-//   first beat waits for the decision. Throughput: one beat per cycle, back to back.
+//   holding byte K-1, or its last beat if the frame is shorter); index D in the frame
+//   (D = ceil(K/KEEP_W) - 1 for a frame of at least K bytes). The decision reaches the
+//   output stage 5 cycles after the deciding beat, so with the classifier idle a frame
+//   arriving without gaps leaves beat by beat D + 6 cycles after it came (8 bits, K = 64:
+//   69 cycles; 64 bits, K = 64: 13). Frames back to back keep that offset, never more:
+//   one beat per cycle in and out, the input never stalls (checked by the unit test).
 // Buffer: a stream_fifo of FIFO_DEPTH beats (the smallest power of two >= ceil(K/KEEP_W)
 //   + 4) holds a frame's first beats until its decision; decisions queue in a second
 //   stream_fifo of twice that depth (never full: each queued decision has a beat stored).
@@ -280,7 +281,7 @@ module nic_classifier #(
         end
     endgenerate
 
-    // ---------------- compare (cycle after the deciding beat) ----------------
+    // ---------------- compare and priority (cycle after the deciding beat) ----------------
     wire [RULES-1:0] match;
     generate
         for (gr = 0; gr < RULES; gr = gr + 1) begin : g_match
@@ -294,15 +295,8 @@ module nic_classifier #(
         end
     endgenerate
 
-    reg [RULES-1:0] match_reg;
-    reg             match_valid_reg;
-    always @(posedge clk) begin
-        match_reg       <= match;
-        match_valid_reg <= trig_reg;
-        if (rst) match_valid_reg <= 1'b0;
-    end
-
-    // ---------------- priority and action (two cycles after the deciding beat) ----------------
+    // priority in the compare cycle too, so that the rule's match and its action are
+    // taken from the same version of the rule table
     reg  [RULES-1:0] hit;       // one-hot: the lowest matching rule
     reg  [7:1]       act;       // the action word taken (bit 0, enable, is not needed)
     integer pr;
@@ -310,18 +304,29 @@ module nic_classifier #(
         hit = {RULES{1'b0}};
         act = default_act_reg[7:1];
         for (pr = RULES - 1; pr >= 0; pr = pr - 1)
-            if (match_reg[pr]) begin
-                hit    = {RULES{1'b0}};
+            if (match[pr]) begin
+                hit     = {RULES{1'b0}};
                 hit[pr] = 1'b1;
-                act    = rule_act_reg[pr*8 + 1 +: 7];
+                act     = rule_act_reg[pr*8 + 1 +: 7];
             end
     end
 
+    reg [RULES-1:0] hit_reg;
+    reg [7:1]       act_reg;
+    reg             match_valid_reg;
+    always @(posedge clk) begin
+        hit_reg         <= hit;
+        act_reg         <= act;
+        match_valid_reg <= trig_reg;
+        if (rst) match_valid_reg <= 1'b0;
+    end
+
+    // ---------------- action (two cycles after the deciding beat) ----------------
     reg [NOUT-1:0] dest;  // bit 0 host, bit 1 + n accelerator port n
     always @* begin
         dest    = {NOUT{1'b0}};
-        dest[0] = act[3] || act[2:1] == ACT_HOST;
-        if (act[2:1] == ACT_ACCEL) dest[1 + act[7:4]] = 1'b1;
+        dest[0] = act_reg[3] || act_reg[2:1] == ACT_HOST;
+        if (act_reg[2:1] == ACT_ACCEL) dest[1 + act_reg[7:4]] = 1'b1;
     end
 
     wire dec_taken = match_valid_reg;
@@ -332,8 +337,8 @@ module nic_classifier #(
         if (rst) bad_reg <= 1'b0;
     end
 
-    assign cnt_ev = {hit & {RULES{dec_taken}}, bad_reg, dec_taken && dest == {NOUT{1'b0}},
-                     dec_taken && match_reg == {RULES{1'b0}}};
+    assign cnt_ev = {hit_reg & {RULES{dec_taken}}, bad_reg, dec_taken && dest == {NOUT{1'b0}},
+                     dec_taken && hit_reg == {RULES{1'b0}}};
 
     // ---------------- buffers ----------------
     wire [DATA_W-1:0] d_tdata;

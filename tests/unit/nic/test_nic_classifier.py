@@ -57,9 +57,7 @@ class Tb:
         self.ports = int(os.environ["NIC_PORTS"])
         self.outputs: list[str | int] = [HOST, *range(self.ports)]
         cocotb.start_soon(Clock(dut.clk, 8, "ns").start())
-        self.mon = EvMon(
-            dut, ["default", "drop", "bad", *[f"hit{r}" for r in range(self.rules_n)]]
-        )
+        self.mon = EvMon(dut, ["default", "drop", "bad", *[f"hit{r}" for r in range(self.rules_n)]])
         self.cycle = 0
         self.queue: list[Frame] = []  # frames waiting to be sent
         self.sent: list[Frame] = []  # frames whose last beat was taken
@@ -77,6 +75,7 @@ class Tb:
         self.table: list[Rule | None] = [None] * self.rules_n
         self.default = Action(ACT_HOST)
         self.expect = {"default": 0, "drop": 0, "bad": 0}  # counts of the frames checked
+        self.loose: set[str] = set()  # counters only exact as a sum (see check)
         self.expect.update({f"hit{r}": 0 for r in range(self.rules_n)})
 
     async def reset(self) -> None:
@@ -238,8 +237,13 @@ class Tb:
             if not self.queue and not self.beats and not self.reg_ops and self.reg_cur is None:
                 break
             await FallingEdge(self.dut.clk)
-        for _ in range(100):  # what is inside leaves within a few cycles once unstalled
+        quiet = 0  # cycles in a row with no output offering a beat
+        for _ in range(limit):
             await FallingEdge(self.dut.clk)
+            busy = int(self.dut.m_host_axis_tvalid.value) or int(self.dut.m_acc_axis_tvalid.value)
+            quiet = 0 if busy else quiet + 1
+            if quiet >= 50:
+                break
         assert not self.queue and not self.beats, "input did not drain"
 
     # ---- checks ----
@@ -256,16 +260,13 @@ class Tb:
                     actual.add(o)
             options = [decide(t, dflt, f.data) for t, dflt in versions(f)]
             chosen = [dec for dec in options if set(dec.dests) == actual]
-            if not chosen and os.environ.get("NIC_DEBUG"):
-                print("FRAME", f.start, f.end, [c for c, _, _ in self.commits if abs(c - f.end) < 40])
-                print([(o, [(g.data[-4:].hex(), g.end) for g in self.got[o][pos[o] : pos[o] + 3]]) for o in self.outputs])
-                for t, dflt in versions(f):
-                    print([(i, r.action, r.matches(f.data)) for i, r in enumerate(t) if r], dflt)
             assert chosen, (
                 f"frame {f.data[:16].hex()}.. ({len(f.data)} B, bad={f.bad}) went to "
                 f"{actual}, model says {[set(x.dests) for x in options]}"
             )
             dec = chosen[0]
+            if len({x.rule for x in chosen}) > 1:  # versions agree on where, not on which rule
+                self.loose.update("default" if x.rule is None else f"hit{x.rule}" for x in chosen)
             for o in actual:
                 pos[o] += 1
             expect["bad"] += f.bad
@@ -276,7 +277,14 @@ class Tb:
                 expect[f"hit{dec.rule}"] += 1
         for o in self.outputs:
             assert pos[o] == len(self.got[o]), f"{o}: {len(self.got[o]) - pos[o]} extra frames"
-        assert self.mon.counts() == expect, f"counters {self.mon.counts()} != {expect}"
+        got = self.mon.counts()
+        for name in expect:
+            if name in self.loose:  # frames whose rule the versions leave open
+                continue
+            assert got[name] == expect[name], f"counters {got} != {expect}"
+        loose_got = sum(got[n] for n in self.loose)
+        loose_exp = sum(expect[n] for n in self.loose)
+        assert loose_got == loose_exp, f"counters {got} != {expect} (open: {self.loose})"
         self.sent = []  # checked: the next check starts from here
         self.got = {o: [] for o in self.outputs}
 
@@ -474,7 +482,10 @@ async def test_register_port(dut) -> None:
         op = await tb.reg(True, 0x20, bad)
         assert op.err and not op.ack, f"default {bad:#x} taken"
     assert (await tb.reg(False, 0x40 + last)).rdata == rule.action.word(), "refused word applied"
-    for addr in (0x40 + tb.rules_n, 0x80 + tb.rules_n, 0x10 + -(-tb.k // 4), 0x22, 0x100):
+    bad_addrs = [0x40 + tb.rules_n, 0x80 + tb.rules_n, 0x22, 0x100]
+    if tb.k <= 60:
+        bad_addrs.append(0x10 + -(-tb.k // 4))  # past the last mask word
+    for addr in bad_addrs:
         op = await tb.reg(addr < 0x80, addr, 0) if addr != 0x100 else await tb.reg(False, addr)
         assert op.err and not op.ack, f"address {addr:#x} answered"
     assert (await tb.reg(False, 0x80 + last)).err, "a read of a load word answered"
