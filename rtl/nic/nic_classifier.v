@@ -48,7 +48,7 @@
 //   + 4) holds a frame's first beats until its decision; decisions queue in a second
 //   stream_fifo of twice that depth (never full: each queued decision has a beat stored).
 // Parameters (checked): DATA_W 8 or 64 (both tested), KEEP_W = DATA_W/8, RULES 1..64
-//   (tested 16 and 6), K 1..64 (tested 64, 20, 1), ACCEL_PORTS 1..4 (tested 2, 3, 1).
+//   (tested 16, 6, 3, 1), K 1..64 (tested 64, 20, 1), ACCEL_PORTS 1..4 (tested 2, 3, 1).
 module nic_classifier #(
     parameter integer DATA_W      = 8,
     parameter integer KEEP_W      = DATA_W / 8,
