@@ -8,14 +8,15 @@ from __future__ import annotations
 from syn.tops import Top
 
 
-def _cls(name: str, data_w: int, rules: int, k: int, in_tests: bool) -> Top:
-    params = {"DATA_W": data_w, "RULES": rules, "K": k, "ACCEL_PORTS": 2}
+def _cls(name: str, data_w: int, rules: int, k: int, in_tests: bool, cut: int = 0) -> Top:
+    params = {"DATA_W": data_w, "RULES": rules, "K": k, "ACCEL_PORTS": 2, "HOST_CUT": cut}
     return Top(name, "nic_classifier", params, in_tests=in_tests)
 
 
 TOPS = [
     _cls("nic_classifier_w8_r4_k16", 8, 4, 16, True),
     _cls("nic_classifier_w64_r4_k16", 64, 4, 16, True),
+    _cls("nic_classifier_w8_r4_k16_cut", 8, 4, 16, True, cut=1),
     _cls("nic_classifier_w8", 8, 16, 64, False),
     _cls("nic_classifier_w64", 64, 16, 64, False),
     _cls("nic_classifier_w8_k16", 8, 16, 16, False),

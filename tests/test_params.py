@@ -194,6 +194,7 @@ CASES: list[Case] = [
     _c("nic_classifier", K=65),
     _c("nic_classifier", ACCEL_PORTS=0),
     _c("nic_classifier", ACCEL_PORTS=5),
+    _c("nic_classifier", HOST_CUT=2),
     # ---- rtl/link ----
     _c("enc_8b10b", BYTES=3),
     _c("dec_8b10b", BYTES=3),

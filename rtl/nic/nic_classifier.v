@@ -44,17 +44,26 @@
 //   arriving without gaps leaves beat by beat D + 6 cycles after it came (8 bits, K = 64:
 //   69 cycles; 64 bits, K = 64: 13). Frames back to back keep that offset, never more:
 //   one beat per cycle in and out, the input never stalls (checked by the unit test).
+// HOST_CUT = 1 (cut-through to the host): every frame also goes straight to the host
+//   output, through a stream_fifo of its own, 4 cycles after it came; only its last beat
+//   waits for the decision (leaving no earlier than the deciding beat + 6), and it leaves
+//   with tuser set when the frame is not for the host, so the stack drops it as bad.
+//   Host frames then cost max(4, D + 7 - N) cycles (N beats in the frame) instead of
+//   D + 6; frames for the accelerators and dropped frames reach the host as bad frames.
+//   HOST_CUT = 0: the host is served like an accelerator port (nothing for others).
 // Buffer: a stream_fifo of FIFO_DEPTH beats (the smallest power of two >= ceil(K/KEEP_W)
 //   + 4) holds a frame's first beats until its decision; decisions queue in a second
 //   stream_fifo of twice that depth (never full: each queued decision has a beat stored).
 // Parameters (checked): DATA_W 8 or 64 (both tested), KEEP_W = DATA_W/8, RULES 1..64
-//   (tested 16, 6, 3, 1), K 1..64 (tested 64, 20, 1), ACCEL_PORTS 1..4 (tested 2, 3, 1).
+//   (tested 16, 6, 3, 1), K 1..64 (tested 64, 20, 1), ACCEL_PORTS 1..4 (tested 2, 3, 1), HOST_CUT
+//   0 or 1 (both tested).
 module nic_classifier #(
     parameter integer DATA_W      = 8,
     parameter integer KEEP_W      = DATA_W / 8,
     parameter integer RULES       = 16,
     parameter integer K           = 64,
-    parameter integer ACCEL_PORTS = 2
+    parameter integer ACCEL_PORTS = 2,
+    parameter integer HOST_CUT    = 0
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -106,6 +115,9 @@ module nic_classifier #(
         end
         if (ACCEL_PORTS < 1 || ACCEL_PORTS > 4) begin : g_check_accel_ports
             nic_classifier_ACCEL_PORTS_must_be_1_to_4 u_error ();  // unsupported parameter
+        end
+        if (HOST_CUT != 0 && HOST_CUT != 1) begin : g_check_host_cut
+            nic_classifier_HOST_CUT_must_be_0_or_1 u_error ();  // unsupported parameter
         end
     endgenerate
 
@@ -341,6 +353,10 @@ module nic_classifier #(
                      dec_taken && hit_reg == {RULES{1'b0}}};
 
     // ---------------- buffers ----------------
+    // the input is taken when every buffer has room (both ready flags are flip-flops)
+    wire data_s_ready, cut_s_ready;
+    assign s_axis_tready = data_s_ready && cut_s_ready;
+
     wire [DATA_W-1:0] d_tdata;
     wire [KEEP_W-1:0] d_tkeep;
     wire              d_tvalid, d_tlast, d_tuser;
@@ -348,8 +364,9 @@ module nic_classifier #(
 
     stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_data_fifo (
         .clk(clk), .rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+        .s_axis_tvalid(s_axis_tvalid && cut_s_ready), .s_axis_tready(data_s_ready),
+        .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axis_tdata(d_tdata), .m_axis_tkeep(d_tkeep), .m_axis_tvalid(d_tvalid),
         .m_axis_tready(d_tready), .m_axis_tlast(d_tlast), .m_axis_tuser(d_tuser)
     );
@@ -372,8 +389,10 @@ module nic_classifier #(
     );
 
     // ---------------- steering ----------------
+    // HOST_CUT: the host output is fed by the cut-through path below, not from here
+    localparam [NOUT-1:0] MAIN_DESTS = (HOST_CUT != 0) ? {{(NOUT - 1){1'b1}}, 1'b0} : {NOUT{1'b1}};
     wire [NOUT-1:0] out_ready;   // each output's register slice can take a beat
-    wire [NOUT-1:0] q_dest = q_tdata[NOUT-1:0];
+    wire [NOUT-1:0] q_dest = q_tdata[NOUT-1:0] & MAIN_DESTS;
     wire            all_ready = &(out_ready | ~q_dest);
     wire            out_fire  = d_tvalid && q_tvalid && all_ready;
 
@@ -385,14 +404,68 @@ module nic_classifier #(
     wire [NOUT-1:0]        o_tvalid, o_tlast, o_tuser;
     wire [NOUT-1:0]        o_tready = {m_acc_axis_tready, m_host_axis_tready};
 
+    // what enters each output's register slice
+    wire [NOUT*DATA_W-1:0] p_tdata;
+    wire [NOUT*KEEP_W-1:0] p_tkeep;
+    wire [NOUT-1:0]        p_tvalid, p_tlast, p_tuser;
+
     genvar go;
     generate
+        for (go = 1; go < NOUT; go = go + 1) begin : g_main
+            assign p_tdata[go*DATA_W +: DATA_W] = d_tdata;
+            assign p_tkeep[go*KEEP_W +: KEEP_W] = d_tkeep;
+            assign p_tvalid[go] = out_fire && q_dest[go];
+            assign p_tlast[go]  = d_tlast;
+            assign p_tuser[go]  = d_tuser;
+        end
+        if (HOST_CUT == 0) begin : g_host_main
+            assign p_tdata[DATA_W-1:0] = d_tdata;
+            assign p_tkeep[KEEP_W-1:0] = d_tkeep;
+            assign p_tvalid[0]  = out_fire && q_dest[0];
+            assign p_tlast[0]   = d_tlast;
+            assign p_tuser[0]   = d_tuser;
+            assign cut_s_ready  = 1'b1;
+        end else begin : g_host_cut
+            // every frame goes to the host as it comes; only its last beat waits for the
+            // decision, and leaves with tuser set when the frame is not for the host
+            wire [DATA_W-1:0] c_tdata;
+            wire [KEEP_W-1:0] c_tkeep;
+            wire              c_tvalid, c_tlast, c_tuser, c_tready;
+            stream_fifo #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .DEPTH(FIFO_DEPTH)) u_cut_fifo (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
+                .s_axis_tvalid(s_axis_tvalid && data_s_ready), .s_axis_tready(cut_s_ready),
+                .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+                .m_axis_tdata(c_tdata), .m_axis_tkeep(c_tkeep), .m_axis_tvalid(c_tvalid),
+                .m_axis_tready(c_tready), .m_axis_tlast(c_tlast), .m_axis_tuser(c_tuser)
+            );
+            wire [7:0] h_tdata;
+            wire       h_tvalid, h_s_tready, h_tlast_unused, h_tuser_unused;
+            wire [0:0] h_tkeep_unused;
+            wire unused_h = &{1'b0, h_s_tready, h_tdata[7:1], h_tkeep_unused, h_tlast_unused,
+                              h_tuser_unused};
+            wire       c_go = !c_tlast || h_tvalid;  // the last beat waits for its decision
+            stream_fifo #(.DATA_W(8), .KEEP_W(1), .DEPTH(2 * FIFO_DEPTH)) u_host_dec_fifo (
+                .clk(clk), .rst(rst),
+                .s_axis_tdata({7'd0, dest[0]}), .s_axis_tkeep(1'b1), .s_axis_tvalid(dec_taken),
+                .s_axis_tready(h_s_tready), .s_axis_tlast(1'b1), .s_axis_tuser(1'b0),
+                .m_axis_tdata(h_tdata), .m_axis_tkeep(h_tkeep_unused), .m_axis_tvalid(h_tvalid),
+                .m_axis_tready(c_tvalid && c_tlast && h_tvalid && out_ready[0]),
+                .m_axis_tlast(h_tlast_unused), .m_axis_tuser(h_tuser_unused)
+            );
+            assign c_tready            = out_ready[0] && c_go;
+            assign p_tdata[DATA_W-1:0] = c_tdata;
+            assign p_tkeep[KEEP_W-1:0] = c_tkeep;
+            assign p_tvalid[0]         = c_tvalid && c_go;
+            assign p_tlast[0]          = c_tlast;
+            assign p_tuser[0]          = c_tuser || (c_tlast && !h_tdata[0]);
+        end
         for (go = 0; go < NOUT; go = go + 1) begin : g_out
             axis_pipe #(.DATA_W(DATA_W), .KEEP_W(KEEP_W)) u_pipe (
                 .clk(clk), .rst(rst),
-                .s_axis_tdata(d_tdata), .s_axis_tkeep(d_tkeep),
-                .s_axis_tvalid(out_fire && q_dest[go]), .s_axis_tready(out_ready[go]),
-                .s_axis_tlast(d_tlast), .s_axis_tuser(d_tuser),
+                .s_axis_tdata(p_tdata[go*DATA_W +: DATA_W]), .s_axis_tkeep(p_tkeep[go*KEEP_W +: KEEP_W]),
+                .s_axis_tvalid(p_tvalid[go]), .s_axis_tready(out_ready[go]),
+                .s_axis_tlast(p_tlast[go]), .s_axis_tuser(p_tuser[go]),
                 .m_axis_tdata(o_tdata[go*DATA_W +: DATA_W]), .m_axis_tkeep(o_tkeep[go*KEEP_W +: KEEP_W]),
                 .m_axis_tvalid(o_tvalid[go]), .m_axis_tready(o_tready[go]),
                 .m_axis_tlast(o_tlast[go]), .m_axis_tuser(o_tuser[go])
