@@ -27,11 +27,13 @@
 //   0x80 + r  write (any data): load rule r's value and mask into the shadow (read back)
 //   Anything else, and reads of 0x80 + r, answer reg_err.
 //   A frame is compared with the rule set in force in one cycle (its compare cycle): it
-//   sees either the old or the new version of a rule, never part of one.
+//   sees either the old or the new version of a rule, never part of one. After reset
+//   every rule is disabled and the default action is "host" (values, masks not reset).
 // Streams (AXI4-Stream, docs/conventions.md): s_axis_* frames in; m_host_axis_* to the
 //   stack; m_acc_axis_* ACCEL_PORTS outputs flattened (port n in bits [n*DATA_W +: DATA_W],
 //   [n*KEEP_W +: KEEP_W], bit n). A frame sent to two outputs advances when both take the
-//   beat (backpressure from either stalls it; nothing is dropped). A bad frame (tuser) is
+//   beat (backpressure from either stalls it, and the input when the buffer fills;
+//   nothing is dropped for backpressure; with HOST_CUT the host has its own buffer). A bad frame (tuser) is
 //   steered like any other and leaves with tuser on its last beat; a dropped bad frame
 //   is counted as both.
 // cnt_ev (strobes, one cycle per event, in the cycle of the decision / of the last beat):
@@ -55,8 +57,8 @@
 //   + 4) holds a frame's first beats until its decision; decisions queue in a second
 //   stream_fifo of twice that depth (never full: each queued decision has a beat stored).
 // Parameters (checked): DATA_W 8 or 64 (both tested), KEEP_W = DATA_W/8, RULES 1..64
-//   (tested 16, 6, 3, 1), K 1..64 (tested 64, 20, 1), ACCEL_PORTS 1..4 (tested 2, 3, 1), HOST_CUT
-//   0 or 1 (both tested).
+//   (tested 16, 6, 3, 1), K 1..64 (tested 64, 20, 1), ACCEL_PORTS 1..4 (tested 2, 3,
+//   1), HOST_CUT 0 or 1 (both tested).
 module nic_classifier #(
     parameter integer DATA_W      = 8,
     parameter integer KEEP_W      = DATA_W / 8,
