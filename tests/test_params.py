@@ -215,6 +215,16 @@ CASES: list[Case] = [
     _c("udp_echo_node", ECHO_CSUM_MODE=2),
     _c("udp_echo_node", ECHO_ARP=2),
     _c("udp_echo_node", RX_FIFO_BYTES=3000),
+    # ---- rtl/nic ----
+    _c("nic_classifier", DATA_W=16),
+    _c("nic_classifier", KEEP_W=2),
+    _c("nic_classifier", RULES=0),
+    _c("nic_classifier", RULES=65),
+    _c("nic_classifier", K=0),
+    _c("nic_classifier", K=65),
+    _c("nic_classifier", ACCEL_PORTS=0),
+    _c("nic_classifier", ACCEL_PORTS=5),
+    _c("nic_classifier", HOST_CUT=2),
     # ---- rtl/link ----
     _c("enc_8b10b", BYTES=3),
     _c("dec_8b10b", BYTES=3),
