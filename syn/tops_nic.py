@@ -16,7 +16,7 @@ def _cls(name: str, data_w: int, rules: int, k: int, in_tests: bool, cut: int = 
 TOPS = [
     _cls("nic_classifier_w8_r4_k16", 8, 4, 16, True),
     _cls("nic_classifier_w64_r4_k16", 64, 4, 16, True),
-    _cls("nic_classifier_w8_r4_k16_cut", 8, 4, 16, True, cut=1),
+    _cls("nic_classifier_w8_r4_k16_cut", 8, 4, 16, False, cut=1),
     _cls("nic_classifier_w8", 8, 16, 64, False),
     _cls("nic_classifier_w64", 64, 16, 64, False),
     _cls("nic_classifier_w8_k16", 8, 16, 16, False),
