@@ -242,10 +242,13 @@ class TcpTb:
             d.s_hdr_valid.value = 1
             await self._taken(d.s_hdr_ready)
             d.s_hdr_valid.value = 0
-            for i, b in enumerate(data):
+            # an empty payload comes from ip_rx as one beat with tkeep = 0, tlast = 1
+            beats = [(b, 1) for b in data] or [(0, 0)]
+            for i, (b, k) in enumerate(beats):
                 d.s_axis_tdata.value = b
-                d.s_axis_tlast.value = int(i == len(data) - 1)
-                d.s_axis_tuser.value = int(bad and i == len(data) - 1)
+                d.s_axis_tkeep.value = k
+                d.s_axis_tlast.value = int(i == len(beats) - 1)
+                d.s_axis_tuser.value = int(bad and i == len(beats) - 1)
                 d.s_axis_tvalid.value = 1
                 await self._taken(d.s_axis_tready)
             d.s_axis_tvalid.value = 0

@@ -15,6 +15,7 @@ import random
 import cocotb
 import pytest
 from cocotb_run import run
+from scapy.utils import checksum
 from unit.cnt_ev_mon import EvMon
 from unit.tcp.tcptb import ACK, CFG, FIN, PSH, RST, SYN, TICK, Peer, TcpTb, check_isn
 
@@ -660,6 +661,92 @@ async def test_wrap_sessions(dut) -> None:
         got[s.dport] = s.payload
     for p in peers:
         assert got[p.sport] == sent[p.sport], f"session {p.sid}: retransmission differs"
+
+
+def hostile_segment(rng: random.Random, sport: int, dport: int) -> tuple[bytes, str]:
+    """A random TCP segment for the ports given, with a correct checksum unless its kind
+    says otherwise: random flags (all eight), sequence and acknowledgement numbers,
+    window, urgent pointer, reserved bits, data offset 0-15, option bytes that are random
+    or a random mix of known kinds with wrong lengths, payload 0-300 bytes, sometimes cut
+    short. Returns the segment and the count it must land in (segments, bad_len,
+    bad_csum)."""
+    doff = rng.choice([5, 5, 6, 8, 10, 15, rng.randrange(16)])
+    opts = bytearray()
+    while len(opts) < max(0, doff - 5) * 4:
+        if rng.random() < 0.3:
+            opts += rng.randbytes(rng.randrange(1, 8))
+        else:
+            kind = rng.choice([0, 1, 2, 3, 4, 5, 8, 30, 254])
+            ln = rng.choice([0, 1, 2, 3, 4, 10, 40, 255])
+            opts += bytes([kind, ln]) + rng.randbytes(rng.randrange(0, 6))
+    opts = opts[: max(0, doff - 5) * 4]
+    hdr = (
+        sport.to_bytes(2, "big")
+        + dport.to_bytes(2, "big")
+        + rng.getrandbits(32).to_bytes(4, "big")
+        + rng.getrandbits(32).to_bytes(4, "big")
+        + bytes([doff << 4 | rng.randrange(16), rng.randrange(256)])
+        + rng.getrandbits(16).to_bytes(2, "big")
+        + b"\0\0"
+        + rng.getrandbits(16).to_bytes(2, "big")
+    )
+    seg = bytearray(hdr + opts + rng.randbytes(rng.choice([0, 0, 1, rng.randrange(300)])))
+    if rng.random() < 0.15:
+        seg = seg[: rng.randrange(len(seg))]
+    pseudo = bytes([192, 0, 2, 100, 192, 0, 2, 1, 0, 6]) + len(seg).to_bytes(2, "big")
+    if len(seg) >= 18:
+        seg[16:18] = checksum(pseudo + bytes(seg)).to_bytes(2, "big")
+    if len(seg) < 20 or doff < 5 or doff * 4 > len(seg):
+        return bytes(seg), "rx_bad_len"
+    if rng.random() < 0.1:
+        seg[rng.randrange(len(seg))] ^= 1 << rng.randrange(8)
+        return bytes(seg), "rx_bad_csum"
+    return bytes(seg), "rx_segments"
+
+
+@cocotb.test()
+async def test_hostile_segments(dut) -> None:
+    """500 random segments (hostile_segment) to an established session's ports, to a
+    listening port and to random ports, back to back: each lands in exactly the count
+    its form says, the core answers only with empty segments (RST, ACK, SYN-ACK: no
+    data it was not given), the established session is neither reset nor fed a byte,
+    and it carries data both ways afterwards; nothing hangs."""
+    tb = TcpTb(dut, seed=33)
+    m = ev(dut)
+    await tb.start()
+    p = Peer(tb, 1000, 7)
+    await p.connect()
+    p.data(b"before")
+    assert await tb.wait_rx(p.sid, 6) == b"before"
+    await tb.cycles(200)
+    tb.frames.clear()
+    base = {k: count(m, k) for k in ("rx_segments", "rx_bad_len", "rx_bad_csum")}
+    rng = random.Random(34)
+    want = dict.fromkeys(base, 0)
+    for _ in range(500):
+        ports = rng.choice([(p.sport, 7), (p.sport, 7), (rng.randrange(1, 65536), 80)])
+        if rng.random() < 0.3:
+            ports = (rng.randrange(65536), rng.randrange(65536))
+        raw, kind = hostile_segment(rng, *ports)
+        want[kind] += 1
+        tb.send(0, 0, 0, 0, raw=raw)
+    await tb.idle_in(limit=500_000)
+    await tb.cycles(3000)
+    for k in base:
+        assert count(m, k) - base[k] == want[k], (k, count(m, k) - base[k], want[k])
+    assert count(m, "rx_err_in") == 0 and count(m, "rx_broadcast") == 0
+    assert all(not f.payload for f in tb.frames), "the core sent data nobody gave it"
+    assert not [e for e in tb.events if e[2] == p.sid and e[1] & 0x1C], tb.events
+    assert bytes(tb.rx[p.sid]) == b"before", "a hostile segment's bytes were delivered"
+    tb.frames.clear()
+    p.data(b"after")
+    assert await tb.wait_rx(p.sid, 11) == b"beforeafter"
+    tb.app_send(p.sid, b"reply")
+    for _ in range(20):
+        f = await tb.frame()
+        if f.dport == p.sport and f.payload:
+            break
+    assert f.payload == b"reply" and f.seq == p.rcv, (f.payload, f.seq, p.rcv)
 
 
 def test_tcp_core() -> None:
