@@ -28,15 +28,16 @@
 // run-time enables: ARP and ICMP echo answers, the UDP checksum check, the raw channel's
 // receive side) and every PKTGEN register (CTRL bit 0 start / bit 1 stop, LENGTH,
 // COUNT, GAP, NUM_DEST, PAYLOAD.MODE/BYTE, TS_EXT, WARMUP_MS, DEST_IPi/DEST_PORTi as
-// the generator's flat table). Not used: MAC.MAX_LEN (the MAC takes its top's
+// the generator's flat table), and TCP.LISTEN_PORT/MSS/RTO_*/MAX_RETRIES/TIME_WAIT (the
+// TCP engine's configuration, 8-bit board). Not used: MAC.MAX_LEN (the MAC takes its top's
 // MAX_FRAME), NET.RAW_ETHERTYPE (the raw-EtherType channel is unused: its EtherType is
 // 0xFFFF, reserved, so nothing reaches it), the user register window (accesses time out)
 // and the generator's ts_in (0).
 // Counters: every counter of the map lives in ipbus_ctrl's register file (one
 // stat_counters in flip-flops, CNT_RAM = 0), fed by the blocks' event strobes: the MAC's
 // (ev_mac, ev_mac_len: bits 0-9 of either MAC), the RX FIFO's full drops (ev_rx_fifo),
-// udp_stack's (ev_stack), the echo's (ev_echo) and the generator's (ev_pktgen,
-// ev_pktgen_len). Flip-flops, not the RAM: the harness fast-forwards over cycles where
+// udp_stack's (ev_stack), the echo's (ev_echo), the generator's (ev_pktgen,
+// ev_pktgen_len) and the TCP engine's (ev_tcp; zero on the 64-bit board). Flip-flops, not the RAM: the harness fast-forwards over cycles where
 // the model's whole state does not change, and a RAM's scanner, moving every cycle,
 // would stop that; flip-flop counters change only with an event. Status in the map:
 // PKTGEN.STATUS (busy), ROUND_LO/HI.
@@ -135,6 +136,10 @@ module vboard_node #(
   wire [7:0]  reg_unreach_per_ms;
   wire [15:0] reg_ipbus_port, reg_pktgen_src_port;
   wire [3:0]  reg_enables;  // NET.ENABLES
+  // TCP.* configuration (used by the TCP engine on the 8-bit board)
+  wire [15:0] reg_tcp_listen_port, reg_tcp_mss, reg_tcp_rto_init, reg_tcp_rto_min;
+  wire [15:0] reg_tcp_rto_max, reg_tcp_time_wait;
+  wire [3:0]  reg_tcp_max_retries;
 
   // the blocks' event strobes, counted in the register file (see "Counters" above)
   wire        ev_rx_fifo;
@@ -142,6 +147,7 @@ module vboard_node #(
   wire        ev_echo;
   wire [1:0]  ev_pktgen;
   wire [15:0] ev_pktgen_len;
+  wire [23:0] ev_tcp;    // tcp_core cnt_ev (zero without TCP)
 
   // ---------------- RX frame FIFO ----------------
   wire [DATA_W-1:0] st_rx_tdata;
@@ -276,15 +282,15 @@ module vboard_node #(
       wire [2:0]  tcp_ev_sid;
       wire [31:0] tcp_ev_ip;
       wire [15:0] tcp_ev_port, tcp_ev_lport;
-      wire [23:0] ev_tcp;
       wire        tcp_conn_ready;
       /* verilator lint_on UNUSEDSIGNAL */
       tcp_core #(.DATA_W(8), .KEEP_W(1), .NUM_SESS(8), .BUF_LOG2(11), .NUM_LISTEN(1)) u_tcp (
           .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
           .cfg_mac(cfg_mac_reg), .cfg_ip(cfg_ip_reg), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
-          .cfg_listen_port(16'd7), .cfg_mss(16'd1460), .cfg_rto_init(16'd1000),
-          .cfg_rto_min(16'd200), .cfg_rto_max(16'd8000), .cfg_max_retries(4'd10),
-          .cfg_time_wait(16'd100),
+          .cfg_listen_port(reg_tcp_listen_port), .cfg_mss(reg_tcp_mss),
+          .cfg_rto_init(reg_tcp_rto_init), .cfg_rto_min(reg_tcp_rto_min),
+          .cfg_rto_max(reg_tcp_rto_max), .cfg_max_retries(reg_tcp_max_retries),
+          .cfg_time_wait(reg_tcp_time_wait),
           .cfg_isn_key({cfg_mac_reg, cfg_ip_reg, cfg_mac_reg} ^
                        128'h9E3779B97F4A7C15F39CC0605CEDC834),
           .s_hdr_valid(tcp_hdr_valid), .s_hdr_ready(tcp_hdr_ready),
@@ -324,6 +330,12 @@ module vboard_node #(
       assign tcp_tx_tvalid = 1'b0;
       assign tcp_tx_tlast = 1'b0;
       assign tcp_tx_tuser = 1'b0;
+      assign ev_tcp = 24'd0;
+      /* verilator lint_off UNUSEDSIGNAL */
+      wire tcp_cfg_unused = ^{reg_tcp_listen_port, reg_tcp_mss, reg_tcp_rto_init,
+                              reg_tcp_rto_min, reg_tcp_rto_max, reg_tcp_max_retries,
+                              reg_tcp_time_wait};
+      /* verilator lint_on UNUSEDSIGNAL */
     end
   endgenerate
 
@@ -415,9 +427,18 @@ module vboard_node #(
       .sts_pktgen_round(pg_round),
       .cfg_pktgen_dest_ip(pg_dst_ip),
       .cfg_pktgen_dest_port(pg_dst_port),
+      // TCP
+      .cfg_tcp_listen_port(reg_tcp_listen_port),
+      .cfg_tcp_mss(reg_tcp_mss),
+      .cfg_tcp_rto_init(reg_tcp_rto_init),
+      .cfg_tcp_rto_min(reg_tcp_rto_min),
+      .cfg_tcp_rto_max(reg_tcp_rto_max),
+      .cfg_tcp_max_retries(reg_tcp_max_retries),
+      .cfg_tcp_time_wait(reg_tcp_time_wait),
       // the counters' events
       .ev_mac(ev_mac), .ev_rx_fifo(ev_rx_fifo), .ev_stack(ev_stack), .ev_echo(ev_echo),
-      .ev_pktgen(ev_pktgen), .ev_mac_len(ev_mac_len), .ev_pktgen_len(ev_pktgen_len)
+      .ev_pktgen(ev_pktgen), .ev_tcp(ev_tcp), .ev_mac_len(ev_mac_len),
+      .ev_pktgen_len(ev_pktgen_len)
   );
   // the counters, for the harness (at most 128: wirecore.vboard checks the map's count);
   // zero-extended from the map's count

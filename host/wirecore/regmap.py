@@ -85,6 +85,7 @@ EV_SOURCES: tuple[Source, ...] = (
     Source("stack", STACK_EV_W, f"udp_stack cnt_ev (NUM_PORTS = {STACK_PORTS})"),
     Source("echo", 1, "udp_echo cnt_ev (the echo on UDP port 0)"),
     Source("pktgen", 2, "pktgen cnt_ev"),
+    Source("tcp", 24, "tcp_core cnt_ev (zero where no TCP engine is built)"),
     Source("ipb", 16, "ipbus_target cnt_ev", inside="target"),
     Source("regfile", 1, "bit 0: a write refused by write protection", inside="regfile"),
 )
@@ -179,7 +180,7 @@ SYS = Block(
             0x1,
             CONST,
             "Register-map version (major.minor.patch, 8 bits each).",
-            reset=0x00020000,
+            reset=0x00020100,
         ),
         Reg(
             "MAGIC", 0x2, CONST, "Constant 0xA5A55A5A: byte-order and link check.", reset=0xA5A55A5A
@@ -789,6 +790,53 @@ PKTGEN = Block(
     ),
 )
 
+TCP_COUNTERS = [
+    ("RX_SEGMENTS", "segments handed to the session logic (length and checksum good)"),
+    ("RX_BAD_LEN", "segments dropped: shorter than 20 bytes or data offset out of range"),
+    ("RX_BAD_CSUM", "segments dropped: TCP checksum wrong"),
+    ("RX_ERR_IN", "segments dropped: cut short or flagged bad on the way in"),
+    ("RX_BROADCAST", "segments dropped: sent to a broadcast address"),
+    ("SEG_SESSION", "segments that found their session"),
+    ("RST_NO_SESSION", "RSTs sent for segments without a session (closed ports included)"),
+    ("SYN_FULL", "SYNs dropped: no free slot, or the half-open limit reached"),
+    ("UNACCEPTABLE", "segments outside the receive window (answered with an ACK)"),
+    ("OUT_OF_ORDER", "data segments ahead of the next expected byte (not kept)"),
+    ("RST_RCVD", "RSTs received that reset a session"),
+    ("CHALLENGE_ACK", "challenge ACKs sent (RFC 5961: an in-window RST or a SYN)"),
+    ("RTO", "retransmission time-outs"),
+    ("ABORTED", "sessions aborted after the last time-out"),
+    ("ACK_UNSENT", "segments acknowledging data never sent (answered with an ACK)"),
+    ("SEG_SENT", "segments sent for a session (the RSTs of RST_NO_SESSION apart)"),
+    ("DATA_SEG_SENT", "segments sent with data"),
+    ("REXMIT_SEG", "segments retransmitted"),
+    ("ESTABLISHED", "sessions established"),
+    ("CLOSED", "sessions closed (slot freed)"),
+    ("CUT_TO_WINDOW", "data segments cut to the free space of the receive buffer"),
+    ("DUP_ACK_RCVD", "duplicate ACKs received"),
+    ("TX_FRAMES", "frames the TCP engine handed to the transmitter (all it sent)"),
+    ("APP_TX_DROPPED", "bytes the application wrote for a session not open (dropped)"),
+]
+TCP_CFG = [  # name, width, reset, description
+    ("LISTEN_PORT", 16, 7, "Listening port (0: none): a SYN to it opens a session."),
+    ("MSS", 16, 1460, "Our MSS option, and a limit on our segments beside the peer's MSS."),
+    ("RTO_INIT", 16, 1000, "Retransmission time-out before the first RTT sample (ms)."),
+    ("RTO_MIN", 16, 200, "Lower bound of the retransmission time-out (ms)."),
+    ("RTO_MAX", 16, 8000, "Upper bound of the retransmission time-out (ms)."),
+    ("MAX_RETRIES", 4, 10, "Time-outs in a row before a session is aborted with an RST."),
+    ("TIME_WAIT", 16, 100, "TIME_WAIT duration (ms)."),
+]
+TCP = Block(
+    "TCP",
+    0x280,
+    "Hardware TCP engine (rtl/tcp/tcp_core.v): counters of its event strobes (ev_tcp bit "
+    "k is tcp_core's cnt_ev bit k; zero on a board without TCP) and its configuration.",
+    tuple(Cnt(n, k, d, ("tcp", k), "tcp") for k, (n, d) in enumerate(TCP_COUNTERS))
+    + tuple(
+        Reg(n, 0x20 + i, CFG, d, width=w, reset=r, port=f"tcp_{n.lower()}", protect=True)
+        for i, (n, w, r, d) in enumerate(TCP_CFG)
+    ),
+)
+
 MEM_BASE = 0x10000
 MEM_WORDS = 16384
 USER_BASE = 0x20000
@@ -809,7 +857,7 @@ USER = Block(
     mode="block",
 )
 
-REG_BLOCKS: tuple[Block, ...] = (SYS, MAC, NET, STACK, ARP, IPBUS, PKTGEN)
+REG_BLOCKS: tuple[Block, ...] = (SYS, MAC, NET, STACK, ARP, IPBUS, PKTGEN, TCP)
 BLOCKS: tuple[Block, ...] = (*REG_BLOCKS, MEM, USER)
 
 PREFIX = {CFG: "cfg", STS: "sts", STB: "stb"}  # the kinds that have a port

@@ -8,13 +8,13 @@
 //   status (sts_*) are inputs. Reading an unmapped address, writing a read-only one,
 //   or writing a protected register while SYS.WRITE_PROTECT is set answers reg_err
 //   instead of reg_ack.
-// Counters: the map's 89 counters live in one stat_counters (32 bits, wrapping),
+// Counters: the map's 113 counters live in one stat_counters (32 bits, wrapping),
 //   counter i counting the strobe the map gives it on the ev_* inputs (one vector per
 //   source, one strobe per bit, one cycle per event; the value counters add a
 //   16-bit value of ev_*_len with each strobe): see docs/registers.md.
 // Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4
 //   cycles after (a register, the counters' 2-cycle read port, a register; with
-//   CNT_RAM = 1 up to 89 more while the counters' RAM is cleared after reset).
+//   CNT_RAM = 1 up to 113 more while the counters' RAM is cleared after reset).
 // Parameters (checked at elaboration; both tested): CNT_RAM (0: counters in
 //   flip-flops, exact at any rate; 1: in one RAM,
 //   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
@@ -65,11 +65,19 @@ module wirecore_regfile #(
     input  wire [63:0] sts_pktgen_round,
     output wire [511:0] cfg_pktgen_dest_ip,
     output wire [255:0] cfg_pktgen_dest_port,
+    output wire [15:0] cfg_tcp_listen_port,
+    output wire [15:0] cfg_tcp_mss,
+    output wire [15:0] cfg_tcp_rto_init,
+    output wire [15:0] cfg_tcp_rto_min,
+    output wire [15:0] cfg_tcp_rto_max,
+    output wire [3:0] cfg_tcp_max_retries,
+    output wire [15:0] cfg_tcp_time_wait,
     input  wire [9:0] ev_mac,
     input  wire [0:0] ev_rx_fifo,
     input  wire [57:0] ev_stack,
     input  wire [0:0] ev_echo,
     input  wire [1:0] ev_pktgen,
+    input  wire [23:0] ev_tcp,
     input  wire [15:0] ev_ipb,
     input  wire [31:0] ev_mac_len,
     input  wire [15:0] ev_pktgen_len
@@ -81,13 +89,37 @@ module wirecore_regfile #(
         end
     endgenerate
 
-    localparam integer NCNT = 89;  // counters (index: the map's order)
+    localparam integer NCNT = 113;  // counters (index: the map's order)
 
     // the register file's own event: a write refused by write protection
     reg         wp_refused_reg;
     wire [0:0]  ev_regfile = wp_refused_reg;
     // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)
     wire [NCNT-1:0] ev_cnt = {
+        ev_tcp[23],  // 112: TCP.APP_TX_DROPPED
+        ev_tcp[22],  // 111: TCP.TX_FRAMES
+        ev_tcp[21],  // 110: TCP.DUP_ACK_RCVD
+        ev_tcp[20],  // 109: TCP.CUT_TO_WINDOW
+        ev_tcp[19],  // 108: TCP.CLOSED
+        ev_tcp[18],  // 107: TCP.ESTABLISHED
+        ev_tcp[17],  // 106: TCP.REXMIT_SEG
+        ev_tcp[16],  // 105: TCP.DATA_SEG_SENT
+        ev_tcp[15],  // 104: TCP.SEG_SENT
+        ev_tcp[14],  // 103: TCP.ACK_UNSENT
+        ev_tcp[13],  // 102: TCP.ABORTED
+        ev_tcp[12],  // 101: TCP.RTO
+        ev_tcp[11],  // 100: TCP.CHALLENGE_ACK
+        ev_tcp[10],  // 99: TCP.RST_RCVD
+        ev_tcp[9],  // 98: TCP.OUT_OF_ORDER
+        ev_tcp[8],  // 97: TCP.UNACCEPTABLE
+        ev_tcp[7],  // 96: TCP.SYN_FULL
+        ev_tcp[6],  // 95: TCP.RST_NO_SESSION
+        ev_tcp[5],  // 94: TCP.SEG_SESSION
+        ev_tcp[4],  // 93: TCP.RX_BROADCAST
+        ev_tcp[3],  // 92: TCP.RX_ERR_IN
+        ev_tcp[2],  // 91: TCP.RX_BAD_CSUM
+        ev_tcp[1],  // 90: TCP.RX_BAD_LEN
+        ev_tcp[0],  // 89: TCP.RX_SEGMENTS
         ev_stack[54],  // 88: PKTGEN.ARP_MISS
         ev_pktgen[1],  // 87: PKTGEN.SENT_BYTES
         ev_pktgen[0],  // 86: PKTGEN.SENT_PACKETS
@@ -179,6 +211,12 @@ module wirecore_regfile #(
         ev_regfile[0]  // 0: SYS.WP_REFUSED
     };
     wire [NCNT*16-1:0] ev_cnt_val = {
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, ev_pktgen_len[15:0], 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
@@ -213,8 +251,8 @@ module wirecore_regfile #(
     wire [31:0]      cnt_rd_data;
     stat_counters #(
         .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),
-        .VMASK(89'h8000000000000000000044),
-        .WMASK(89'hf800e0000000000000581)
+        .VMASK(113'h8000000000000000000044),
+        .WMASK(113'hf800e0000000000000581)
     ) counters (
         .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
         .rd_en(cnt_rd_en), .rd_addr(cnt_idx_reg), .rd_valid(cnt_rd_valid),
@@ -252,6 +290,13 @@ module wirecore_regfile #(
     reg [15:0] cfg_pktgen_warmup_ms_reg;
     reg [511:0] cfg_pktgen_dest_ip_reg;
     reg [255:0] cfg_pktgen_dest_port_reg;
+    reg [15:0] cfg_tcp_listen_port_reg;
+    reg [15:0] cfg_tcp_mss_reg;
+    reg [15:0] cfg_tcp_rto_init_reg;
+    reg [15:0] cfg_tcp_rto_min_reg;
+    reg [15:0] cfg_tcp_rto_max_reg;
+    reg [3:0] cfg_tcp_max_retries_reg;
+    reg [15:0] cfg_tcp_time_wait_reg;
     assign reg_ack = reg_ack_reg;
     assign reg_err = reg_err_reg;
     assign reg_rdata = reg_rdata_reg;
@@ -283,6 +328,13 @@ module wirecore_regfile #(
     assign cfg_pktgen_warmup_ms = cfg_pktgen_warmup_ms_reg;
     assign cfg_pktgen_dest_ip = cfg_pktgen_dest_ip_reg;
     assign cfg_pktgen_dest_port = cfg_pktgen_dest_port_reg;
+    assign cfg_tcp_listen_port = cfg_tcp_listen_port_reg;
+    assign cfg_tcp_mss = cfg_tcp_mss_reg;
+    assign cfg_tcp_rto_init = cfg_tcp_rto_init_reg;
+    assign cfg_tcp_rto_min = cfg_tcp_rto_min_reg;
+    assign cfg_tcp_rto_max = cfg_tcp_rto_max_reg;
+    assign cfg_tcp_max_retries = cfg_tcp_max_retries_reg;
+    assign cfg_tcp_time_wait = cfg_tcp_time_wait_reg;
 
     always @(posedge clk) begin
         reg_ack_reg <= 1'b0;
@@ -318,6 +370,13 @@ module wirecore_regfile #(
             cfg_pktgen_warmup_ms_reg <= 16'h0;
             cfg_pktgen_dest_ip_reg <= 512'h0;
             cfg_pktgen_dest_port_reg <= 256'h0;
+            cfg_tcp_listen_port_reg <= 16'h7;
+            cfg_tcp_mss_reg <= 16'h5b4;
+            cfg_tcp_rto_init_reg <= 16'h3e8;
+            cfg_tcp_rto_min_reg <= 16'hc8;
+            cfg_tcp_rto_max_reg <= 16'h1f40;
+            cfg_tcp_max_retries_reg <= 4'ha;
+            cfg_tcp_time_wait_reg <= 16'h64;
         end else begin
             if (cnt_rd_en) cnt_pend_reg <= 1'b0;
             if (cnt_rd_valid) begin
@@ -333,7 +392,7 @@ module wirecore_regfile #(
                 reg_err_reg <= reg_we;
             end
             12'h001: begin // SYS.VERSION
-                reg_rdata_reg <= 32'h00020000;
+                reg_rdata_reg <= 32'h00020100;
                 reg_ack_reg <= !reg_we;
                 reg_err_reg <= reg_we;
             end
@@ -1588,6 +1647,244 @@ module wirecore_regfile #(
                 end else begin
                     reg_ack_reg <= 1'b1;
                     if (reg_we) cfg_pktgen_dest_port_reg[255:240] <= reg_wdata[15:0];
+                end
+            end
+            12'h280: begin // TCP.RX_SEGMENTS
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd89;
+                end
+            end
+            12'h281: begin // TCP.RX_BAD_LEN
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd90;
+                end
+            end
+            12'h282: begin // TCP.RX_BAD_CSUM
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd91;
+                end
+            end
+            12'h283: begin // TCP.RX_ERR_IN
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd92;
+                end
+            end
+            12'h284: begin // TCP.RX_BROADCAST
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd93;
+                end
+            end
+            12'h285: begin // TCP.SEG_SESSION
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd94;
+                end
+            end
+            12'h286: begin // TCP.RST_NO_SESSION
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd95;
+                end
+            end
+            12'h287: begin // TCP.SYN_FULL
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd96;
+                end
+            end
+            12'h288: begin // TCP.UNACCEPTABLE
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd97;
+                end
+            end
+            12'h289: begin // TCP.OUT_OF_ORDER
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd98;
+                end
+            end
+            12'h28a: begin // TCP.RST_RCVD
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd99;
+                end
+            end
+            12'h28b: begin // TCP.CHALLENGE_ACK
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd100;
+                end
+            end
+            12'h28c: begin // TCP.RTO
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd101;
+                end
+            end
+            12'h28d: begin // TCP.ABORTED
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd102;
+                end
+            end
+            12'h28e: begin // TCP.ACK_UNSENT
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd103;
+                end
+            end
+            12'h28f: begin // TCP.SEG_SENT
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd104;
+                end
+            end
+            12'h290: begin // TCP.DATA_SEG_SENT
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd105;
+                end
+            end
+            12'h291: begin // TCP.REXMIT_SEG
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd106;
+                end
+            end
+            12'h292: begin // TCP.ESTABLISHED
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd107;
+                end
+            end
+            12'h293: begin // TCP.CLOSED
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd108;
+                end
+            end
+            12'h294: begin // TCP.CUT_TO_WINDOW
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd109;
+                end
+            end
+            12'h295: begin // TCP.DUP_ACK_RCVD
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd110;
+                end
+            end
+            12'h296: begin // TCP.TX_FRAMES
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd111;
+                end
+            end
+            12'h297: begin // TCP.APP_TX_DROPPED
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd112;
+                end
+            end
+            12'h2a0: begin // TCP.LISTEN_PORT
+                reg_rdata_reg <= {16'd0, cfg_tcp_listen_port};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_listen_port_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2a1: begin // TCP.MSS
+                reg_rdata_reg <= {16'd0, cfg_tcp_mss};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_mss_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2a2: begin // TCP.RTO_INIT
+                reg_rdata_reg <= {16'd0, cfg_tcp_rto_init};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_rto_init_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2a3: begin // TCP.RTO_MIN
+                reg_rdata_reg <= {16'd0, cfg_tcp_rto_min};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_rto_min_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2a4: begin // TCP.RTO_MAX
+                reg_rdata_reg <= {16'd0, cfg_tcp_rto_max};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_rto_max_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2a5: begin // TCP.MAX_RETRIES
+                reg_rdata_reg <= {28'd0, cfg_tcp_max_retries};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_max_retries_reg <= reg_wdata[3:0];
+                end
+            end
+            12'h2a6: begin // TCP.TIME_WAIT
+                reg_rdata_reg <= {16'd0, cfg_tcp_time_wait};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_time_wait_reg <= reg_wdata[15:0];
                 end
             end
             default: begin

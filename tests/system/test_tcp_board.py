@@ -45,25 +45,20 @@ def _echo_session(b: VirtualBoard, rng: random.Random, rounds: int, max_size: in
     return len(sent)
 
 
-def _retransmissions(pcap: str) -> int:
+def _tshark_count(pcap: str, flt: str, *opts: str) -> int:
+    """Frames of the capture that match the display filter."""
     r = subprocess.run(
-        [
-            "tshark",
-            "-r",
-            pcap,
-            "-Y",
-            "tcp.analysis.retransmission",
-            "-T",
-            "fields",
-            "-e",
-            "frame.number",
-        ],
+        ["tshark", "-r", pcap, *opts, "-Y", flt, "-T", "fields", "-e", "frame.number"],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert r.returncode == 0, r.stderr
     return len(r.stdout.split())
+
+
+def _retransmissions(pcap: str) -> int:
+    return _tshark_count(pcap, "tcp.analysis.retransmission")
 
 
 def test_tcp_echo_linux(make_board) -> None:
@@ -180,24 +175,63 @@ def test_tcp_echo_under_impairments(make_board) -> None:
     assert total > 100_000
     # the wire record holds the corrupted frames as they were on the wire: tshark must
     # see bad TCP checksums, and retransmissions from both ends
-    r = subprocess.run(
-        [
-            "tshark",
-            "-r",
-            pcap,
-            "-o",
-            "tcp.check_checksum:TRUE",
-            "-Y",
-            "tcp.checksum.status == 0",
-            "-T",
-            "fields",
-            "-e",
-            "frame.number",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    bad = _tshark_count(pcap, "tcp.checksum.status == 0", "-o", "tcp.check_checksum:TRUE")
+    assert bad > 0, "no corrupted segment on the wire"
+    for end in ("ip.src", "ip.dst"):
+        assert _tshark_count(pcap, f"tcp.analysis.retransmission && {end} == {b.cfg.ip}") > 0
+
+
+def test_tcp_counters_and_config_over_ipbus(make_board) -> None:
+    """The TCP block of the register map (docs/registers.md, TCP) over IPbus: after echo
+    sessions and a refused connection the counters agree with the segments tshark counts
+    in the wire record; TCP.LISTEN_PORT moves the listening port at run time."""
+    from wirecore import ipbus
+    from wirecore import regmap as rm
+
+    b = make_board("tcr")
+    with netns.entered(b.cfg.ns):
+        c = ipbus.Client(b.cfg.ip, 50001, timeout=0.5, retries=10)
+
+    def reg(name: str) -> int:
+        return c.read(rm.find(name))[0]
+
+    assert reg("TCP.LISTEN_PORT") == ECHO and reg("TCP.MSS") == 1460
+    rng = random.Random(35)
+    for _ in range(3):
+        _echo_session(b, rng, rounds=5, max_size=3000)
+    s = netns.socket_in(b.cfg.ns, socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(5.0)
+    with pytest.raises(ConnectionRefusedError):
+        s.connect((b.cfg.ip, 9999))
+    s.close()
+    c.write(rm.find("TCP.LISTEN_PORT"), [8007])
+    s = netns.socket_in(b.cfg.ns, socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(5.0)
+    with pytest.raises(ConnectionRefusedError):
+        s.connect((b.cfg.ip, ECHO))
+    s.close()
+    s = netns.socket_in(b.cfg.ns, socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(10.0)
+    s.connect((b.cfg.ip, 8007))
+    s.sendall(b"moved")
+    assert s.recv(100) == b"moved"
+    s.shutdown(socket.SHUT_WR)
+    assert s.recv(100) == b""
+    s.close()
+    time.sleep(0.5)  # the last ACK reaches the board and the record is flushed
+    names = [n for n, _ in rm.TCP_COUNTERS]
+    cnt = {n: reg(f"TCP.{n}") for n in names}
+    pcap = b.cfg.pcap
+    b.down()
+    to_board = _tshark_count(pcap, f"tcp && ip.dst == {b.cfg.ip}")
+    from_board = _tshark_count(pcap, f"tcp && ip.src == {b.cfg.ip}")
+    assert cnt["ESTABLISHED"] == 4 and cnt["CLOSED"] == 4, cnt
+    assert cnt["RST_NO_SESSION"] == 2, cnt  # port 9999, then port 7 once moved
+    assert cnt["RX_SEGMENTS"] == to_board, (cnt, to_board)
+    assert cnt["TX_FRAMES"] == cnt["SEG_SENT"] + cnt["RST_NO_SESSION"] == from_board, (
+        cnt,
+        from_board,
     )
-    assert r.returncode == 0, r.stderr
-    assert len(r.stdout.split()) > 0, "no corrupted segment on the wire"
-    assert _retransmissions(pcap) > 0
+    assert cnt["DATA_SEG_SENT"] == _tshark_count(pcap, f"tcp.len > 0 && ip.src == {b.cfg.ip}")
+    bad = ("RX_BAD_LEN", "RX_BAD_CSUM", "RX_ERR_IN", "RTO", "ABORTED", "REXMIT_SEG")
+    assert all(cnt[n] == 0 for n in bad), cnt
