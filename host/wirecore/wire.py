@@ -78,6 +78,17 @@ class Udp:
 
 
 @dataclass(frozen=True)
+class Tcp:
+    src_ip: str
+    dst_ip: str
+    src_port: int
+    dst_port: int
+    seq: int
+    flags: int
+    payload: bytes
+
+
+@dataclass(frozen=True)
 class Record:
     t_ns: int
     direction: Direction
@@ -133,6 +144,25 @@ class Record:
             int.from_bytes(seg[0:2], "big"),
             int.from_bytes(seg[2:4], "big"),
             seg[8:n],
+        )
+
+    def tcp(self) -> Tcp | None:
+        """The TCP segment the frame carries, or None (no checksum check)."""
+        ip = self.ipv4()
+        if ip is None or ip[0] != 6 or len(ip[3]) < 20:
+            return None
+        seg = ip[3]
+        off = (seg[12] >> 4) * 4
+        if off < 20 or off > len(seg):
+            return None
+        return Tcp(
+            socket.inet_ntoa(ip[1]),
+            socket.inet_ntoa(ip[2]),
+            int.from_bytes(seg[0:2], "big"),
+            int.from_bytes(seg[2:4], "big"),
+            int.from_bytes(seg[4:8], "big"),
+            seg[13],
+            seg[off:],
         )
 
     def icmp_echo(self) -> tuple[int, int, int] | None:

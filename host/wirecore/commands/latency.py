@@ -30,17 +30,7 @@ if TYPE_CHECKING:
 DEFAULT_SIZES = "16,64,128,256,512,768,1024,1280,1472"
 
 
-def sizes_type(text: str) -> list[int]:
-    try:
-        v = sorted({int(x, 0) for x in text.split(",") if x.strip()})
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: give sizes like 16,64,1472") from None
-    if len(v) < 2:
-        raise argparse.ArgumentTypeError("give at least two different sizes for the fit")
-    bad = [x for x in v if not 16 <= x <= 1472]
-    if bad:
-        raise argparse.ArgumentTypeError(f"sizes must be 16..1472 bytes: {bad}")
-    return v
+sizes_type = common.sizes_type(16, 1472, at_least=2)  # a fit needs two
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -123,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
                 args.timeout,
                 lambda: prog.advance(task),
             )
-    wire_rows, wire_sum, wire_pts = _wire(sess, no_wire, b.echo_port)
+    wire_rows, wire_sum, wire_pts = wire_section(
+        sess, no_wire, lambda recs: onwire.echo_pairs(recs, b.echo_port)
+    )
     if len({s for s, _, _ in samples}) < 2:
         common.console().print(
             f"[red]latency: no replies from {b.ip}:{b.echo_port} ({lost} timed out)[/red]"
@@ -190,15 +182,28 @@ def wire_turnaround(
     return per, fits
 
 
-def _wire(
-    sess: onwire.Session | None, why: str, echo_port: int
+def wire_section(
+    sess: onwire.Session | None,
+    why: str,
+    pairs_of: Callable[[list[wire.Record]], list[onwire.EchoPair]],
 ) -> tuple[list[tuple[str, str]], dict, dict | None]:
+    """The run's figures on the board's wire: rows, summary, and points for a plot;
+    ``pairs_of`` matches the requests with their echoes in the run's frames."""
     if sess is None:
         return [], {"available": False, "why": why}, None
     recs, drops, simulated = sess.finish()
     if not simulated:
         return [("on the board's wire", onwire.WALL_CLOCK)], {"available": False}, None
-    pairs = onwire.echo_pairs(recs, echo_port)
+    rows, summ, per, fits = wire_report(pairs_of(recs), drops)
+    pts = {m: {k: 8 * v["median"] for k, v in d.items()} for m, d in per.items()}
+    return rows, summ, {"medians_ns": pts, "fits": fits} if fits else None
+
+
+def wire_report(
+    pairs: list[onwire.EchoPair], drops: onwire.Drops
+) -> tuple[list[tuple[str, str]], dict, dict[str, dict], dict[str, LinFit] | None]:
+    """The board's turnaround per size from request/echo pairs: the table's rows, the
+    summary for --save, the figures per size and the fits (None under two sizes)."""
     per, fits = wire_turnaround(pairs)
     rows = [(onwire.SECTION_WIRE, "")]
     lifo, filo = per["last_in_first_out"], per["first_in_last_out"]
@@ -231,5 +236,4 @@ def _wire(
             rows.append((f"fit, {label}", f"{f.slope:.3f} ns/byte, {f.intercept:,.1f} ns"))
             summ[m] = {"slope_ns_per_byte": f.slope, "intercept_ns": f.intercept, "r2": f.r2}
     rows += drops.rows()
-    pts = {m: {k: 8 * v["median"] for k, v in d.items()} for m, d in per.items()}
-    return rows, summ, {"medians_ns": pts, "fits": fits} if fits else None
+    return rows, summ, per, fits

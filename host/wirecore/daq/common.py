@@ -78,6 +78,26 @@ def int_range(lo: int, hi: int | None = None) -> Callable[[str], int]:
     return conv
 
 
+def sizes_type(lo: int, hi: int, at_least: int = 1, why: str = "") -> Callable[[str], list[int]]:
+    """argparse type: comma-separated sizes, each lo..hi bytes, at least ``at_least``
+    different ones; sorted, without repeats."""
+
+    def parse(text: str) -> list[int]:
+        try:
+            v = sorted({int(x, 0) for x in text.split(",") if x.strip()})
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: give sizes like {lo},{hi}") from None
+        if len(v) < at_least:
+            n = {2: "two"}.get(at_least, str(at_least))
+            raise argparse.ArgumentTypeError(f"give at least {n} different sizes")
+        bad = [x for x in v if not lo <= x <= hi]
+        if not v or bad:
+            raise argparse.ArgumentTypeError(f"sizes must be {lo}..{hi} bytes{why}: {bad}")
+        return v
+
+    return parse
+
+
 def positive_float(text: str) -> float:
     try:
         v = float(text)

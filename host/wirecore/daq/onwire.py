@@ -351,19 +351,23 @@ def generator_figures(frames: Sequence[Record]) -> GeneratorFigures:
 
 @dataclass(frozen=True)
 class EchoPair:
-    request: Record
-    reply: Record
-    payload: int  # UDP payload bytes
+    request: Record  # the frame with the request's first byte
+    reply: Record  # the frame with the reply's first byte
+    payload: int  # UDP payload bytes (TCP: the bytes of the PC's write)
+    request_end: Record | None = None  # the frame with the request's last byte (TCP)
+    reply_end: Record | None = None  # the frame with the reply's last byte (TCP)
 
     @property
     def last_in_first_out(self) -> int:
         """Cycles from the request's last byte in to the reply's first byte out."""
-        return (self.reply.t_ns - self.request.last_byte_ns) // NS_PER_CYCLE
+        end = self.request_end or self.request
+        return (self.reply.t_ns - end.last_byte_ns) // NS_PER_CYCLE
 
     @property
     def first_in_last_out(self) -> int:
         """Cycles from the request's first byte in to the reply's last byte out."""
-        return (self.reply.last_byte_ns - self.request.t_ns) // NS_PER_CYCLE
+        end = self.reply_end or self.reply
+        return (end.last_byte_ns - self.request.t_ns) // NS_PER_CYCLE
 
     @property
     def first_in_first_out(self) -> int:
@@ -386,6 +390,53 @@ def echo_pairs(records: Iterable[Record], port: int, ip: str | None = None) -> l
             req = waiting.pop((u.dst_ip, u.dst_port, u.payload), None)
             if req is not None:
                 out.append(EchoPair(req, r, len(u.payload)))
+    return out
+
+
+def tcp_echo_pairs(
+    records: Iterable[Record], port: int, local_port: int, writes: Sequence[int], ip: str
+) -> list[EchoPair]:
+    """The PC's writes on its connection from ``local_port`` to the board's echo at
+    ``ip``:``port`` (``writes``: their sizes, in order) matched with their echoes: an
+    echo returns byte k of the PC's stream as byte k of the board's, whatever the
+    segments. Each pair holds the frames carrying the write's first and last bytes in
+    and the echo's first and last bytes out (the first copy of each on the wire, so a
+    retransmission does not move them). Positions count from the connection's SYNs; a
+    write whose bytes are not all on the wire in both directions has no pair."""
+    M = 1 << 32
+    isn: list[int | None] = [None, None]  # PC's, board's
+    segs: tuple[list[tuple[int, int, Record]], ...] = ([], [])  # (position, bytes, frame)
+    for r in records:
+        t = r.tcp()
+        if t is None:
+            continue
+        if r.direction == Direction.TO_BOARD:
+            if (t.dst_ip, t.dst_port, t.src_port) != (ip, port, local_port):
+                continue
+            side = 0
+        else:
+            if (t.src_ip, t.src_port, t.dst_port) != (ip, port, local_port):
+                continue
+            side = 1
+        if t.flags & 0x02:  # SYN: the connection's numbering starts
+            isn[side] = t.seq
+        elif isn[side] is not None and t.payload:
+            segs[side].append(((t.seq - isn[side] - 1) % M, len(t.payload), r))
+
+    def holder(side: int, byte: int) -> Record | None:
+        for pos, n, rec in segs[side]:  # in time order: the first copy on the wire
+            if (byte - pos) % M < n:
+                return rec
+        return None
+
+    out: list[EchoPair] = []
+    start = 0
+    for n in writes:
+        ends = [holder(side, b) for side in (0, 1) for b in (start, start + n - 1)]
+        if all(e is not None for e in ends):
+            a, b, c, d = ends
+            out.append(EchoPair(a, c, n, b, d))  # type: ignore[arg-type]
+        start += n
     return out
 
 
