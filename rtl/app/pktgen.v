@@ -240,6 +240,11 @@ module pktgen #(
 
     // ---------------------------------------------------------------- payload
     reg [16:0] rem_reg;          // payload bytes still to send
+    // last_beat_dup_reg: last_beat (rem_reg <= BEAT_BYTES) as a register, loaded where
+    // rem_reg is. Timing: tlast ends the datagram, which reaches the state, the pass
+    // counter's enable and the sent count, so it starts from a flip-flop, not a compare.
+    // The unit test checks it every cycle.
+    reg        last_beat_dup_reg;
     reg [4:0]  hdr_beat_reg;     // header beats sent (HDR_BEATS: the header is done)
     reg [63:0] ts_reg;           // timestamp of the datagram in progress
     reg        pass_end_reg;     // the datagram goes to the last destination of a pass
@@ -254,7 +259,9 @@ module pktgen #(
     assign status_round = {round_hi_reg, round_lo_reg};
 
     wire        in_header = (hdr_beat_reg < HDR_BEATS[4:0]);
-    wire        last_beat = (rem_reg <= BEAT_BYTES);
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        last_beat = (rem_reg <= BEAT_BYTES);  // (the unit test compares the copy)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [63:0] ts_now    = cfg_ts_ext ? ts_in : cycles;
     wire [31:0] seed_x    = round_lo_reg ^ SEED_XOR;
     wire [31:0] seed      = (seed_x == 32'd0) ? 32'd1 : seed_x;
@@ -285,7 +292,7 @@ module pktgen #(
     assign m_axis_tvalid = (state_reg == STATE_PAY);
     assign m_axis_tdata  = tdata;
     assign m_axis_tkeep  = tkeep;
-    assign m_axis_tlast  = last_beat;
+    assign m_axis_tlast  = last_beat_dup_reg;
     assign m_axis_tuser  = 1'b0;
 
     assign m_hdr_valid         = (state_reg == STATE_HDR);
@@ -305,21 +312,24 @@ module pktgen #(
 
     always @(posedge clk) begin
         if (hdr_fire) begin
-            rem_reg      <= priming_reg ? 17'd0 : {1'b0, len_reg};
+            rem_reg           <= priming_reg ? 17'd0 : {1'b0, len_reg};
+            last_beat_dup_reg <= priming_reg || ({1'b0, len_reg} <= BEAT_BYTES);
             ts_reg       <= ts_now;
             hdr_beat_reg <= 5'd0;
             pass_end_reg <= last_dst;
             lfsr_reg     <= seed;
         end else if (beat_fire) begin
-            rem_reg <= (rem_reg > BEAT_BYTES) ? rem_reg - BEAT_BYTES : 17'd0;
+            rem_reg           <= (rem_reg > BEAT_BYTES) ? rem_reg - BEAT_BYTES : 17'd0;
+            last_beat_dup_reg <= (rem_reg <= 2 * BEAT_BYTES);  // rem_reg - BEAT_BYTES <= BEAT_BYTES
             if (in_header)
                 hdr_beat_reg <= hdr_beat_reg + 5'd1;
             else
                 lfsr_reg <= lfsr_out[DATA_W+31:DATA_W];
         end
         if (rst) begin
-            rem_reg      <= 17'd0;
-            hdr_beat_reg <= HDR_BEATS[4:0];
+            rem_reg           <= 17'd0;
+            last_beat_dup_reg <= 1'b1;
+            hdr_beat_reg      <= HDR_BEATS[4:0];
         end
     end
 
@@ -328,7 +338,7 @@ module pktgen #(
     reg        last_pkt_reg;                     // the datagram in progress is the run's last
     reg        stop_pending_reg, stop_pending_next;   // `stop` came during the run
     reg [31:0] gap_left_reg;                     // idle cycles left (cfg_gap until the gap)
-    reg [15:0] warm_left_reg, warm_left_next;    // warm-up ticks still to wait
+    reg [15:0] warm_left_reg, warm_left_next;    // warm-up ticks to wait after the next one
 
     wire sent_ev  = (state_reg == STATE_PAY) && pkt_done && !priming_reg;
     assign cnt_ev     = {sent_ev, sent_ev};
@@ -382,7 +392,8 @@ module pktgen #(
                 if (priming_reg) begin
                     if (dst_idx_reg == 4'd0) begin  // every destination primed
                         state_next     = stopping ? STATE_IDLE : STATE_WARM;
-                        warm_left_next = cfg_warmup_ms;
+                        // cfg_warmup_ms ticks, at least one
+                        warm_left_next = (cfg_warmup_ms == 16'd0) ? 16'd0 : cfg_warmup_ms - 16'd1;
                     end else begin
                         state_next = stopping ? STATE_IDLE : STATE_HDR;
                     end
@@ -408,10 +419,11 @@ module pktgen #(
                 if (stopping)
                     state_next = STATE_IDLE;
                 else if (tick_1ms) begin
-                    warm_left_next = warm_left_reg - 16'd1;
-                    if (warm_left_reg <= 16'd1) begin
+                    if (warm_left_reg == 16'd0) begin
                         state_next   = STATE_HDR;
                         priming_next = 1'b0;
+                    end else begin
+                        warm_left_next = warm_left_reg - 16'd1;
                     end
                 end
             end

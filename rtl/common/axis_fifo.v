@@ -104,6 +104,12 @@ module axis_fifo #(
     reg  [AW-1:0] wr_ptr_reg;  // committed: everything below is visible to the reader
     reg  [AW-1:0] wr_ptr_cur_reg;  // next address to write (frame mode: ahead of wr_ptr_reg)
     reg  [AW-1:0] rd_ptr_reg;
+    // rd_ptr_inc_dup_reg, rd_ptr_m1_dup_reg: rd_ptr_reg + 1 and rd_ptr_reg - 1, stepping
+    // with it, so that the flag compares wr_ptr_cur_reg + 1 == rd_ptr_reg (full) and
+    // rd_ptr_reg + 1 == wr_ptr_reg (empty) have no incrementer before them (Fmax). The unit
+    // test checks both every cycle.
+    reg  [AW-1:0] rd_ptr_inc_dup_reg;
+    reg  [AW-1:0] rd_ptr_m1_dup_reg;
     reg           full_reg;  // wr_ptr_cur_reg is DEPTH beats ahead of rd_ptr_reg
     reg           full_wr_reg;  // frame mode: the open frame alone fills the FIFO
     reg           empty_reg;  // nothing committed at rd_ptr_reg
@@ -179,7 +185,7 @@ module axis_fifo #(
             // cycle's rd_ptr, and equals this cycle's exactly when no read moved it
             // (rd_prev_reg low; DEPTH >= 2)
             if (to_rev) full_reg <= (wr_ptr_reg == rd_ptr_reg) && !committed_zero;
-            else if (to_inc) full_reg <= (wr_ptr_cur_reg + 1'b1 == rd_ptr_reg);
+            else if (to_inc) full_reg <= (wr_ptr_cur_reg == rd_ptr_m1_dup_reg);  // +1 == rd_ptr
             else full_reg <= full_reg && !rd_prev_reg;
             // (the open frame, wr_ptr_cur - wr_ptr, is at most W < DEPTH on a store)
             if (to_rev || commit) full_wr_reg <= 1'b0;
@@ -189,15 +195,21 @@ module axis_fifo #(
 
     always @(posedge clk) begin
         if (rst) begin
-            rd_ptr_reg    <= {AW{1'b0}};
-            empty_reg     <= 1'b1;
-            out_valid_reg <= 1'b0;
-            rd_prev_reg   <= 1'b0;
+            rd_ptr_reg         <= {AW{1'b0}};
+            rd_ptr_inc_dup_reg <= {{(AW-1){1'b0}}, 1'b1};
+            rd_ptr_m1_dup_reg  <= {AW{1'b1}};
+            empty_reg          <= 1'b1;
+            out_valid_reg      <= 1'b0;
+            rd_prev_reg        <= 1'b0;
         end else begin
             rd_prev_reg <= rd;
-            if (rd) rd_ptr_reg <= rd_ptr_reg + 1'b1;
+            if (rd) begin
+                rd_ptr_reg <= rd_ptr_reg + 1'b1;
+                rd_ptr_inc_dup_reg <= rd_ptr_inc_dup_reg + 1'b1;
+                rd_ptr_m1_dup_reg <= rd_ptr_reg;
+            end
             // a read: C is 1..DEPTH, so equal addresses mean C = 1 (empty after the read)
-            empty_reg <= rd ? (rd_ptr_reg + 1'b1 == wr_ptr_reg) : committed_zero;
+            empty_reg <= rd ? (rd_ptr_inc_dup_reg == wr_ptr_reg) : committed_zero;  // rd_ptr + 1
             if (rd) out_valid_reg <= 1'b1;
             else if (m_axis_tready) out_valid_reg <= 1'b0;
         end

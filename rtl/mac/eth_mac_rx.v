@@ -23,8 +23,9 @@
 // Ports: clk, rst (sync, active high), ce; gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er;
 // m_axis_t{data[7:0],valid,last,user} (no tready: a MAC cannot stall the wire);
 // cfg_max_len[15:0] (largest good frame, FCS included: 1518, or up to 9018 for jumbo;
-// 0 means the default 1518; compared with the count as each byte is counted, so a change
-// applies from the next byte);
+// 0 means the default 1518; registered, then compared with the count as each byte is
+// counted, so a change takes effect one cycle after it reaches the port: change it
+// between frames);
 // stat_* one-cycle strobes (combinational from state; ignore them while rst is high).
 // Latency (ce = 1): byte i of the frame leaves on m_axis 7 cycles after it is on
 // gmii_rxd (it waits for byte i+5: the FCS is only known to be FCS at the end); the
@@ -61,15 +62,24 @@ module eth_mac_rx (
     reg         rx_dv_reg, rx_er_reg;
     reg         sample_reg;       // rxd_reg, rx_dv_reg, rx_er_reg were sampled last cycle
                                   // (ce): process them now
+    // sfd_dup_reg, preamble_dup_reg: rxd_reg == 0xD5 / 0x55, decoded as the byte is
+    // sampled, so the frame start (an enable of some 60 flip-flops) comes from a flip-flop,
+    // not a compare (Fmax). The unit test checks them every cycle.
+    reg         sfd_dup_reg, preamble_dup_reg;
 
     reg         in_frame_reg;     // SFD seen, taking bytes
     reg         drop_reg;         // ignore bytes until rx_dv falls
     reg  [15:0] cnt_reg;          // bytes of this frame so far (FCS included)
-    reg         at_max_len_reg;   // cnt_reg >= max_len: one more byte is oversize (set
-                                  // with the count, so the frame's control reads a flip-flop
-                                  // instead of a 16-bit compare)
+    // Flags set with the count (each byte compares the count before it with the limit
+    // less one), so the frame's control reads flip-flops instead of 16-bit compares (the
+    // unit test checks them, and delay_valid_reg[3] == (cnt_reg >= 4), every cycle):
+    reg         at_max_len_reg;   // cnt_reg >= max_len: one more byte is oversize
+    reg         long_enough_reg;  // cnt_reg >= MIN_FRAME: not a runt
+    reg  [15:0] max_len_m1_reg;   // max_len - 1, loaded every cycle (max_len: cfg_max_len,
+                                  // or DEFAULT_MAX_LEN for 0)
     reg  [31:0] delay_reg;        // the last four bytes (the FCS if the frame ends now),
                                   // the newest in [7:0]
+    reg  [3:0]  delay_valid_reg;  // [i]: byte i of delay_reg (bits 8i+7:8i) is of this frame
     reg  [7:0]  hold_reg;         // the byte before them: it goes out with the next one,
     reg         hold_valid_reg;   // or as the last beat when the frame ends
     reg         er_seen_reg;      // gmii_rx_er during this frame
@@ -92,13 +102,10 @@ module eth_mac_rx (
         .crc_in(crc_reg), .data(rxd_reg), .keep(1'b1), .crc_out(crc_next)
     );
 
-    wire        sfd = (rxd_reg == 8'hD5);
-    wire        preamble = (rxd_reg == 8'h55);
     wire        byte_in = sample_reg && rx_dv_reg && in_frame_reg;
-    wire [15:0] max_len = (cfg_max_len == 16'd0) ? DEFAULT_MAX_LEN : cfg_max_len;
-    wire        delay_full = (cnt_reg >= 16'd4);      // delay_reg holds bytes of this frame only
-    wire        long_enough = (cnt_reg >= MIN_FRAME);  // not a runt
-    wire [15:0] cnt_inc = cnt_reg + 16'd1;            // the count with this byte
+    wire [15:0] max_len_m1 = (cfg_max_len == 16'd0) ? DEFAULT_MAX_LEN - 16'd1
+                                                    : cfg_max_len - 16'd1;
+    wire        delay_full = delay_valid_reg[3];  // delay_reg holds bytes of this frame only
 
     // Status strobes, decoded from registers: the end of a frame is classified in the
     // cycle its last beat is registered, when cnt_reg still holds its length (a new
@@ -106,9 +113,9 @@ module eth_mac_rx (
     wire over_now = byte_in && at_max_len_reg;
     assign stat_rx_oversize = over_now && !(er_seen_reg || rx_er_reg);
     assign stat_rx_er = (over_now && (er_seen_reg || rx_er_reg)) || (end_reg && er_seen_reg);
-    assign stat_rx_runt = end_reg && !er_seen_reg && !long_enough;
-    assign stat_rx_bad_fcs = end_reg && !er_seen_reg && long_enough && !crc_ok_reg;
-    assign stat_rx_frame = end_reg && !er_seen_reg && long_enough && crc_ok_reg;
+    assign stat_rx_runt = end_reg && !er_seen_reg && !long_enough_reg;
+    assign stat_rx_bad_fcs = end_reg && !er_seen_reg && long_enough_reg && !crc_ok_reg;
+    assign stat_rx_frame = end_reg && !er_seen_reg && long_enough_reg && crc_ok_reg;
     assign stat_rx_bytes = cnt_reg;
 
     always @(posedge clk) begin
@@ -117,10 +124,13 @@ module eth_mac_rx (
         m_axis_tuser_reg <= 1'b0;
         end_reg <= 1'b0;
         crc_ok_reg <= (crc_reg == CRC_RESIDUE);
+        max_len_m1_reg <= max_len_m1;
 
         sample_reg <= ce;
         if (ce) begin
             rxd_reg <= gmii_rxd;
+            sfd_dup_reg <= (gmii_rxd == 8'hD5);
+            preamble_dup_reg <= (gmii_rxd == 8'h55);
             rx_dv_reg <= gmii_rx_dv;
             rx_er_reg <= gmii_rx_er;
         end
@@ -132,23 +142,28 @@ module eth_mac_rx (
                 end_reg <= 1'b1;
             end
         end else if (sample_reg && rx_dv_reg && !in_frame_reg && !drop_reg) begin
-            if (sfd) begin
+            if (sfd_dup_reg) begin
                 in_frame_reg <= 1'b1;
                 cnt_reg <= 16'd0;
                 at_max_len_reg <= 1'b0;  // (max_len is at least 1)
+                long_enough_reg <= 1'b0;
+                delay_valid_reg <= 4'd0;
                 crc_reg <= 32'hFFFFFFFF;
                 er_seen_reg <= 1'b0;
                 hold_valid_reg <= 1'b0;
-            end else if (!preamble) begin
+            end else if (!preamble_dup_reg) begin
                 drop_reg <= 1'b1;
             end
         end
 
         if (byte_in) begin
             delay_reg <= {delay_reg[23:0], rxd_reg};
+            delay_valid_reg <= {delay_valid_reg[2:0], 1'b1};
             crc_reg <= crc_next;
-            cnt_reg <= cnt_inc;
-            at_max_len_reg <= (cnt_inc >= max_len);
+            cnt_reg <= cnt_reg + 16'd1;
+            // with this byte the count reaches max_len / MIN_FRAME
+            at_max_len_reg <= (cnt_reg >= max_len_m1_reg);
+            long_enough_reg <= (cnt_reg >= MIN_FRAME - 16'd1);
             er_seen_reg <= er_seen_reg || rx_er_reg;
             if (at_max_len_reg) begin
                 // one byte more than allowed: cut the frame here, drop the rest
@@ -175,7 +190,7 @@ module eth_mac_rx (
             m_axis_tdata_reg <= hold_reg;
             m_axis_tvalid_reg <= hold_valid_reg;
             m_axis_tlast_reg <= 1'b1;
-            m_axis_tuser_reg <= er_seen_reg || !long_enough || !crc_ok_reg;
+            m_axis_tuser_reg <= er_seen_reg || !long_enough_reg || !crc_ok_reg;
             out_open_reg <= 1'b0;
         end
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from unit.cnt_ev_mon import EvMon
 
 MASK = 0x80200003
@@ -96,8 +96,20 @@ class Tb:
         await ClockCycles(d.clk, 3)
         d.rst.value = 0
         cocotb.start_soon(self.monitor())
+        cocotb.start_soon(self.check_copies())
         self.ev = EvMon(d, ["packets", "bytes"], values={"bytes": ("cnt_ev_len", 0, 16)})
         self.ev_base = self.ev.counts()
+
+    async def check_copies(self) -> None:
+        """Every cycle: last_beat_dup_reg, the register pktgen keeps for timing, equals
+        what it copies (last_beat, rem_reg <= KEEP_W)."""
+        d = self.dut
+        while True:
+            await RisingEdge(d.clk)
+            await ReadOnly()
+            assert int(d.last_beat_dup_reg.value) == int(d.last_beat.value), (
+                "last_beat_dup_reg differs from last_beat"
+            )
 
     async def write_dst(self, idx: int, ip: int, port: int) -> None:
         d = self.dut

@@ -109,6 +109,22 @@ async def _check_gray(clk: object, binary: object, gray: object) -> None:
         assert int(gray.value) == b ^ (b >> 1), f"Gray pointer {gray} differs from bin2gray({b})"  # type: ignore[attr-defined]
 
 
+async def _check_ptr_copies(clk: object, dut: object, depth: int) -> None:
+    """axis_fifo, in every cycle (after the edge): rd_ptr_inc_dup_reg and rd_ptr_m1_dup_reg,
+    the read pointer's copies kept for timing, are rd_ptr_reg + 1 and - 1 (mod DEPTH)."""
+    while True:
+        await RisingEdge(clk)  # type: ignore[arg-type]
+        await ReadOnly()
+        rd = dut.rd_ptr_reg.value  # type: ignore[attr-defined]
+        if not rd.is_resolvable:
+            continue  # before the first reset
+        p = int(rd)
+        inc = int(dut.rd_ptr_inc_dup_reg.value)  # type: ignore[attr-defined]
+        m1 = int(dut.rd_ptr_m1_dup_reg.value)  # type: ignore[attr-defined]
+        assert inc == (p + 1) % depth, f"rd_ptr_inc_dup_reg {inc} with rd_ptr_reg {p}"
+        assert m1 == (p - 1) % depth, f"rd_ptr_m1_dup_reg {m1} with rd_ptr_reg {p}"
+
+
 class FifoTb:
     """Drives a FIFO's s_axis and collects its m_axis.
 
@@ -155,7 +171,9 @@ class FifoTb:
                 Clock(self.m_clk, m_period or s_period, unit="ns").start()  # type: ignore[arg-type]
             )
         self.status.start()
-        if not self.sync:
+        if self.sync:
+            cocotb.start_soon(_check_ptr_copies(self.s_clk, self.dut, self.cfg.depth))
+        else:
             # the Gray pointers that cross between the clocks are flip-flops: each must
             # equal the Gray code of its binary pointer in every cycle of its clock
             if not self.cfg.frame:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import zlib
 
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge
 from scapy.layers.l2 import Ether
 from unit.cnt_ev_mon import EvMon
 
@@ -29,6 +29,31 @@ class MacEvents:
 
     def counts(self) -> dict[str, int]:
         return {**self.tx.counts(), **self.rx.counts()}
+
+
+async def check_rx_copies(rx, clk, max_len: int) -> None:
+    """Every cycle of ``clk``: the registers eth_mac_rx (``rx``) keeps for timing equal what
+    they stand for. sfd_dup_reg and preamble_dup_reg are rxd_reg == 0xD5 / 0x55;
+    max_len_m1_reg is the limit less one (``max_len``, 0 meaning 1518, held constant); in a
+    frame and in the cycle its end is classified, delay_valid_reg[3], long_enough_reg and
+    at_max_len_reg are cnt_reg >= 4, >= 64 and >= the limit."""
+    limit = max_len or 1518
+    while True:
+        await RisingEdge(clk)
+        await ReadOnly()
+        if not all(s.value.is_resolvable for s in (rx.rxd_reg, rx.in_frame_reg, rx.end_reg)):
+            continue  # before the first sample or the reset
+        rxd = int(rx.rxd_reg.value)
+        assert int(rx.sfd_dup_reg.value) == (rxd == 0xD5), f"sfd_dup_reg wrong, rxd_reg {rxd:#x}"
+        assert int(rx.preamble_dup_reg.value) == (rxd == 0x55), (
+            f"preamble_dup_reg wrong, rxd_reg {rxd:#x}"
+        )
+        assert int(rx.max_len_m1_reg.value) == limit - 1, "max_len_m1_reg is not the limit - 1"
+        if int(rx.in_frame_reg.value) or int(rx.end_reg.value):
+            cnt = int(rx.cnt_reg.value)
+            assert int(rx.delay_valid_reg.value) >> 3 == (cnt >= 4), f"delay_valid_reg, cnt {cnt}"
+            assert int(rx.long_enough_reg.value) == (cnt >= 64), f"long_enough_reg, cnt {cnt}"
+            assert int(rx.at_max_len_reg.value) == (cnt >= limit), f"at_max_len_reg, cnt {cnt}"
 
 
 def make_frame(payload_len: int, seed: int, ethertype: int = 0x88B5) -> bytes:

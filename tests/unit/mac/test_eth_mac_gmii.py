@@ -22,6 +22,7 @@ from mac_tb import (
     PREAMBLE,
     EnMonitor,
     MacEvents,
+    check_rx_copies,
     check_wire_frame,
     drive_axis,
     last_user,
@@ -45,6 +46,7 @@ class TB:
         dut.cfg_ifg.value = 12
         dut.cfg_max_len.value = max_len
         dut.s_axis_tuser.value = 0
+        cocotb.start_soon(check_rx_copies(dut.u_core.u_rx, dut.rx_clk, max_len))
 
     async def reset(self) -> None:
         d = self.dut

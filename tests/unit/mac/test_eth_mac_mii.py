@@ -19,7 +19,15 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb_run import run
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import GmiiFrame, MiiSink, MiiSource
-from mac_tb import EnMonitor, MacEvents, check_wire_frame, last_user, make_frame, padded
+from mac_tb import (
+    EnMonitor,
+    MacEvents,
+    check_rx_copies,
+    check_wire_frame,
+    last_user,
+    make_frame,
+    padded,
+)
 
 
 class TB:
@@ -36,6 +44,7 @@ class TB:
         )
         dut.cfg_ifg.value = 12
         dut.cfg_max_len.value = 1518
+        cocotb.start_soon(check_rx_copies(dut.u_core.u_rx, dut.mii_rx_clk, 1518))
 
     async def reset(self) -> None:
         d = self.dut
