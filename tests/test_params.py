@@ -241,6 +241,10 @@ CASES: list[Case] = [
     _c("link_tx", SKIPS=16),
     _c("link_tx", CC_INTERVAL=6),
     _c("link_rx", LANES=9),
+    _c("link_layer", LANES=2),
+    _c("link_layer", MAX_WORDS=100),
+    _c("link_layer", MAX_RETRIES=0),
+    _c("link_layer", TIMEOUT=63),
 ]
 
 

@@ -15,8 +15,9 @@
 // ignored) and the next /A/ starts another. UP: one bonded word every cycle on m_*
 // (m_valid), starting with the word after the alignment marker. The link goes DOWN when a
 // lane loses its lock (cnt_ev[1]: bit errors beyond the lane's limit, a slip, a lost
-// signal) or when a marker reaches the output on some lanes but not all (cnt_ev[2]: the
-// lanes moved against each other; that word is not given). Words are given only while
+// signal) or when a marker reaches the output on some lanes while another lane shows
+// neither a marker nor a code error (cnt_ev[2]: the lanes moved against each other; that
+// word is not given). Words are given only while
 // UP; the link comes back by itself: DOWN, HUNT, UP again once the lanes lock.
 //
 // Ports: clk, rst (sync, active high); s_data[8*LANES-1:0], s_k, s_err, s_valid
@@ -70,7 +71,10 @@ module link_deskew #(
     wire               all_lock = &s_valid;
     wire [LANES-1:0]   is_marker;               // /A/ on the input
     wire [LANES-1:0]   out_marker;              // /A/ on the delayed output
-    wire               misalign = valid_reg && |out_marker && !(&out_marker);
+    wire [LANES-1:0]   out_err;                 // a code error on the delayed output
+    // a marker on some lanes, and a lane with neither a marker nor an error (a lane whose
+    // marker was hit by a bit error is no evidence of misalignment)
+    wire               misalign = valid_reg && |out_marker && !(&(out_marker | out_err));
 
     genvar g;
     generate
@@ -80,6 +84,7 @@ module link_deskew #(
             wire [3:0] rd_addr = wr_ptr_reg - 4'd1 - delay_reg[4*g +: 4];
             assign is_marker[g] = s_valid[g] && s_k[g] && !s_err[g] && s_data[8*g +: 8] == K28_3;
             assign out_marker[g] = out_reg[8] && !out_reg[9] && out_reg[7:0] == K28_3;
+            assign out_err[g] = out_reg[9];
             always @(posedge clk) begin
                 dly_mem[wr_ptr_reg] <= {s_err[g], s_k[g], s_data[8*g +: 8]};
                 out_reg <= dly_mem[rd_addr];
