@@ -25,7 +25,7 @@
 // m_data[8*LANES-1:0], m_k, m_err [LANES-1:0], m_valid; up (level: the link is UP);
 // cnt_ev[3:0] strobes: [0] link up, [1] link down: a lane lost its lock, [2] link down:
 // markers not on all lanes at once, [3] an alignment refused: skew beyond SKEW_MAX.
-// Parameters (tested values): LANES 1..8 (1, 2, 4, 8 tested); SKEW_MAX 0..14 (8 and 3
+// Parameters (tested values): LANES 1..8 (1, 4, 8 tested); SKEW_MAX 0..14 (8 and 3
 // tested: every skew 0..SKEW_MAX and SKEW_MAX + 1).
 // Latency: 2 cycles plus the lane's delay (a symbol taken at edge k is on m_* after edge
 // k+1+delay); the latest lane has delay 0.

@@ -25,7 +25,7 @@
 // [LANES-1:0] (lane i = byte i; m_err: the lane's symbol had a code violation or a
 // disparity error), m_valid (a user word); link_up (level, in clk); cnt_ev[1:0] strobes in
 // clk: [0] a skip word repeated, [1] an elastic buffer underflow.
-// Parameters (tested values): LANES 1..8 (1, 2, 4, 8 tested); SKEW_MAX 0..14 (8 and 3);
+// Parameters (tested values): LANES 1..8 (1, 4, 8 tested); SKEW_MAX 0..14 (8 and 3);
 // EB_DEPTH 16 or 32 (16 tested here, both in link_elastic_buf's test); LOCK_COMMAS,
 // ERR_LIMIT, ERR_WINDOW as link_lane_rx (defaults 4, 4, 64 tested here).
 // Latency: rx_raw to m_*: 3 cycles of rx_clk (lane), 2 plus the lane's deskew delay

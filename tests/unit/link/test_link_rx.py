@@ -163,12 +163,13 @@ async def clock_offset(dut) -> None:
     skip words dropped or repeated only, in the direction the offset needs."""
     lanes = len(dut.m_k)
     rng = random.Random(20)
-    interval = 128
+    interval = env_int("LINK_PPM_INTERVAL", 128)
     limit = 4 / (2 * interval) * 1e6
     slow = env_int("LINK_PPM_CYCLES", 2500)
     sweep = [int(p) for p in os.environ.get("LINK_PPM_SWEEP", "").split(",") if p]
     cases = [(p, slow) for p in sweep] or [(200, slow), (-200, slow)]
-    for ppm, cycles in [*cases, (limit, 2000), (-limit, 2000)]:
+    at_limit = max(2000, env_int("LINK_LIMIT_CYCLES", 2000))
+    for ppm, cycles in [*cases, (limit, at_limit), (-limit, at_limit)]:
         b = Bench(dut, ppm)
         await b.reset()
         setup = [Lane(skew=rng.randint(0, 3), offset=rng.randrange(10)) for _ in range(lanes)]
@@ -188,42 +189,48 @@ async def clock_offset(dut) -> None:
 
 @cocotb.test(timeout_time=40, timeout_unit="ms")
 async def lane_failure(dut) -> None:
-    """A lane slips a bit while the link is up: the link goes down when that lane loses its
-    lock, comes back on its own, and delivers every word after that exactly."""
+    """A lane slips a bit while the link is up, later another lane takes a burst of bit
+    errors: each time the link goes down when that lane loses its lock, comes back on its
+    own, and delivers every word after that exactly (and every word before the fault, on
+    every lane, and after it on the lanes that did not fail)."""
     lanes = len(dut.m_k)
     rng = random.Random(30)
     b = Bench(dut)
     await b.reset()
-    cycles = 64 * 12
+    cycles = 64 * 16
     words, user, _, first = plan(lanes, rng, cycles)
-    bad = lanes // 2
-    slip_sym = 64 * 4 + 20  # mid-interval, user words flowing
+    faults = [(lanes // 2, 64 * 4 + 20), (0, 64 * 9 + 20)]  # (lane, symbol): mid-interval
     setup = [Lane(skew=rng.randint(0, 4), offset=rng.randrange(10)) for _ in range(lanes)]
-    setup[bad].drops.append(10 * slip_sym + 3)
+    setup[faults[0][0]].drops.append(10 * faults[0][1] + 3)
+    setup[faults[1][0]].flips += [10 * (faults[1][1] + k) + rng.randrange(10) for k in range(10)]
     await b.play(setup, words)
     c = b.counts()
     where = str(c)
-    assert c["up"] == 2 and c["down_lane"] == 1 and c["down_misalign"] == 0, where
-    assert c["loss"] == 1 and c["lock"] == lanes + 1, where
+    assert c["up"] == 3 and c["down_lane"] == 2 and c["down_misalign"] == 0, where
+    assert c["loss"] == 2 and c["lock"] == lanes + 2, where
     assert c["overflow"] + c["underflow"] == 0, where
-    # the words split into two runs of cycles (a gap while the link is down)
+    # the words split into runs of cycles (a gap while the link is down)
     runs: list[list[tuple[Word, int]]] = [[]]
     for n, (cyc, w, e) in enumerate(b.got):
         if n and cyc - b.got[n - 1][0] > 20:
             runs.append([])
         runs[-1].append((w, e))
-    assert len(runs) == 2, [len(r) for r in runs]
-    # the user word the slip hits: its index among the user words sent
-    hit = sum(1 for w in words[:slip_sym] if w in user)  # user words are random: unique
-    first_run, second_run = runs
-    for n, (w, _) in enumerate(first_run):
-        for lane in range(lanes):
-            if lane != bad or n < hit:
-                assert w[lane] == user[n][lane], f"first run word {n} lane {lane}"
-    start = user.index(second_run[0][0])
-    assert start > len(first_run), (start, len(first_run))
-    assert [w for w, _ in second_run] == user[start:], "second run"
-    assert not any(e for _, e in second_run), "an error after recovery"
+    assert len(runs) == 3, [len(r) for r in runs]
+    end = 0
+    for r, seg in enumerate(runs):
+        start = 0 if r == 0 else user.index(seg[0][0])  # user words are random: unique
+        assert start >= end, (r, start, end)
+        if r < len(faults):
+            lane_hit, sym = faults[r]
+            hit = sum(1 for w in words[:sym] if w in user)  # the user word the fault hits
+            for n, (w, _) in enumerate(seg):
+                for lane in range(lanes):
+                    if lane != lane_hit or start + n < hit:
+                        assert w[lane] == user[start + n][lane], f"run {r} word {n} lane {lane}"
+        else:
+            assert [w for w, _ in seg] == user[start:], f"run {r}"
+            assert not any(e for _, e in seg), "an error after recovery"
+        end = start + len(seg)
 
 
 @pytest.mark.parametrize(
@@ -240,10 +247,19 @@ def test_link_rx(params: dict[str, int], cases: list[str] | None) -> None:
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("lanes", [1, 4])
-def test_link_rx_ppm_sweep(lanes: int) -> None:
-    """Clock offsets from 100 ppm to the limit, both ways, 20,000 cycles each."""
-    env = {"LINK_PPM_CYCLES": "20000", "LINK_PPM_SWEEP": "100,-100,200,-200,1000,-1000,5000,-5000"}
+@pytest.mark.parametrize(
+    "lanes,interval", [(1, 128), (4, 128), (4, 2048)], ids=["x1", "x4", "x4-cc2048"]
+)
+def test_link_rx_ppm_sweep(lanes: int, interval: int) -> None:
+    """Clock offsets from 100 ppm to the limit, both ways, 20,000 cycles each; with the
+    default CC_INTERVAL 2048 the limit is the documented 976 ppm."""
+    sweep = "100,-100,200,-200,1000,-1000,5000,-5000" if interval == 128 else "200,-200"
+    env = {
+        "LINK_PPM_CYCLES": "20000",
+        "LINK_PPM_SWEEP": sweep,
+        "LINK_PPM_INTERVAL": str(interval),
+        "LINK_LIMIT_CYCLES": "20000",
+    }
     run(
         "link_rx",
         "test_link_rx",
