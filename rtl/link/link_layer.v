@@ -46,7 +46,7 @@
 // delivered, [6] an input transfer longer than MAX_WORDS dropped, [7] a transfer abandoned
 // half received.
 // Parameters (tested values): LANES 4 (only); MAX_WORDS 16..4096, a power of two (64 and
-// 256 tested); MAX_RETRIES 1..255 (8 and 3 tested); TIMEOUT 64..65535 cycles (256 and
+// 256 tested); MAX_RETRIES 1..255 (8, 3 and 32 tested); TIMEOUT 64..65535 cycles (256 and
 // 1024 tested).
 // Latency: a transfer's first word leaves a round trip (READY, START) after its last word
 // arrived on s_axis; the receiver delivers it once END and its CRC are checked.
