@@ -233,6 +233,18 @@ CASES: list[Case] = [
     _c("link_lane_rx", LOCK_COMMAS=0),
     _c("link_lane_rx", ERR_LIMIT=256, ERR_WINDOW=1000),
     _c("link_lane_rx", ERR_LIMIT=8, ERR_WINDOW=7),
+    _c("link_elastic_buf", WIDTH=0),
+    _c("link_elastic_buf", DEPTH=8),
+    _c("link_deskew", LANES=9),
+    _c("link_deskew", SKEW_MAX=15),
+    _c("link_tx", LANES=0),
+    _c("link_tx", SKIPS=16),
+    _c("link_tx", CC_INTERVAL=6),
+    _c("link_rx", LANES=9),
+    _c("link_layer", LANES=2),
+    _c("link_layer", MAX_WORDS=100),
+    _c("link_layer", MAX_RETRIES=0),
+    _c("link_layer", TIMEOUT=63),
 ]
 
 
