@@ -6,8 +6,8 @@ Written from the algorithm's definition (docs/cfar.md "Fixed point"):
 - a block is 1024 real signed 16-bit samples x[n] (two frames of 512);
 - the FFT is the radix-2 decimation-in-time recursion X = combine(FFT(even), FFT(odd)),
   every combine step rounding its outputs to nearest (halves up) after halving them:
-  ``X[k] = rnd((E[k] * 2^16 + W^k * O[k]) / 2^17)``, ``X[k + n/2]`` with the minus sign,
-  where ``W^k`` is the twiddle ``exp(-2*pi*i*k/n)`` rounded to 2^-16 per component; the
+  ``X[k] = rnd((E[k] * 2^14 + W^k * O[k]) / 2^15)``, ``X[k + n/2]`` with the minus sign,
+  where ``W^k`` is the twiddle ``exp(-2*pi*i*k/n)`` rounded to 2^-14 per component; the
   samples enter scaled by 2^7, so the output is ``DFT(x) * 2^7 / 1024`` to within rounding;
 - magnitudes ``|re| + |im|``;
 - cell-averaging CFAR over bins 0..511: the training sum S of the ``train`` cells on each
@@ -32,8 +32,8 @@ PAYLOAD_BYTES = ID_BYTES + 2 * FRAME_SAMPLES  # 1032
 BINS = N // 2  # bins the CFAR scans (0..511; a real block's other half mirrors them)
 IN_SHIFT = 7  # samples enter the FFT as x * 2^7
 DATA_W = 24  # FFT data width (signed, per component)
-TWID_FRAC = 16  # twiddle fraction bits (18-bit signed twiddles)
-TWID_W = 18
+TWID_FRAC = 14  # twiddle fraction bits (16-bit signed twiddles)
+TWID_W = 16
 MAG_W = 25  # |re| + |im|, unsigned
 ALPHA_FRAC = 12  # cfg_alpha fraction bits
 ALPHA_W = 16
@@ -44,7 +44,7 @@ DET_BYTES = 10  # bin (2), magnitude (4), threshold (4)
 
 
 def twiddles(n: int = N) -> tuple[np.ndarray, np.ndarray]:
-    """The twiddles W^k = exp(-2*pi*i*k/n), k = 0..n/2-1, as integers scaled by 2^16
+    """The twiddles W^k = exp(-2*pi*i*k/n), k = 0..n/2-1, as integers scaled by 2^14
     (rounded to nearest): (real parts, imaginary parts)."""
     k = np.arange(n // 2)
     ang = 2 * np.pi * k / n
@@ -58,7 +58,7 @@ _WR, _WI = twiddles(N)
 
 
 def _rnd_half(v: np.ndarray) -> np.ndarray:
-    """v / 2^17 rounded to nearest, halves up (v an integer array)."""
+    """v / 2^15 rounded to nearest, halves up (v an integer array)."""
     return (v + (1 << TWID_FRAC)) >> (TWID_FRAC + 1)
 
 

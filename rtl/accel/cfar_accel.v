@@ -20,8 +20,8 @@
 //   found (u16), detections listed (u16, at most MAX_DET), then per listed detection in
 //   bin order: bin (u16), magnitude (u32), threshold (u32). 8 + 10 x listed bytes.
 // Fixed point: the samples enter the FFT as x * 2^7 in 24-bit signed components; each
-//   butterfly computes X0 = rnd((A * 2^16 + W * B) / 2^17), X1 = rnd((A * 2^16 - W * B) /
-//   2^17) (rnd: to nearest, halves up), W the 18-bit twiddle scaled by 2^16
+//   butterfly computes X0 = rnd((A * 2^14 + W * B) / 2^15), X1 = rnd((A * 2^14 - W * B) /
+//   2^15) (rnd: to nearest, halves up), W the 16-bit twiddle scaled by 2^14
 //   (cfar_twiddle_rom), so every stage halves and the output is DFT(x) * 2^7 / 1024 (no
 //   component reaches 2^23: the modulus never grows). Magnitude |re| + |im| (< 2^24).
 //   Training sum S (32 bits) of cfg_train cells on each side of the cell, beyond cfg_guard
@@ -43,8 +43,8 @@
 // Latency (cycles, cfg_train = T): FFT 10 x 515, CFAR 2T + 5 x 512 + a few; the result's
 //   first byte leaves about 7,750 + 2T cycles after the block's last input byte
 //   (bench/cfar.py measures it).
-// Parameters (checked): SKIP 0..255 header bytes before the identifier (tested 42, 0);
-//   MAX_DET 1..512 detections listed per result (tested 64, 2).
+// Parameters (checked): SKIP 0..255 header bytes before the identifier (tested 42, 0, 255);
+//   MAX_DET 1..512 detections listed per result (tested 64, 512, 1).
 module cfar_accel #(
     parameter integer SKIP    = 42,
     parameter integer MAX_DET = 64
@@ -385,7 +385,7 @@ module cfar_accel #(
     reg [8:0]  p1_a_reg, p2_a_reg, p3_a_reg;  // bank addresses of a and b
     reg [8:0]  p1_b_reg, p2_b_reg, p3_b_reg;
     reg signed [23:0] p2_ar_reg, p2_ai_reg;
-    reg signed [41:0] p2_rr_reg, p2_ii_reg, p2_ri_reg, p2_ir_reg;
+    reg signed [39:0] p2_rr_reg, p2_ii_reg, p2_ri_reg, p2_ir_reg;
     reg [23:0] p3_x0r_reg, p3_x0i_reg, p3_x1r_reg, p3_x1i_reg;
 
     wire [47:0] rd_data_s0b0, rd_data_s0b1, rd_data_s1b0, rd_data_s1b1;
@@ -393,7 +393,7 @@ module cfar_accel #(
     wire [47:0] rd_bank1 = eng_set_reg ? rd_data_s1b1 : rd_data_s0b1;
     wire [47:0] op_a = p1_par_reg ? rd_bank1 : rd_bank0;
     wire [47:0] op_b = p1_par_reg ? rd_bank0 : rd_bank1;
-    wire [17:0] twiddle_re, twiddle_im;
+    wire [15:0] twiddle_re, twiddle_im;
 
     cfar_twiddle_rom u_twiddle (
         .clk(clk), .addr(twid_k), .twiddle_re(twiddle_re), .twiddle_im(twiddle_im)
@@ -401,22 +401,22 @@ module cfar_accel #(
 
     wire signed [23:0] b_re = op_b[47:24];
     wire signed [23:0] b_im = op_b[23:0];
-    wire signed [17:0] w_re = twiddle_re;
-    wire signed [17:0] w_im = twiddle_im;
+    wire signed [15:0] w_re = twiddle_re;
+    wire signed [15:0] w_im = twiddle_im;
 
-    // W * B = (br wr - bi wi) + i (br wi + bi wr); X = (A * 2^16 +- W * B + 2^16) >> 17
-    wire signed [43:0] prod_re = {{2{p2_rr_reg[41]}}, p2_rr_reg} - {{2{p2_ii_reg[41]}}, p2_ii_reg};
-    wire signed [43:0] prod_im = {{2{p2_ri_reg[41]}}, p2_ri_reg} + {{2{p2_ir_reg[41]}}, p2_ir_reg};
-    wire signed [43:0] a_re_s  = {{4{p2_ar_reg[23]}}, p2_ar_reg, 16'd0} + 44'sd65536;
-    wire signed [43:0] a_im_s  = {{4{p2_ai_reg[23]}}, p2_ai_reg, 16'd0} + 44'sd65536;
-    wire signed [43:0] x0_re   = a_re_s + prod_re;
-    wire signed [43:0] x0_im   = a_im_s + prod_im;
-    wire signed [43:0] x1_re   = a_re_s - prod_re;
-    wire signed [43:0] x1_im   = a_im_s - prod_im;
-    // bits 40:17 hold the rounded result (below: the discarded fraction; above: sign
+    // W * B = (br wr - bi wi) + i (br wi + bi wr); X = (A * 2^14 +- W * B + 2^14) >> 15
+    wire signed [41:0] prod_re = {{2{p2_rr_reg[39]}}, p2_rr_reg} - {{2{p2_ii_reg[39]}}, p2_ii_reg};
+    wire signed [41:0] prod_im = {{2{p2_ri_reg[39]}}, p2_ri_reg} + {{2{p2_ir_reg[39]}}, p2_ir_reg};
+    wire signed [41:0] a_re_s  = {{4{p2_ar_reg[23]}}, p2_ar_reg, 14'd0} + 42'sd16384;
+    wire signed [41:0] a_im_s  = {{4{p2_ai_reg[23]}}, p2_ai_reg, 14'd0} + 42'sd16384;
+    wire signed [41:0] x0_re   = a_re_s + prod_re;
+    wire signed [41:0] x0_im   = a_im_s + prod_im;
+    wire signed [41:0] x1_re   = a_re_s - prod_re;
+    wire signed [41:0] x1_im   = a_im_s - prod_im;
+    // bits 38:15 hold the rounded result (below: the discarded fraction; above: sign
     // copies, the result never reaching 2^23)
-    wire unused_round = &{1'b0, x0_re[43:41], x0_re[16:0], x0_im[43:41], x0_im[16:0],
-                          x1_re[43:41], x1_re[16:0], x1_im[43:41], x1_im[16:0]};
+    wire unused_round = &{1'b0, x0_re[41:39], x0_re[14:0], x0_im[41:39], x0_im[14:0],
+                          x1_re[41:39], x1_re[14:0], x1_im[41:39], x1_im[14:0]};
 
     always @(posedge clk) begin
         if (rst) begin
@@ -443,10 +443,10 @@ module cfar_accel #(
         p3_par_reg <= p2_par_reg;
         p3_a_reg   <= p2_a_reg;
         p3_b_reg   <= p2_b_reg;
-        p3_x0r_reg <= x0_re[40:17];
-        p3_x0i_reg <= x0_im[40:17];
-        p3_x1r_reg <= x1_re[40:17];
-        p3_x1i_reg <= x1_im[40:17];
+        p3_x0r_reg <= x0_re[38:15];
+        p3_x0i_reg <= x0_im[38:15];
+        p3_x1r_reg <= x1_re[38:15];
+        p3_x1i_reg <= x1_im[38:15];
     end
 
     // bank writes: the engine's results into its buffer, the input's samples into the other

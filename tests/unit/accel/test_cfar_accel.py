@@ -58,6 +58,7 @@ class Tb:
         self.wake = Event()
         self.last_in = 0  # cycle of the last input byte
         self.first_out: list[int] = []  # cycle of each result's first byte
+        self.last_out: list[int] = []  # and of its last byte
 
     async def reset(self) -> None:
         d = self.dut
@@ -82,10 +83,10 @@ class Tb:
         return self.cfg
 
     def frame(self, payload: bytes) -> bytes:
-        """The frame carrying ``payload``: SKIP header bytes (Ethernet/IPv4/UDP at 42)."""
-        if self.skip == 0:
-            return payload
-        assert self.skip == 42
+        """The frame carrying ``payload``: SKIP header bytes (Ethernet/IPv4/UDP at 42,
+        arbitrary bytes otherwise)."""
+        if self.skip != 42:
+            return bytes((7 * i + 3) & 0xFF for i in range(self.skip)) + payload
         pkt = Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / IP(
             src="192.0.2.1", dst="192.0.2.2"
         )
@@ -106,7 +107,7 @@ class Tb:
                 self.wake.clear()
                 await First(RisingEdge(d.m_axis_tvalid), self.wake.wait())
                 await FallingEdge(d.clk)
-            self.cycle = get_sim_time("ns") // 8
+            self.cycle = int(get_sim_time("ns")) // 8
             self._sink()
             self._source()
 
@@ -130,6 +131,7 @@ class Tb:
         self.partial.append(int(d.m_axis_tdata.value))
         if int(d.m_axis_tlast.value):
             self.results.append(bytes(self.partial))
+            self.last_out.append(self.cycle)
             self.partial = bytearray()
 
     def _source(self) -> None:
@@ -258,7 +260,7 @@ async def test_drops(dut) -> None:
         return cfar.block_payloads(seq - seq % 2, xs[seq - seq % 2])
 
     async def put(payload: bytes, bad: bool = False, seq: int | None = None, ok: bool = True):
-        await tb.send([Frame(tb.frame(payload) if tb.skip else payload, bad)])
+        await tb.send([Frame(tb.frame(payload), bad)])
         for ev in model.frame(seq, ok, bad):
             expect[ev] += 1
             if ev == "block":
@@ -359,6 +361,7 @@ async def test_back_to_back(dut) -> None:
 PARAMS = [
     pytest.param(42, 64, None, id="skip42-det64"),
     pytest.param(0, 512, "test_all_bins", id="skip0-det512"),
+    pytest.param(255, 1, "test_all_bins", id="skip255-det1"),
 ]
 
 

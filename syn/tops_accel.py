@@ -1,0 +1,11 @@
+"""Synthesizable tops of the accelerators (rtl/accel/): the CA-CFAR detector with the
+classifier's frame layout (42 header bytes before the identifier) and 64 listed
+detections."""
+
+from __future__ import annotations
+
+from syn.tops import Top
+
+TOPS = [
+    Top("cfar_accel", "cfar_accel", {"SKIP": 42, "MAX_DET": 64}, fmax=True),
+]
