@@ -40,9 +40,10 @@
 //   (its last beat), [2] frame dropped bad (tuser), [3] frame dropped for its length,
 //   [4] frame dropped out of order, [5] first frame dropped lost (replaced before its
 //   second came), [6] frame dropped busy.
-// Latency (cycles, cfg_train = T): FFT 10 x 515, CFAR 2T + 5 x 512 + a few; the result's
-//   first byte leaves about 7,750 + 2T cycles after the block's last input byte
-//   (bench/cfar.py measures it).
+// Latency (cycles, cfg_train = T, the engine idle): FFT 10 x 515, CFAR 2T + 5 x 512 + 6;
+//   the result's first byte leaves 7,719 + 2T cycles after the block's last input byte,
+//   one byte per cycle after it (output ready); the next block starts when the CFAR ends
+//   (bench/cfar.py measures both).
 // Parameters (checked): SKIP 0..255 header bytes before the identifier (tested 42, 0, 255);
 //   MAX_DET 1..512 detections listed per result (tested 64, 512, 1).
 module cfar_accel #(
