@@ -32,18 +32,20 @@
 //   (threshold factor / (2 * cfg_train), 12 fraction bits).
 // Engine: FFT of 10 stages of 512 butterflies, one per cycle, in place in one of two
 //   sample buffers (each two RAM banks split by address parity, so a butterfly's two
-//   operands are in different banks), 3 cycles between stages; CFAR with five
-//   magnitude reads per bin (cell, two cells entering and two leaving the training sum)
-//   after 2 x cfg_train reads for bin 0's sum; then the result. While the engine works
-//   on one buffer, the next block loads into the other.
+//   operands are in different banks), 3 cycles between stages; CFAR over the stream of
+//   magnitudes from bin -(G+T) to bin 511 + G + T, one per cycle: the training sums
+//   and the cell come from three delay memories (R(n) = the T magnitudes up to n, kept
+//   as a running sum; the window of the cell n - (G+T) is R(n) + R(n - 2G - T - 1));
+//   then the result. While the engine works on one buffer, the next block loads into
+//   the other.
 // cnt_ev (strobes): [0] block accepted (its second frame's last beat), [1] result sent
 //   (its last beat), [2] frame dropped bad (tuser), [3] frame dropped for its length,
 //   [4] frame dropped out of order, [5] first frame dropped lost (replaced before its
 //   second came), [6] frame dropped busy.
-// Latency (cycles, cfg_train = T, the engine idle): FFT 10 x 515, CFAR 2T + 5 x 512 + 6;
-//   the result's first byte leaves 7,719 + 2T cycles after the block's last input byte,
-//   one byte per cycle after it (output ready); the next block starts when the CFAR ends
-//   (bench/cfar.py measures both).
+// Latency (cycles, G = cfg_guard, T = cfg_train, the engine idle): FFT 10 x 515, CFAR
+//   512 + 2(G+T) + 9; the result's first byte leaves 5,674 + 2(G+T) cycles after the
+//   block's last input byte, one byte per cycle after it (output ready); the next block
+//   starts when the CFAR ends (bench/cfar.py measures both).
 // Parameters (checked): SKIP 0..255 header bytes before the identifier (tested 42, 0, 255);
 //   MAX_DET 1..512 detections listed per result (tested 64, 512, 1).
 module cfar_accel #(
@@ -229,20 +231,14 @@ module cfar_accel #(
     // ================= engine =================
     localparam [2:0] STATE_IDLE = 3'd0,
                      STATE_FFT  = 3'd1,
-                     STATE_INIT = 3'd2,  // training sum of bin 0
-                     STATE_CFAR = 3'd3,
-                     STATE_DRAIN = 3'd4, // last magnitudes through the pipeline
-                     STATE_EMIT = 3'd5;
-
-    // magnitude read kinds through the CFAR pipeline
-    localparam [1:0] OP_ADD = 2'd0, OP_SUB = 2'd1, OP_CELL = 2'd2;
+                     STATE_CFAR = 3'd2,
+                     STATE_DRAIN = 3'd3, // last magnitudes through the pipeline
+                     STATE_EMIT = 3'd4;
 
     reg [2:0]  state_reg, state_next;
     reg [3:0]  stage_reg, stage_next;     // FFT stage 0..9
     reg [9:0]  step_reg, step_next;       // butterfly of the stage (512..514: gap), or
-                                          // CFAR read count, or drain count
-    reg [9:0]  bin_reg, bin_next;         // CFAR cell
-    reg [2:0]  op_reg, op_next;           // CFAR read of the cell (0..4)
+                                          // CFAR magnitude stream element, or drain count
     reg [3:0]  guard_reg;
     reg [6:0]  train_reg;
     reg [15:0] alpha_reg;
@@ -256,8 +252,6 @@ module cfar_accel #(
         state_next   = state_reg;
         stage_next   = stage_reg;
         step_next    = step_reg;
-        bin_next     = bin_reg;
-        op_next      = op_reg;
         eng_set_next = eng_set_reg;
         case (state_reg)
             STATE_IDLE: begin
@@ -272,34 +266,19 @@ module cfar_accel #(
                 if (step_reg == 10'd514) begin
                     step_next  = 10'd0;
                     stage_next = stage_reg + 4'd1;
-                    if (stage_reg == 4'd9) begin
-                        state_next = train_reg == 7'd0 ? STATE_CFAR : STATE_INIT;
-                        bin_next   = 10'd0;
-                        op_next    = 3'd0;
-                    end
-                end
-            end
-            STATE_INIT: begin
-                step_next = step_reg + 10'd1;
-                if (step_reg == {2'd0, train_reg, 1'b0} - 10'd1) begin
-                    state_next = STATE_CFAR;
-                    step_next  = 10'd0;
+                    if (stage_reg == 4'd9) state_next = STATE_CFAR;
                 end
             end
             STATE_CFAR: begin
-                op_next = op_reg + 3'd1;
-                if (op_reg == 3'd4) begin
-                    op_next  = 3'd0;
-                    bin_next = bin_reg + 10'd1;
-                    if (bin_reg == 10'd511) begin
-                        state_next = STATE_DRAIN;
-                        step_next  = 10'd0;
-                    end
+                step_next = step_reg + 10'd1;
+                if (step_reg == stream_last) begin
+                    state_next = STATE_DRAIN;
+                    step_next  = 10'd0;
                 end
             end
             STATE_DRAIN: begin
                 step_next = step_reg + 10'd1;
-                if (step_reg == 10'd5) begin
+                if (step_reg == 10'd8) begin
                     state_next   = STATE_EMIT;
                     eng_set_next = !eng_set_reg;
                 end
@@ -311,7 +290,7 @@ module cfar_accel #(
         endcase
     end
 
-    assign eng_release = state_reg == STATE_DRAIN && step_reg == 10'd5;
+    assign eng_release = state_reg == STATE_DRAIN && step_reg == 10'd8;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -323,8 +302,6 @@ module cfar_accel #(
         end
         stage_reg <= stage_next;
         step_reg  <= step_next;
-        bin_reg   <= bin_next;
-        op_reg    <= op_next;
         if (state_reg == STATE_IDLE) begin
             guard_reg <= cfg_guard;
             train_reg <= cfg_train;
@@ -344,29 +321,14 @@ module cfar_accel #(
     wire       par_a    = ^bfly_a;    // bank of a (b is in the other)
     wire       unused_b_lsb = &{1'b0, bfly_b[0]};  // b's bank follows from a's parity
 
-    // ---------------- CFAR magnitude reads ----------------
-    wire [9:0] g1  = {6'd0, guard_reg} + 10'd1;                  // G + 1
-    wire [9:0] gt1 = {6'd0, guard_reg} + {3'd0, train_reg} + 10'd1;  // G + T + 1
-    wire [9:0] init_d = g1 + {1'b0, step_reg[9:1]};               // G + 1 + i/2
-    reg  [9:0] cfar_addr;
-    reg  [1:0] cfar_op;
-    always @* begin
-        cfar_addr = bin_reg;
-        cfar_op   = OP_CELL;
-        if (state_reg == STATE_INIT) begin
-            cfar_addr = step_reg[0] ? init_d : 10'd0 - init_d;
-            cfar_op   = OP_ADD;
-        end else begin
-            case (op_reg)
-                3'd1: begin cfar_addr = bin_reg + gt1;              cfar_op = OP_ADD; end
-                3'd2: begin cfar_addr = bin_reg + g1;               cfar_op = OP_SUB; end
-                3'd3: begin cfar_addr = bin_reg - {6'd0, guard_reg}; cfar_op = OP_ADD; end
-                3'd4: begin cfar_addr = bin_reg - gt1 + 10'd1;      cfar_op = OP_SUB; end
-                default: begin cfar_addr = bin_reg;                 cfar_op = OP_CELL; end
-            endcase
-        end
-    end
-    wire cfar_issue = state_reg == STATE_INIT || state_reg == STATE_CFAR;
+    // ---------------- CFAR magnitude stream ----------------
+    // element n = 0 .. 511 + 2(G+T) is the magnitude of bin n - (G+T) (modulo 1024): the
+    // cells from the left training window of bin 0 to the right one of bin 511
+    wire [7:0] gt        = {4'd0, guard_reg} + {1'b0, train_reg};    // G + T
+    wire [8:0] gt2       = {gt, 1'b0};                                // 2(G+T)
+    wire [9:0] stream_last = {1'b0, gt2} + 10'd511;
+    wire [9:0] cfar_addr = step_reg - {2'd0, gt};
+    wire       cfar_issue = state_reg == STATE_CFAR;
 
     // ---------------- sample buffers: 2 buffers x 2 banks of 512 x {re, im} ----------
     reg  [8:0]  rd_addr0, rd_addr1;  // read address of bank 0 / 1 (both buffers)
@@ -494,15 +456,21 @@ module cfar_accel #(
     );
 
     // ---------------- CFAR pipeline ----------------
-    // c1: bin read; c2: magnitude; then the training sum, the threshold and the compare
-    reg        c1_valid_reg, c2_valid_reg, c3_valid_reg, c4_valid_reg;
-    reg [1:0]  c1_op_reg, c2_op_reg;
+    // c1: bin read. c2: magnitude m(n), into two delay memories. c3: m(n - T) and
+    // m(n - G - T) (the cell) back from them; the right training sum R(n) = m(n - T + 1) +
+    // .. + m(n) updated. c4: R(n) into a third delay memory. c5: R(n - L) back, L =
+    // 2G + T + 1, the left training sum of the same cell: S = R(n) + R(n - L). c6: the
+    // threshold product. Cell n - (G + T) is bin n - 2(G + T), detected from n = 2(G + T).
+    reg        c1_valid_reg, c2_valid_reg, c3_valid_reg, c4_valid_reg, c5_valid_reg;
+    reg        c6_valid_reg;
     reg        c1_par_reg;
-    reg [8:0]  c1_bin_reg, c2_bin_reg, c3_bin_reg, c4_bin_reg;  // the cell (bins 0..511)
-    reg [23:0] c2_mag_reg, c3_mag_reg, c4_mag_reg;
-    reg [31:0] sum_reg;
-    reg [31:0] c3_sum_reg;
-    reg [47:0] c4_prod_reg;
+    reg [9:0]  c1_n_reg, c2_n_reg, c3_n_reg, c4_n_reg, c5_n_reg;  // stream element n
+    reg [23:0] c2_mag_reg, c3_mag_reg;
+    reg [30:0] right_sum_reg;     // R(n), n = c4_n_reg
+    reg [30:0] c5_right_reg;
+    reg [23:0] c4_cell_reg, c5_cell_reg, c6_cell_reg;
+    reg [47:0] c6_prod_reg;
+    reg [8:0]  c6_bin_reg;
     reg [9:0]  found_reg;     // detections found in the block
     reg        det_we_reg;
     reg [56:0] det_wdata_reg;
@@ -513,8 +481,32 @@ module cfar_accel #(
     wire [23:0] bin_im   = bin_data[23:0];
     wire [23:0] abs_re   = bin_re[23] ? 24'd0 - bin_re : bin_re;
     wire [23:0] abs_im   = bin_im[23] ? 24'd0 - bin_im : bin_im;
-    wire [47:0] thr_full = c4_prod_reg >> 12;
-    wire        detected = c4_valid_reg && {24'd0, c4_mag_reg} > thr_full;
+
+    wire [7:0]  left_lag = {3'd0, guard_reg, 1'b0} + {1'b0, train_reg} + 8'd1;  // L
+    wire [23:0] mag_t_ago, mag_gt_ago;  // m(n - T), m(n - G - T) at c3
+    wire [30:0] right_l_ago;            // R(n - L) at c5
+    wire        no_train = train_reg == 7'd0;
+    wire [23:0] leaving  = c3_n_reg >= {3'd0, train_reg} ? mag_t_ago : 24'd0;
+    wire [31:0] train_sum = no_train ? 32'd0 : {1'b0, c5_right_reg} + {1'b0, right_l_ago};
+    wire [47:0] thr_full = c6_prod_reg >> 12;
+    wire        detected = c6_valid_reg && {24'd0, c6_cell_reg} > thr_full;
+    wire [8:0]  c5_bin   = c5_n_reg[8:0] - gt2;
+
+    cfar_ram #(.ADDR_W(8), .DATA_W(24)) u_delay_t (
+        .clk(clk),
+        .wr_en(c2_valid_reg), .wr_addr(c2_n_reg[7:0]), .wr_data(c2_mag_reg),
+        .rd_addr(c2_n_reg[7:0] - {1'b0, train_reg}), .rd_data(mag_t_ago)
+    );
+    cfar_ram #(.ADDR_W(8), .DATA_W(24)) u_delay_gt (
+        .clk(clk),
+        .wr_en(c2_valid_reg), .wr_addr(c2_n_reg[7:0]), .wr_data(c2_mag_reg),
+        .rd_addr(c2_n_reg[7:0] - gt), .rd_data(mag_gt_ago)
+    );
+    cfar_ram #(.ADDR_W(8), .DATA_W(31)) u_delay_l (
+        .clk(clk),
+        .wr_en(c4_valid_reg), .wr_addr(c4_n_reg[7:0]), .wr_data(right_sum_reg),
+        .rd_addr(c4_n_reg[7:0] - left_lag), .rd_data(right_l_ago)
+    );
 
     always @(posedge clk) begin
         if (rst) begin
@@ -522,38 +514,42 @@ module cfar_accel #(
             c2_valid_reg <= 1'b0;
             c3_valid_reg <= 1'b0;
             c4_valid_reg <= 1'b0;
+            c5_valid_reg <= 1'b0;
+            c6_valid_reg <= 1'b0;
             det_we_reg   <= 1'b0;
         end else begin
             c1_valid_reg <= cfar_issue;
             c2_valid_reg <= c1_valid_reg;
-            c3_valid_reg <= c2_valid_reg && c2_op_reg == OP_CELL;
+            c3_valid_reg <= c2_valid_reg;
             c4_valid_reg <= c3_valid_reg;
+            c5_valid_reg <= c4_valid_reg;
+            c6_valid_reg <= c5_valid_reg && c5_n_reg >= {1'b0, gt2};
             det_we_reg   <= detected && found_reg < MAX_DET_B;
         end
-        c1_op_reg  <= cfar_op;
         c1_par_reg <= ^cfar_addr;
-        c1_bin_reg <= cfar_addr[8:0];
-        c2_op_reg  <= c1_op_reg;
-        c2_bin_reg <= c1_bin_reg;
+        c1_n_reg   <= step_reg;
+        c2_n_reg   <= c1_n_reg;
         c2_mag_reg <= abs_re + abs_im;
+        c3_n_reg   <= c2_n_reg;
+        c3_mag_reg <= c2_mag_reg;
         if (state_reg == STATE_FFT)
-            sum_reg <= 32'd0;
-        else if (c2_valid_reg && c2_op_reg == OP_ADD)
-            sum_reg <= sum_reg + {8'd0, c2_mag_reg};
-        else if (c2_valid_reg && c2_op_reg == OP_SUB)
-            sum_reg <= sum_reg - {8'd0, c2_mag_reg};
-        c3_sum_reg  <= sum_reg;
-        c3_mag_reg  <= c2_mag_reg;
-        c3_bin_reg  <= c2_bin_reg;
-        c4_prod_reg <= {16'd0, c3_sum_reg} * {32'd0, alpha_reg};
-        c4_mag_reg  <= c3_mag_reg;
-        c4_bin_reg  <= c3_bin_reg;
+            right_sum_reg <= 31'd0;
+        else if (c3_valid_reg && !no_train)
+            right_sum_reg <= right_sum_reg + {7'd0, c3_mag_reg} - {7'd0, leaving};
+        c4_n_reg     <= c3_n_reg;
+        c4_cell_reg  <= gt == 8'd0 ? c3_mag_reg : mag_gt_ago;
+        c5_n_reg     <= c4_n_reg;
+        c5_right_reg <= right_sum_reg;
+        c5_cell_reg  <= c4_cell_reg;
+        c6_prod_reg  <= {16'd0, train_sum} * {32'd0, alpha_reg};
+        c6_cell_reg  <= c5_cell_reg;
+        c6_bin_reg   <= c5_bin;
         if (state_reg == STATE_FFT)
             found_reg <= 10'd0;
         else if (detected)
             found_reg <= found_reg + 10'd1;
         det_waddr_reg <= found_reg[DET_AW-1:0];
-        det_wdata_reg <= {c4_bin_reg, c4_mag_reg, thr_full[23:0]};
+        det_wdata_reg <= {c6_bin_reg, c6_cell_reg, thr_full[23:0]};
     end
 
     // ---------------- detection list and result ----------------

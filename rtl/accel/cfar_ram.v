@@ -5,8 +5,9 @@
 // Interfaces: wr_en/wr_addr/wr_data write mem[wr_addr] at the clock edge; rd_data is
 //   mem[rd_addr] registered at the clock edge (read every cycle; a read of the address
 //   written in the same cycle returns the old contents).
-// Parameters (checked): ADDR_W 1..12 (tested 9 for the FFT banks, 6, 9 and 1 for the
-//   detection list), DATA_W 1..64 (tested 48 and 57). Contents are not reset.
+// Parameters (checked): ADDR_W 1..12 (tested 9 for the FFT banks, 8 for the CFAR delay
+//   memories, 6, 9 and 1 for the detection list), DATA_W 1..64 (tested 48, 24, 31, 57).
+//   Contents are not reset.
 // Latency: 1 cycle from rd_addr to rd_data.
 module cfar_ram #(
     parameter integer ADDR_W = 9,

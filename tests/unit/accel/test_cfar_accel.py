@@ -201,7 +201,7 @@ async def test_scenes(dut) -> None:
     """Seeded scenes, several CFAR settings: results bit-exact, detections = target bins."""
     tb = Tb(dut)
     await tb.reset()
-    settings = [(2, 16, 8.0), (4, 32, 6.0), (0, 8, 10.0), (15, 127, 7.0)]
+    settings = [(2, 16, 8.0), (4, 32, 6.0), (0, 8, 10.0), (15, 127, 7.0), (0, 1, 12.0)]
     for i, (guard, train, factor) in enumerate(settings):
         scene = cfar.random_scene(100 + i)
         x = scene.samples()
@@ -228,7 +228,7 @@ async def test_all_bins(dut) -> None:
     tb = Tb(dut)
     await tb.reset()
     tb.p_ready = 0.7
-    tb.config(1, 0, 5.0)
+    tb.config(0, 0, 5.0)
     x = cfar.Scene(7, {300: 20000.0, 17: 500.0}, noise=3000.0).samples()
     await tb.send(tb.block_frames(2 * 77, x))
     await tb.wait_results(1)
