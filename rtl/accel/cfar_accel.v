@@ -30,9 +30,10 @@
 // Configuration (taken at the start of each block): cfg_guard (0..15 guard cells per
 //   side), cfg_train (0..127 training cells per side; 0 gives threshold 0), cfg_alpha
 //   (threshold factor / (2 * cfg_train), 12 fraction bits).
-// Engine: FFT of 10 stages of 512 butterflies, one per cycle, in place in one of two
-//   sample buffers (each two RAM banks split by address parity, so a butterfly's two
-//   operands are in different banks), 3 cycles between stages; CFAR over the stream of
+// Engine: FFT of 10 stages of 512 butterflies, two per cycle (cfar_butterfly), in place
+//   in one of two sample buffers, each four RAM banks of 256 words (the bank a function
+//   of the address such that the two butterflies' four operands are in four banks),
+//   3 cycles between stages; CFAR over the stream of
 //   magnitudes from bin -(G+T) to bin 511 + G + T, one per cycle: the training sums
 //   and the cell come from three delay memories (R(n) = the T magnitudes up to n, kept
 //   as a running sum; the window of the cell n - (G+T) is R(n) + R(n - 2G - T - 1));
@@ -42,8 +43,8 @@
 //   (its last beat), [2] frame dropped bad (tuser), [3] frame dropped for its length,
 //   [4] frame dropped out of order, [5] first frame dropped lost (replaced before its
 //   second came), [6] frame dropped busy.
-// Latency (cycles, G = cfg_guard, T = cfg_train, the engine idle): FFT 10 x 515, CFAR
-//   512 + 2(G+T) + 9; the result's first byte leaves 5,674 + 2(G+T) cycles after the
+// Latency (cycles, G = cfg_guard, T = cfg_train, the engine idle): FFT 10 x 259, CFAR
+//   512 + 2(G+T) + 9; the result's first byte leaves 3,114 + 2(G+T) cycles after the
 //   block's last input byte, one byte per cycle after it (output ready); the next block
 //   starts when the CFAR ends (bench/cfar.py measures both).
 // Parameters (checked): SKIP 0..255 header bytes before the identifier (tested 42, 0, 255);
@@ -237,7 +238,7 @@ module cfar_accel #(
 
     reg [2:0]  state_reg, state_next;
     reg [3:0]  stage_reg, stage_next;     // FFT stage 0..9
-    reg [9:0]  step_reg, step_next;       // butterfly of the stage (512..514: gap), or
+    reg [9:0]  step_reg, step_next;       // butterfly pair of the stage (256..258: gap), or
                                           // CFAR magnitude stream element, or drain count
     reg [3:0]  guard_reg;
     reg [6:0]  train_reg;
@@ -246,7 +247,6 @@ module cfar_accel #(
     reg        eng_set_next;
     reg        emit_done;     // the result's last byte goes out
 
-    wire [8:0] bfly = step_reg[8:0];
 
     always @* begin
         state_next   = state_reg;
@@ -263,7 +263,7 @@ module cfar_accel #(
             end
             STATE_FFT: begin
                 step_next = step_reg + 10'd1;
-                if (step_reg == 10'd514) begin
+                if (step_reg == 10'd258) begin
                     step_next  = 10'd0;
                     stage_next = stage_reg + 4'd1;
                     if (stage_reg == 4'd9) state_next = STATE_CFAR;
@@ -310,16 +310,61 @@ module cfar_accel #(
         end
     end
 
-    // ---------------- FFT butterfly addresses (decimation in time, in place) ----------
-    // stage s, butterfly i: a = i with a 0 inserted at bit s, b = a + 2^s, twiddle
-    // index (i mod 2^s) * 2^(9-s)
+    // ---------------- FFT: two butterflies per cycle (decimation in time, in place) ------
+    // Buffer address x is in bank {^(x & 10'h155), ^x}, at index x[9:2]. Stage s, pair
+    // c: butterfly i0 = c with a 0 inserted at bit q (q = s with bit 0 cleared) and
+    // i1 = i0 + 2^q; their addresses a0 = i0 with a 0 inserted at bit s, b0 = a0 + 2^s,
+    // a1 = a0 + 2^p (p = s ^ 1), b1 = a1 + 2^s differ from a0 in bit s, bit p or both:
+    // each changes a different pair of bank bits, so the four are in four banks. Twiddle
+    // of i0: k = (i0 mod 2^s) * 2^(9-s); of i1: the same for an even s, k + 256 (W^k times
+    // -i) for an odd s.
+    function [1:0] bank_of;
+        input [9:0] x;
+        bank_of = {^(x & 10'h155), ^x};
+    endfunction
+
+    // what bank `bank` holds of a pair: its role (bank ^ a0's bank) picks a0, b0, a1, b1
+    function [47:0] by_role;
+        input [1:0]  bank_role;
+        input        even;
+        input [47:0] at_a0, at_b0, at_a1, at_b1;
+        begin
+            case (bank_role)
+                2'b00:   by_role = at_a0;
+                2'b10:   by_role = at_b1;
+                default: by_role = bank_role[1] == even ? at_b0 : at_a1;
+            endcase
+        end
+    endfunction
+
+    // bank `bank`'s 48 bits of a buffer's four
+    function [47:0] bank_word;
+        input [191:0] banks;
+        input [1:0]   bank;
+        begin
+            case (bank)
+                2'd0:    bank_word = banks[47:0];
+                2'd1:    bank_word = banks[95:48];
+                2'd2:    bank_word = banks[143:96];
+                default: bank_word = banks[191:144];
+            endcase
+        end
+    endfunction
+
+    wire [7:0] pair     = step_reg[7:0];
+    wire [3:0] pair_bit = {stage_reg[3:1], 1'b0};
+    wire [7:0] pair_low = ~(8'hff << pair_bit);
+    wire [8:0] bfly0    = {pair & ~pair_low, 1'b0} | {1'b0, pair & pair_low};
     wire [8:0] low_mask = ~(9'h1ff << stage_reg);
-    wire [9:0] bfly_a   = {bfly & ~low_mask, 1'b0} | {1'b0, bfly & low_mask};
-    wire [9:0] bfly_b   = bfly_a | (10'd1 << stage_reg);
-    wire [8:0] twid_k   = (bfly & low_mask) << (4'd9 - stage_reg);
-    wire       fft_issue = state_reg == STATE_FFT && !step_reg[9];
-    wire       par_a    = ^bfly_a;    // bank of a (b is in the other)
-    wire       unused_b_lsb = &{1'b0, bfly_b[0]};  // b's bank follows from a's parity
+    wire [9:0] addr_a0  = {bfly0 & ~low_mask, 1'b0} | {1'b0, bfly0 & low_mask};
+    wire [9:0] addr_b0  = addr_a0 | (10'd1 << stage_reg);
+    wire [9:0] addr_a1  = addr_a0 | (10'd1 << (stage_reg ^ 4'd1));
+    wire [9:0] addr_b1  = addr_a1 | (10'd1 << stage_reg);
+    wire [8:0] twid_k   = (bfly0 & low_mask) << (4'd9 - stage_reg);
+    wire       fft_issue = state_reg == STATE_FFT && step_reg < 10'd256;
+    wire [1:0] base_bank = bank_of(addr_a0);
+    wire       s_even    = !stage_reg[0];
+    wire       unused_addr_lsbs = &{1'b0, addr_b0[1:0], addr_a1[1:0], addr_b1[1:0]};
 
     // ---------------- CFAR magnitude stream ----------------
     // element n = 0 .. 511 + 2(G+T) is the magnitude of bin n - (G+T) (modulo 1024): the
@@ -330,56 +375,42 @@ module cfar_accel #(
     wire [9:0] cfar_addr = step_reg - {2'd0, gt};
     wire       cfar_issue = state_reg == STATE_CFAR;
 
-    // ---------------- sample buffers: 2 buffers x 2 banks of 512 x {re, im} ----------
-    reg  [8:0]  rd_addr0, rd_addr1;  // read address of bank 0 / 1 (both buffers)
-    always @* begin
-        if (state_reg == STATE_FFT) begin
-            rd_addr0 = par_a ? bfly_b[9:1] : bfly_a[9:1];
-            rd_addr1 = par_a ? bfly_a[9:1] : bfly_b[9:1];
-        end else begin
-            rd_addr0 = cfar_addr[9:1];
-            rd_addr1 = cfar_addr[9:1];
-        end
-    end
-
+    // ---------------- sample buffers: 2 buffers x 4 banks of 256 x {re, im} ----------
     // butterfly pipeline: p1 = operands read, p2 = products, p3 = results written
     reg        p1_valid_reg, p2_valid_reg, p3_valid_reg;
-    reg        p1_par_reg, p2_par_reg, p3_par_reg;
-    reg [8:0]  p1_a_reg, p2_a_reg, p3_a_reg;  // bank addresses of a and b
-    reg [8:0]  p1_b_reg, p2_b_reg, p3_b_reg;
-    reg signed [23:0] p2_ar_reg, p2_ai_reg;
-    reg signed [39:0] p2_rr_reg, p2_ii_reg, p2_ri_reg, p2_ir_reg;
-    reg [23:0] p3_x0r_reg, p3_x0i_reg, p3_x1r_reg, p3_x1i_reg;
+    reg [1:0]  p1_bank_reg, p2_bank_reg, p3_bank_reg;   // a0's bank
+    reg        p1_odd_reg, p2_even_reg, p3_even_reg;   // stage odd / even
+    reg [31:0] p1_idx_reg, p2_idx_reg, p3_idx_reg;     // indexes of {b1, a1, b0, a0}
 
-    wire [47:0] rd_data_s0b0, rd_data_s0b1, rd_data_s1b0, rd_data_s1b1;
-    wire [47:0] rd_bank0 = eng_set_reg ? rd_data_s1b0 : rd_data_s0b0;
-    wire [47:0] rd_bank1 = eng_set_reg ? rd_data_s1b1 : rd_data_s0b1;
-    wire [47:0] op_a = p1_par_reg ? rd_bank1 : rd_bank0;
-    wire [47:0] op_b = p1_par_reg ? rd_bank0 : rd_bank1;
-    wire [15:0] twiddle_re, twiddle_im;
+    wire [383:0] rd_buf;      // buffer b, bank j: [192b + 48j +: 48]
+    wire [191:0] rd_eng = eng_set_reg ? rd_buf[383:192] : rd_buf[191:0];
+    wire [15:0]  twiddle_re, twiddle_im;
+    wire [47:0]  x0_0, x1_0, x0_1, x1_1;  // butterfly 0 / 1 results
 
     cfar_twiddle_rom u_twiddle (
         .clk(clk), .addr(twid_k), .twiddle_re(twiddle_re), .twiddle_im(twiddle_im)
     );
 
-    wire signed [23:0] b_re = op_b[47:24];
-    wire signed [23:0] b_im = op_b[23:0];
-    wire signed [15:0] w_re = twiddle_re;
-    wire signed [15:0] w_im = twiddle_im;
+    wire        p1_even = !p1_odd_reg;
+    wire [47:0] op_a0 = bank_word(rd_eng, p1_bank_reg);
+    wire [1:0]  bank_b0 = p1_bank_reg ^ {p1_even, 1'b1};
+    wire [1:0]  bank_a1 = p1_bank_reg ^ {p1_odd_reg, 1'b1};
+    wire [1:0]  bank_b1 = p1_bank_reg ^ 2'b10;
+    wire [47:0] op_b0 = bank_word(rd_eng, bank_b0);
+    wire [47:0] op_a1 = bank_word(rd_eng, bank_a1);
+    wire [47:0] op_b1 = bank_word(rd_eng, bank_b1);
+    wire [15:0] neg_twiddle_re = 16'd0 - twiddle_re;
 
-    // W * B = (br wr - bi wi) + i (br wi + bi wr); X = (A * 2^14 +- W * B + 2^14) >> 15
-    wire signed [41:0] prod_re = {{2{p2_rr_reg[39]}}, p2_rr_reg} - {{2{p2_ii_reg[39]}}, p2_ii_reg};
-    wire signed [41:0] prod_im = {{2{p2_ri_reg[39]}}, p2_ri_reg} + {{2{p2_ir_reg[39]}}, p2_ir_reg};
-    wire signed [41:0] a_re_s  = {{4{p2_ar_reg[23]}}, p2_ar_reg, 14'd0} + 42'sd16384;
-    wire signed [41:0] a_im_s  = {{4{p2_ai_reg[23]}}, p2_ai_reg, 14'd0} + 42'sd16384;
-    wire signed [41:0] x0_re   = a_re_s + prod_re;
-    wire signed [41:0] x0_im   = a_im_s + prod_im;
-    wire signed [41:0] x1_re   = a_re_s - prod_re;
-    wire signed [41:0] x1_im   = a_im_s - prod_im;
-    // bits 38:15 hold the rounded result (below: the discarded fraction; above: sign
-    // copies, the result never reaching 2^23)
-    wire unused_round = &{1'b0, x0_re[41:39], x0_re[14:0], x0_im[41:39], x0_im[14:0],
-                          x1_re[41:39], x1_re[14:0], x1_im[41:39], x1_im[14:0]};
+    cfar_butterfly u_bfly0 (
+        .clk(clk), .a(op_a0), .b(op_b0), .w_re(twiddle_re), .w_im(twiddle_im),
+        .x0(x0_0), .x1(x1_0)
+    );
+    cfar_butterfly u_bfly1 (
+        .clk(clk), .a(op_a1), .b(op_b1),
+        .w_re(p1_odd_reg ? twiddle_im : twiddle_re),
+        .w_im(p1_odd_reg ? neg_twiddle_re : twiddle_im),
+        .x0(x0_1), .x1(x1_1)
+    );
 
     always @(posedge clk) begin
         if (rst) begin
@@ -391,69 +422,49 @@ module cfar_accel #(
             p2_valid_reg <= p1_valid_reg;
             p3_valid_reg <= p2_valid_reg;
         end
-        p1_par_reg <= par_a;
-        p1_a_reg   <= bfly_a[9:1];
-        p1_b_reg   <= bfly_b[9:1];
-        p2_par_reg <= p1_par_reg;
-        p2_a_reg   <= p1_a_reg;
-        p2_b_reg   <= p1_b_reg;
-        p2_ar_reg  <= op_a[47:24];
-        p2_ai_reg  <= op_a[23:0];
-        p2_rr_reg  <= b_re * w_re;
-        p2_ii_reg  <= b_im * w_im;
-        p2_ri_reg  <= b_re * w_im;
-        p2_ir_reg  <= b_im * w_re;
-        p3_par_reg <= p2_par_reg;
-        p3_a_reg   <= p2_a_reg;
-        p3_b_reg   <= p2_b_reg;
-        p3_x0r_reg <= x0_re[38:15];
-        p3_x0i_reg <= x0_im[38:15];
-        p3_x1r_reg <= x1_re[38:15];
-        p3_x1i_reg <= x1_im[38:15];
+        p1_bank_reg <= base_bank;
+        p1_odd_reg  <= stage_reg[0];
+        p1_idx_reg  <= {addr_b1[9:2], addr_a1[9:2], addr_b0[9:2], addr_a0[9:2]};
+        p2_bank_reg <= p1_bank_reg;
+        p2_even_reg <= p1_even;
+        p2_idx_reg  <= p1_idx_reg;
+        p3_bank_reg <= p2_bank_reg;
+        p3_even_reg <= p2_even_reg;
+        p3_idx_reg  <= p2_idx_reg;
     end
 
-    // bank writes: the engine's results into its buffer, the input's samples into the other
-    wire [47:0] x0 = {p3_x0r_reg, p3_x0i_reg};
-    wire [47:0] x1 = {p3_x1r_reg, p3_x1i_reg};
-    wire        eng_we0 = p3_valid_reg;  // each butterfly writes both banks
-    wire [8:0]  eng_addr0 = p3_par_reg ? p3_b_reg : p3_a_reg;
-    wire [8:0]  eng_addr1 = p3_par_reg ? p3_a_reg : p3_b_reg;
-    wire [47:0] eng_data0 = p3_par_reg ? x1 : x0;
-    wire [47:0] eng_data1 = p3_par_reg ? x0 : x1;
-    wire        load_bank = ^load_pos;
+    wire [1:0] load_bank = bank_of(load_pos);
 
-    // the engine writes its buffer during the FFT only; the input writes the other one
-    wire eng_s0 = state_reg == STATE_FFT && !eng_set_reg;
-    wire eng_s1 = state_reg == STATE_FFT && eng_set_reg;
-
-    cfar_ram #(.ADDR_W(9), .DATA_W(48)) u_s0b0 (
-        .clk(clk),
-        .wr_en(eng_s0 ? eng_we0 : load_we && !in_set_reg && !load_bank),
-        .wr_addr(eng_s0 ? eng_addr0 : load_pos[9:1]),
-        .wr_data(eng_s0 ? eng_data0 : load_data),
-        .rd_addr(rd_addr0), .rd_data(rd_data_s0b0)
-    );
-    cfar_ram #(.ADDR_W(9), .DATA_W(48)) u_s0b1 (
-        .clk(clk),
-        .wr_en(eng_s0 ? eng_we0 : load_we && !in_set_reg && load_bank),
-        .wr_addr(eng_s0 ? eng_addr1 : load_pos[9:1]),
-        .wr_data(eng_s0 ? eng_data1 : load_data),
-        .rd_addr(rd_addr1), .rd_data(rd_data_s0b1)
-    );
-    cfar_ram #(.ADDR_W(9), .DATA_W(48)) u_s1b0 (
-        .clk(clk),
-        .wr_en(eng_s1 ? eng_we0 : load_we && in_set_reg && !load_bank),
-        .wr_addr(eng_s1 ? eng_addr0 : load_pos[9:1]),
-        .wr_data(eng_s1 ? eng_data0 : load_data),
-        .rd_addr(rd_addr0), .rd_data(rd_data_s1b0)
-    );
-    cfar_ram #(.ADDR_W(9), .DATA_W(48)) u_s1b1 (
-        .clk(clk),
-        .wr_en(eng_s1 ? eng_we0 : load_we && in_set_reg && load_bank),
-        .wr_addr(eng_s1 ? eng_addr1 : load_pos[9:1]),
-        .wr_data(eng_s1 ? eng_data1 : load_data),
-        .rd_addr(rd_addr1), .rd_data(rd_data_s1b1)
-    );
+    genvar gb, gs;
+    generate
+        for (gb = 0; gb < 4; gb = gb + 1) begin : g_bank
+            localparam [1:0] BANK = gb;
+            // the FFT's read (issue) and write (p3) for this bank, or the CFAR's read
+            wire [47:0] rd_pick = by_role(BANK ^ base_bank, s_even, {38'd0, addr_a0},
+                                          {38'd0, addr_b0}, {38'd0, addr_a1},
+                                          {38'd0, addr_b1});
+            wire [47:0] wr_idx  = by_role(BANK ^ p3_bank_reg, p3_even_reg,
+                                          {40'd0, p3_idx_reg[7:0]}, {40'd0, p3_idx_reg[15:8]},
+                                          {40'd0, p3_idx_reg[23:16]}, {40'd0, p3_idx_reg[31:24]});
+            wire [47:0] wr_data = by_role(BANK ^ p3_bank_reg, p3_even_reg, x0_0, x1_0, x0_1,
+                                          x1_1);
+            wire [7:0]  rd_addr = state_reg == STATE_FFT ? rd_pick[9:2] : cfar_addr[9:2];
+            wire unused_pick = &{1'b0, rd_pick[47:10], rd_pick[1:0], wr_idx[47:8]};
+            for (gs = 0; gs < 2; gs = gs + 1) begin : g_buf
+                localparam SET = gs;
+                // the engine writes its buffer during the FFT only; the input the other
+                wire eng_here = state_reg == STATE_FFT && eng_set_reg == SET[0];
+                cfar_ram #(.ADDR_W(8), .DATA_W(48)) u_ram (
+                    .clk(clk),
+                    .wr_en(eng_here ? p3_valid_reg
+                                    : load_we && in_set_reg == SET[0] && load_bank == BANK),
+                    .wr_addr(eng_here ? wr_idx[7:0] : load_pos[9:2]),
+                    .wr_data(eng_here ? wr_data : load_data),
+                    .rd_addr(rd_addr), .rd_data(rd_buf[192*gs + 48*gb +: 48])
+                );
+            end
+        end
+    endgenerate
 
     // ---------------- CFAR pipeline ----------------
     // c1: bin read. c2: magnitude m(n), into two delay memories. c3: m(n - T) and
@@ -463,7 +474,7 @@ module cfar_accel #(
     // threshold product. Cell n - (G + T) is bin n - 2(G + T), detected from n = 2(G + T).
     reg        c1_valid_reg, c2_valid_reg, c3_valid_reg, c4_valid_reg, c5_valid_reg;
     reg        c6_valid_reg;
-    reg        c1_par_reg;
+    reg [1:0]  c1_bank_reg;
     reg [9:0]  c1_n_reg, c2_n_reg, c3_n_reg, c4_n_reg, c5_n_reg;  // stream element n
     reg [23:0] c2_mag_reg, c3_mag_reg;
     reg [30:0] right_sum_reg;     // R(n), n = c4_n_reg
@@ -476,7 +487,7 @@ module cfar_accel #(
     reg [56:0] det_wdata_reg;
     reg [DET_AW-1:0] det_waddr_reg;
 
-    wire [47:0] bin_data = c1_par_reg ? rd_bank1 : rd_bank0;
+    wire [47:0] bin_data = bank_word(rd_eng, c1_bank_reg);
     wire [23:0] bin_re   = bin_data[47:24];
     wire [23:0] bin_im   = bin_data[23:0];
     wire [23:0] abs_re   = bin_re[23] ? 24'd0 - bin_re : bin_re;
@@ -526,7 +537,7 @@ module cfar_accel #(
             c6_valid_reg <= c5_valid_reg && c5_n_reg >= {1'b0, gt2};
             det_we_reg   <= detected && found_reg < MAX_DET_B;
         end
-        c1_par_reg <= ^cfar_addr;
+        c1_bank_reg <= bank_of(cfar_addr);
         c1_n_reg   <= step_reg;
         c2_n_reg   <= c1_n_reg;
         c2_mag_reg <= abs_re + abs_im;

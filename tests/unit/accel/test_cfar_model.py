@@ -1,7 +1,8 @@
 """The CFAR reference model (host/wirecore/cfar.py) against independent references: its
 fixed-point FFT against numpy's floating-point FFT (within the rounding the definition
 allows), its CFAR against a direct numpy sliding-window computation, the scene
-generator's targets found, and the twiddle ROM in rtl/ generated from it up to date."""
+generator's targets found, the twiddle table's quarter-turn symmetry the accelerator uses,
+and the twiddle ROM in rtl/ generated from it up to date."""
 
 from __future__ import annotations
 
@@ -63,6 +64,14 @@ def test_result_format() -> None:
     data = cfar.result_bytes(0x1234567, dets, 1)
     assert data[:8] == bytes.fromhex("01234567 0002 0001")
     assert cfar.parse_result(data) == (0x1234567, 2, dets[:1])
+
+
+def test_twiddle_quarter_turn() -> None:
+    """W^(k+256) = -i W^k exactly in the rounded table: the accelerator takes the second
+    butterfly's twiddle of an odd stage from the first's this way."""
+    wr, wi = cfar.twiddles()
+    assert list(wr[256:]) == list(wi[:256])
+    assert list(wi[256:]) == list(-wr[:256])
 
 
 def test_twiddle_rom_up_to_date() -> None:
