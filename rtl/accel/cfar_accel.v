@@ -30,23 +30,24 @@
 // Configuration (taken at the start of each block): cfg_guard (0..15 guard cells per
 //   side), cfg_train (0..127 training cells per side; 0 gives threshold 0), cfg_alpha
 //   (threshold factor / (2 * cfg_train), 12 fraction bits).
-// Engine: FFT of 10 stages of 512 butterflies, two per cycle (cfar_butterfly), in place
-//   in one of two sample buffers, each four RAM banks of 256 words (the bank a function
-//   of the address such that the two butterflies' four operands are in four banks),
-//   3 cycles between stages; CFAR over the stream of
-//   magnitudes from bin -(G+T) to bin 511 + G + T, one per cycle: the training sums
-//   and the cell come from three delay memories (R(n) = the T magnitudes up to n, kept
-//   as a running sum; the window of the cell n - (G+T) is R(n) + R(n - 2G - T - 1));
-//   then the result. While the engine works on one buffer, the next block loads into
-//   the other.
+// Engine: FFT of 10 stages of 512 butterflies, four per cycle (cfar_butterfly), in
+//   place in one of two sample buffers, each eight RAM banks of 128 words (the bank a
+//   function of the address such that the four butterflies' eight operands are in eight
+//   banks), 3 cycles between stages; CFAR over the stream of magnitudes from bin -(G+T)
+//   to bin 511 + G + T, one per cycle: the training sums and the cell come from three
+//   delay memories (R(n) = the T magnitudes up to n, kept as a running sum; the window
+//   of the cell n - (G+T) is R(n) + R(n - 2G - T - 1)). The result leaves while the next
+//   block's FFT runs (its CFAR waits for the result to be out: the detection list is
+//   one). While the engine works on one buffer, the next block loads into the other.
 // cnt_ev (strobes): [0] block accepted (its second frame's last beat), [1] result sent
 //   (its last beat), [2] frame dropped bad (tuser), [3] frame dropped for its length,
 //   [4] frame dropped out of order, [5] first frame dropped lost (replaced before its
 //   second came), [6] frame dropped busy.
-// Latency (cycles, G = cfg_guard, T = cfg_train, the engine idle): FFT 10 x 259, CFAR
-//   512 + 2(G+T) + 9; the result's first byte leaves 3,114 + 2(G+T) cycles after the
-//   block's last input byte, one byte per cycle after it (output ready); the next block
-//   starts when the CFAR ends (bench/cfar.py measures both).
+// Latency (cycles, G = cfg_guard, T = cfg_train, the engine idle): FFT 10 x 131, CFAR
+//   512 + 2(G+T) + 9; the result's first byte leaves 1,834 + 2(G+T) cycles after the
+//   block's last input byte, one byte per cycle after it (output ready). The engine takes
+//   a block every 1,834 + 2(G+T) cycles, under the 2,196 of two 1074-byte frames at
+//   1 Gbit/s (bench/cfar.py measures both).
 // Parameters (checked): SKIP 0..255 header bytes before the identifier (tested 42, 0, 255);
 //   MAX_DET 1..512 detections listed per result (tested 64, 512, 1).
 module cfar_accel #(
@@ -234,18 +235,18 @@ module cfar_accel #(
                      STATE_FFT  = 3'd1,
                      STATE_CFAR = 3'd2,
                      STATE_DRAIN = 3'd3, // last magnitudes through the pipeline
-                     STATE_EMIT = 3'd4;
+                     STATE_WAIT = 3'd4;  // FFT done, the last result still leaving
 
     reg [2:0]  state_reg, state_next;
     reg [3:0]  stage_reg, stage_next;     // FFT stage 0..9
-    reg [9:0]  step_reg, step_next;       // butterfly pair of the stage (256..258: gap), or
+    reg [9:0]  step_reg, step_next;       // butterfly group of the stage (128..130: gap), or
                                           // CFAR magnitude stream element, or drain count
     reg [3:0]  guard_reg;
     reg [6:0]  train_reg;
     reg [15:0] alpha_reg;
     reg [30:0] bid_reg;
     reg        eng_set_next;
-    reg        emit_done;     // the result's last byte goes out
+    reg        emit_active_reg;  // a result is leaving (the emitter below)
 
 
     always @* begin
@@ -263,11 +264,15 @@ module cfar_accel #(
             end
             STATE_FFT: begin
                 step_next = step_reg + 10'd1;
-                if (step_reg == 10'd258) begin
+                if (step_reg == 10'd130) begin
                     step_next  = 10'd0;
                     stage_next = stage_reg + 4'd1;
-                    if (stage_reg == 4'd9) state_next = STATE_CFAR;
+                    if (stage_reg == 4'd9)
+                        state_next = emit_active_reg ? STATE_WAIT : STATE_CFAR;
                 end
+            end
+            STATE_WAIT: begin
+                if (!emit_active_reg) state_next = STATE_CFAR;
             end
             STATE_CFAR: begin
                 step_next = step_reg + 10'd1;
@@ -279,12 +284,9 @@ module cfar_accel #(
             STATE_DRAIN: begin
                 step_next = step_reg + 10'd1;
                 if (step_reg == 10'd8) begin
-                    state_next   = STATE_EMIT;
+                    state_next   = STATE_IDLE;  // the result leaves meanwhile
                     eng_set_next = !eng_set_reg;
                 end
-            end
-            STATE_EMIT: begin
-                if (emit_done) state_next = STATE_IDLE;
             end
             default: state_next = STATE_IDLE;
         endcase
@@ -310,61 +312,81 @@ module cfar_accel #(
         end
     end
 
-    // ---------------- FFT: two butterflies per cycle (decimation in time, in place) ------
-    // Buffer address x is in bank {^(x & 10'h155), ^x}, at index x[9:2]. Stage s, pair
-    // c: butterfly i0 = c with a 0 inserted at bit q (q = s with bit 0 cleared) and
-    // i1 = i0 + 2^q; their addresses a0 = i0 with a 0 inserted at bit s, b0 = a0 + 2^s,
-    // a1 = a0 + 2^p (p = s ^ 1), b1 = a1 + 2^s differ from a0 in bit s, bit p or both:
-    // each changes a different pair of bank bits, so the four are in four banks. Twiddle
-    // of i0: k = (i0 mod 2^s) * 2^(9-s); of i1: the same for an even s, k + 256 (W^k times
-    // -i) for an odd s.
-    function [1:0] bank_of;
+    // ---------------- FFT: four butterflies per cycle (decimation in time, in place) -----
+    // Buffer address x is in bank {^(x & 10'h0cc), ^(x & 10'h2aa), ^x}, at index x[9:3]:
+    // changing address bit t changes the bank by one of four vectors (by t mod 4), any
+    // three of which are independent. Stage s, group c (0..127): butterflies
+    // i(u,v) = c with zeros inserted at bits r and r + 1, plus u * 2^r + v * 2^(r+1)
+    // (r = min(s, 7)); a(u,v) = i(u,v) with a 0 inserted at bit s, b(u,v) = a(u,v) + 2^s.
+    // The eight addresses differ in bit s and two more bits of three different t mod 4,
+    // so they are in eight banks. Twiddle k = (i mod 2^s) * 2^(9-s): the same for the
+    // four when s <= 7; for s = 8, u adds 256 (W^(k+256) = -i W^k); for s = 9, u adds 128
+    // (a second ROM read) and v adds 256.
+    function [2:0] bank_of;
         input [9:0] x;
-        bank_of = {^(x & 10'h155), ^x};
+        bank_of = {^(x & 10'h0cc), ^(x & 10'h2aa), ^x};
     endfunction
 
-    // what bank `bank` holds of a pair: its role (bank ^ a0's bank) picks a0, b0, a1, b1
-    function [47:0] by_role;
-        input [1:0]  bank_role;
-        input        even;
-        input [47:0] at_a0, at_b0, at_a1, at_b1;
-        begin
-            case (bank_role)
-                2'b00:   by_role = at_a0;
-                2'b10:   by_role = at_b1;
-                default: by_role = bank_role[1] == even ? at_b0 : at_a1;
-            endcase
-        end
-    endfunction
-
-    // bank `bank`'s 48 bits of a buffer's four
+    // bank `bank`'s 48 bits of a buffer's eight
     function [47:0] bank_word;
-        input [191:0] banks;
-        input [1:0]   bank;
+        input [383:0] banks;
+        input [2:0]   bank;
         begin
             case (bank)
-                2'd0:    bank_word = banks[47:0];
-                2'd1:    bank_word = banks[95:48];
-                2'd2:    bank_word = banks[143:96];
-                default: bank_word = banks[191:144];
+                3'd0:    bank_word = banks[47:0];
+                3'd1:    bank_word = banks[95:48];
+                3'd2:    bank_word = banks[143:96];
+                3'd3:    bank_word = banks[191:144];
+                3'd4:    bank_word = banks[239:192];
+                3'd5:    bank_word = banks[287:240];
+                3'd6:    bank_word = banks[335:288];
+                default: bank_word = banks[383:336];
             endcase
         end
     endfunction
 
-    wire [7:0] pair     = step_reg[7:0];
-    wire [3:0] pair_bit = {stage_reg[3:1], 1'b0};
-    wire [7:0] pair_low = ~(8'hff << pair_bit);
-    wire [8:0] bfly0    = {pair & ~pair_low, 1'b0} | {1'b0, pair & pair_low};
-    wire [8:0] low_mask = ~(9'h1ff << stage_reg);
-    wire [9:0] addr_a0  = {bfly0 & ~low_mask, 1'b0} | {1'b0, bfly0 & low_mask};
-    wire [9:0] addr_b0  = addr_a0 | (10'd1 << stage_reg);
-    wire [9:0] addr_a1  = addr_a0 | (10'd1 << (stage_reg ^ 4'd1));
-    wire [9:0] addr_b1  = addr_a1 | (10'd1 << stage_reg);
-    wire [8:0] twid_k   = (bfly0 & low_mask) << (4'd9 - stage_reg);
-    wire       fft_issue = state_reg == STATE_FFT && step_reg < 10'd256;
-    wire [1:0] base_bank = bank_of(addr_a0);
-    wire       s_even    = !stage_reg[0];
-    wire       unused_addr_lsbs = &{1'b0, addr_b0[1:0], addr_a1[1:0], addr_b1[1:0]};
+    // of eight operands (o = 2m for a(m), 2m + 1 for b(m)), the one in bank `bank`
+    function [47:0] in_bank;
+        input [23:0]  banks;   // operand o's bank in [3o +: 3]
+        input [383:0] values;  // operand o's value in [48o +: 48]
+        input [2:0]   bank;
+        integer o;
+        begin
+            in_bank = 48'd0;
+            for (o = 0; o < 8; o = o + 1)
+                if (banks[3*o +: 3] == bank) in_bank = values[48*o +: 48];
+        end
+    endfunction
+
+    // (w_im, -w_re): W^(k+256) = -i W^k
+    function [31:0] quarter_turn;
+        input [31:0] w;
+        quarter_turn = {w[15:0], 16'd0 - w[31:16]};
+    endfunction
+
+    wire [6:0]  group    = step_reg[6:0];
+    wire [3:0]  group_bit = stage_reg < 4'd8 ? stage_reg : 4'd7;  // r
+    wire [6:0]  group_low = ~(7'h7f << group_bit);
+    wire [8:0]  bfly00   = {group & ~group_low, 2'b00} | {2'b00, group & group_low};
+    wire [8:0]  low_mask = ~(9'h1ff << stage_reg);
+    wire [8:0]  twid_k   = (bfly00 & low_mask) << (4'd9 - stage_reg);
+    wire        fft_issue = state_reg == STATE_FFT && step_reg < 10'd128;
+    wire [23:0] fft_bank;   // operand o's bank in [3o +: 3], o = 2m (a) or 2m + 1 (b),
+                            // m = u + 2v
+    wire [55:0] fft_idx;    // operand o's index in [7o +: 7]
+
+    genvar gm;
+    generate
+        for (gm = 0; gm < 4; gm = gm + 1) begin : g_bfly_addr
+            localparam [1:0] M = gm;
+            wire [8:0] bfly = bfly00 | ({8'd0, M[0]} << group_bit) |
+                              ({8'd0, M[1]} << (group_bit + 4'd1));
+            wire [9:0] addr_a = {bfly & ~low_mask, 1'b0} | {1'b0, bfly & low_mask};
+            wire [9:0] addr_b = addr_a | (10'd1 << stage_reg);
+            assign fft_bank[6*gm +: 6]   = {bank_of(addr_b), bank_of(addr_a)};
+            assign fft_idx[14*gm +: 14]  = {addr_b[9:3], addr_a[9:3]};
+        end
+    endgenerate
 
     // ---------------- CFAR magnitude stream ----------------
     // element n = 0 .. 511 + 2(G+T) is the magnitude of bin n - (G+T) (modulo 1024): the
@@ -375,42 +397,43 @@ module cfar_accel #(
     wire [9:0] cfar_addr = step_reg - {2'd0, gt};
     wire       cfar_issue = state_reg == STATE_CFAR;
 
-    // ---------------- sample buffers: 2 buffers x 4 banks of 256 x {re, im} ----------
+    // ---------------- sample buffers: 2 buffers x 8 banks of 128 x {re, im} ----------
     // butterfly pipeline: p1 = operands read, p2 = products, p3 = results written
     reg        p1_valid_reg, p2_valid_reg, p3_valid_reg;
-    reg [1:0]  p1_bank_reg, p2_bank_reg, p3_bank_reg;   // a0's bank
-    reg        p1_odd_reg, p2_even_reg, p3_even_reg;   // stage odd / even
-    reg [31:0] p1_idx_reg, p2_idx_reg, p3_idx_reg;     // indexes of {b1, a1, b0, a0}
+    reg [23:0] p1_bank_reg, p2_bank_reg, p3_bank_reg;   // operand o's bank
+    reg [55:0] p1_idx_reg, p2_idx_reg, p3_idx_reg;      // operand o's index
+    reg        p1_s8_reg, p1_s9_reg;                    // stage 8, stage 9
 
-    wire [383:0] rd_buf;      // buffer b, bank j: [192b + 48j +: 48]
-    wire [191:0] rd_eng = eng_set_reg ? rd_buf[383:192] : rd_buf[191:0];
-    wire [15:0]  twiddle_re, twiddle_im;
-    wire [47:0]  x0_0, x1_0, x0_1, x1_1;  // butterfly 0 / 1 results
+    wire [767:0] rd_buf;      // buffer b, bank j: [384b + 48j +: 48]
+    wire [383:0] rd_eng = eng_set_reg ? rd_buf[767:384] : rd_buf[383:0];
+    wire [31:0]  twiddle_k, twiddle_k128;  // {re, im} of W^k, W^(k+128)
+    wire [383:0] fft_result;  // X0 of butterfly m in [96m +: 48], X1 in [96m + 48 +: 48]
 
     cfar_twiddle_rom u_twiddle (
-        .clk(clk), .addr(twid_k), .twiddle_re(twiddle_re), .twiddle_im(twiddle_im)
+        .clk(clk), .addr(twid_k),
+        .twiddle_re(twiddle_k[31:16]), .twiddle_im(twiddle_k[15:0])
+    );
+    cfar_twiddle_rom u_twiddle_128 (
+        .clk(clk), .addr(twid_k + 9'd128),
+        .twiddle_re(twiddle_k128[31:16]), .twiddle_im(twiddle_k128[15:0])
     );
 
-    wire        p1_even = !p1_odd_reg;
-    wire [47:0] op_a0 = bank_word(rd_eng, p1_bank_reg);
-    wire [1:0]  bank_b0 = p1_bank_reg ^ {p1_even, 1'b1};
-    wire [1:0]  bank_a1 = p1_bank_reg ^ {p1_odd_reg, 1'b1};
-    wire [1:0]  bank_b1 = p1_bank_reg ^ 2'b10;
-    wire [47:0] op_b0 = bank_word(rd_eng, bank_b0);
-    wire [47:0] op_a1 = bank_word(rd_eng, bank_a1);
-    wire [47:0] op_b1 = bank_word(rd_eng, bank_b1);
-    wire [15:0] neg_twiddle_re = 16'd0 - twiddle_re;
-
-    cfar_butterfly u_bfly0 (
-        .clk(clk), .a(op_a0), .b(op_b0), .w_re(twiddle_re), .w_im(twiddle_im),
-        .x0(x0_0), .x1(x1_0)
-    );
-    cfar_butterfly u_bfly1 (
-        .clk(clk), .a(op_a1), .b(op_b1),
-        .w_re(p1_odd_reg ? twiddle_im : twiddle_re),
-        .w_im(p1_odd_reg ? neg_twiddle_re : twiddle_im),
-        .x0(x0_1), .x1(x1_1)
-    );
+    generate
+        for (gm = 0; gm < 4; gm = gm + 1) begin : g_bfly
+            localparam [1:0] M = gm;
+            // twiddle of butterfly m = u + 2v (see above)
+            wire [31:0] base = p1_s9_reg && M[0] ? twiddle_k128 : twiddle_k;
+            wire        turn = (p1_s8_reg && M[0]) || (p1_s9_reg && M[1]);
+            wire [31:0] w    = turn ? quarter_turn(base) : base;
+            cfar_butterfly u_bfly (
+                .clk(clk),
+                .a(bank_word(rd_eng, p1_bank_reg[6*gm +: 3])),
+                .b(bank_word(rd_eng, p1_bank_reg[6*gm + 3 +: 3])),
+                .w_re(w[31:16]), .w_im(w[15:0]),
+                .x0(fft_result[96*gm +: 48]), .x1(fft_result[96*gm + 48 +: 48])
+            );
+        end
+    endgenerate
 
     always @(posedge clk) begin
         if (rst) begin
@@ -422,45 +445,45 @@ module cfar_accel #(
             p2_valid_reg <= p1_valid_reg;
             p3_valid_reg <= p2_valid_reg;
         end
-        p1_bank_reg <= base_bank;
-        p1_odd_reg  <= stage_reg[0];
-        p1_idx_reg  <= {addr_b1[9:2], addr_a1[9:2], addr_b0[9:2], addr_a0[9:2]};
+        p1_bank_reg <= fft_bank;
+        p1_idx_reg  <= fft_idx;
+        p1_s8_reg   <= stage_reg == 4'd8;
+        p1_s9_reg   <= stage_reg == 4'd9;
         p2_bank_reg <= p1_bank_reg;
-        p2_even_reg <= p1_even;
         p2_idx_reg  <= p1_idx_reg;
         p3_bank_reg <= p2_bank_reg;
-        p3_even_reg <= p2_even_reg;
         p3_idx_reg  <= p2_idx_reg;
     end
 
-    wire [1:0] load_bank = bank_of(load_pos);
+    wire [2:0] load_bank = bank_of(load_pos);
+    // the operands' indexes as 48-bit values, for in_bank
+    wire [383:0] fft_idx_wide, p3_idx_wide;
 
-    genvar gb, gs;
+    genvar gb, gs, go;
     generate
-        for (gb = 0; gb < 4; gb = gb + 1) begin : g_bank
-            localparam [1:0] BANK = gb;
+        for (go = 0; go < 8; go = go + 1) begin : g_operand
+            assign fft_idx_wide[48*go +: 48] = {41'd0, fft_idx[7*go +: 7]};
+            assign p3_idx_wide[48*go +: 48]  = {41'd0, p3_idx_reg[7*go +: 7]};
+        end
+        for (gb = 0; gb < 8; gb = gb + 1) begin : g_bank
+            localparam [2:0] BANK = gb;
             // the FFT's read (issue) and write (p3) for this bank, or the CFAR's read
-            wire [47:0] rd_pick = by_role(BANK ^ base_bank, s_even, {38'd0, addr_a0},
-                                          {38'd0, addr_b0}, {38'd0, addr_a1},
-                                          {38'd0, addr_b1});
-            wire [47:0] wr_idx  = by_role(BANK ^ p3_bank_reg, p3_even_reg,
-                                          {40'd0, p3_idx_reg[7:0]}, {40'd0, p3_idx_reg[15:8]},
-                                          {40'd0, p3_idx_reg[23:16]}, {40'd0, p3_idx_reg[31:24]});
-            wire [47:0] wr_data = by_role(BANK ^ p3_bank_reg, p3_even_reg, x0_0, x1_0, x0_1,
-                                          x1_1);
-            wire [7:0]  rd_addr = state_reg == STATE_FFT ? rd_pick[9:2] : cfar_addr[9:2];
-            wire unused_pick = &{1'b0, rd_pick[47:10], rd_pick[1:0], wr_idx[47:8]};
+            wire [47:0] rd_pick = in_bank(fft_bank, fft_idx_wide, BANK);
+            wire [47:0] wr_idx  = in_bank(p3_bank_reg, p3_idx_wide, BANK);
+            wire [47:0] wr_data = in_bank(p3_bank_reg, fft_result, BANK);
+            wire [6:0]  rd_addr = state_reg == STATE_FFT ? rd_pick[6:0] : cfar_addr[9:3];
+            wire unused_pick = &{1'b0, rd_pick[47:7], wr_idx[47:7]};
             for (gs = 0; gs < 2; gs = gs + 1) begin : g_buf
                 localparam SET = gs;
                 // the engine writes its buffer during the FFT only; the input the other
                 wire eng_here = state_reg == STATE_FFT && eng_set_reg == SET[0];
-                cfar_ram #(.ADDR_W(8), .DATA_W(48)) u_ram (
+                cfar_ram #(.ADDR_W(7), .DATA_W(48)) u_ram (
                     .clk(clk),
                     .wr_en(eng_here ? p3_valid_reg
                                     : load_we && in_set_reg == SET[0] && load_bank == BANK),
-                    .wr_addr(eng_here ? wr_idx[7:0] : load_pos[9:2]),
+                    .wr_addr(eng_here ? wr_idx[6:0] : load_pos[9:3]),
                     .wr_data(eng_here ? wr_data : load_data),
-                    .rd_addr(rd_addr), .rd_data(rd_buf[192*gs + 48*gb +: 48])
+                    .rd_addr(rd_addr), .rd_data(rd_buf[384*gs + 48*gb +: 48])
                 );
             end
         end
@@ -474,7 +497,7 @@ module cfar_accel #(
     // threshold product. Cell n - (G + T) is bin n - 2(G + T), detected from n = 2(G + T).
     reg        c1_valid_reg, c2_valid_reg, c3_valid_reg, c4_valid_reg, c5_valid_reg;
     reg        c6_valid_reg;
-    reg [1:0]  c1_bank_reg;
+    reg [2:0]  c1_bank_reg;
     reg [9:0]  c1_n_reg, c2_n_reg, c3_n_reg, c4_n_reg, c5_n_reg;  // stream element n
     reg [23:0] c2_mag_reg, c3_mag_reg;
     reg [30:0] right_sum_reg;     // R(n), n = c4_n_reg
@@ -568,6 +591,9 @@ module cfar_accel #(
     reg  [79:0] emit_sh_reg, emit_sh_next;           // bytes to send, first in [79:72]
     reg  [3:0]  emit_left_reg, emit_left_next;       // bytes left in emit_sh
     reg  [9:0]  emit_ent_reg, emit_ent_next;         // entries loaded (0..listed)
+    reg  [9:0]  emit_listed_reg, emit_listed_next;   // entries listed in the result
+    reg         emit_active_next;
+    reg         emit_done;                           // the result's last byte goes out
     reg  [7:0]  out_data_reg, out_data_next;
     reg         out_valid_reg, out_valid_next;
     reg         out_last_reg, out_last_next;
@@ -595,6 +621,8 @@ module cfar_accel #(
         emit_sh_next   = emit_sh_reg;
         emit_left_next = emit_left_reg;
         emit_ent_next  = emit_ent_reg;
+        emit_listed_next = emit_listed_reg;
+        emit_active_next = emit_active_reg;
         out_data_next  = out_data_reg;
         out_valid_next = out_valid_reg && !m_axis_tready;
         out_last_next  = out_last_reg;
@@ -604,12 +632,15 @@ module cfar_accel #(
             emit_left_next = 4'd8;
             emit_idx_next  = {DET_AW{1'b0}};
             emit_ent_next  = 10'd0;
-        end else if (state_reg == STATE_EMIT && out_free) begin
+            emit_listed_next = listed;
+            emit_active_next = eng_release;
+        end else if (emit_active_reg && out_free) begin
             out_data_next  = emit_sh_reg[79:72];
             out_valid_next = 1'b1;
-            out_last_next  = emit_left_reg == 4'd1 && emit_ent_reg == listed;
+            out_last_next  = emit_left_reg == 4'd1 && emit_ent_reg == emit_listed_reg;
             emit_done      = out_last_next;
-            if (emit_left_reg == 4'd1 && emit_ent_reg != listed) begin
+            emit_active_next = !emit_done;
+            if (emit_left_reg == 4'd1 && emit_ent_reg != emit_listed_reg) begin
                 emit_sh_next   = det_bytes;
                 emit_left_next = 4'd10;
                 emit_idx_next  = emit_idx_reg + 1'b1;
@@ -623,10 +654,13 @@ module cfar_accel #(
 
     always @(posedge clk) begin
         if (rst) begin
-            out_valid_reg <= 1'b0;
+            out_valid_reg   <= 1'b0;
+            emit_active_reg <= 1'b0;
         end else begin
-            out_valid_reg <= out_valid_next;
+            out_valid_reg   <= out_valid_next;
+            emit_active_reg <= emit_active_next;
         end
+        emit_listed_reg <= emit_listed_next;
         emit_idx_reg  <= emit_idx_next;
         emit_sh_reg   <= emit_sh_next;
         emit_left_reg <= emit_left_next;

@@ -5,7 +5,7 @@
 // Interfaces: wr_en/wr_addr/wr_data write mem[wr_addr] at the clock edge; rd_data is
 //   mem[rd_addr] registered at the clock edge (read every cycle; a read of the address
 //   written in the same cycle returns the old contents).
-// Parameters (checked): ADDR_W 1..12 (tested 8 for the FFT banks and the CFAR delay
+// Parameters (checked): ADDR_W 1..12 (tested 7 for the FFT banks, 8 for the CFAR delay
 //   memories, 6, 9 and 1 for the detection list), DATA_W 1..64 (tested 48, 24, 31, 57).
 //   Contents are not reset.
 // Latency: 1 cycle from rd_addr to rd_data.

@@ -235,14 +235,16 @@ async def test_all_bins(dut) -> None:
     want = tb.expect_result(2 * 77, x)
     assert cfar.parse_result(want)[1] > tb.max_det or tb.max_det == 512
     check_result(tb.results[-1], want)
-    # full-scale samples: the widest values the FFT takes
-    tb.config(3, 24, 5.0)
-    x = np.where(np.arange(cfar.N) % 3 == 0, 32767, -32768)
-    await tb.send(tb.block_frames(2 * 78, x))
-    await tb.wait_results(2)
-    check_result(tb.results[-1], tb.expect_result(2 * 78, x))
+    n = 1
+    if os.environ.get("CFAR_FULL_SCALE", "1") == "1":
+        # full-scale samples: the widest values the FFT takes
+        n = 2
+        tb.config(3, 24, 5.0)
+        x = np.where(np.arange(cfar.N) % 3 == 0, 32767, -32768)
+        await tb.send(tb.block_frames(2 * 78, x))
+        await tb.wait_results(2)
+        check_result(tb.results[-1], tb.expect_result(2 * 78, x))
     counts = tb.mon.counts()
-    n = 2
     assert counts == {**dict.fromkeys(EVENTS, 0), "block": n, "result": n}, counts
 
 
@@ -328,13 +330,14 @@ async def test_drops(dut) -> None:
 
 @cocotb.test()
 async def test_back_to_back(dut) -> None:
-    """Blocks back to back at line rate with the output stalled at random: the blocks the
+    """Blocks back to back at line rate with the output held while they arrive (the
+    engine waits for its last result to leave), then stalled at random: the blocks the
     accelerator takes give bit-exact results in order; the others are dropped as busy
-    (two buffers: one computing, one loading) or, a second frame whose first was dropped,
-    out of order; every frame counted once."""
+    (both buffers held) or, a second frame whose first was dropped, out of order; every
+    frame counted once."""
     tb = Tb(dut)
     await tb.reset()
-    tb.p_ready = 0.5
+    tb.p_ready = 0.0
     tb.config(3, 20, 7.0)
     n = int(os.environ.get("CFAR_BLOCKS", "4"))
     xs = [cfar.random_scene(500 + i, count=1 + i % 5).samples() for i in range(n)]
@@ -342,8 +345,10 @@ async def test_back_to_back(dut) -> None:
     for i, x in enumerate(xs):
         frames += tb.block_frames(2 * i, x)
     await tb.send(frames)
+    tb.p_ready = 0.5
     counts = tb.mon.counts()
     blocks = counts["block"]
+    assert counts["busy"] > 0 and blocks >= 3, counts  # one computed, one waiting, one loaded
     await tb.wait_results(blocks)
     counts = tb.mon.counts()
     assert counts["block"] == blocks and counts["result"] == blocks
@@ -374,7 +379,11 @@ def test_cfar_accel(skip: int, max_det: int, testcase: str | None) -> None:
         "test_cfar_accel",
         parameters={"SKIP": skip, "MAX_DET": max_det},
         testcase=testcase,
-        extra_env={"CFAR_SKIP": str(skip), "CFAR_MAX_DET": str(max_det)},
+        extra_env={
+            "CFAR_SKIP": str(skip),
+            "CFAR_MAX_DET": str(max_det),
+            "CFAR_FULL_SCALE": "1" if testcase is None else "0",  # once is enough
+        },
     )
 
 
