@@ -225,6 +225,14 @@ CASES: list[Case] = [
     _c("nic_classifier", ACCEL_PORTS=0),
     _c("nic_classifier", ACCEL_PORTS=5),
     _c("nic_classifier", HOST_CUT=2),
+    # ---- rtl/accel ----
+    _c("cfar_accel", SKIP=256),
+    _c("cfar_accel", MAX_DET=0),
+    _c("cfar_accel", MAX_DET=513),
+    _c("cfar_ram", ADDR_W=0),
+    _c("cfar_ram", ADDR_W=13),
+    _c("cfar_ram", DATA_W=0),
+    _c("cfar_ram", DATA_W=65),
     # ---- rtl/link ----
     _c("enc_8b10b", BYTES=3),
     _c("dec_8b10b", BYTES=3),
