@@ -21,7 +21,7 @@ import pytest
 from board_speeds import at_speed
 from wirecore import ipbus, netns
 from wirecore import regmap as rm
-from wirecore.vboard import VirtualBoard
+from wirecore.vboard import SPEED_TOPS, VirtualBoard
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = 50001
@@ -72,6 +72,15 @@ def test_reg_and_mem_commands(make_board, tmp_path: Path) -> None:
     assert r.returncode == 0 and "RX_PACKETS" in r.stdout
 
 
+@pytest.mark.parametrize(
+    "speed_top",
+    [
+        pytest.param(SPEED_TOPS["1g"], id="1g"),
+        # the same client through the same harness: the 64-bit board's IPbus path is
+        # covered by the other tests at 10g, so this volume run is in make test-long
+        pytest.param(SPEED_TOPS["10g"], id="10g", marks=pytest.mark.long),
+    ],
+)
 def test_reliable_client_lossy(make_board) -> None:
     """10,000 read-modify-write sums through the board's own link impairments (5 % loss
     and 5 % reordering each way, a fixed seed): each executes exactly once."""
