@@ -218,7 +218,9 @@ def test_tcp_counters_and_config_over_ipbus(make_board) -> None:
     s.shutdown(socket.SHUT_WR)
     assert s.recv(100) == b""
     s.close()
-    time.sleep(0.5)  # the last ACK reaches the board and the record is flushed
+    t_end = time.monotonic() + 10  # the last ACK of each close reaches the board
+    while reg("TCP.CLOSED") < 4 and time.monotonic() < t_end:
+        time.sleep(0.05)
     names = [n for n, _ in rm.TCP_COUNTERS]
     cnt = {n: reg(f"TCP.{n}") for n in names}
     pcap = b.cfg.pcap

@@ -140,6 +140,23 @@ def read_counters(ip: str, ipbus_port: int) -> dict[str, int] | None:
         c.close()
 
 
+def settled_counters(
+    ip: str, ipbus_port: int, before: dict[str, int], timeout: float = 5.0
+) -> dict[str, int] | None:
+    """The counters once the run's session has closed on the board (the last ACK of the
+    FIN exchange taken: CLOSED has caught up with ESTABLISHED since ``before``), or as
+    they are after ``timeout`` seconds."""
+    t_end = time.monotonic() + timeout
+    while True:
+        c = read_counters(ip, ipbus_port)
+        if c is None or time.monotonic() > t_end:
+            return c
+        d = {k: (c[k] - before[k]) & 0xFFFFFFFF for k in ("ESTABLISHED", "CLOSED")}
+        if d["CLOSED"] >= d["ESTABLISHED"]:
+            return c
+        time.sleep(0.05)
+
+
 def run_pingpong(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -165,8 +182,7 @@ def run_pingpong(args: argparse.Namespace) -> int:
         con.print(f"[red]tcp pingpong: {args.target}:{args.port}: {e}[/red]")
         con.print("Is the board up with its TCP echo, and is this the board's network?")
         return 1
-    time.sleep(0.3)  # the last ACKs and the FIN exchange reach the counters
-    c1 = None if c0 is None else read_counters(args.target, args.ipbus_port)
+    c1 = None if c0 is None else settled_counters(args.target, args.ipbus_port, c0)
     sz = np.array([s for s, _ in samples])
     us = np.array([u for _, u in samples])
     per = {int(x): summary(us[sz == x]) for x in np.unique(sz)}
