@@ -123,6 +123,56 @@ def test_echo_pairs_and_turnaround(tmp_path: Path) -> None:
     assert t["last_in_first_out"] == {290: 1, 300: 1, 1750: 1}
 
 
+def test_tcp_echo_pairs(tmp_path: Path) -> None:
+    """Writes of 1460 and 300 bytes on one connection (the first sent as 1024 + 436, its
+    first segment sent twice), echoed in 256-byte segments: each write pairs the frames
+    with its first and last bytes in and out, a retransmission does not move them, other
+    connections and pure ACKs are ignored; a write whose echo never came has no pair."""
+    from scapy.layers.inet import TCP
+
+    isn_pc, isn_b, lport = 0xFFFFFF00, 0x12345678, 40001  # the PC's numbers wrap 2^32
+
+    def seg(to: bool, seq: int, data: bytes = b"", flags: str = "A", port: int = lport) -> bytes:
+        ip = IP(src=PC_IP, dst=B_IP) if to else IP(src=B_IP, dst=PC_IP)
+        sp, dp = (port, 7) if to else (7, port)
+        eth = Ether(src=PC, dst=BOARD) if to else Ether(src=BOARD, dst=PC)
+        return bytes(eth / ip / TCP(sport=sp, dport=dp, seq=seq & 0xFFFFFFFF, flags=flags) / data)
+
+    c, frames = 1000, []
+
+    def at(frame: bytes, gap: int = 2000) -> int:
+        nonlocal c
+        c += gap
+        frames.append((c, frame))
+        return c
+
+    at(seg(True, isn_pc, flags="S"))
+    at(seg(False, isn_b, flags="SA"))
+    at(seg(True, isn_pc + 1))  # ACK
+    at(seg(True, 0, b"x" * 9, flags="S", port=5555))  # another connection
+    w1 = bytes(range(256)) * 5 + bytes(180)
+    t_first_in = at(seg(True, isn_pc + 1, w1[:1024]))
+    at(seg(True, isn_pc + 1, w1[:1024]))  # retransmitted copy
+    t_last_in = at(seg(True, isn_pc + 1025, w1[1024:]))
+    outs = [at(seg(False, isn_b + 1 + k, w1[k : k + 256])) for k in range(0, 1460, 256)]
+    at(seg(True, isn_pc + 1461))  # pure ACK
+    w2 = b"y" * 300
+    t2 = at(seg(True, isn_pc + 1461, w2))
+    outs2 = [at(seg(False, isn_b + 1461, w2[:256])), at(seg(False, isn_b + 1717, w2[256:]))]
+    at(seg(True, isn_pc + 1761, b"z" * 10))  # never echoed
+    recs = pcap(tmp_path / "t.pcap", frames)
+    pairs = onwire.tcp_echo_pairs(recs, 7, lport, [1460, 300, 10], B_IP)
+    assert [p.payload for p in pairs] == [1460, 300]
+    p1, p2 = pairs
+    n_last = 8 + 14 + 20 + 20 + 436 + 4  # the second request segment's frame, in cycles
+    assert p1.request.t_ns // 8 == t_first_in and p1.request_end.t_ns // 8 == t_last_in
+    assert p1.last_in_first_out == outs[0] - (t_last_in + n_last - 1)
+    n_out = 8 + 14 + 20 + 20 + 180 + 4  # the echo's last segment (180 bytes)
+    assert p1.first_in_last_out == outs[-1] + n_out - 1 - t_first_in
+    assert p2.request.t_ns // 8 == t2 and p2.request_end is p2.request
+    assert p2.reply.t_ns // 8 == outs2[0] and p2.reply_end.t_ns // 8 == outs2[1]
+
+
 def test_ping_pairs(tmp_path: Path) -> None:
     req = Ether(src=PC, dst=BOARD) / IP(src=PC_IP, dst=B_IP) / ICMP(type=8, id=7, seq=1)
     rep = Ether(src=BOARD, dst=PC) / IP(src=B_IP, dst=PC_IP) / ICMP(type=0, id=7, seq=1)
