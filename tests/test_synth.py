@@ -8,7 +8,6 @@ benchmark (bench.area --family both)."""
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.area import main as area_main  # noqa: E402
+from syn.hierarchy import submodules  # noqa: E402
 from syn.synth import synth_command, synthesize  # noqa: E402
 from syn.tops import TOPS, Top  # noqa: E402
 
@@ -39,20 +39,6 @@ CASES = [
 def test_synthesizes(top, family: str) -> None:
     report = synthesize(top, family)
     assert report.luts > 0, f"{top.name}: synthesized to nothing"
-
-
-def submodules(module: str) -> set[str]:
-    """Every module below ``module`` (instantiations in rtl/, one module per file)."""
-    files = {p.stem: p for p in (ROOT / "rtl").rglob("*.v")}
-    found: set[str] = set()
-    todo = [module]
-    while todo:
-        text = re.sub(r"//[^\n]*|/\*.*?\*/", "", files[todo.pop()].read_text(), flags=re.S)
-        for name in re.findall(r"^\s*(\w+)\s*(?:#\s*\(|\w+\s*\()", text, flags=re.M):
-            if name in files and name not in found:
-                found.add(name)
-                todo.append(name)
-    return found
 
 
 def test_system_blocks_have_tops() -> None:
