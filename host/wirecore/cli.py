@@ -7,7 +7,27 @@ import importlib
 import pkgutil
 import sys
 
-from wirecore import __version__, commands
+from wirecore import __version__, commands, regmap
+
+
+def version() -> str:
+    """The package's version and the register-map version of the gateware it drives."""
+    word = regmap.version_word(regmap.MAP_VERSION)
+    return (
+        f"wirecore {__version__}, for gateware with register map {regmap.version_text(word)} "
+        f"(SYS.VERSION {word:#010x})"
+    )
+
+
+class _Version(argparse.Action):
+    """--version: prints :func:`version` on one line (argparse's own action wraps it)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the versions and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(version())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="PC tools for the wirecore FPGA network stack. Every tool talks to the "
         "virtual board (the simulated FPGA on a TAP interface) unless told otherwise.",
     )
-    parser.add_argument("--version", action="version", version=f"wirecore {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         mod = importlib.import_module(f"wirecore.commands.{info.name}")

@@ -50,8 +50,26 @@ STB = "stb"  # write-only: a write pulses output stb_<port> (one cycle, the writ
 WP = "wp"  # the write-protect register itself (internal to the register file)
 LOST = "lost"  # bit 0: stat_counters' lost flag (internal to the register file)
 
+# The register map's version, major.minor.patch: the gateware built from this map reports
+# it in SYS.VERSION (8 bits each); `wirecore --version` names it and `wirecore reg status`
+# compares it with the board's. Raise it with any change of the map.
+MAP_VERSION = (2, 1, 0)
+DESIGN_ID = 0x77697265  # SYS.ID: ASCII 'wire'
+
 REGFILE_AW = 12  # the register file decodes 12 address bits (window 0x000-0xFFF)
 VAL_W = 16  # width of a value counter's value (stat_counters VW)
+
+
+def version_word(version: tuple[int, int, int]) -> int:
+    """SYS.VERSION's value for ``version`` (major.minor.patch, 8 bits each)."""
+    major, minor, patch = version
+    assert all(0 <= x <= 0xFF for x in version), version
+    return (major << 16) | (minor << 8) | patch
+
+
+def version_text(word: int) -> str:
+    """``major.minor.patch`` of a SYS.VERSION value."""
+    return f"{(word >> 16) & 0xFF}.{(word >> 8) & 0xFF}.{word & 0xFF}"
 
 
 @dataclass(frozen=True)
@@ -174,13 +192,13 @@ SYS = Block(
     0x000,
     "Identification, scratch register and write protection.",
     (
-        Reg("ID", 0x0, CONST, "Design identifier, ASCII 'wire'.", reset=0x77697265),
+        Reg("ID", 0x0, CONST, "Design identifier, ASCII 'wire'.", reset=DESIGN_ID),
         Reg(
             "VERSION",
             0x1,
             CONST,
             "Register-map version (major.minor.patch, 8 bits each).",
-            reset=0x00020100,
+            reset=version_word(MAP_VERSION),
         ),
         Reg(
             "MAGIC", 0x2, CONST, "Constant 0xA5A55A5A: byte-order and link check.", reset=0xA5A55A5A

@@ -358,9 +358,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     try:
         with Client(host, port, timeout=args.timeout / 1000) as c:
             st = c.status()
+            ident, word = c.read(rm.find("SYS.ID"), 2)  # SYS.ID, SYS.VERSION
     except (IPbusTimeout, OSError) as e:
         raise AccessError(f"{args.target}: {e}") from e
+    expected = rm.version_word(rm.MAP_VERSION)
     print(f"target            {host}:{port}")
+    want = rm.version_text(expected)
+    print(f"register map      {rm.version_text(word)} (this wirecore expects {want})")
     print(f"MTU               {st.mtu} bytes")
     print(f"replies kept      {st.nbuf}")
     print(f"next packet ID    {st.next_id}")
@@ -371,6 +375,32 @@ def cmd_status(args: argparse.Namespace) -> int:
             print(f"  0x{e:02x}  {HISTORY.get(e, 'unknown')}")
     print("last control      " + " ".join(f"{h:08x}" for h in st.rx_headers))
     print("last replies      " + " ".join(f"{h:08x}" for h in st.tx_headers))
+    return version_check(ident, word, expected)
+
+
+def version_check(ident: int, word: int, expected: int) -> int:
+    """0 when the board's SYS.ID and SYS.VERSION are the ones this wirecore expects, else
+    1 with a warning on stderr that says what to do."""
+    from wirecore import __version__
+
+    if ident != rm.DESIGN_ID:
+        print(
+            f"wirecore reg: WARNING: SYS.ID reads {ident:#010x}, not 'wire' "
+            f"({rm.DESIGN_ID:#010x}): the target is not wirecore gateware, "
+            "or its register map starts elsewhere",
+            file=sys.stderr,
+        )
+        return 1
+    if word != expected:
+        print(
+            f"wirecore reg: WARNING: the board's register map is {rm.version_text(word)}, "
+            f"this wirecore {__version__} expects {rm.version_text(expected)}: registers and "
+            "counters may be at other addresses. Use the wirecore package released with the "
+            "board's gateware, or load the gateware built from this wirecore's sources "
+            "(make bitstream, or the virtual board).",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
