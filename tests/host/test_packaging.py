@@ -6,6 +6,12 @@
 - `wirecore --help` and every command's and subcommand's --help work and import none of
   the heavy libraries (numpy, matplotlib, rich, scapy, uhal, cocotb): in the project's
   environment, and in a clean virtual environment made with `pip install .`.
+- The built wheel (python -m build) holds every module of host/wirecore, the generated
+  uHAL address table (the same as `python -m wirecore.regmap` writes), the `wirecore`
+  entry point, the package version and the declared runtime dependencies.
+- `wirecore --version` names the package version and the register map it expects.
+  (tests/system/test_wheel_board.py installs the wheel into a clean environment and
+  drives the virtual board with it.)
 """
 
 from __future__ import annotations
@@ -14,15 +20,16 @@ import ast
 import importlib.metadata
 import json
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from pkg_build import build_wheel, clean_venv, pip_install, source_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = Path(__file__).resolve().parent / "cli_help_check.py"
@@ -94,18 +101,9 @@ def test_help_in_the_project_environment() -> None:
 def test_pip_install_into_a_clean_venv(tmp_path: Path) -> None:
     """`pip install .` (the dependencies from the package index) into a new virtual
     environment: the installed `wirecore` script and every command's --help work there."""
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    src = tmp_path / "src"  # a copy without build products, as a clone has it
-    skip = shutil.ignore_patterns(".venv", "build", ".git", "*.egg-info", "__pycache__")
-    shutil.copytree(ROOT, src, ignore=skip)
-    r = subprocess.run(
-        [str(venv / "bin" / "pip"), "install", "-q", "--no-compile", str(src)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    bindir = clean_venv(tmp_path / "venv")
+    pip_install(bindir, str(source_copy(tmp_path / "src")))
+    venv = bindir.parent
     res = help_check(venv / "bin" / "python")
     assert_help_works(res)
     # the console script itself, and the uHAL address table shipped as package data
@@ -125,3 +123,44 @@ def test_pip_install_into_a_clean_venv(tmp_path: Path) -> None:
 def _no_stray_pythonpath(monkeypatch: pytest.MonkeyPatch) -> None:
     """The checks import wirecore from the environment under test, not from host/."""
     monkeypatch.delenv("PYTHONPATH", raising=False)
+
+
+def test_wheel_contents(tmp_path: Path) -> None:
+    from wirecore import regmap
+
+    wheel = build_wheel(tmp_path)
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        modules = {
+            f"wirecore/{p.relative_to(ROOT / 'host' / 'wirecore')}"
+            for p in (ROOT / "host" / "wirecore").rglob("*.py")
+        }
+        assert modules <= names, sorted(modules - names)
+        table = z.read("wirecore/data/wirecore_address_table.xml").decode()
+        assert table == regmap.gen_xml(), "the wheel's address table is not the map's"
+        dist = f"wirecore-{PROJECT['version']}.dist-info"
+        entry = z.read(f"{dist}/entry_points.txt").decode()
+        meta = z.read(f"{dist}/METADATA").decode()
+    assert re.search(r"^\[console_scripts\]\nwirecore = wirecore\.cli:main$", entry, re.M), entry
+    assert re.search(rf"^Version: {re.escape(PROJECT['version'])}$", meta, re.M), meta[:500]
+    requires = {
+        canonicalize_name(Requirement(line.split(":", 1)[1]).name)
+        for line in meta.splitlines()
+        if line.startswith("Requires-Dist:") and "extra ==" not in line
+    }
+    assert requires == declared(), requires ^ declared()
+
+
+def test_version_names_the_register_map(capsys: pytest.CaptureFixture[str]) -> None:
+    from wirecore import __version__
+    from wirecore.cli import main
+
+    assert __version__ == PROJECT["version"]
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out == (
+        f"wirecore {PROJECT['version']}, for gateware with register map 2.1.0 "
+        "(SYS.VERSION 0x00020100)\n"
+    )
