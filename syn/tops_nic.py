@@ -1,7 +1,8 @@
 """Synthesizable tops of the smart network interface (rtl/nic/): the receive classifier at
 8 and 64 bits. The synthesis tests take small tables (4 rules over 16 bytes, the same
 elaboration as any size); the default table (16 rules over 64 bytes) and the K = 16/32 and
-64-rule variants are benchmarks only (minutes of Yosys each)."""
+64-rule variants are benchmarks only (minutes of Yosys each). The transmit arbiter (two
+inputs, at 8 and 64 bits) and the reply builder (8 bits, 2 KiB of payload)."""
 
 from __future__ import annotations
 
@@ -22,4 +23,7 @@ TOPS = [
     _cls("nic_classifier_w8_k16", 8, 16, 16, False),
     _cls("nic_classifier_w8_k32", 8, 16, 32, False),
     _cls("nic_classifier_w8_r64", 8, 64, 64, False),
+    Top("nic_tx_arb_w8", "nic_tx_arb", {"N": 2, "DATA_W": 8}),
+    Top("nic_tx_arb_w64", "nic_tx_arb", {"N": 2, "DATA_W": 64}),
+    Top("nic_reply", "nic_reply", {"PAY_DEPTH": 2048, "MAX_PAYLOAD": 1472}),
 ]
