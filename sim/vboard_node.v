@@ -28,7 +28,7 @@
 // run-time enables: ARP and ICMP echo answers, the UDP checksum check, the raw channel's
 // receive side) and every PKTGEN register (CTRL bit 0 start / bit 1 stop, LENGTH,
 // COUNT, GAP, NUM_DEST, PAYLOAD.MODE/BYTE, TS_EXT, WARMUP_MS, DEST_IPi/DEST_PORTi as
-// the generator's flat table), and TCP.LISTEN_PORT/MSS/RTO_*/MAX_RETRIES/TIME_WAIT (the
+// the generator's flat table), and TCP.LISTEN_PORT/MSS/RTO_*/MAX_RETRIES/TIME_WAIT/CC_OFF/DACK_TIME/KA_* (the
 // TCP engine's configuration, 8-bit board). Not used: MAC.MAX_LEN (the MAC takes its top's
 // MAX_FRAME), NET.RAW_ETHERTYPE (the raw-EtherType channel is unused: its EtherType is
 // 0xFFFF, reserved, so nothing reaches it), the user register window (accesses time out)
@@ -139,7 +139,10 @@ module vboard_node #(
   // TCP.* configuration (used by the TCP engine on the 8-bit board)
   wire [15:0] reg_tcp_listen_port, reg_tcp_mss, reg_tcp_rto_init, reg_tcp_rto_min;
   wire [15:0] reg_tcp_rto_max, reg_tcp_time_wait;
-  wire [3:0]  reg_tcp_max_retries;
+  wire [3:0]  reg_tcp_max_retries, reg_tcp_ka_count;
+  wire        reg_tcp_cc_off;
+  wire [9:0]  reg_tcp_dack_time;
+  wire [15:0] reg_tcp_ka_idle, reg_tcp_ka_intvl;
 
   // the blocks' event strobes, counted in the register file (see "Counters" above)
   wire        ev_rx_fifo;
@@ -147,7 +150,7 @@ module vboard_node #(
   wire        ev_echo;
   wire [1:0]  ev_pktgen;
   wire [15:0] ev_pktgen_len;
-  wire [23:0] ev_tcp;    // tcp_core cnt_ev (zero without TCP)
+  wire [27:0] ev_tcp;    // tcp_core cnt_ev (zero without TCP)
 
   // ---------------- RX frame FIFO ----------------
   wire [DATA_W-1:0] st_rx_tdata;
@@ -290,7 +293,9 @@ module vboard_node #(
           .cfg_listen_port(reg_tcp_listen_port), .cfg_mss(reg_tcp_mss),
           .cfg_rto_init(reg_tcp_rto_init), .cfg_rto_min(reg_tcp_rto_min),
           .cfg_rto_max(reg_tcp_rto_max), .cfg_max_retries(reg_tcp_max_retries),
-          .cfg_time_wait(reg_tcp_time_wait),
+          .cfg_time_wait(reg_tcp_time_wait), .cfg_cc_off(reg_tcp_cc_off),
+          .cfg_dack_time(reg_tcp_dack_time), .cfg_ka_idle(reg_tcp_ka_idle),
+          .cfg_ka_intvl(reg_tcp_ka_intvl), .cfg_ka_count(reg_tcp_ka_count),
           .cfg_isn_key({cfg_mac_reg, cfg_ip_reg, cfg_mac_reg} ^
                        128'h9E3779B97F4A7C15F39CC0605CEDC834),
           .s_hdr_valid(tcp_hdr_valid), .s_hdr_ready(tcp_hdr_ready),
@@ -330,11 +335,12 @@ module vboard_node #(
       assign tcp_tx_tvalid = 1'b0;
       assign tcp_tx_tlast = 1'b0;
       assign tcp_tx_tuser = 1'b0;
-      assign ev_tcp = 24'd0;
+      assign ev_tcp = 28'd0;
       /* verilator lint_off UNUSEDSIGNAL */
       wire tcp_cfg_unused = ^{reg_tcp_listen_port, reg_tcp_mss, reg_tcp_rto_init,
                               reg_tcp_rto_min, reg_tcp_rto_max, reg_tcp_max_retries,
-                              reg_tcp_time_wait};
+                              reg_tcp_time_wait, reg_tcp_cc_off, reg_tcp_dack_time,
+                              reg_tcp_ka_idle, reg_tcp_ka_intvl, reg_tcp_ka_count};
       /* verilator lint_on UNUSEDSIGNAL */
     end
   endgenerate
@@ -435,6 +441,11 @@ module vboard_node #(
       .cfg_tcp_rto_max(reg_tcp_rto_max),
       .cfg_tcp_max_retries(reg_tcp_max_retries),
       .cfg_tcp_time_wait(reg_tcp_time_wait),
+      .cfg_tcp_cc_off(reg_tcp_cc_off),
+      .cfg_tcp_dack_time(reg_tcp_dack_time),
+      .cfg_tcp_ka_idle(reg_tcp_ka_idle),
+      .cfg_tcp_ka_intvl(reg_tcp_ka_intvl),
+      .cfg_tcp_ka_count(reg_tcp_ka_count),
       // the counters' events
       .ev_mac(ev_mac), .ev_rx_fifo(ev_rx_fifo), .ev_stack(ev_stack), .ev_echo(ev_echo),
       .ev_pktgen(ev_pktgen), .ev_tcp(ev_tcp), .ev_mac_len(ev_mac_len),

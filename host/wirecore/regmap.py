@@ -53,7 +53,7 @@ LOST = "lost"  # bit 0: stat_counters' lost flag (internal to the register file)
 # The register map's version, major.minor.patch: the gateware built from this map reports
 # it in SYS.VERSION (8 bits each); `wirecore --version` names it and `wirecore reg status`
 # compares it with the board's. Raise it with any change of the map.
-MAP_VERSION = (2, 1, 0)
+MAP_VERSION = (2, 2, 0)
 DESIGN_ID = 0x77697265  # SYS.ID: ASCII 'wire'
 
 REGFILE_AW = 12  # the register file decodes 12 address bits (window 0x000-0xFFF)
@@ -103,7 +103,7 @@ EV_SOURCES: tuple[Source, ...] = (
     Source("stack", STACK_EV_W, f"udp_stack cnt_ev (NUM_PORTS = {STACK_PORTS})"),
     Source("echo", 1, "udp_echo cnt_ev (the echo on UDP port 0)"),
     Source("pktgen", 2, "pktgen cnt_ev"),
-    Source("tcp", 24, "tcp_core cnt_ev (zero where no TCP engine is built)"),
+    Source("tcp", 28, "tcp_core cnt_ev (zero where no TCP engine is built)"),
     Source("ipb", 16, "ipbus_target cnt_ev", inside="target"),
     Source("regfile", 1, "bit 0: a write refused by write protection", inside="regfile"),
 )
@@ -833,6 +833,10 @@ TCP_COUNTERS = [
     ("DUP_ACK_RCVD", "duplicate ACKs received"),
     ("TX_FRAMES", "frames the TCP engine handed to the transmitter (all it sent)"),
     ("APP_TX_DROPPED", "bytes the application wrote for a session not open (dropped)"),
+    ("PERSIST_PROBES", "zero-window probes sent (persist timer, RFC 9293 3.8.6.1)"),
+    ("CWND_CUTS", "congestion-window reductions (fast retransmit, or a first time-out)"),
+    ("DELAYED_ACKS", "ACKs sent by the delayed-ACK timer"),
+    ("KEEPALIVES", "keep-alive probes sent"),
 ]
 TCP_CFG = [  # name, width, reset, description
     ("LISTEN_PORT", 16, 7, "Listening port (0: none): a SYN to it opens a session."),
@@ -842,6 +846,25 @@ TCP_CFG = [  # name, width, reset, description
     ("RTO_MAX", 16, 8000, "Upper bound of the retransmission time-out (ms)."),
     ("MAX_RETRIES", 4, 10, "Time-outs in a row before a session is aborted with an RST."),
     ("TIME_WAIT", 16, 100, "TIME_WAIT duration (ms)."),
+    (
+        "CC_OFF",
+        1,
+        0,
+        "1: no congestion control (a dedicated point-to-point link): the "
+        "sender is limited by the peer's window alone. 0: RFC 5681 slow start and congestion "
+        "avoidance, RFC 6582 NewReno recovery.",
+    ),
+    (
+        "DACK_TIME",
+        10,
+        0,
+        "Delayed-ACK time (ms, at most 500): 0 acknowledges every "
+        "segment at once; else an ACK waits up to this long for data to ride on, and every "
+        "second segment is acknowledged at once.",
+    ),
+    ("KA_IDLE", 16, 0, "Keep-alive: idle time before the first probe (s); 0 = off."),
+    ("KA_INTVL", 16, 75, "Keep-alive: time between unanswered probes (s)."),
+    ("KA_COUNT", 4, 9, "Keep-alive: unanswered probes before the session is aborted."),
 ]
 TCP = Block(
     "TCP",

@@ -8,13 +8,13 @@
 //   status (sts_*) are inputs. Reading an unmapped address, writing a read-only one,
 //   or writing a protected register while SYS.WRITE_PROTECT is set answers reg_err
 //   instead of reg_ack.
-// Counters: the map's 113 counters live in one stat_counters (32 bits, wrapping),
+// Counters: the map's 117 counters live in one stat_counters (32 bits, wrapping),
 //   counter i counting the strobe the map gives it on the ev_* inputs (one vector per
 //   source, one strobe per bit, one cycle per event; the value counters add a
 //   16-bit value of ev_*_len with each strobe): see docs/registers.md.
 // Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4
 //   cycles after (a register, the counters' 2-cycle read port, a register; with
-//   CNT_RAM = 1 up to 113 more while the counters' RAM is cleared after reset).
+//   CNT_RAM = 1 up to 117 more while the counters' RAM is cleared after reset).
 // Parameters (checked at elaboration; both tested): CNT_RAM (0: counters in
 //   flip-flops, exact at any rate; 1: in one RAM,
 //   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
@@ -72,12 +72,17 @@ module wirecore_regfile #(
     output wire [15:0] cfg_tcp_rto_max,
     output wire [3:0] cfg_tcp_max_retries,
     output wire [15:0] cfg_tcp_time_wait,
+    output wire cfg_tcp_cc_off,
+    output wire [9:0] cfg_tcp_dack_time,
+    output wire [15:0] cfg_tcp_ka_idle,
+    output wire [15:0] cfg_tcp_ka_intvl,
+    output wire [3:0] cfg_tcp_ka_count,
     input  wire [9:0] ev_mac,
     input  wire [0:0] ev_rx_fifo,
     input  wire [57:0] ev_stack,
     input  wire [0:0] ev_echo,
     input  wire [1:0] ev_pktgen,
-    input  wire [23:0] ev_tcp,
+    input  wire [27:0] ev_tcp,
     input  wire [15:0] ev_ipb,
     input  wire [31:0] ev_mac_len,
     input  wire [15:0] ev_pktgen_len
@@ -89,13 +94,17 @@ module wirecore_regfile #(
         end
     endgenerate
 
-    localparam integer NCNT = 113;  // counters (index: the map's order)
+    localparam integer NCNT = 117;  // counters (index: the map's order)
 
     // the register file's own event: a write refused by write protection
     reg         wp_refused_reg;
     wire [0:0]  ev_regfile = wp_refused_reg;
     // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)
     wire [NCNT-1:0] ev_cnt = {
+        ev_tcp[27],  // 116: TCP.KEEPALIVES
+        ev_tcp[26],  // 115: TCP.DELAYED_ACKS
+        ev_tcp[25],  // 114: TCP.CWND_CUTS
+        ev_tcp[24],  // 113: TCP.PERSIST_PROBES
         ev_tcp[23],  // 112: TCP.APP_TX_DROPPED
         ev_tcp[22],  // 111: TCP.TX_FRAMES
         ev_tcp[21],  // 110: TCP.DUP_ACK_RCVD
@@ -217,6 +226,7 @@ module wirecore_regfile #(
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, ev_pktgen_len[15:0], 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
@@ -251,8 +261,8 @@ module wirecore_regfile #(
     wire [31:0]      cnt_rd_data;
     stat_counters #(
         .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),
-        .VMASK(113'h8000000000000000000044),
-        .WMASK(113'hf800e0000000000000581)
+        .VMASK(117'h8000000000000000000044),
+        .WMASK(117'hf800e0000000000000581)
     ) counters (
         .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
         .rd_en(cnt_rd_en), .rd_addr(cnt_idx_reg), .rd_valid(cnt_rd_valid),
@@ -297,6 +307,11 @@ module wirecore_regfile #(
     reg [15:0] cfg_tcp_rto_max_reg;
     reg [3:0] cfg_tcp_max_retries_reg;
     reg [15:0] cfg_tcp_time_wait_reg;
+    reg cfg_tcp_cc_off_reg;
+    reg [9:0] cfg_tcp_dack_time_reg;
+    reg [15:0] cfg_tcp_ka_idle_reg;
+    reg [15:0] cfg_tcp_ka_intvl_reg;
+    reg [3:0] cfg_tcp_ka_count_reg;
     assign reg_ack = reg_ack_reg;
     assign reg_err = reg_err_reg;
     assign reg_rdata = reg_rdata_reg;
@@ -335,6 +350,11 @@ module wirecore_regfile #(
     assign cfg_tcp_rto_max = cfg_tcp_rto_max_reg;
     assign cfg_tcp_max_retries = cfg_tcp_max_retries_reg;
     assign cfg_tcp_time_wait = cfg_tcp_time_wait_reg;
+    assign cfg_tcp_cc_off = cfg_tcp_cc_off_reg;
+    assign cfg_tcp_dack_time = cfg_tcp_dack_time_reg;
+    assign cfg_tcp_ka_idle = cfg_tcp_ka_idle_reg;
+    assign cfg_tcp_ka_intvl = cfg_tcp_ka_intvl_reg;
+    assign cfg_tcp_ka_count = cfg_tcp_ka_count_reg;
 
     always @(posedge clk) begin
         reg_ack_reg <= 1'b0;
@@ -377,6 +397,11 @@ module wirecore_regfile #(
             cfg_tcp_rto_max_reg <= 16'h1f40;
             cfg_tcp_max_retries_reg <= 4'ha;
             cfg_tcp_time_wait_reg <= 16'h64;
+            cfg_tcp_cc_off_reg <= 1'h0;
+            cfg_tcp_dack_time_reg <= 10'h0;
+            cfg_tcp_ka_idle_reg <= 16'h0;
+            cfg_tcp_ka_intvl_reg <= 16'h4b;
+            cfg_tcp_ka_count_reg <= 4'h9;
         end else begin
             if (cnt_rd_en) cnt_pend_reg <= 1'b0;
             if (cnt_rd_valid) begin
@@ -392,7 +417,7 @@ module wirecore_regfile #(
                 reg_err_reg <= reg_we;
             end
             12'h001: begin // SYS.VERSION
-                reg_rdata_reg <= 32'h00020100;
+                reg_rdata_reg <= 32'h00020200;
                 reg_ack_reg <= !reg_we;
                 reg_err_reg <= reg_we;
             end
@@ -1817,6 +1842,34 @@ module wirecore_regfile #(
                     cnt_idx_reg <= 7'd112;
                 end
             end
+            12'h298: begin // TCP.PERSIST_PROBES
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd113;
+                end
+            end
+            12'h299: begin // TCP.CWND_CUTS
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd114;
+                end
+            end
+            12'h29a: begin // TCP.DELAYED_ACKS
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd115;
+                end
+            end
+            12'h29b: begin // TCP.KEEPALIVES
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 7'd116;
+                end
+            end
             12'h2a0: begin // TCP.LISTEN_PORT
                 reg_rdata_reg <= {16'd0, cfg_tcp_listen_port};
                 if (reg_we && cfg_write_protect_reg) begin
@@ -1885,6 +1938,56 @@ module wirecore_regfile #(
                 end else begin
                     reg_ack_reg <= 1'b1;
                     if (reg_we) cfg_tcp_time_wait_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2a7: begin // TCP.CC_OFF
+                reg_rdata_reg <= {31'd0, cfg_tcp_cc_off};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_cc_off_reg <= reg_wdata[0];
+                end
+            end
+            12'h2a8: begin // TCP.DACK_TIME
+                reg_rdata_reg <= {22'd0, cfg_tcp_dack_time};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_dack_time_reg <= reg_wdata[9:0];
+                end
+            end
+            12'h2a9: begin // TCP.KA_IDLE
+                reg_rdata_reg <= {16'd0, cfg_tcp_ka_idle};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_ka_idle_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2aa: begin // TCP.KA_INTVL
+                reg_rdata_reg <= {16'd0, cfg_tcp_ka_intvl};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_ka_intvl_reg <= reg_wdata[15:0];
+                end
+            end
+            12'h2ab: begin // TCP.KA_COUNT
+                reg_rdata_reg <= {28'd0, cfg_tcp_ka_count};
+                if (reg_we && cfg_write_protect_reg) begin
+                    reg_err_reg <= 1'b1;
+                    wp_refused_reg <= 1'b1;
+                end else begin
+                    reg_ack_reg <= 1'b1;
+                    if (reg_we) cfg_tcp_ka_count_reg <= reg_wdata[3:0];
                 end
             end
             default: begin

@@ -16,11 +16,14 @@
 // Configuration: cfg_mac, cfg_ip, cfg_ttl, cfg_df (frames); cfg_listen_port (NUM_LISTEN
 //   ports, 0 = none); cfg_mss (our MSS option and segment limit); cfg_rto_init,
 //   cfg_rto_min, cfg_rto_max, cfg_max_retries, cfg_time_wait (in tick_1ms ticks);
+//   cfg_cc_off (1: no congestion control), cfg_dack_time (delayed-ACK ticks, 0 = at
+//   once), cfg_ka_idle/cfg_ka_intvl (keep-alive, seconds; idle 0 = off), cfg_ka_count;
 //   cfg_isn_key (128-bit secret of the initial sequence numbers' hash: set it from a random
 //   source at start-up).
-// cnt_ev (24 bits): [4:0] tcp_rx (segments, bad_len, bad_csum, err_in, broadcast),
-//   [21:5] tcp_ctl (its 17 bits, tcp_ctl's header), [22] tcp_tx frames sent, [23]
-//   tcp_app_tx beats dropped (session not open).
+// cnt_ev (28 bits): [4:0] tcp_rx (segments, bad_len, bad_csum, err_in, broadcast),
+//   [21:5] tcp_ctl (its bits 16:0, tcp_ctl's header), [22] tcp_tx frames sent, [23]
+//   tcp_app_tx beats dropped (session not open), [27:24] tcp_ctl's bits 20:17 (persist
+//   probes, cwnd reductions, delayed ACKs, keep-alive probes).
 // Parameters: DATA_W (8, tested; 64 is not built yet), KEEP_W = DATA_W/8, NUM_SESS (2 to
 //   256; 2, 8, 64 and 256 tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (bytes per session
 //   and direction, log2: 9 to 11; 9 and 11 tested), NUM_LISTEN (listening ports, 1 or 2,
@@ -51,6 +54,11 @@ module tcp_core #(
     input  wire [15:0]              cfg_rto_max,
     input  wire [3:0]               cfg_max_retries,
     input  wire [15:0]              cfg_time_wait,
+    input  wire                     cfg_cc_off,
+    input  wire [9:0]               cfg_dack_time,
+    input  wire [15:0]              cfg_ka_idle,
+    input  wire [15:0]              cfg_ka_intvl,
+    input  wire [3:0]               cfg_ka_count,
     input  wire [127:0]             cfg_isn_key,
     // from ip_rx
     input  wire                     s_hdr_valid,
@@ -100,7 +108,7 @@ module tcp_core #(
     output wire [31:0]              ev_ip,
     output wire [15:0]              ev_port,
     output wire [15:0]              ev_lport,
-    output wire [23:0]              cnt_ev
+    output wire [27:0]              cnt_ev
 );
     localparam integer SW    = 11;  // staging ring: 2 KiB, the largest segment
 
@@ -173,7 +181,9 @@ module tcp_core #(
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_listen_port(cfg_listen_port), .cfg_mss(cfg_mss), .cfg_rto_init(cfg_rto_init),
         .cfg_rto_min(cfg_rto_min), .cfg_rto_max(cfg_rto_max), .cfg_max_retries(cfg_max_retries),
-        .cfg_time_wait(cfg_time_wait), .cfg_isn_key(cfg_isn_key),
+        .cfg_time_wait(cfg_time_wait), .cfg_cc_off(cfg_cc_off),
+        .cfg_dack_time(cfg_dack_time), .cfg_ka_idle(cfg_ka_idle), .cfg_ka_intvl(cfg_ka_intvl),
+        .cfg_ka_count(cfg_ka_count), .cfg_isn_key(cfg_isn_key),
         .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg_src_mac(seg_mac),
         .s_seg_src_ip(seg_ip), .s_seg_src_port(seg_sport), .s_seg_dst_port(seg_dport),
         .s_seg_seq(seg_seq), .s_seg_ack(seg_ack), .s_seg_flags(seg_flags), .s_seg_wnd(seg_wnd),
@@ -198,7 +208,7 @@ module tcp_core #(
         .m_seg_mss_opt(tx_mss_opt), .m_seg_pay_sid(tx_sid), .m_seg_pay_off(tx_off),
         .m_seg_pay_len(tx_len),
         .ev_valid(ev_valid), .ev_flags(ev_flags), .ev_sid(ev_sid), .ev_ip(ev_ip),
-        .ev_port(ev_port), .ev_lport(ev_lport), .cnt_ev(cnt_ev[21:5])
+        .ev_port(ev_port), .ev_lport(ev_lport), .cnt_ev({cnt_ev[27:24], cnt_ev[21:5]})
     );
 
     tcp_app_rx #(

@@ -41,7 +41,22 @@
 // Fast retransmit: the third duplicate ACK in a row resends one segment from snd_una at
 //   once (snd_nxt stays) and starts a recovery up to recover = snd_max; a partial ACK in
 //   the recovery resends the next segment at once, an ACK reaching recover ends it
-//   (RFC 5681, RFC 6582); a time-out ends it too. No congestion window yet.
+//   (RFC 5681, RFC 6582); a time-out ends it too.
+// Congestion control (unless cfg_cc_off): the sender stays within min(cwnd, peer window);
+//   initial window 2-4 SMSS (RFC 5681 3.1), slow start, congestion avoidance by byte
+//   counting, ssthresh = max(FlightSize/2, 2 SMSS) and cwnd = ssthresh + 3 SMSS on the
+//   third duplicate ACK, inflation per further duplicate, NewReno deflation on a partial
+//   ACK and cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) at its end (RFC 6582),
+//   cwnd = 1 SMSS after a time-out (ssthresh cut on the first one).
+// Persist: data waiting, a zero window and nothing outstanding start the persist timer
+//   (from the RTO, doubled per probe up to cfg_rto_max); each expiry sends a probe (an
+//   empty ACK at snd_una - 1); any ACK restarts the unanswered count (cfg_max_retries
+//   unanswered: abort), a window opened ends it.
+// Delayed ACK (cfg_dack_time ticks, 0 = ACK at once, at most 500): a whole in-order
+//   segment waits for a segment to ride on up to the delay, the second one is
+//   acknowledged at once. Keep-alive (cfg_ka_idle seconds, 0 = off; cfg_ka_intvl,
+//   cfg_ka_count): an idle session is probed (empty ACK at snd_una - 1), aborted after
+//   cfg_ka_count unanswered probes; seconds are counted from tick_1ms (1000 a second).
 // Timers (each tick): the retransmission timer counts down; at 0 the RTO doubles (up to
 //   cfg_rto_max), snd_nxt goes back to snd_una and the oldest data (or SYN-ACK, or FIN)
 //   is sent again; after cfg_max_retries time-outs in a row the session is aborted with
@@ -66,7 +81,9 @@
 //   data or too old (ACK sent, or RST in SYN_RCVD/SYN_SENT), 10 segments
 //   sent, 11 segments with data sent, 12 retransmitted segments, 13 sessions
 //   established, 14 sessions closed (slot freed), 15 data segments cut to the free space,
-//   16 duplicate ACKs received.
+//   16 duplicate ACKs received, 17 persist probes sent, 18 cwnd reductions (third
+//   duplicate ACK, first time-out), 19 ACKs sent by the delayed-ACK timer, 20 keep-alive
+//   probes sent.
 // Parameters: NUM_SESS (2 to 256; 2, 8, 64 and 256 tested), SID_W = clog2(NUM_SESS),
 //   BUF_LOG2 (bytes per session and direction, log2: 9 to 11; 9 and 11 tested),
 //   NUM_LISTEN (listening ports: 1 or 2, both tested), STAGE_LOG2 (tcp_rx's ring: 11,
@@ -92,6 +109,11 @@ module tcp_ctl #(
     input  wire [15:0]                 cfg_rto_max,
     input  wire [3:0]                  cfg_max_retries,
     input  wire [15:0]                 cfg_time_wait,
+    input  wire                        cfg_cc_off,      // 1: no congestion control
+    input  wire [9:0]                  cfg_dack_time,   // delayed-ACK time (ticks), 0 = none
+    input  wire [15:0]                 cfg_ka_idle,     // keep-alive idle time (s), 0 = off
+    input  wire [15:0]                 cfg_ka_intvl,    // keep-alive probe interval (s)
+    input  wire [3:0]                  cfg_ka_count,    // keep-alive probes before the abort
     input  wire [127:0]                cfg_isn_key,
     // segment descriptor from tcp_rx
     input  wire                        s_seg_valid,
@@ -169,7 +191,7 @@ module tcp_ctl #(
     output wire [31:0]                 ev_ip,
     output wire [15:0]                 ev_port,
     output wire [15:0]                 ev_lport,
-    output wire [16:0]                 cnt_ev
+    output wire [20:0]                 cnt_ev
 );
     generate
         if (NUM_SESS < 2 || NUM_SESS > 256) begin : g_check_num_sess
@@ -211,7 +233,9 @@ module tcp_ctl #(
                        CNT_UNACCEPTABLE = 3, CNT_OUT_OF_ORDER = 4, CNT_PEER_RESET = 5,
                        CNT_CHALLENGE_ACK = 6, CNT_RTO = 7, CNT_ABORTED = 8, CNT_BAD_ACK = 9,
                        CNT_SENT = 10, CNT_SENT_DATA = 11, CNT_RETRANSMIT = 12,
-                       CNT_ESTABLISHED = 13, CNT_CLOSED = 14, CNT_CUT = 15, CNT_DUP_ACK = 16;
+                       CNT_ESTABLISHED = 13, CNT_CLOSED = 14, CNT_CUT = 15, CNT_DUP_ACK = 16,
+                       CNT_PROBE = 17, CNT_CWND_CUT = 18, CNT_DACK = 19, CNT_KEEPALIVE = 20;
+    localparam integer NCNT = 21;
 
     // record layout (rec_mem word)
     localparam integer O_STATE = 0;    // 4
@@ -238,7 +262,15 @@ module tcp_ctl #(
     localparam integer O_DUPS  = 404;  // 2: duplicate ACKs in a row (saturating at 3)
     localparam integer O_INREC = 406;  // 1: in fast recovery (RFC 6582) until recover
     localparam integer O_RECOV = 407;  // 32: snd_max when fast retransmit started
-    localparam integer REC_W   = 439;
+    localparam integer O_CWND  = 439;  // 16: congestion window (bytes, RFC 5681)
+    localparam integer O_SSTH  = 455;  // 16: slow-start threshold
+    localparam integer O_BACK  = 471;  // 16: bytes acknowledged in congestion avoidance
+    localparam integer O_PERS  = 487;  // 1: the timer is the persist timer (zero window)
+    localparam integer O_PINT  = 488;  // 16: persist interval (backed off per probe)
+    localparam integer O_DACK  = 504;  // 10: delayed-ACK countdown (0: no ACK owed)
+    localparam integer O_KAT   = 514;  // 16: keep-alive countdown (s; 0: not started)
+    localparam integer O_KAN   = 530;  // 4: keep-alive probes unanswered
+    localparam integer REC_W   = 534;
 
     // the job's state machine
     localparam [3:0] STATE_IDLE = 4'd0, STATE_LOOKUP = 4'd1, STATE_LOAD = 4'd2, STATE_LOAD2 = 4'd3,
@@ -280,6 +312,10 @@ module tcp_ctl #(
     reg                was_half_reg;  // the slot was half-open (SYN_RCVD) when loaded
     reg [SID_W:0]      half_cnt_reg;  // sessions in SYN_RCVD
     reg                fr_reg;   // send one segment from snd_una now (fast retransmit)
+    reg                pforce_reg;  // the persist timer expired: probe (or send what fits)
+    reg                kap_reg;     // keep-alive probe due
+    reg                sec_pend_reg, sec_now_reg;  // a second passed (keep-alive sweep)
+    reg [9:0]          ms_cnt_reg;
     reg [4:0]          evf_reg;
     // copy into the receive buffer
     reg [15:0]         cp_len_reg, cp_cnt_reg;
@@ -300,7 +336,7 @@ module tcp_ctl #(
     reg                release_reg, una_wr_reg, eof_set_reg, kill_reg, init_reg;
     reg                ev_valid_reg;
     reg [4:0]          ev_flags_reg;
-    reg [16:0]         ev_reg, ev_next;
+    reg [NCNT-1:0]     ev_reg, ev_next;
     reg [SID_W-1:0]    out_sid_reg;   // slot of the strobes registered in the cycle before
     reg [B:0]          una_ptr_reg;
     reg [63:0]         ev_tup_reg;
@@ -330,6 +366,16 @@ module tcp_ctl #(
     wire [1:0]  c_dups  = cur_reg[O_DUPS +: 2];
     wire        c_inrec = cur_reg[O_INREC];
     wire [31:0] c_recov = cur_reg[O_RECOV +: 32];
+    wire [15:0] c_cwnd  = cur_reg[O_CWND +: 16];
+    wire [15:0] c_ssth  = cur_reg[O_SSTH +: 16];
+    wire [15:0] c_back  = cur_reg[O_BACK +: 16];
+    wire        c_pers  = cur_reg[O_PERS];
+    wire [15:0] c_pint  = cur_reg[O_PINT +: 16];
+    wire [9:0]  c_dack  = cur_reg[O_DACK +: 10];
+    wire [15:0] c_kat   = cur_reg[O_KAT +: 16];
+    wire [3:0]  c_kan   = cur_reg[O_KAN +: 4];
+    // the delayed-ACK time, at most 500 ms (RFC 1122 4.2.3.2)
+    wire [9:0]  dack_time = (cfg_dack_time > 10'd500) ? 10'd500 : cfg_dack_time;
     wire [31:0] tup_rip   = tup_reg[63:32];
     wire [15:0] tup_rport = tup_reg[31:16];
     wire [15:0] tup_lport = tup_reg[15:0];
@@ -339,7 +385,26 @@ module tcp_ctl #(
     wire [B:0]  rx_used = rx_end - rxr_reg;
     wire [B+1:0] rwnd_b = (1 << B) - {1'b0, rx_used};
     wire [31:0] rwnd    = {{(30-B){1'b0}}, rwnd_b};
-    wire [15:0] lim     = (c_pmss < cfg_mss) ? c_pmss : cfg_mss;
+    wire [15:0] lim     = (c_pmss < cfg_mss) ? c_pmss : cfg_mss;  // SMSS
+
+    // ---- congestion control arithmetic (RFC 5681, RFC 6582), in bytes, 16 bits ----
+    // a + b, saturating at 16 bits
+    function [15:0] sat16;
+        input [17:0] v;
+        sat16 = (v > 18'hFFFF) ? 16'hFFFF : v[15:0];
+    endfunction
+    // RFC 5681 section 3.1: IW = 2, 3 or 4 SMSS by the SMSS (above 2190, 1095, else)
+    function [15:0] init_wnd;
+        input [15:0] smss;
+        if (smss > 16'd2190) init_wnd = sat16({1'b0, smss, 1'b0});
+        else if (smss > 16'd1095) init_wnd = sat16({2'b0, smss} + {1'b0, smss, 1'b0});
+        else init_wnd = {smss[13:0], 2'b00};
+    endfunction
+    wire [31:0] flight   = c_max - c_una;              // FlightSize
+    wire [17:0] smss2    = {1'b0, lim, 1'b0};
+    // ssthresh after a loss: max(FlightSize / 2, 2 SMSS) (RFC 5681 equation 4)
+    wire [15:0] ssth_cut = (flight[31:1] >= {13'd0, smss2}) ?
+                               ((flight[31:17] != 15'd0) ? 16'hFFFF : flight[16:1]) : sat16(smss2);
 
     function [15:0] clamp_rto;
         input [19:0] v;
@@ -396,7 +461,11 @@ module tcp_ctl #(
     reg [4:0]  rx_evf;
     reg [15:0] rx_cp_len, rx_cp_skip;
     reg [31:0] seglen;
-    reg [16:0] rx_ev;
+    reg [NCNT-1:0] rx_ev;
+    reg [15:0] rx_cwnd, rx_ssth, rx_back, rx_acked;
+    reg [17:0] rx_sum;
+    reg [31:0] rx_fl;
+    reg        rx_pers, rx_defer;
     always @* begin
         rx_state  = c_state;
         rx_una    = c_una;
@@ -432,7 +501,15 @@ module tcp_ctl #(
         rx_evf       = 5'd0;
         rx_cp_len    = 16'd0;
         rx_cp_skip   = 16'd0;
-        rx_ev        = 17'd0;
+        rx_ev        = {NCNT{1'b0}};
+        rx_cwnd      = c_cwnd;
+        rx_ssth      = c_ssth;
+        rx_back      = c_back;
+        rx_pers      = c_pers;
+        rx_defer     = 1'b0;
+        rx_acked     = 16'd0;
+        rx_sum       = 18'd0;
+        rx_fl        = 32'd0;
         rx_ev[CNT_SEGS]     = 1'b1;
         seglen    = {16'd0, sg_len_reg} + {31'd0, seg_syn} + {31'd0, seg_fin};
         rx_seq_off     = sg_seq_reg - c_rnxt;
@@ -457,6 +534,7 @@ module tcp_ctl #(
                 rx_rnxt  = sg_seq_reg + 32'd1;
                 rx_swnd  = sg_wnd_reg;
                 rx_pmss  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
+                rx_cwnd  = init_wnd((rx_pmss < cfg_mss) ? rx_pmss : cfg_mss);
                 rx_init = 1'b1;
                 rx_ack_now = 1'b1;
                 rx_rtton = 1'b0;  // (no sample from the handshake of an active open)
@@ -531,25 +609,73 @@ module tcp_ctl #(
                         end
                         rx_tmr = (sg_ack_reg == c_max) ? 16'd0 : rx_rto;
                         rx_dups = 2'd0;
+                        rx_acked = (rx_ack_off[31:16] != 16'd0) ? 16'hFFFF : rx_ack_off[15:0];
                         if (c_inrec) begin
-                            // RFC 6582: a partial ACK resends the next segment at once,
-                            // a full one (recover reached) ends the recovery
-                            if (is_neg(sg_ack_reg - c_recov)) rx_fast_rexmit = 1'b1;
-                            else rx_inrec = 1'b0;
+                            // RFC 6582: a partial ACK resends the next segment at once
+                            // and deflates cwnd by the bytes acknowledged (one SMSS added
+                            // back if at least one SMSS); a full one (recover reached)
+                            // ends the recovery with cwnd = min(ssthresh,
+                            // max(FlightSize, SMSS) + SMSS) (its option 1)
+                            if (is_neg(sg_ack_reg - c_recov)) begin
+                                rx_fast_rexmit = 1'b1;
+                                rx_sum  = ((c_cwnd > rx_acked) ? {2'd0, c_cwnd - rx_acked} : 18'd0) +
+                                          ((rx_acked >= lim) ? {2'd0, lim} : 18'd0);
+                                rx_cwnd = (rx_sum < {2'd0, lim}) ? lim : sat16(rx_sum);
+                            end else begin
+                                rx_inrec = 1'b0;
+                                rx_fl    = c_max - sg_ack_reg;
+                                rx_sum   = {2'd0, (rx_fl[31:16] != 16'd0) ? 16'hFFFF : rx_fl[15:0]};
+                                if (rx_sum < {2'd0, lim}) rx_sum = {2'd0, lim};
+                                rx_sum   = rx_sum + {2'd0, lim};
+                                rx_cwnd  = (rx_sum < {2'd0, c_ssth}) ? rx_sum[15:0] : c_ssth;
+                                rx_back  = 16'd0;
+                            end
+                        end else if (c_state != TCP_SYN_RCVD) begin
+                            if (c_cwnd < c_ssth) begin
+                                // slow start: cwnd += min(bytes acknowledged, SMSS)
+                                rx_cwnd = sat16({2'd0, c_cwnd} +
+                                                {2'd0, (rx_acked < lim) ? rx_acked : lim});
+                            end else begin
+                                // congestion avoidance: one SMSS per cwnd of bytes
+                                // acknowledged (RFC 5681 section 3.1, byte counting)
+                                rx_sum = {2'd0, c_back} + {2'd0, rx_acked};
+                                if (rx_sum >= {2'd0, c_cwnd}) begin
+                                    rx_sum  = rx_sum - {2'd0, c_cwnd};
+                                    rx_cwnd = sat16({2'd0, c_cwnd} + {2'd0, lim});
+                                end
+                                rx_back = sat16(rx_sum);
+                            end
                         end
                     end else if (sg_len_reg == 16'd0 && !seg_fin && c_max != c_una &&
                                  sg_wnd_reg == c_swnd) begin
                         rx_ev[CNT_DUP_ACK] = 1'b1;  // duplicate ACK
                         if (c_dups != 2'd3) rx_dups = c_dups + 2'd1;
                         if (c_dups == 2'd2 && !c_inrec) begin
-                            // the third: fast retransmit (RFC 5681), no RTT sample from it
+                            // the third: fast retransmit (RFC 5681), no RTT sample from it;
+                            // ssthresh = max(FlightSize/2, 2 SMSS), cwnd = ssthresh + 3 SMSS
                             rx_fast_rexmit    = 1'b1;
                             rx_inrec = 1'b1;
                             rx_recov = c_max;
                             rx_rtton = 1'b0;
+                            rx_ssth  = ssth_cut;
+                            rx_cwnd  = sat16({2'd0, ssth_cut} + {1'b0, lim, 1'b0} + {2'd0, lim});
+                            rx_back  = 16'd0;
+                            rx_ev[CNT_CWND_CUT] = 1'b1;
+                        end else if (c_inrec) begin
+                            // each further duplicate in the recovery: cwnd += SMSS
+                            rx_cwnd  = sat16({2'd0, c_cwnd} + {2'd0, lim});
                         end
                     end
                     rx_swnd = sg_wnd_reg;
+                    if (c_pers) begin
+                        // a probe answered: the count of unanswered probes restarts; a
+                        // window opened ends the persist state (its timer stops)
+                        rx_retr = 4'd0;
+                        if (sg_wnd_reg != 16'd0) begin
+                            rx_pers = 1'b0;
+                            rx_tmr  = 16'd0;
+                        end
+                    end
                     rx_fin_acked = c_close && (c_max == c_finsq + 32'd1) &&
                                   (sg_ack_reg == c_finsq + 32'd1);
                     if (rx_fin_acked) begin
@@ -580,11 +706,17 @@ module tcp_ctl #(
                             rx_cp_skip = rx_skip[15:0];
                             rx_rnxt  = c_rnxt + rx_take;
                             if (rx_take != rx_avail) rx_ev[CNT_CUT] = 1'b1;
+                            // delayed ACK (RFC 1122 4.2.3.2, RFC 5681 4.2): a whole
+                            // in-order segment with no ACK owed yet waits for data to
+                            // ride on, up to dack_time; the second one is acknowledged
+                            // at once
+                            rx_defer = (dack_time != 10'd0) && (c_dack == 10'd0) &&
+                                       (rx_take == rx_avail) && !seg_fin;
                         end else if (!is_neg(rx_seq_off)) begin
                             rx_ev[CNT_OUT_OF_ORDER] = 1'b1;  // out of order
                         end
                     end
-                    rx_ack_now = 1'b1;
+                    rx_ack_now = !rx_defer;
                 end
                 // FIN
                 if (!rx_drop && !rx_free && seg_fin) begin
@@ -624,17 +756,27 @@ module tcp_ctl #(
     reg        t_rtton;
     reg [31:0] t_rttsq;
     reg [15:0] t_rttt;
+    reg [15:0] t_ewnd, t_pint;
+    reg [3:0]  t_retr;
+    reg        t_pers, t_dsend, t_hold, t_probe;
     always @* begin
         t_state   = c_state;
         t_tmr     = c_tmr;
         t_rtton   = c_rtton;
         t_rttsq   = c_rttsq;
         t_rttt    = c_rttt;
+        t_pers    = c_pers;
+        t_pint    = c_pint;
+        t_retr    = c_retr;
+        t_probe   = 1'b0;
+        // the sender's window: min(cwnd, the peer's window), the peer's alone without
+        // congestion control
+        t_ewnd    = (!cfg_cc_off && c_cwnd < c_swnd) ? c_cwnd : c_swnd;
         t_queued  = {{(31-B){1'b0}}, txw_reg - c_una[B:0]};
         t_data_end = c_close ? c_finsq : c_una + t_queued;
         t_diff    = t_data_end - c_nxt;
         t_unsent  = is_neg(t_diff) ? 32'd0 : t_diff;
-        t_diff    = c_una + {16'd0, c_swnd} - c_nxt;
+        t_diff    = c_una + {16'd0, t_ewnd} - c_nxt;
         t_usable  = is_neg(t_diff) ? 32'd0 : t_diff;
         t_len     = 32'd0;
         t_fin     = 1'b0;
@@ -673,6 +815,14 @@ module tcp_ctl #(
             if ({16'd0, lim} < t_len) t_len = {16'd0, lim};
             t_fin  = c_close && (c_nxt + t_len == c_finsq);
             t_send = (t_len != 32'd0) || t_fin || ack_now_reg;
+            if (t_len == 32'd0 && !t_fin && ((t_unsent != 32'd0 && pforce_reg) || kap_reg)) begin
+                // persist timer expired, the window still closed: a zero-window probe,
+                // an empty segment one below snd_una that the peer answers with an ACK
+                // carrying its window (RFC 9293 3.8.6.1, RFC 1122 4.2.2.17)
+                t_probe = 1'b1;
+                t_send  = 1'b1;
+                t_seq   = c_una - 32'd1;
+            end
             t_nnxt = c_nxt + t_len + {31'd0, t_fin};
             if (t_fin) t_flags = t_flags | F_FIN;
             if (t_len != 32'd0 && c_nxt + t_len == t_data_end) t_flags = t_flags | F_PSH;
@@ -683,6 +833,23 @@ module tcp_ctl #(
         end
         t_nmax   = is_neg(c_max - t_nnxt) ? t_nnxt : c_max;
         t_rexmit = ((t_nnxt != c_nxt) && (c_nxt != c_max)) || (fr_reg && t_send);
+        // data waiting that this decision does not send (the window is closed)
+        t_dsend  = t_send && (t_nnxt != c_nxt);
+        t_hold   = t_data_state && !fr_reg && (t_unsent != 32'd0) && !t_dsend;
+        if (t_dsend && c_pers) begin
+            // data leaves: the persist state ends, the retransmission timer takes over
+            t_pers = 1'b0;
+            t_tmr  = c_rto;
+        end else if (t_probe) begin
+            t_tmr  = c_pint;   // (backed off by the expiry)
+        end else if (t_hold && c_tmr == 16'd0) begin
+            // persist: the timer runs while the window is closed and nothing is
+            // outstanding, from the RTO, doubled per probe up to cfg_rto_max
+            t_pers = 1'b1;
+            t_pint = c_rto;
+            t_tmr  = c_rto;
+            t_retr = 4'd0;
+        end
         if (t_send && t_nnxt != c_nxt) begin
             if (c_tmr == 16'd0) t_tmr = c_rto;
             if (!c_rtton && !t_rexmit) begin
@@ -700,6 +867,16 @@ module tcp_ctl #(
     wire        tm_abort  = tm_expire && !tm_tw && (c_retr >= cfg_max_retries);
     wire [16:0] rto2      = {c_rto, 1'b0};
     wire [15:0] tm_rto    = (rto2 > {1'b0, cfg_rto_max}) ? cfg_rto_max : rto2[15:0];
+    wire        dack_exp  = (c_dack == 10'd1);
+    // keep-alive (RFC 1122 4.2.3.6): counted in seconds while the session is synchronized
+    // and nothing is outstanding; any segment from the peer restarts it
+    wire        ka_on     = sec_now_reg && (cfg_ka_idle != 16'd0) && (c_tmr == 16'd0) &&
+                            (c_state == TCP_ESTAB || c_state == TCP_CLOSE_WAIT);
+    wire        ka_exp    = ka_on && (c_kat == 16'd1);
+    wire        ka_abort  = ka_exp && (c_kan >= cfg_ka_count);
+    wire        tm_free   = (tm_expire && (tm_tw || tm_abort)) || ka_abort;
+    wire [16:0] pint2     = {c_pint, 1'b0};
+    wire [15:0] tm_pint   = (pint2 > {1'b0, cfg_rto_max}) ? cfg_rto_max : pint2[15:0];
 
     // ---- window update (STATE_SVC_EVAL) ----
     wire [31:0] new_edge  = c_rnxt + rwnd;
@@ -730,20 +907,25 @@ module tcp_ctl #(
 
     // event strobes of this cycle's decision
     always @* begin
-        ev_next = 17'd0;
+        ev_next = {NCNT{1'b0}};
         case (state_reg)
             STATE_LOOKUP:  ev_next[CNT_SYN_DROP] = lk_miss && lk_syn && !(lk_free && half_ok);
             STATE_NOSESS:  ev_next[CNT_RST_NO_SESSION] = 1'b1;
             STATE_RX_EVAL: ev_next = rx_ev;
             STATE_TM_EVAL: begin
-                ev_next[CNT_RTO]  = tm_expire && !tm_tw && !tm_abort;
-                ev_next[CNT_ABORTED]  = tm_abort;
-                ev_next[CNT_CLOSED] = tm_expire && (tm_tw || tm_abort);
+                ev_next[CNT_RTO]  = tm_expire && !tm_tw && !tm_abort && !c_pers;
+                ev_next[CNT_CWND_CUT] = tm_expire && !tm_tw && !tm_abort && !c_pers &&
+                                        (c_retr == 4'd0);
+                ev_next[CNT_ABORTED]  = tm_abort || ka_abort;
+                ev_next[CNT_CLOSED] = (tm_expire && (tm_tw || tm_abort)) || ka_abort;
+                ev_next[CNT_DACK] = dack_exp && !tm_free;
             end
             STATE_TX_EVAL: begin
                 ev_next[CNT_SENT] = rst_reply_reg || (t_send && !free_reg);
                 ev_next[CNT_SENT_DATA] = !rst_reply_reg && t_send && !free_reg && (t_len != 32'd0);
                 ev_next[CNT_RETRANSMIT] = !rst_reply_reg && t_send && !free_reg && t_rexmit;
+                ev_next[CNT_PROBE] = !rst_reply_reg && !free_reg && t_probe && !kap_reg;
+                ev_next[CNT_KEEPALIVE] = !rst_reply_reg && !free_reg && t_probe && kap_reg;
             end
             default: ;
         endcase
@@ -772,6 +954,10 @@ module tcp_ctl #(
                 cur_next[O_RADV +: 32]  = (job_reg == JOB_CONN) ? 32'd0 : sg_seq_reg + 32'd1;
                 cur_next[O_PMSS +: 16]  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
                 cur_next[O_RTO +: 16]   = cfg_rto_init;
+                // RFC 5681: the initial window from the SMSS, ssthresh as high as it goes
+                cur_next[O_CWND +: 16]  = init_wnd(((sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg) < cfg_mss ?
+                                                   ((sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg) : cfg_mss);
+                cur_next[O_SSTH +: 16]  = 16'hFFFF;
             end
             STATE_RX_EVAL: begin
                 cur_next[O_STATE +: 4]  = rx_state;
@@ -791,6 +977,13 @@ module tcp_ctl #(
                 cur_next[O_INREC]       = rx_inrec;
                 cur_next[O_RECOV +: 32] = rx_recov;
                 cur_next[O_PMSS +: 16]  = rx_pmss;
+                cur_next[O_CWND +: 16]  = rx_cwnd;
+                cur_next[O_SSTH +: 16]  = rx_ssth;
+                cur_next[O_BACK +: 16]  = rx_back;
+                cur_next[O_PERS]        = rx_pers;
+                if (rx_defer) cur_next[O_DACK +: 10] = dack_time;
+                cur_next[O_KAT +: 16]   = cfg_ka_idle;   // any segment: the peer is there
+                cur_next[O_KAN +: 4]    = 4'd0;
                 if (rx_init) cur_next[O_RADV +: 32] = rx_rnxt;
             end
             STATE_TX_EVAL: if (!rst_reply_reg && !free_reg) begin
@@ -801,11 +994,31 @@ module tcp_ctl #(
                 cur_next[O_RTTON]       = t_rtton;
                 cur_next[O_RTTSQ +: 32] = t_rttsq;
                 cur_next[O_RTTT +: 16]  = t_rttt;
+                cur_next[O_PERS]        = t_pers;
+                cur_next[O_PINT +: 16]  = t_pint;
+                cur_next[O_RETR +: 4]   = t_retr;
+                if (t_send) cur_next[O_DACK +: 10] = 10'd0;  // the ACK rides on it
                 if (t_send) cur_next[O_RADV +: 32] = c_rnxt + rwnd;
             end
             STATE_TM_EVAL: begin
                 if (c_tmr != 16'd0) cur_next[O_TMR +: 16] = c_tmr - 16'd1;
-                if (tm_expire && !tm_tw && !tm_abort) begin
+                if (c_dack != 10'd0) cur_next[O_DACK +: 10] = c_dack - 10'd1;
+                if (ka_on) begin
+                    if (c_kat == 16'd0) cur_next[O_KAT +: 16] = cfg_ka_idle;
+                    else if (!ka_exp) cur_next[O_KAT +: 16] = c_kat - 16'd1;
+                    else begin
+                        // a probe (empty, at snd_una - 1), the next after the interval
+                        cur_next[O_KAT +: 16] = (cfg_ka_intvl == 16'd0) ? 16'd1 : cfg_ka_intvl;
+                        cur_next[O_KAN +: 4]  = c_kan + 4'd1;
+                    end
+                end
+                if (tm_expire && !tm_tw && !tm_abort && c_pers) begin
+                    // persist: the probe goes out in the transmit decision, the next one
+                    // after twice the interval
+                    cur_next[O_PINT +: 16] = tm_pint;
+                    cur_next[O_TMR +: 16]  = 16'd0;
+                    cur_next[O_RETR +: 4]  = c_retr + 4'd1;
+                end else if (tm_expire && !tm_tw && !tm_abort) begin
                     cur_next[O_RTO +: 16]  = tm_rto;
                     cur_next[O_TMR +: 16]  = 16'd0;  // restarted with the new RTO on the resend
                     cur_next[O_NXT +: 32]  = c_una;
@@ -813,6 +1026,11 @@ module tcp_ctl #(
                     cur_next[O_RETR +: 4]  = c_retr + 4'd1;
                     cur_next[O_INREC]      = 1'b0;
                     cur_next[O_DUPS +: 2]  = 2'd0;
+                    // RFC 5681 section 3.1: cwnd = 1 SMSS (the loss window); ssthresh =
+                    // max(FlightSize/2, 2 SMSS) on the first time-out of the segment only
+                    cur_next[O_CWND +: 16] = lim;
+                    cur_next[O_BACK +: 16] = 16'd0;
+                    if (c_retr == 4'd0) cur_next[O_SSTH +: 16] = ssth_cut;
                 end
             end
             STATE_SVC_EVAL: if (closereq_reg[sid_reg] && !c_close) begin
@@ -853,6 +1071,8 @@ module tcp_ctl #(
         out_sid_reg  <= sid_reg;
         if (tick_1ms) begin
             tick_pend_reg <= 1'b1;
+            ms_cnt_reg    <= (ms_cnt_reg == 10'd999) ? 10'd0 : ms_cnt_reg + 10'd1;
+            if (ms_cnt_reg == 10'd999) sec_pend_reg <= 1'b1;
             now_reg       <= now_reg + 16'd1;
             isn_clk_reg   <= isn_clk_reg + 32'd250;
         end
@@ -866,6 +1086,8 @@ module tcp_ctl #(
                 more_reg      <= 1'b0;
                 nosess_reg    <= 1'b0;
                 fr_reg        <= 1'b0;
+                pforce_reg    <= 1'b0;
+                kap_reg       <= 1'b0;
                 evf_reg       <= 5'd0;
                 cp_len_reg    <= 16'd0;
                 if (s_seg_valid) begin
@@ -907,6 +1129,8 @@ module tcp_ctl #(
                     end
                 end else if (tick_pend_reg) begin
                     tick_pend_reg <= tick_1ms;
+                    sec_now_reg   <= sec_pend_reg;
+                    sec_pend_reg  <= 1'b0;
                     job_reg       <= JOB_TM;
                     sid_reg       <= {SID_W{1'b0}};
                     state_reg     <= STATE_TM_SCAN;
@@ -1042,7 +1266,7 @@ module tcp_ctl #(
                     free_reg     <= 1'b1;
                     evf_reg      <= EV_CLOSED;
                     state_reg    <= STATE_WB;
-                end else if (tm_abort) begin
+                end else if (tm_abort || ka_abort) begin
                     free_reg      <= 1'b1;
                     evf_reg       <= EV_ABORTED | EV_CLOSED;
                     tx_valid_reg  <= 1'b1;
@@ -1057,8 +1281,11 @@ module tcp_ctl #(
                     tx_mss_reg    <= 1'b0;
                     tx_len_reg    <= 16'd0;
                     state_reg     <= STATE_EMIT;
-                end else if (tm_expire) begin
-                    state_reg  <= STATE_TX_EVAL;
+                end else if (tm_expire || dack_exp || ka_exp) begin
+                    pforce_reg  <= tm_expire && c_pers;
+                    ack_now_reg <= dack_exp;
+                    kap_reg     <= ka_exp;
+                    state_reg   <= STATE_TX_EVAL;
                 end else begin
                     state_reg <= STATE_WB;
                 end
@@ -1133,6 +1360,8 @@ module tcp_ctl #(
                 eof_reg     <= 1'b0;
                 ack_now_reg <= 1'b0;
                 rst_reply_reg <= 1'b0;
+                pforce_reg  <= 1'b0;
+                kap_reg     <= 1'b0;
             end
         endcase
         // set requests from the other blocks win over the clears above
@@ -1150,6 +1379,9 @@ module tcp_ctl #(
             svc_reg       <= {NUM_SESS{1'b0}};
             closereq_reg  <= {NUM_SESS{1'b0}};
             tick_pend_reg <= 1'b0;
+            sec_pend_reg  <= 1'b0;
+            sec_now_reg   <= 1'b0;
+            ms_cnt_reg    <= 10'd0;
             half_cnt_reg  <= {(SID_W+1){1'b0}};
             now_reg       <= 16'd0;
             isn_clk_reg   <= 32'd0;
@@ -1163,7 +1395,7 @@ module tcp_ctl #(
             init_reg      <= 1'b0;
             ev_valid_reg  <= 1'b0;
             commit_reg    <= 1'b0;
-            ev_reg        <= 17'd0;
+            ev_reg        <= {NCNT{1'b0}};
         end
     end
 
@@ -1215,6 +1447,6 @@ module tcp_ctl #(
     assign ev_lport      = ev_tup_reg[15:0];
     assign cnt_ev        = ev_reg;
 
-    wire unused = &{1'b0, sg_flags_reg[7:5], sg_flags_reg[3], rx_cp_skip[15:SW], isn_hash[63:32]};
+    wire unused = &{1'b0, flight[0], sg_flags_reg[7:5], sg_flags_reg[3], rx_cp_skip[15:SW], isn_hash[63:32]};
 endmodule
 `default_nettype wire

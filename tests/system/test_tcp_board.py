@@ -289,3 +289,58 @@ def test_tcp_pingpong_tool(make_board, tmp_path) -> None:  # type: ignore[no-unt
     b.down()  # the only data on TCP in the record is the tool's
     assert c["DATA_SEG_SENT"] == _tshark_count(pcap, f"tcp.len > 0 && ip.src == {b.cfg.ip}")
     assert c["RX_SEGMENTS"] == _tshark_count(pcap, f"tcp && ip.dst == {b.cfg.ip}")
+
+
+def test_tcp_zero_window_linux(make_board) -> None:
+    """A PC reader that stops reading (issue 30): Linux's receive buffer fills and it
+    advertises a zero window, the board's send buffer then fills (the echo stops), its
+    receive buffer too and it advertises a zero window to Linux; while stalled the board
+    sends persist probes (TCP.PERSIST_PROBES over IPbus) and Linux answers them, the
+    session stays up; once the PC reads again everything arrives byte-exact."""
+    from wirecore import ipbus
+    from wirecore import regmap as rm
+
+    b = make_board("tzw")
+    with netns.entered(b.cfg.ns):
+        c = ipbus.Client(b.cfg.ip, 50001, timeout=0.5, retries=10)
+    data = random.Random(36).randbytes(200_000)
+    s = netns.socket_in(b.cfg.ns, socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    s.settimeout(60.0)
+    s.connect((b.cfg.ip, ECHO))
+    errors: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            s.sendall(data)
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    t = threading.Thread(target=writer)
+    t.start()
+    # the PC does not read: wait (bounded) for the board's probes
+    t_end = time.monotonic() + 30
+    while c.read(rm.find("TCP.PERSIST_PROBES"))[0] < 3 and time.monotonic() < t_end:
+        time.sleep(0.2)
+    probes = c.read(rm.find("TCP.PERSIST_PROBES"))[0]
+    assert probes >= 3, f"{probes} persist probes while the PC did not read"
+    assert t.is_alive(), "the writer finished although nothing was read"
+    got = bytearray()
+    while len(got) < len(data):
+        chunk = s.recv(65536)
+        assert chunk, f"connection closed after {len(got)} of {len(data)} bytes"
+        got += chunk
+    t.join(timeout=60)
+    assert not errors, errors
+    assert bytes(got) == data, "echo differs"
+    s.shutdown(socket.SHUT_WR)
+    assert s.recv(100) == b""
+    s.close()
+    assert c.read(rm.find("TCP.ABORTED"))[0] == 0
+    pcap = b.cfg.pcap
+    b.down()
+    assert_tshark_clean(pcap, "-o", "tcp.check_checksum:TRUE")
+    # both ends advertised a zero window on the wire
+    for end in ("ip.src", "ip.dst"):
+        assert _tshark_count(pcap, f"tcp.analysis.zero_window && {end} == {b.cfg.ip}") > 0, end

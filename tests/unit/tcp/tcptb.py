@@ -14,6 +14,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from scapy.layers.inet import IP, TCP, Ether
+from unit.cnt_ev_mon import EvMon
 from unit.tcp.siphash import siphash24
 
 MAC = 0x020000000001
@@ -29,9 +30,56 @@ CFG = {
     "cfg_rto_max": 100,
     "cfg_max_retries": 3,
     "cfg_time_wait": 10,
+    "cfg_cc_off": 0,
+    "cfg_dack_time": 0,
+    "cfg_ka_idle": 0,
+    "cfg_ka_intvl": 1,
+    "cfg_ka_count": 2,
 }
 
 FIN, SYN, RST, PSH, ACK = 0x01, 0x02, 0x04, 0x08, 0x10
+
+# tcp_core's cnt_ev bits in order (the register map's TCP counters)
+EV_NAMES = [
+    "rx_segments",
+    "rx_bad_len",
+    "rx_bad_csum",
+    "rx_err_in",
+    "rx_broadcast",
+    "seg_session",
+    "rst_no_session",
+    "syn_full",
+    "unacceptable",
+    "out_of_order",
+    "rst_rcvd",
+    "challenge_ack",
+    "rto",
+    "aborted",
+    "ack_unsent",
+    "seg_sent",
+    "data_seg_sent",
+    "rexmit_seg",
+    "established",
+    "closed",
+    "cut_to_window",
+    "dup_ack_rcvd",
+    "tx_frames",
+    "app_tx_dropped",
+    "persist_probe",
+    "cwnd_cut",
+    "delayed_ack",
+    "keepalive",
+]
+
+
+def ev(dut: Any) -> EvMon:
+    return EvMon(dut, list(EV_NAMES))
+
+
+def count(m: EvMon, name: str) -> int:
+    return m.sums[EV_NAMES.index(name)]
+
+
 ISN_KEY = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 
 

@@ -16,35 +16,7 @@ import cocotb
 import pytest
 from cocotb_run import run
 from scapy.utils import checksum
-from unit.cnt_ev_mon import EvMon
-from unit.tcp.tcptb import ACK, CFG, FIN, PSH, RST, SYN, TICK, Peer, TcpTb, check_isn
-
-EV_NAMES = [
-    "rx_segments",
-    "rx_bad_len",
-    "rx_bad_csum",
-    "rx_err_in",
-    "rx_broadcast",
-    "seg_session",
-    "rst_no_session",
-    "syn_full",
-    "unacceptable",
-    "out_of_order",
-    "rst_rcvd",
-    "challenge_ack",
-    "rto",
-    "aborted",
-    "ack_unsent",
-    "seg_sent",
-    "data_seg_sent",
-    "rexmit_seg",
-    "established",
-    "closed",
-    "cut_to_window",
-    "dup_ack_rcvd",
-    "tx_frames",
-    "app_tx_dropped",
-]
+from unit.tcp.tcptb import ACK, CFG, FIN, PSH, RST, SYN, TICK, Peer, TcpTb, check_isn, count, ev
 
 
 def rfc6298_rto(samples: list[float]) -> float:
@@ -58,14 +30,6 @@ def rfc6298_rto(samples: list[float]) -> float:
             srtt = 0.875 * srtt + 0.125 * r
     rto = srtt + max(1.0, 4 * rttvar)
     return min(max(rto, CFG["cfg_rto_min"]), CFG["cfg_rto_max"])
-
-
-def ev(dut) -> EvMon:
-    return EvMon(dut, EV_NAMES)
-
-
-def count(m: EvMon, name: str) -> int:
-    return m.sums[EV_NAMES.index(name)]
 
 
 @cocotb.test()
@@ -327,8 +291,11 @@ async def test_fast_retransmit(dut) -> None:
     """User-reported failure 5: three duplicate ACKs resend the first unacknowledged
     segment at once, long before the RTO (RFC 5681); a partial ACK during the recovery
     resends the next one at once (RFC 6582 NewReno); fewer than three duplicates do
-    nothing; the full ACK ends the recovery. No time-out fires."""
+    nothing; the full ACK ends the recovery. No time-out fires. Congestion control off
+    (cfg_cc_off): the sender is limited by the peer's window alone (the window during
+    the recovery: test_tcp_reliability.py)."""
     tb = TcpTb(dut)
+    dut.cfg_cc_off.value = 1
     m = ev(dut)
     await tb.start()
     p = Peer(tb, 6000, 7, mss=100)
