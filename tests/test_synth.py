@@ -1,9 +1,11 @@
 """Yosys synthesis (synth_ice40 and synth_xilinx) of every top in syn/tops.py must succeed;
 the synthesis command with and without extra options (bench.area --synth-opt).
 
-make test synthesizes every tested top for iCE40: Yosys reads and elaborates each design
-and maps its memories. The Xilinx synthesis of the same tops (the same elaboration,
-another technology mapping) is volume, in make test-long, and runs with every area
+make test runs synth_ice40 on every tested top up to its block-RAM mapping (`-run
+:map_ffram`): Yosys reads and elaborates each design, checks its hierarchy, optimizes it
+and maps its memories, so a design Yosys refuses or whose memories it cannot infer fails
+here. The full synthesis of the same tops for both families (the technology mapping to
+LUTs, the same elaboration) is volume, in make test-long, and runs with every area
 benchmark (bench.area --family both)."""
 
 from __future__ import annotations
@@ -24,17 +26,20 @@ from syn.tops import TOPS, Top  # noqa: E402
 TESTED = [t for t in TOPS if t.in_tests]  # variants of a tested design are benchmarks only
 SYSTEM = ("udp_stack", "udp_echo_node")  # modules made of blocks that have tops of their own
 CASES = [
-    pytest.param(
-        t,
-        family,
-        id=f"{t.name}-{family}",
-        marks=[pytest.mark.long] if family == "xilinx" else [],
-    )
+    pytest.param(t, family, id=f"{t.name}-{family}")
     for t in TESTED
     for family in ("ice40", "xilinx")
 ]
+UP_TO_RAM = ("-run", ":map_ffram")  # synth_ice40's steps up to and with the block-RAM mapping
 
 
+@pytest.mark.parametrize("top", TESTED, ids=[t.name for t in TESTED])
+def test_elaborates_and_maps_memories(top) -> None:
+    report = synthesize(top, "ice40", options=UP_TO_RAM)
+    assert sum(report.cells.values()) > 0, f"{top.name}: optimized to nothing"
+
+
+@pytest.mark.long
 @pytest.mark.parametrize(("top", "family"), CASES)
 def test_synthesizes(top, family: str) -> None:
     report = synthesize(top, family)
