@@ -133,8 +133,16 @@ def test_core_list(tmp_path: Path) -> None:
     assert {vlnv(x) for x in LAYERS} <= listed, out
 
 
+# make test runs each core's lint and sim targets; the lint targets of a core's other tops
+# (lint_<module>: the same fileset, another top, whose files tests/test_lint.py lints
+# anyway) are volume, in make test-long
 RUNS = [
-    pytest.param(layer, name, id=f"{layer}-{name}")
+    pytest.param(
+        layer,
+        name,
+        id=f"{layer}-{name}",
+        marks=[pytest.mark.long] if name.startswith("lint_") else [],
+    )
     for layer in LAYERS
     if core_path(layer).is_file()
     for name in load(layer)["targets"]
