@@ -1125,6 +1125,26 @@ def ev_ports(inside: str) -> dict[str, int]:
     }
 
 
+# Configuration ports whose reset value is a parameter of wirecore_regfile and ipbus_ctrl
+# (RST_<PORT>, default the map's reset value): a board sets its own addresses.
+RESET_PARAMS = ("cfg_mac", "cfg_ip", "cfg_netmask", "cfg_gateway", "cfg_echo_port")
+
+
+def reset_param(name: str) -> str:
+    """The parameter name of a configuration port's reset value (cfg_mac -> RST_MAC)."""
+    return "RST_" + name[len("cfg_") :].upper()
+
+
+def reset_param_decls(widths: dict[str, int]) -> list[str]:
+    """Parameter declarations (no trailing commas) of the reset values in RESET_PARAMS."""
+    decls = []
+    for n in RESET_PARAMS:
+        w = widths[n]
+        value = f"{w}'h{port_reset(n):0{(w + 3) // 4}x}"
+        decls.append(f"    parameter [{w - 1}:0] {reset_param(n)} = {value}")
+    return decls
+
+
 def gen_verilog() -> str:
     validate()
     widths = port_widths()
@@ -1155,12 +1175,14 @@ def gen_verilog() -> str:
         "//   flip-flops, exact at any rate; 1: in one RAM,",
         "//   exact while no counter gets more than 3 events in a scan of N + R cycles, R the",
         "//   counter reads in between, 63 for the counters marked burst, and no value counter",
-        "//   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at",
-        "//   generation time.",
+        "//   more than 65535 in values; SYS.CNT_LOST tells otherwise). RST_MAC, RST_IP,",
+        "//   RST_NETMASK, RST_GATEWAY, RST_ECHO_PORT: the reset values of NET.MAC_HI/MAC_LO,",
+        "//   IP, NETMASK, GATEWAY, ECHO_PORT (default the map's; a board sets its own",
+        "//   address). The map is fixed at generation time.",
         "`default_nettype none",
         "",
         "module wirecore_regfile #(",
-        "    parameter integer CNT_RAM = 0",
+        ",\n".join(["    parameter integer CNT_RAM = 0", *reset_param_decls(widths)]),
         ") (",
         "    input  wire        clk,",
         "    input  wire        rst,",
@@ -1307,7 +1329,9 @@ def gen_verilog() -> str:
         "            cnt_pend_reg <= 1'b0;",
     ]
     for name, w in widths.items():
-        if name.startswith("cfg_"):
+        if name in RESET_PARAMS:
+            L.append(f"            {name}_reg <= {reset_param(name)};")
+        elif name.startswith("cfg_"):
             L.append(f"            {name}_reg <= {w}'h{port_reset(name):x};")
     L += [
         "        end else begin",
@@ -1398,7 +1422,8 @@ def gen_ctrl() -> str:
         "// Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in",
         "//   ipbus_target (checked there); MEM_AW: memory word-address bits (1..16, checked;",
         "//   tested 14 = 64 KiB); CNT_RAM: the counters in flip-flops (0) or one RAM (1), see",
-        "//   wirecore_regfile (checked; both tested).",
+        "//   wirecore_regfile (checked; both tested); RST_MAC, RST_IP, RST_NETMASK,",
+        "//   RST_GATEWAY, RST_ECHO_PORT: the NET registers' reset values (wirecore_regfile).",
         "`default_nettype none",
         "",
         "module ipbus_ctrl #(",
@@ -1410,7 +1435,7 @@ def gen_ctrl() -> str:
         "    parameter integer MAX_BYTES      = 1472,",
         "    parameter integer BUS_TIMEOUT_MS = 2,",
         "    parameter integer MEM_AW         = 14,",
-        "    parameter integer CNT_RAM        = 0",
+        ",\n".join(["    parameter integer CNT_RAM        = 0", *reset_param_decls(widths)]),
         ") (",
         "    input  wire              clk,",
         "    input  wire              rst,",
@@ -1519,7 +1544,10 @@ def gen_ctrl() -> str:
         "        .m_reg_rdata(s_rdata)",
         "    );",
         "",
-        "    wirecore_regfile #(.CNT_RAM(CNT_RAM)) regfile (",
+        "    wirecore_regfile #(",
+        "        .CNT_RAM(CNT_RAM),",
+        ",\n".join(f"        .{reset_param(n)}({reset_param(n)})" for n in RESET_PARAMS),
+        "    ) regfile (",
         "        .clk(clk), .rst(rst),",
         "        .reg_req(s_req[0]), .reg_we(s_we), .reg_addr(s_addr[11:0]),",
         "        .reg_wdata(s_wdata), .reg_ack(s_ack[0]), .reg_err(s_err[0]),",

@@ -18,7 +18,8 @@
 // Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in
 //   ipbus_target (checked there); MEM_AW: memory word-address bits (1..16, checked;
 //   tested 14 = 64 KiB); CNT_RAM: the counters in flip-flops (0) or one RAM (1), see
-//   wirecore_regfile (checked; both tested).
+//   wirecore_regfile (checked; both tested); RST_MAC, RST_IP, RST_NETMASK,
+//   RST_GATEWAY, RST_ECHO_PORT: the NET registers' reset values (wirecore_regfile).
 `default_nettype none
 
 module ipbus_ctrl #(
@@ -30,7 +31,12 @@ module ipbus_ctrl #(
     parameter integer MAX_BYTES      = 1472,
     parameter integer BUS_TIMEOUT_MS = 2,
     parameter integer MEM_AW         = 14,
-    parameter integer CNT_RAM        = 0
+    parameter integer CNT_RAM        = 0,
+    parameter [47:0] RST_MAC = 48'h020000000002,
+    parameter [31:0] RST_IP = 32'hc0000202,
+    parameter [31:0] RST_NETMASK = 32'hffffff00,
+    parameter [31:0] RST_GATEWAY = 32'hc0000201,
+    parameter [15:0] RST_ECHO_PORT = 16'h0007
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -194,7 +200,14 @@ module ipbus_ctrl #(
         .m_reg_rdata(s_rdata)
     );
 
-    wirecore_regfile #(.CNT_RAM(CNT_RAM)) regfile (
+    wirecore_regfile #(
+        .CNT_RAM(CNT_RAM),
+        .RST_MAC(RST_MAC),
+        .RST_IP(RST_IP),
+        .RST_NETMASK(RST_NETMASK),
+        .RST_GATEWAY(RST_GATEWAY),
+        .RST_ECHO_PORT(RST_ECHO_PORT)
+    ) regfile (
         .clk(clk), .rst(rst),
         .reg_req(s_req[0]), .reg_we(s_we), .reg_addr(s_addr[11:0]),
         .reg_wdata(s_wdata), .reg_ack(s_ack[0]), .reg_err(s_err[0]),
