@@ -91,6 +91,8 @@ CASES: list[Case] = [
     # ---- rtl/mac ----
     _c("eth_mac_gmii_fifo", TX_DEPTH=512),
     _c("eth_mac_gmii_fifo", RX_DEPTH=3072),
+    _c("eth_mac_fifo", TX_DEPTH=512),
+    _c("eth_mac_fifo", RX_DEPTH=3072),
     # ---- rtl/eth ----
     _c("eth_rx", DATA_W=16),
     _c("eth_rx", KEEP_W=2),
