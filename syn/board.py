@@ -106,7 +106,7 @@ def build(name: str, seed: int = 1) -> dict[str, object]:
         f"hierarchy -top {board.name}\n"
         f"synth_ecp5 -top {board.name} -json {board.name}.json\n"
     )
-    _run(["yosys", "-q", "-s", ys.name], out / "synth.log", cwd=out)
+    _run(["yosys", "-q", "-l", "yosys.log", "-s", ys.name], out / "synth.log", cwd=out)
     shutil.copy(ROOT / "boards" / name / f"{name}.lpf", out / f"{name}.lpf")
     _run(
         [
