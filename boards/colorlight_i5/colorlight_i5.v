@@ -10,9 +10,13 @@
 //   clk25 -> EHXPLLL -> clk (125 MHz: the MAC's transmitter, the node, tx_clk of RGMII)
 //
 // Clocks: clk25 (pin), clk = PLL CLKOP 125 MHz (CLKI_DIV 1, CLKFB_DIV 5, CLKOP_DIV 5,
-//   VCO 625 MHz: yowasp-ecppll -i 25 -o 125 --clkout1 125 --phase1 90), clk90 = PLL CLKOS
-//   125 MHz 90 degrees later (CLKOS_DIV 5, CPHASE 3, FPHASE 2), eth_rxc (from the PHY,
-//   125 MHz at 1000 Mbit/s). The PHY's receive clock crosses into clk in eth_mac_fifo.
+//   VCO 625 MHz: yowasp-ecppll -i 25 -o 125 --clkout1 125 --phase1 90 --clkout2 62.5),
+//   clk90 = PLL CLKOS
+//   125 MHz 90 degrees later (CLKOS_DIV 5, CPHASE 3, FPHASE 2), ctrl_clk = PLL CLKOS2
+//   62.5 MHz (CLKOS2_DIV 10, CPHASE 2: --clkout2 62.5) for the IPbus target, eth_rxc (from
+//   the PHY, 125 MHz at 1000 Mbit/s). The PHY's receive clock crosses into clk in
+//   eth_mac_fifo; the IPbus target runs on ctrl_clk behind ipbus_cdc's crossings
+//   (CTRL_ASYNC = 1), the data path, the register file and the memory on clk.
 // RGMII timing: the receive data and control go through a DELAYG
 //   (boards/ecp5/rgmii_iddr.v DEL_TAPS, 80 taps = 2 ns) before their IDDRX1F; the transmit clock
 //   eth_txc comes from an ODDRX1F on clk (TXC_90 = 0: edge-aligned with the data, for a
@@ -66,11 +70,12 @@ module colorlight_i5 #(
     endgenerate
 
     // ---------------------------------------------------------------- clocks
-    wire clk, clk90, pll_lock;
+    wire clk, clk90, ctrl_clk, pll_lock;
     /* verilator lint_off PINCONNECTEMPTY */
     (* FREQUENCY_PIN_CLKI = "25" *)
     (* FREQUENCY_PIN_CLKOP = "125" *)
     (* FREQUENCY_PIN_CLKOS = "125" *)
+    (* FREQUENCY_PIN_CLKOS2 = "62.5" *)
     (* ICP_CURRENT = "12" *) (* LPF_RESISTOR = "8" *) (* MFG_ENABLE_FILTEROPAMP = "1" *)
     (* MFG_GMCREF_SEL = "2" *)
     EHXPLLL #(
@@ -79,9 +84,10 @@ module colorlight_i5 #(
         .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
         .CLKI_DIV(1), .CLKFB_DIV(5), .FEEDBK_PATH("CLKOP"),
         .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(5), .CLKOP_CPHASE(2), .CLKOP_FPHASE(0),
-        .CLKOS_ENABLE("ENABLED"), .CLKOS_DIV(5), .CLKOS_CPHASE(3), .CLKOS_FPHASE(2)
+        .CLKOS_ENABLE("ENABLED"), .CLKOS_DIV(5), .CLKOS_CPHASE(3), .CLKOS_FPHASE(2),
+        .CLKOS2_ENABLE("ENABLED"), .CLKOS2_DIV(10), .CLKOS2_CPHASE(2), .CLKOS2_FPHASE(0)
     ) u_pll (
-        .RST(1'b0), .STDBY(1'b0), .CLKI(clk25), .CLKOP(clk), .CLKOS(clk90), .CLKOS2(),
+        .RST(1'b0), .STDBY(1'b0), .CLKI(clk25), .CLKOP(clk), .CLKOS(clk90), .CLKOS2(ctrl_clk),
         .CLKOS3(), .CLKFB(clk), .CLKINTFB(), .PHASESEL0(1'b0), .PHASESEL1(1'b0),
         .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1), .PLLWAKESYNC(1'b0),
         .ENCLKOP(1'b0), .ENCLKOS(1'b0), .ENCLKOS2(1'b0), .ENCLKOS3(1'b0),
@@ -95,17 +101,19 @@ module colorlight_i5 #(
         .clk(clk25), .btn(!rst_n), .pll_lock(pll_lock), .phy_rst_n(eth_rst_n),
         .sys_rst(sys_rst)
     );
-    wire rst, rx_rst;
+    wire rst, rx_rst, ctrl_rst;
     sync_reset u_rst (.clk(clk), .in(sys_rst), .out(rst));
+    sync_reset u_ctrl_rst (.clk(ctrl_clk), .in(sys_rst), .out(ctrl_rst));
     sync_reset u_rx_rst (.clk(eth_rxc), .in(sys_rst), .out(rx_rst));
 
     // ---------------------------------------------------------------- node
     wire led;
     wirecore_rgmii_node #(
         .MAC_ADDR(MAC_ADDR), .IP_ADDR(IP_ADDR), .NETMASK(NETMASK), .GATEWAY(GATEWAY),
-        .ECHO_PORT(ECHO_PORT), .TICK_CYCLES(TICK_CYCLES), .CNT_RAM(1)
+        .ECHO_PORT(ECHO_PORT), .TICK_CYCLES(TICK_CYCLES), .CNT_RAM(1), .CTRL_ASYNC(1)
     ) u_core (
         .clk(clk), .clk90(TXC_90 != 0 ? clk90 : clk), .rst(rst), .rx_rst(rx_rst),
+        .ctrl_clk(ctrl_clk), .ctrl_rst(ctrl_rst),
         .rgmii_rxc(eth_rxc), .rgmii_rxd(eth_rxd), .rgmii_rx_ctl(eth_rx_ctl),
         .rgmii_txc(eth_txc), .rgmii_txd(eth_txd), .rgmii_tx_ctl(eth_tx_ctl), .led(led)
     );

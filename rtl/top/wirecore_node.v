@@ -53,6 +53,9 @@
 //
 // Interfaces:
 //   clk, rst, tick_1ms                 clock, synchronous reset, millisecond strobe
+//   ctrl_clk, ctrl_rst                 the IPbus target's clock and reset with
+//                                      CTRL_ASYNC = 1 (reset together with rst; unused,
+//                                      tie to 0, with CTRL_ASYNC = 0)
 //   ts_cycle[63:0]                     the generator's cycle timestamp (pktgen CYC_EXT =
 //                                      1: a free-running cycle counter kept by the top;
 //                                      read only when a datagram's header is taken)
@@ -71,7 +74,9 @@
 //   RX_BUSY_WAIT (cycles an application port may take to accept a datagram before it is
 //   dropped and counted: 1 ms at the board's clock, far longer than any of its
 //   applications needs) [125000, 156250], CNT_RAM (ipbus_ctrl's: counters in flip-flops
-//   0, one RAM 1) [0, 1], NET_PORTS (0 or 1, above) [0, 1], MAC_ADDR, IP_ADDR, NETMASK,
+//   0, one RAM 1) [0, 1], NET_PORTS (0 or 1, above) [0, 1], CTRL_ASYNC (ipbus_ctrl's:
+//   the IPbus target on clk 0, on ctrl_clk behind clock-domain crossings 1; the register
+//   file, the memory and everything else stay on clk) [0, 1], MAC_ADDR, IP_ADDR, NETMASK,
 //   GATEWAY, ECHO_PORT (the NET registers' reset values, used with NET_PORTS = 0).
 //   DATA_W, KEEP_W and NET_PORTS are checked here, the others by the blocks that take
 //   them.
@@ -83,6 +88,7 @@ module wirecore_node #(
     parameter integer RX_BUSY_WAIT   = 125000,
     parameter integer CNT_RAM        = 0,
     parameter integer NET_PORTS      = 1,
+    parameter integer CTRL_ASYNC     = 0,
     parameter [47:0]  MAC_ADDR       = 48'h020000000002,
     parameter [31:0]  IP_ADDR        = 32'hC0000202,
     parameter [31:0]  NETMASK        = 32'hFFFFFF00,
@@ -92,6 +98,8 @@ module wirecore_node #(
     input  wire        clk,
     input  wire        rst,
     input  wire        tick_1ms,
+    input  wire        ctrl_clk,
+    input  wire        ctrl_rst,
     input  wire [63:0] ts_cycle,
     input  wire [47:0] cfg_mac,
     input  wire [31:0] cfg_ip,
@@ -421,11 +429,12 @@ module wirecore_node #(
 
   /* verilator lint_off PINCONNECTEMPTY */
   ipbus_ctrl #(
-      .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_RAM(CNT_RAM), .RST_MAC(MAC_ADDR),
+      .DATA_W(DATA_W), .KEEP_W(KEEP_W), .CNT_RAM(CNT_RAM), .CTRL_ASYNC(CTRL_ASYNC),
+      .RST_MAC(MAC_ADDR),
       .RST_IP(IP_ADDR), .RST_NETMASK(NETMASK), .RST_GATEWAY(GATEWAY),
       .RST_ECHO_PORT(ECHO_PORT)
   ) u_ctrl (
-      .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+      .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ctrl_clk(ctrl_clk), .ctrl_rst(ctrl_rst),
       .s_hdr_valid(urx_hdr_valid[1]), .s_hdr_ready(urx_hdr_ready[1]),
       .s_hdr_src_mac(urx_hdr_src_mac[95:48]), .s_hdr_src_ip(urx_hdr_src_ip[63:32]),
       .s_hdr_src_port(urx_hdr_src_port[31:16]), .s_hdr_dst_port(urx_hdr_dst_port[31:16]),

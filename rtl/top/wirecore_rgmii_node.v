@@ -18,6 +18,8 @@
 //                            data, for a PHY without its own TX clock delay) or clk
 //                            itself (edge-aligned, for a PHY that delays it)
 //   rx_rst                   reset synchronous to rgmii_rxc
+//   ctrl_clk, ctrl_rst       the IPbus target's clock and reset (CTRL_ASYNC = 1; reset
+//                            together with rst; tie to 0 with CTRL_ASYNC = 0)
 //   rgmii_rxc, rgmii_rxd[3:0], rgmii_rx_ctl, rgmii_txc, rgmii_txd[3:0], rgmii_tx_ctl
 //                            the PHY's pins (through the board's I/O buffers)
 //   led                      1 = lit: the PHY's receive clock runs (rgmii_rxc toggled
@@ -30,7 +32,9 @@
 // Parameters (tested values in brackets): MAC_ADDR [02:00:00:00:00:05], IP_ADDR
 //   [192.0.2.5], NETMASK, GATEWAY, ECHO_PORT [7], TICK_CYCLES (clk cycles per millisecond
 //   strobe, 1..131072: 125000; the simulation uses fewer) [125000, 1250], CNT_RAM
-//   (wirecore_node's: counters in one block RAM 1, flip-flops 0) [1].
+//   (wirecore_node's: counters in one block RAM 1, flip-flops 0) [1], CTRL_ASYNC
+//   (wirecore_node's: the IPbus target on ctrl_clk behind clock-domain crossings 1, on clk
+//   0) [1].
 module wirecore_rgmii_node #(
     parameter [47:0]  MAC_ADDR    = 48'h020000000005,
     parameter [31:0]  IP_ADDR     = 32'hC0000205,
@@ -38,11 +42,14 @@ module wirecore_rgmii_node #(
     parameter [31:0]  GATEWAY     = 32'hC0000201,
     parameter [15:0]  ECHO_PORT   = 16'd7,
     parameter integer TICK_CYCLES = 125000,
-    parameter integer CNT_RAM     = 1
+    parameter integer CNT_RAM     = 1,
+    parameter integer CTRL_ASYNC  = 1
 ) (
     input  wire       clk,
     input  wire       clk90,
     input  wire       rst,
+    input  wire       ctrl_clk,
+    input  wire       ctrl_rst,
     input  wire       rx_rst,
     input  wire       rgmii_rxc,
     input  wire [3:0] rgmii_rxd,
@@ -130,11 +137,12 @@ module wirecore_rgmii_node #(
     wire [0:0] st_tx_tkeep;
     wirecore_node #(
         .DATA_W(8), .KEEP_W(1), .RX_FIFO_BYTES(4096), .ECHO_CSUM_MODE(1),
-        .RX_BUSY_WAIT(125000), .CNT_RAM(CNT_RAM), .NET_PORTS(0),
+        .RX_BUSY_WAIT(125000), .CNT_RAM(CNT_RAM), .NET_PORTS(0), .CTRL_ASYNC(CTRL_ASYNC),
         .MAC_ADDR(MAC_ADDR), .IP_ADDR(IP_ADDR), .NETMASK(NETMASK), .GATEWAY(GATEWAY),
         .ECHO_PORT(ECHO_PORT)
     ) u_node (
-        .clk(clk), .rst(rst), .tick_1ms(tick_reg), .ts_cycle(cycle_reg),
+        .clk(clk), .rst(rst), .tick_1ms(tick_reg), .ctrl_clk(ctrl_clk), .ctrl_rst(ctrl_rst),
+        .ts_cycle(cycle_reg),
         .cfg_mac(48'd0), .cfg_ip(32'd0), .cfg_netmask(32'd0), .cfg_gateway(32'd0),
         .cfg_echo_port(16'd0),
         .s_mac_axis_tdata(st_rx_tdata), .s_mac_axis_tkeep(1'b1),

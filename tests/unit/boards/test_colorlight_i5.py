@@ -8,8 +8,10 @@ edge-aligned, as a PHY without an internal delay sends it: the board's DELAYG ce
 it), and RgmiiSink takes what the board sends on eth_txc (TXC_90 = 1 here: the sink
 samples at the clock's rising edge, which must not coincide with a data change).
 scapy builds every request and parses every answer: an ARP request answered, an ICMP
-echo, a UDP echo, IPbus reads and writes (the wirecore IPbus encoder), and the address
-changed over IPbus (NET.IP) taking effect on ARP.
+echo, a UDP echo, IPbus reads and writes (the wirecore IPbus encoder) through the IPbus
+target on its own 62.5 MHz clock (the PLL's CLKOS2, behind ipbus_cdc's crossings),
+counters of both clock domains read back, and the address changed over IPbus (NET.IP)
+taking effect on ARP.
 """
 
 from __future__ import annotations
@@ -192,9 +194,20 @@ async def board_answers(dut) -> None:  # noqa: ANN001
     )
     assert [r.data for r in replies] == [[0xC0FFEE01], [0x01234567, 0x89ABCDEF], [0x77697265]]
 
+    # counters: the IPbus target's (its events crossed from its clock) and the stack's,
+    # for what has happened so far: two replies sent, one ICMP echo answered
+    replies = await tb.ipbus(
+        3,
+        [
+            ipb.Transaction(ipb.READ, rm.find("IPBUS.TX_PACKETS"), tid=8),
+            ipb.Transaction(ipb.READ, rm.find("STACK.ICMP_ECHO"), tid=9),
+        ],
+    )
+    assert [r.data for r in replies] == [[2], [1]], [r.data for r in replies]
+
     # the address changed over IPbus: the board answers ARP for the new one only
     replies = await tb.ipbus(
-        3, [ipb.Transaction(ipb.WRITE, rm.find("NET.IP"), data=[0xC0000206], tid=7)]
+        4, [ipb.Transaction(ipb.WRITE, rm.find("NET.IP"), data=[0xC0000206], tid=7)]
     )
     assert replies[0].info == ipb.SUCCESS
     ans = await arp_who_has(tb, NEW_IP)
