@@ -7,7 +7,7 @@ PY    := $(VENV)/bin/python
 JOBS  ?= 2
 PYTEST := $(PY) -m pytest -n $(JOBS) --dist loadgroup
 
-.PHONY: help setup demo test test-long lint bench clean
+.PHONY: help setup demo test test-long lint bench bitstream clean
 
 help:
 	@echo "make demo      - bring up the virtual board; ARP, ping, UDP echo and registers over IPbus"
@@ -17,6 +17,8 @@ help:
 	@echo "make test-long - the volume runs left out of make test (longer fuzz runs, repeated"
 	@echo "                 sweeps: no case that make test does not cover)"
 	@echo "make bench     - run the benchmarks, figures to bench/results/*.json"
+	@echo "make bitstream BOARD=colorlight_i5 - the board's bitstream (yosys, nextpnr-ecp5,"
+	@echo "                 ecppack); fails on a timing failure"
 	@echo "make lint      - Verilator --lint-only -Wall on every RTL file, ruff on Python"
 	@echo "make setup     - only install what the others need"
 	@echo "make clean     - remove build products"
@@ -42,6 +44,10 @@ lint: setup
 
 bench: setup
 	$(PY) -m bench.run_all
+
+BOARD ?= colorlight_i5
+bitstream: setup
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(PY) -m syn.board $(BOARD)
 
 clean:
 	rm -rf build sim_build .pytest_cache

@@ -31,8 +31,13 @@ def run(
     extra_sources: Sequence[Path] = (),
     test_dir: Path | None = None,
     timescale: tuple[str, str] = ("1ns", "1ps"),
+    top_file: Path | None = None,
 ) -> None:
     """Compile ``toplevel`` with Icarus and run the cocotb tests in ``test_module``.
+
+    ``top_file``: the top's file when it is not under rtl/, sim/ or tests/tb/ (a board
+    top under boards/); ``extra_sources`` are compiled before the library search, so a
+    vendor version of a module there (boards/<vendor>/) wins over the generic one.
 
     Raises AssertionError if any cocotb test failed or the simulation died.
     """
@@ -40,7 +45,7 @@ def run(
     key = repr((sorted(parameters.items()), test_module, testcase))
     tag = hashlib.sha1(key.encode()).hexdigest()[:10]
     build_dir = BUILD / f"{toplevel}_{tag}"
-    top_file = find_module(toplevel)
+    top_file = top_file or find_module(toplevel)
     lib_args: list[str] = []
     for d in library_dirs():
         lib_args += ["-y", str(d)]

@@ -52,21 +52,40 @@ def test_icarus_compiles_every_file() -> None:
 
 BOARD_FILES = sorted((ROOT / "boards").rglob("*.v"))
 STUBS = ROOT / "tests" / "lint_stubs"
+# board top levels: the vendor directory of their I/O adapters and primitives
+BOARD_VENDOR = {"colorlight_i5": "ecp5", "nexys_video": "xilinx"}
+
+
+def _stand_ins(vendor: str) -> Path:
+    """Lint stand-ins of a vendor's primitives: tests/lint_stubs/<vendor>/, or the
+    behavioural models the simulation uses (sim/<vendor>/)."""
+    stubs = STUBS / vendor
+    return stubs if stubs.is_dir() else ROOT / "sim" / vendor
 
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=[str(p.relative_to(ROOT)) for p in BOARD_FILES])
 def test_board_file_lint(path: Path) -> None:
     """Vendor files: -Wall clean against lint-only stand-ins of their vendor's primitives
-    (tests/lint_stubs/<vendor>/), and Icarus -g2005 accepts them. Each vendor directory is
-    checked alone: its modules share names with the generic models under rtl/."""
+    (tests/lint_stubs/<vendor>/ or the models in sim/<vendor>/), and Icarus -g2005 accepts
+    them. Each vendor directory is checked alone: its modules share names with the generic
+    models under rtl/. A board top (boards/<board>/) is checked with its vendor's directory
+    ahead of rtl/, so the vendor's adapters stand in for the generic ones."""
     text = path.read_text()
     assert "`default_nettype none" in text, f"{path.name}: missing `default_nettype none"
-    stubs = STUBS / path.parent.name
-    assert stubs.is_dir(), f"no lint stand-ins for vendor {path.parent.name} in {STUBS}"
+    board = path.parent.name
+    vendor = BOARD_VENDOR.get(board, board)
+    stubs = _stand_ins(vendor)
+    assert stubs.is_dir(), f"no lint stand-ins for vendor {vendor} in {STUBS} or sim/"
+    dirs = [stubs]
+    if board in BOARD_VENDOR:
+        dirs = [ROOT / "boards" / vendor, stubs, *LIBS]
     for program, env in lint_commands():
-        cmd = [*program, "--lint-only", "-Wall", "--top-module", path.stem, f"-I{stubs}", str(path)]
+        cmd = [*program, "--lint-only", "-Wall", "--top-module", path.stem]
+        cmd += [f"-I{d}" for d in dirs] + [str(path)]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
         assert r.returncode == 0 and "%Warning" not in r.stderr, f"{program[0]}:\n{r.stderr}"
-    cmd = ["iverilog", "-g2005", "-o", "/dev/null", "-s", path.stem, "-y", str(stubs), str(path)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    cmd = ["iverilog", "-g2005", "-o", "/dev/null", "-s", path.stem]
+    for d in dirs:
+        cmd += ["-y", str(d)]
+    r = subprocess.run([*cmd, str(path)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -1166,6 +1166,26 @@ def ev_ports(inside: str) -> dict[str, int]:
     }
 
 
+# Configuration ports whose reset value is a parameter of wirecore_regfile and ipbus_ctrl
+# (RST_<PORT>, default the map's reset value): a board sets its own addresses.
+RESET_PARAMS = ("cfg_mac", "cfg_ip", "cfg_netmask", "cfg_gateway", "cfg_echo_port")
+
+
+def reset_param(name: str) -> str:
+    """The parameter name of a configuration port's reset value (cfg_mac -> RST_MAC)."""
+    return "RST_" + name[len("cfg_") :].upper()
+
+
+def reset_param_decls(widths: dict[str, int]) -> list[str]:
+    """Parameter declarations (no trailing commas) of the reset values in RESET_PARAMS."""
+    decls = []
+    for n in RESET_PARAMS:
+        w = widths[n]
+        value = f"{w}'h{port_reset(n):0{(w + 3) // 4}x}"
+        decls.append(f"    parameter [{w - 1}:0] {reset_param(n)} = {value}")
+    return decls
+
+
 def gen_verilog() -> str:
     validate()
     widths = port_widths()
@@ -1196,12 +1216,14 @@ def gen_verilog() -> str:
         "//   flip-flops, exact at any rate; 1: in one RAM,",
         "//   exact while no counter gets more than 3 events in a scan of N + R cycles, R the",
         "//   counter reads in between, 63 for the counters marked burst, and no value counter",
-        "//   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at",
-        "//   generation time.",
+        "//   more than 65535 in values; SYS.CNT_LOST tells otherwise). RST_MAC, RST_IP,",
+        "//   RST_NETMASK, RST_GATEWAY, RST_ECHO_PORT: the reset values of NET.MAC_HI/MAC_LO,",
+        "//   IP, NETMASK, GATEWAY, ECHO_PORT (default the map's; a board sets its own",
+        "//   address). The map is fixed at generation time.",
         "`default_nettype none",
         "",
         "module wirecore_regfile #(",
-        "    parameter integer CNT_RAM = 0",
+        ",\n".join(["    parameter integer CNT_RAM = 0", *reset_param_decls(widths)]),
         ") (",
         "    input  wire        clk,",
         "    input  wire        rst,",
@@ -1348,7 +1370,9 @@ def gen_verilog() -> str:
         "            cnt_pend_reg <= 1'b0;",
     ]
     for name, w in widths.items():
-        if name.startswith("cfg_"):
+        if name in RESET_PARAMS:
+            L.append(f"            {name}_reg <= {reset_param(name)};")
+        elif name.startswith("cfg_"):
             L.append(f"            {name}_reg <= {w}'h{port_reset(name):x};")
     L += [
         "        end else begin",
@@ -1434,12 +1458,20 @@ def gen_ctrl() -> str:
         "//   and value vectors its counters count (docs/registers.md, section Counters; the",
         "//   IPbus target's own strobes are internal), in clk. Configuration-space reads",
         "//   (type 6) read the register file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).",
+        "// Clocks: everything on clk (CTRL_ASYNC = 0; ctrl_clk, ctrl_rst unused), or the",
+        "//   IPbus target on its own clock ctrl_clk / ctrl_rst (CTRL_ASYNC = 1: a slower",
+        "//   control plane beside a line-rate clk) behind ipbus_cdc's crossings: the UDP",
+        "//   port's streams, the register bus, the target's counter events, tick_1ms and the",
+        "//   allow-list; the interconnect, register file and memory stay on clk.",
         "// Latency: as ipbus_target; register file and memory answer 1 cycle after a request,",
-        "//   a counter 4 cycles after (wirecore_regfile).",
+        "//   a counter 4 cycles after (wirecore_regfile); with CTRL_ASYNC = 1 ipbus_cdc's",
+        "//   crossings on top.",
         "// Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in",
         "//   ipbus_target (checked there); MEM_AW: memory word-address bits (1..16, checked;",
         "//   tested 14 = 64 KiB); CNT_RAM: the counters in flip-flops (0) or one RAM (1), see",
-        "//   wirecore_regfile (checked; both tested).",
+        "//   wirecore_regfile (checked; both tested); CTRL_ASYNC (0 or 1, ipbus_cdc's ASYNC;",
+        "//   both tested); RST_MAC, RST_IP, RST_NETMASK, RST_GATEWAY, RST_ECHO_PORT: the NET",
+        "//   registers' reset values (wirecore_regfile).",
         "`default_nettype none",
         "",
         "module ipbus_ctrl #(",
@@ -1451,11 +1483,14 @@ def gen_ctrl() -> str:
         "    parameter integer MAX_BYTES      = 1472,",
         "    parameter integer BUS_TIMEOUT_MS = 2,",
         "    parameter integer MEM_AW         = 14,",
-        "    parameter integer CNT_RAM        = 0",
+        "    parameter integer CNT_RAM        = 0,",
+        ",\n".join(["    parameter integer CTRL_ASYNC     = 0", *reset_param_decls(widths)]),
         ") (",
         "    input  wire              clk,",
         "    input  wire              rst,",
         "    input  wire              tick_1ms,",
+        "    input  wire              ctrl_clk,",
+        "    input  wire              ctrl_rst,",
         "    input  wire              s_hdr_valid,",
         "    output wire              s_hdr_ready,",
         "    input  wire [47:0]       s_hdr_src_mac,",
@@ -1511,6 +1546,9 @@ def gen_ctrl() -> str:
         "        if (CNT_RAM != 0 && CNT_RAM != 1) begin : g_check_cnt_ram",
         "            ipbus_ctrl_CNT_RAM_must_be_0_or_1 u_error ();  // unsupported parameter",
         "        end",
+        "        if (CTRL_ASYNC != 0 && CTRL_ASYNC != 1) begin : g_check_ctrl_async",
+        "            ipbus_ctrl_CTRL_ASYNC_must_be_0_or_1 u_error ();  // unsupported parameter",
+        "        end",
         "    endgenerate",
         "",
         "    localparam [31:0] MEM_MASK = (32'd1 << MEM_AW) - 32'd1;",
@@ -1523,26 +1561,74 @@ def gen_ctrl() -> str:
         "    wire [31:0] s_wdata;",
     ]
     L.append("    wire [15:0] ev_ipb;  // the IPbus target's event strobes")
-    L += [
-        "",
-        "    ipbus_target #(",
-        "        .DATA_W(DATA_W), .NBUF(NBUF), .RX_AW(RX_AW), .RX_QAW(RX_QAW),",
-        "        .MAX_BYTES(MAX_BYTES), .BUS_TIMEOUT_MS(BUS_TIMEOUT_MS), .CONF_BASE(32'h0)",
-        "    ) target (",
-        "        .clk(clk), .rst(rst), .tick_1ms(tick_1ms),",
-    ]
-    ports = (
-        "s_hdr_valid s_hdr_ready s_hdr_src_mac s_hdr_src_ip s_hdr_src_port s_hdr_dst_port "
-        "s_hdr_len s_axis_tdata s_axis_tkeep s_axis_tvalid s_axis_tready s_axis_tlast "
-        "s_axis_tuser m_hdr_valid m_hdr_ready m_hdr_dst_mac m_hdr_dst_mac_valid m_hdr_dst_ip "
-        "m_hdr_dst_port m_hdr_src_port m_hdr_len m_hdr_csum m_axis_tdata m_axis_tkeep "
-        "m_axis_tvalid m_axis_tready m_axis_tlast m_axis_tuser reg_req reg_we reg_addr "
-        "reg_wdata reg_ack reg_err reg_rdata"
+    # the target's ports and the ipbus_cdc wires (t_*) they meet
+    rx_ports = (
+        "hdr_valid hdr_ready hdr_src_mac hdr_src_ip hdr_src_port hdr_dst_port hdr_len "
+        "axis_tdata axis_tkeep axis_tvalid axis_tready axis_tlast axis_tuser"
     ).split()
-    for p in ports:
-        L.append(f"        .{p}({p}),")
-    L.append("        .cfg_allow_en(cfg_ipb_allow_en), .cfg_allow_ip(cfg_ipb_allow_ip),")
-    L.append("        .cnt_ev(ev_ipb)")
+    tx_ports = (
+        "hdr_valid hdr_ready hdr_dst_mac hdr_dst_mac_valid hdr_dst_ip hdr_dst_port "
+        "hdr_src_port hdr_len hdr_csum axis_tdata axis_tkeep axis_tvalid axis_tready "
+        "axis_tlast axis_tuser"
+    ).split()
+    reg_ports = "req we addr wdata ack err rdata".split()
+    wire_w = {
+        "hdr_src_mac": "[47:0] ", "hdr_dst_mac": "[47:0] ", "hdr_src_ip": "[31:0] ",
+        "hdr_dst_ip": "[31:0] ", "hdr_src_port": "[15:0] ", "hdr_dst_port": "[15:0] ",
+        "hdr_len": "[15:0] ", "hdr_csum": "[15:0] ", "axis_tdata": "[DATA_W-1:0] ",
+        "axis_tkeep": "[KEEP_W-1:0] ", "addr": "[31:0] ", "wdata": "[31:0] ",
+        "rdata": "[31:0] ",
+    }  # fmt: skip
+    conns = [(f"s_{p}", f"t_rx_{p}") for p in rx_ports]
+    conns += [(f"m_{p}", f"t_tx_{p}") for p in tx_ports]
+    conns += [(f"reg_{p}", f"t_reg_{p}") for p in reg_ports]
+    for port, w in conns:
+        L.append(f"    wire {wire_w.get(port.split('_', 1)[1], '')}{w};")
+    L += [
+        "    wire        t_tick_1ms, t_allow_en;",
+        "    wire [127:0] t_allow_ip;",
+        "    wire [15:0] t_ev;",
+        "",
+        "    // the target on its clock: one instance or the other, each with its clock port",
+        "    // tied straight to a clock (no clock through logic, not even in simulation)",
+        "    generate",
+    ]
+    for cond, blk, clk, rst in (
+        ("if (CTRL_ASYNC != 0)", "g_target_ctrl_clk", "ctrl_clk", "ctrl_rst"),
+        ("else", "g_target_clk", "clk", "rst"),
+    ):
+        L += [
+            f"        {cond} begin : {blk}",
+            "            ipbus_target #(",
+            "                .DATA_W(DATA_W), .NBUF(NBUF), .RX_AW(RX_AW), .RX_QAW(RX_QAW),",
+            "                .MAX_BYTES(MAX_BYTES), .BUS_TIMEOUT_MS(BUS_TIMEOUT_MS),",
+            "                .CONF_BASE(32'h0)",
+            "            ) target (",
+            f"                .clk({clk}), .rst({rst}), .tick_1ms(t_tick_1ms),",
+        ]
+        L += [f"                .{port}({w})," for port, w in conns]
+        L += [
+            "                .cfg_allow_en(t_allow_en), .cfg_allow_ip(t_allow_ip),",
+            "                .cnt_ev(t_ev)",
+            "            );",
+            "        end",
+        ]
+    L += [
+        "    endgenerate",
+        "",
+        "    ipbus_cdc #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ASYNC(CTRL_ASYNC)) cdc (",
+        "        .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ctrl_clk(ctrl_clk),",
+        "        .ctrl_rst(ctrl_rst),",
+    ]
+    cdc = [f"        .{p}({p})" for p, _ in conns if not p.startswith("reg_")]
+    cdc += [f"        .{p}({p})" for p, _ in conns if p.startswith("reg_")]
+    cdc += [f"        .{w}({w})" for _, w in conns]
+    cdc += [
+        "        .ev(ev_ipb), .t_ev(t_ev), .t_tick_1ms(t_tick_1ms)",
+        "        .cfg_allow_en(cfg_ipb_allow_en), .cfg_allow_ip(cfg_ipb_allow_ip)",
+        "        .t_allow_en(t_allow_en), .t_allow_ip(t_allow_ip)",
+    ]
+    L.append(",\n".join(cdc))
     L += [
         "    );",
         "",
@@ -1560,7 +1646,10 @@ def gen_ctrl() -> str:
         "        .m_reg_rdata(s_rdata)",
         "    );",
         "",
-        "    wirecore_regfile #(.CNT_RAM(CNT_RAM)) regfile (",
+        "    wirecore_regfile #(",
+        "        .CNT_RAM(CNT_RAM),",
+        ",\n".join(f"        .{reset_param(n)}({reset_param(n)})" for n in RESET_PARAMS),
+        "    ) regfile (",
         "        .clk(clk), .rst(rst),",
         "        .reg_req(s_req[0]), .reg_we(s_we), .reg_addr(s_addr[11:0]),",
         "        .reg_wdata(s_wdata), .reg_ack(s_ack[0]), .reg_err(s_err[0]),",

@@ -13,12 +13,20 @@
 //   and value vectors its counters count (docs/registers.md, section Counters; the
 //   IPbus target's own strobes are internal), in clk. Configuration-space reads
 //   (type 6) read the register file from word 0 (SYS.ID, SYS.VERSION, SYS.MAGIC, ...).
+// Clocks: everything on clk (CTRL_ASYNC = 0; ctrl_clk, ctrl_rst unused), or the
+//   IPbus target on its own clock ctrl_clk / ctrl_rst (CTRL_ASYNC = 1: a slower
+//   control plane beside a line-rate clk) behind ipbus_cdc's crossings: the UDP
+//   port's streams, the register bus, the target's counter events, tick_1ms and the
+//   allow-list; the interconnect, register file and memory stay on clk.
 // Latency: as ipbus_target; register file and memory answer 1 cycle after a request,
-//   a counter 4 cycles after (wirecore_regfile).
+//   a counter 4 cycles after (wirecore_regfile); with CTRL_ASYNC = 1 ipbus_cdc's
+//   crossings on top.
 // Parameters: DATA_W (8 or 64), NBUF, RX_AW, RX_QAW, MAX_BYTES, BUS_TIMEOUT_MS as in
 //   ipbus_target (checked there); MEM_AW: memory word-address bits (1..16, checked;
 //   tested 14 = 64 KiB); CNT_RAM: the counters in flip-flops (0) or one RAM (1), see
-//   wirecore_regfile (checked; both tested).
+//   wirecore_regfile (checked; both tested); CTRL_ASYNC (0 or 1, ipbus_cdc's ASYNC;
+//   both tested); RST_MAC, RST_IP, RST_NETMASK, RST_GATEWAY, RST_ECHO_PORT: the NET
+//   registers' reset values (wirecore_regfile).
 `default_nettype none
 
 module ipbus_ctrl #(
@@ -30,11 +38,19 @@ module ipbus_ctrl #(
     parameter integer MAX_BYTES      = 1472,
     parameter integer BUS_TIMEOUT_MS = 2,
     parameter integer MEM_AW         = 14,
-    parameter integer CNT_RAM        = 0
+    parameter integer CNT_RAM        = 0,
+    parameter integer CTRL_ASYNC     = 0,
+    parameter [47:0] RST_MAC = 48'h020000000002,
+    parameter [31:0] RST_IP = 32'hc0000202,
+    parameter [31:0] RST_NETMASK = 32'hffffff00,
+    parameter [31:0] RST_GATEWAY = 32'hc0000201,
+    parameter [15:0] RST_ECHO_PORT = 16'h0007
 ) (
     input  wire              clk,
     input  wire              rst,
     input  wire              tick_1ms,
+    input  wire              ctrl_clk,
+    input  wire              ctrl_rst,
     input  wire              s_hdr_valid,
     output wire              s_hdr_ready,
     input  wire [47:0]       s_hdr_src_mac,
@@ -129,6 +145,9 @@ module ipbus_ctrl #(
         if (CNT_RAM != 0 && CNT_RAM != 1) begin : g_check_cnt_ram
             ipbus_ctrl_CNT_RAM_must_be_0_or_1 u_error ();  // unsupported parameter
         end
+        if (CTRL_ASYNC != 0 && CTRL_ASYNC != 1) begin : g_check_ctrl_async
+            ipbus_ctrl_CTRL_ASYNC_must_be_0_or_1 u_error ();  // unsupported parameter
+        end
     endgenerate
 
     localparam [31:0] MEM_MASK = (32'd1 << MEM_AW) - 32'd1;
@@ -140,12 +159,145 @@ module ipbus_ctrl #(
     wire [95:0] s_addr, s_rdata;
     wire [31:0] s_wdata;
     wire [15:0] ev_ipb;  // the IPbus target's event strobes
+    wire t_rx_hdr_valid;
+    wire t_rx_hdr_ready;
+    wire [47:0] t_rx_hdr_src_mac;
+    wire [31:0] t_rx_hdr_src_ip;
+    wire [15:0] t_rx_hdr_src_port;
+    wire [15:0] t_rx_hdr_dst_port;
+    wire [15:0] t_rx_hdr_len;
+    wire [DATA_W-1:0] t_rx_axis_tdata;
+    wire [KEEP_W-1:0] t_rx_axis_tkeep;
+    wire t_rx_axis_tvalid;
+    wire t_rx_axis_tready;
+    wire t_rx_axis_tlast;
+    wire t_rx_axis_tuser;
+    wire t_tx_hdr_valid;
+    wire t_tx_hdr_ready;
+    wire [47:0] t_tx_hdr_dst_mac;
+    wire t_tx_hdr_dst_mac_valid;
+    wire [31:0] t_tx_hdr_dst_ip;
+    wire [15:0] t_tx_hdr_dst_port;
+    wire [15:0] t_tx_hdr_src_port;
+    wire [15:0] t_tx_hdr_len;
+    wire [15:0] t_tx_hdr_csum;
+    wire [DATA_W-1:0] t_tx_axis_tdata;
+    wire [KEEP_W-1:0] t_tx_axis_tkeep;
+    wire t_tx_axis_tvalid;
+    wire t_tx_axis_tready;
+    wire t_tx_axis_tlast;
+    wire t_tx_axis_tuser;
+    wire t_reg_req;
+    wire t_reg_we;
+    wire [31:0] t_reg_addr;
+    wire [31:0] t_reg_wdata;
+    wire t_reg_ack;
+    wire t_reg_err;
+    wire [31:0] t_reg_rdata;
+    wire        t_tick_1ms, t_allow_en;
+    wire [127:0] t_allow_ip;
+    wire [15:0] t_ev;
 
-    ipbus_target #(
-        .DATA_W(DATA_W), .NBUF(NBUF), .RX_AW(RX_AW), .RX_QAW(RX_QAW),
-        .MAX_BYTES(MAX_BYTES), .BUS_TIMEOUT_MS(BUS_TIMEOUT_MS), .CONF_BASE(32'h0)
-    ) target (
-        .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
+    // the target on its clock: one instance or the other, each with its clock port
+    // tied straight to a clock (no clock through logic, not even in simulation)
+    generate
+        if (CTRL_ASYNC != 0) begin : g_target_ctrl_clk
+            ipbus_target #(
+                .DATA_W(DATA_W), .NBUF(NBUF), .RX_AW(RX_AW), .RX_QAW(RX_QAW),
+                .MAX_BYTES(MAX_BYTES), .BUS_TIMEOUT_MS(BUS_TIMEOUT_MS),
+                .CONF_BASE(32'h0)
+            ) target (
+                .clk(ctrl_clk), .rst(ctrl_rst), .tick_1ms(t_tick_1ms),
+                .s_hdr_valid(t_rx_hdr_valid),
+                .s_hdr_ready(t_rx_hdr_ready),
+                .s_hdr_src_mac(t_rx_hdr_src_mac),
+                .s_hdr_src_ip(t_rx_hdr_src_ip),
+                .s_hdr_src_port(t_rx_hdr_src_port),
+                .s_hdr_dst_port(t_rx_hdr_dst_port),
+                .s_hdr_len(t_rx_hdr_len),
+                .s_axis_tdata(t_rx_axis_tdata),
+                .s_axis_tkeep(t_rx_axis_tkeep),
+                .s_axis_tvalid(t_rx_axis_tvalid),
+                .s_axis_tready(t_rx_axis_tready),
+                .s_axis_tlast(t_rx_axis_tlast),
+                .s_axis_tuser(t_rx_axis_tuser),
+                .m_hdr_valid(t_tx_hdr_valid),
+                .m_hdr_ready(t_tx_hdr_ready),
+                .m_hdr_dst_mac(t_tx_hdr_dst_mac),
+                .m_hdr_dst_mac_valid(t_tx_hdr_dst_mac_valid),
+                .m_hdr_dst_ip(t_tx_hdr_dst_ip),
+                .m_hdr_dst_port(t_tx_hdr_dst_port),
+                .m_hdr_src_port(t_tx_hdr_src_port),
+                .m_hdr_len(t_tx_hdr_len),
+                .m_hdr_csum(t_tx_hdr_csum),
+                .m_axis_tdata(t_tx_axis_tdata),
+                .m_axis_tkeep(t_tx_axis_tkeep),
+                .m_axis_tvalid(t_tx_axis_tvalid),
+                .m_axis_tready(t_tx_axis_tready),
+                .m_axis_tlast(t_tx_axis_tlast),
+                .m_axis_tuser(t_tx_axis_tuser),
+                .reg_req(t_reg_req),
+                .reg_we(t_reg_we),
+                .reg_addr(t_reg_addr),
+                .reg_wdata(t_reg_wdata),
+                .reg_ack(t_reg_ack),
+                .reg_err(t_reg_err),
+                .reg_rdata(t_reg_rdata),
+                .cfg_allow_en(t_allow_en), .cfg_allow_ip(t_allow_ip),
+                .cnt_ev(t_ev)
+            );
+        end
+        else begin : g_target_clk
+            ipbus_target #(
+                .DATA_W(DATA_W), .NBUF(NBUF), .RX_AW(RX_AW), .RX_QAW(RX_QAW),
+                .MAX_BYTES(MAX_BYTES), .BUS_TIMEOUT_MS(BUS_TIMEOUT_MS),
+                .CONF_BASE(32'h0)
+            ) target (
+                .clk(clk), .rst(rst), .tick_1ms(t_tick_1ms),
+                .s_hdr_valid(t_rx_hdr_valid),
+                .s_hdr_ready(t_rx_hdr_ready),
+                .s_hdr_src_mac(t_rx_hdr_src_mac),
+                .s_hdr_src_ip(t_rx_hdr_src_ip),
+                .s_hdr_src_port(t_rx_hdr_src_port),
+                .s_hdr_dst_port(t_rx_hdr_dst_port),
+                .s_hdr_len(t_rx_hdr_len),
+                .s_axis_tdata(t_rx_axis_tdata),
+                .s_axis_tkeep(t_rx_axis_tkeep),
+                .s_axis_tvalid(t_rx_axis_tvalid),
+                .s_axis_tready(t_rx_axis_tready),
+                .s_axis_tlast(t_rx_axis_tlast),
+                .s_axis_tuser(t_rx_axis_tuser),
+                .m_hdr_valid(t_tx_hdr_valid),
+                .m_hdr_ready(t_tx_hdr_ready),
+                .m_hdr_dst_mac(t_tx_hdr_dst_mac),
+                .m_hdr_dst_mac_valid(t_tx_hdr_dst_mac_valid),
+                .m_hdr_dst_ip(t_tx_hdr_dst_ip),
+                .m_hdr_dst_port(t_tx_hdr_dst_port),
+                .m_hdr_src_port(t_tx_hdr_src_port),
+                .m_hdr_len(t_tx_hdr_len),
+                .m_hdr_csum(t_tx_hdr_csum),
+                .m_axis_tdata(t_tx_axis_tdata),
+                .m_axis_tkeep(t_tx_axis_tkeep),
+                .m_axis_tvalid(t_tx_axis_tvalid),
+                .m_axis_tready(t_tx_axis_tready),
+                .m_axis_tlast(t_tx_axis_tlast),
+                .m_axis_tuser(t_tx_axis_tuser),
+                .reg_req(t_reg_req),
+                .reg_we(t_reg_we),
+                .reg_addr(t_reg_addr),
+                .reg_wdata(t_reg_wdata),
+                .reg_ack(t_reg_ack),
+                .reg_err(t_reg_err),
+                .reg_rdata(t_reg_rdata),
+                .cfg_allow_en(t_allow_en), .cfg_allow_ip(t_allow_ip),
+                .cnt_ev(t_ev)
+            );
+        end
+    endgenerate
+
+    ipbus_cdc #(.DATA_W(DATA_W), .KEEP_W(KEEP_W), .ASYNC(CTRL_ASYNC)) cdc (
+        .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ctrl_clk(ctrl_clk),
+        .ctrl_rst(ctrl_rst),
         .s_hdr_valid(s_hdr_valid),
         .s_hdr_ready(s_hdr_ready),
         .s_hdr_src_mac(s_hdr_src_mac),
@@ -181,8 +333,44 @@ module ipbus_ctrl #(
         .reg_ack(reg_ack),
         .reg_err(reg_err),
         .reg_rdata(reg_rdata),
+        .t_rx_hdr_valid(t_rx_hdr_valid),
+        .t_rx_hdr_ready(t_rx_hdr_ready),
+        .t_rx_hdr_src_mac(t_rx_hdr_src_mac),
+        .t_rx_hdr_src_ip(t_rx_hdr_src_ip),
+        .t_rx_hdr_src_port(t_rx_hdr_src_port),
+        .t_rx_hdr_dst_port(t_rx_hdr_dst_port),
+        .t_rx_hdr_len(t_rx_hdr_len),
+        .t_rx_axis_tdata(t_rx_axis_tdata),
+        .t_rx_axis_tkeep(t_rx_axis_tkeep),
+        .t_rx_axis_tvalid(t_rx_axis_tvalid),
+        .t_rx_axis_tready(t_rx_axis_tready),
+        .t_rx_axis_tlast(t_rx_axis_tlast),
+        .t_rx_axis_tuser(t_rx_axis_tuser),
+        .t_tx_hdr_valid(t_tx_hdr_valid),
+        .t_tx_hdr_ready(t_tx_hdr_ready),
+        .t_tx_hdr_dst_mac(t_tx_hdr_dst_mac),
+        .t_tx_hdr_dst_mac_valid(t_tx_hdr_dst_mac_valid),
+        .t_tx_hdr_dst_ip(t_tx_hdr_dst_ip),
+        .t_tx_hdr_dst_port(t_tx_hdr_dst_port),
+        .t_tx_hdr_src_port(t_tx_hdr_src_port),
+        .t_tx_hdr_len(t_tx_hdr_len),
+        .t_tx_hdr_csum(t_tx_hdr_csum),
+        .t_tx_axis_tdata(t_tx_axis_tdata),
+        .t_tx_axis_tkeep(t_tx_axis_tkeep),
+        .t_tx_axis_tvalid(t_tx_axis_tvalid),
+        .t_tx_axis_tready(t_tx_axis_tready),
+        .t_tx_axis_tlast(t_tx_axis_tlast),
+        .t_tx_axis_tuser(t_tx_axis_tuser),
+        .t_reg_req(t_reg_req),
+        .t_reg_we(t_reg_we),
+        .t_reg_addr(t_reg_addr),
+        .t_reg_wdata(t_reg_wdata),
+        .t_reg_ack(t_reg_ack),
+        .t_reg_err(t_reg_err),
+        .t_reg_rdata(t_reg_rdata),
+        .ev(ev_ipb), .t_ev(t_ev), .t_tick_1ms(t_tick_1ms),
         .cfg_allow_en(cfg_ipb_allow_en), .cfg_allow_ip(cfg_ipb_allow_ip),
-        .cnt_ev(ev_ipb)
+        .t_allow_en(t_allow_en), .t_allow_ip(t_allow_ip)
     );
 
     reg_interconnect #(
@@ -199,7 +387,14 @@ module ipbus_ctrl #(
         .m_reg_rdata(s_rdata)
     );
 
-    wirecore_regfile #(.CNT_RAM(CNT_RAM)) regfile (
+    wirecore_regfile #(
+        .CNT_RAM(CNT_RAM),
+        .RST_MAC(RST_MAC),
+        .RST_IP(RST_IP),
+        .RST_NETMASK(RST_NETMASK),
+        .RST_GATEWAY(RST_GATEWAY),
+        .RST_ECHO_PORT(RST_ECHO_PORT)
+    ) regfile (
         .clk(clk), .rst(rst),
         .reg_req(s_req[0]), .reg_we(s_we), .reg_addr(s_addr[11:0]),
         .reg_wdata(s_wdata), .reg_ack(s_ack[0]), .reg_err(s_err[0]),

@@ -113,6 +113,7 @@ module axis_async_fifo #(
     localparam AW = $clog2(DEPTH);
     localparam W = DATA_W + KEEP_W + 2;  // {tuser, tlast, tkeep, tdata}
     localparam [AW:0] TOP2 = {2'b11, {(AW - 1) {1'b0}}};  // Gray: pointers DEPTH apart
+    localparam [AW:0] DEPTH_P = {1'b1, {AW{1'b0}}};  // DEPTH (2**AW), pointer-wide
     localparam [KEEP_W-1:0] KEEP_LANE0 = 1;
     localparam FRAME = (FRAME_FIFO != 0);
     localparam DROP_BAD = FRAME && (DROP_BAD_FRAME != 0);
@@ -234,7 +235,7 @@ module axis_async_fifo #(
             // full one cycle longer than needed).
             full_reg <= (bin2gray(wr_ptr_cur_next) == full_at);
             if (to_rev || commit) full_wr_reg <= 1'b0;
-            else if (to_inc) full_wr_reg <= FRAME && (open_after == DEPTH);
+            else if (to_inc) full_wr_reg <= FRAME && (open_after == DEPTH_P);
         end
         if (s_rst) begin
             s_in_frame_reg <= 1'b0;

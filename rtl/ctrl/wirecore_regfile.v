@@ -19,12 +19,19 @@
 //   flip-flops, exact at any rate; 1: in one RAM,
 //   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
 //   counter reads in between, 63 for the counters marked burst, and no value counter
-//   more than 65535 in values; SYS.CNT_LOST tells otherwise). The map is fixed at
-//   generation time.
+//   more than 65535 in values; SYS.CNT_LOST tells otherwise). RST_MAC, RST_IP,
+//   RST_NETMASK, RST_GATEWAY, RST_ECHO_PORT: the reset values of NET.MAC_HI/MAC_LO,
+//   IP, NETMASK, GATEWAY, ECHO_PORT (default the map's; a board sets its own
+//   address). The map is fixed at generation time.
 `default_nettype none
 
 module wirecore_regfile #(
-    parameter integer CNT_RAM = 0
+    parameter integer CNT_RAM = 0,
+    parameter [47:0] RST_MAC = 48'h020000000002,
+    parameter [31:0] RST_IP = 32'hc0000202,
+    parameter [31:0] RST_NETMASK = 32'hffffff00,
+    parameter [31:0] RST_GATEWAY = 32'hc0000201,
+    parameter [15:0] RST_ECHO_PORT = 16'h0007
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -367,13 +374,13 @@ module wirecore_regfile #(
             cfg_sys_scratch_reg <= 32'h0;
             cfg_mac_ifg_reg <= 8'hc;
             cfg_mac_max_len_reg <= 16'h5ee;
-            cfg_mac_reg <= 48'h20000000002;
-            cfg_ip_reg <= 32'hc0000202;
-            cfg_netmask_reg <= 32'hffffff00;
-            cfg_gateway_reg <= 32'hc0000201;
+            cfg_mac_reg <= RST_MAC;
+            cfg_ip_reg <= RST_IP;
+            cfg_netmask_reg <= RST_NETMASK;
+            cfg_gateway_reg <= RST_GATEWAY;
             cfg_raw_ethertype_reg <= 16'h88b5;
             cfg_ipbus_port_reg <= 16'hc351;
-            cfg_echo_port_reg <= 16'h7;
+            cfg_echo_port_reg <= RST_ECHO_PORT;
             cfg_pktgen_src_port_reg <= 16'hc352;
             cfg_enables_reg <= 4'hf;
             cfg_ttl_reg <= 8'h40;

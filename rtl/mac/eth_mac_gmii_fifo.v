@@ -1,24 +1,8 @@
 `default_nettype none
-// eth_mac_gmii_fifo: the GMII MAC (eth_mac_gmii) with clock-domain-crossing FIFOs, so
-// the whole user side, its configuration and its event strobes live in the stack clock clk.
-//
-//   s_axis (clk) -> TX frame FIFO (axis_async_fifo) -> axis_pipe -> eth_mac_gmii TX
-//                                                                    (gmii_tx_clk)
-//   eth_mac_gmii RX (gmii_rx_clk) -> RX frame FIFO (axis_async_fifo) -> m_axis (clk)
-//
-// TX: the FIFO is a frame FIFO, so a frame reaches the MAC only once it is whole and the
-// MAC never underflows, whatever clk is. A frame with s_axis_tuser on its last beat is
-// dropped in the FIFO (nothing goes on the wire), as is a frame longer than TX_DEPTH
-// bytes; both are counted (cnt_ev bit 11). The input is back-pressured while the FIFO is
-// full.
-// RX: the MAC cannot wait, so the FIFO drops a frame that does not fit (whole: nothing
-// of it comes out), counted (cnt_ev bit 10). With RX_DROP_BAD_FRAME = 1 frames the
-// MAC marks bad (FCS, runt, oversize, rx_er) are dropped in the FIFO too, so m_axis only
-// ever carries good frames (they stay counted by the MAC's strobes); with 0 they come
-// out with m_axis_tuser = 1 on the last beat. Frames come out back to back, never
-// paused inside a frame.
-// A reset of any one domain keeps frames whole on the others (see axis_async_fifo): an
-// RX frame cut by a reset is dropped or, if already going out, ends with tuser = 1.
+// eth_mac_gmii_fifo: the GMII MAC (eth_mac_gmii) with clock-domain-crossing FIFOs
+// (eth_mac_fifo), so the whole user side, its configuration and its event strobes live in
+// the stack clock clk.
+// Frames, resets, event crossings and configuration behave as eth_mac_fifo describes.
 //
 // Interfaces:
 //   clk, rst                 stack clock and its synchronous reset
@@ -29,24 +13,8 @@
 //   gmii_txd[7:0], gmii_tx_en, gmii_tx_er        to the PHY (gmii_tx_clk)
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er        from the PHY (gmii_rx_clk)
 //   cfg_ifg[7:0], cfg_max_len[15:0]              MAC configuration (clk; see docs/mac.md)
-//   cnt_ev[11:0], cnt_ev_len[31:0]  event strobes in clk, one cycle each, for counters
-//                            kept in stat_counters: bits 0-9 the MAC's (eth_mac_gmii:
-//                            0 tx_frames, 1 tx_bytes, 2 tx_underflow, 3 tx_abort,
-//                            4 rx_frames, 5 rx_bytes, 6 rx_bad_fcs, 7 rx_runt,
-//                            8 rx_oversize, 9 rx_er), carried into clk, 10 rx_fifo_drop
-//                            (RX frames dropped for lack of room in the RX FIFO),
-//                            11 tx_fifo_drop (TX frames dropped by the TX FIFO: tuser, or
-//                            oversize); the frame lengths of bits 1 and 5: [15:0] and
-//                            [31:16] (FCS included), valid with them.
-// The MAC's strobes and the RX FIFO's drops cross into clk one by one (sync_pulse, the
-// length held in the PHY domain from the frame's end until the next frame's): each kind
-// of event must come at most once per 4 cycles of clk. On a link that keeps the 12-byte
-// gap a frame and its gap take at least 20 cycles (84 for a frame that carries a length),
-// so every event is carried for any clk at or above a quarter of the GMII clocks; an
-// event is lost only if the link breaks that spacing, or in a reset of either domain.
-// Configuration reaches the MAC a few cycles after it changes; a reset of the MAC's
-// domain restarts it from 12 (IFG) and 1518 (max length) until the value arrives.
-// Hold each reset at least 4 cycles of the slowest clock.
+//   cnt_ev[11:0], cnt_ev_len[31:0]  event strobes in clk (eth_mac_fifo's: 0-9 the MAC's,
+//                            10 rx_fifo_drop, 11 tx_fifo_drop; the bytes strobes' lengths)
 // Latency: TX, a frame's last beat on s_axis to its first preamble byte on gmii_txd: about
 //   7 gmii_tx_clk cycles plus 1 clk; RX, the MAC's (docs/mac.md) plus, from the frame's
 //   end, about 6 clk cycles (the RX FIFO is a frame FIFO). A strobe of the PHY domains
@@ -108,9 +76,7 @@ module eth_mac_gmii_fifo #(
     wire mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
     wire [7:0] ifg_tx;
     wire [15:0] max_len_rx;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [9:0] mac_ev;  // the MAC's strobes: 0-3 gmii_tx_clk, 4-9 gmii_rx_clk (1 = 0, 5 = 4)
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [9:0] mac_ev;  // the MAC's strobes: 0-3 gmii_tx_clk, 4-9 gmii_rx_clk
     wire [31:0] mac_ev_len;
 
     eth_mac_gmii u_mac (
@@ -139,214 +105,27 @@ module eth_mac_gmii_fifo #(
         .cnt_ev_len      (mac_ev_len)
     );
 
-    // ------------------------------------------------------------------ TX FIFO
-    wire [7:0] fifo_tx_tdata;
-    wire fifo_tx_tkeep, fifo_tx_tvalid, fifo_tx_tready, fifo_tx_tlast, fifo_tx_tuser;
-    wire tx_keep_unused;
-    wire tx_overflow_unused, tx_good_unused;
-    wire tx_drop_bad, tx_drop_full;
-
-    axis_async_fifo #(
-        .DATA_W        (8),
-        .DEPTH         (TX_DEPTH),
-        .FRAME_FIFO    (1),
-        .DROP_BAD_FRAME(1),
-        .DROP_WHEN_FULL(0)
-    ) u_tx_fifo (
-        .s_clk              (clk),
-        .s_rst              (rst),
-        .s_axis_tdata       (s_axis_tdata),
-        .s_axis_tkeep       (1'b1),
-        .s_axis_tvalid      (s_axis_tvalid),
-        .s_axis_tready      (s_axis_tready),
-        .s_axis_tlast       (s_axis_tlast),
-        .s_axis_tuser       (s_axis_tuser),
-        .m_clk              (gmii_tx_clk),
-        .m_rst              (gmii_tx_rst),
-        .m_axis_tdata       (fifo_tx_tdata),
-        .m_axis_tkeep       (fifo_tx_tkeep),
-        .m_axis_tvalid      (fifo_tx_tvalid),
-        .m_axis_tready      (fifo_tx_tready),
-        .m_axis_tlast       (fifo_tx_tlast),
-        .m_axis_tuser       (fifo_tx_tuser),
-        .s_status_overflow  (tx_overflow_unused),
-        .s_status_drop_bad  (tx_drop_bad),
-        .s_status_drop_full (tx_drop_full),
-        .s_status_good_frame(tx_good_unused)
+    // ------------------------------------------------------------------ FIFOs, crossings
+    eth_mac_fifo #(
+        .TX_DEPTH(TX_DEPTH), .RX_DEPTH(RX_DEPTH), .RX_DROP_BAD_FRAME(RX_DROP_BAD_FRAME)
+    ) u_fifo (
+        .clk(clk), .rst(rst),
+        .tx_clk(gmii_tx_clk), .tx_rst(gmii_tx_rst), .rx_clk(gmii_rx_clk), .rx_rst(gmii_rx_rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+        .s_axis_tuser(s_axis_tuser),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tvalid(m_axis_tvalid),
+        .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast),
+        .m_axis_tuser(m_axis_tuser),
+        .mac_tx_tdata(mac_tx_tdata), .mac_tx_tvalid(mac_tx_tvalid),
+        .mac_tx_tready(mac_tx_tready), .mac_tx_tlast(mac_tx_tlast),
+        .mac_tx_tuser(mac_tx_tuser),
+        .mac_rx_tdata(mac_rx_tdata), .mac_rx_tvalid(mac_rx_tvalid),
+        .mac_rx_tlast(mac_rx_tlast), .mac_rx_tuser(mac_rx_tuser),
+        .mac_cfg_ifg(ifg_tx), .mac_cfg_max_len(max_len_rx),
+        .mac_ev(mac_ev), .mac_ev_len(mac_ev_len),
+        .cfg_ifg(cfg_ifg), .cfg_max_len(cfg_max_len),
+        .cnt_ev(cnt_ev), .cnt_ev_len(cnt_ev_len)
     );
-
-    // A register slice between the FIFO's RAM and the MAC's FCS logic.
-    axis_pipe #(
-        .DATA_W(8)
-    ) u_tx_pipe (
-        .clk          (gmii_tx_clk),
-        .rst          (gmii_tx_rst),
-        .s_axis_tdata (fifo_tx_tdata),
-        .s_axis_tkeep (fifo_tx_tkeep),
-        .s_axis_tvalid(fifo_tx_tvalid),
-        .s_axis_tready(fifo_tx_tready),
-        .s_axis_tlast (fifo_tx_tlast),
-        .s_axis_tuser (fifo_tx_tuser),
-        .m_axis_tdata (mac_tx_tdata),
-        .m_axis_tkeep (tx_keep_unused),
-        .m_axis_tvalid(mac_tx_tvalid),
-        .m_axis_tready(mac_tx_tready),
-        .m_axis_tlast (mac_tx_tlast),
-        .m_axis_tuser (mac_tx_tuser)
-    );
-
-    // ------------------------------------------------------------------ RX FIFO
-    // The MAC has no tready: a beat offered while the FIFO is not ready (only while it
-    // is in reset) is lost, so the rest of that frame is not passed on, except its last
-    // beat, marked bad, which closes the frame for the FIFO either way.
-    reg  rx_lost_reg;
-    wire rx_ready;
-    wire rx_in_valid = mac_rx_tvalid && (!rx_lost_reg || mac_rx_tlast);
-    wire rx_in_user = mac_rx_tuser || rx_lost_reg;
-
-    always @(posedge gmii_rx_clk) begin
-        if (gmii_rx_rst) rx_lost_reg <= 1'b0;
-        else if (mac_rx_tvalid && mac_rx_tlast) rx_lost_reg <= 1'b0;
-        else if (mac_rx_tvalid && !rx_ready) rx_lost_reg <= 1'b1;
-    end
-
-    wire rx_keep_unused;
-    wire rx_overflow_unused, rx_drop_bad_unused, rx_good_unused;
-    wire rx_drop_full;
-
-    axis_async_fifo #(
-        .DATA_W        (8),
-        .DEPTH         (RX_DEPTH),
-        .FRAME_FIFO    (1),
-        .DROP_BAD_FRAME(RX_DROP_BAD_FRAME),
-        .DROP_WHEN_FULL(1)
-    ) u_rx_fifo (
-        .s_clk              (gmii_rx_clk),
-        .s_rst              (gmii_rx_rst),
-        .s_axis_tdata       (mac_rx_tdata),
-        .s_axis_tkeep       (1'b1),
-        .s_axis_tvalid      (rx_in_valid),
-        .s_axis_tready      (rx_ready),
-        .s_axis_tlast       (mac_rx_tlast),
-        .s_axis_tuser       (rx_in_user),
-        .m_clk              (clk),
-        .m_rst              (rst),
-        .m_axis_tdata       (m_axis_tdata),
-        .m_axis_tkeep       (rx_keep_unused),
-        .m_axis_tvalid      (m_axis_tvalid),
-        .m_axis_tready      (m_axis_tready),
-        .m_axis_tlast       (m_axis_tlast),
-        .m_axis_tuser       (m_axis_tuser),
-        .s_status_overflow  (rx_overflow_unused),
-        .s_status_drop_bad  (rx_drop_bad_unused),
-        .s_status_drop_full (rx_drop_full),
-        .s_status_good_frame(rx_good_unused)
-    );
-
-    // ------------------------------------------------------------------ crossings
-    // Each handshake crossing is reset on both sides whenever either domain is reset.
-    wire rst_tx, rst_rx, tx_rst_clk, rx_rst_clk;
-    sync_reset u_rst_tx (
-        .clk(gmii_tx_clk),
-        .in (rst),
-        .out(rst_tx)
-    );
-    sync_reset u_rst_rx (
-        .clk(gmii_rx_clk),
-        .in (rst),
-        .out(rst_rx)
-    );
-    sync_reset u_tx_rst_clk (
-        .clk(clk),
-        .in (gmii_tx_rst),
-        .out(tx_rst_clk)
-    );
-    sync_reset u_rx_rst_clk (
-        .clk(clk),
-        .in (gmii_rx_rst),
-        .out(rx_rst_clk)
-    );
-    // registered: they reach the event crossings
-    reg  tx_side_rst_reg;  // in gmii_tx_clk
-    reg  rx_side_rst_reg;  // in gmii_rx_clk
-    reg  clk_tx_rst_reg;  // in clk
-    reg  clk_rx_rst_reg;  // in clk
-    always @(posedge gmii_tx_clk) tx_side_rst_reg <= gmii_tx_rst | rst_tx;
-    always @(posedge gmii_rx_clk) rx_side_rst_reg <= gmii_rx_rst | rst_rx;
-    always @(posedge clk) begin
-        clk_tx_rst_reg <= rst | tx_rst_clk;
-        clk_rx_rst_reg <= rst | rx_rst_clk;
-    end
-
-    wire upd_unused_0, upd_unused_1;
-
-    // Configuration is quasi-static: the MAC side keeps its value through a stack reset
-    // and starts from the defaults after its own.
-    sync_bus #(
-        .WIDTH(8),
-        .INIT (8'd12)
-    ) u_cfg_tx (
-        .src_clk   (clk),
-        .src_rst   (clk_tx_rst_reg),
-        .src_data  (cfg_ifg),
-        .dst_clk   (gmii_tx_clk),
-        .dst_rst   (gmii_tx_rst),
-        .dst_data  (ifg_tx),
-        .dst_update(upd_unused_0)
-    );
-
-    sync_bus #(
-        .WIDTH(16),
-        .INIT (16'd1518)
-    ) u_cfg_rx (
-        .src_clk   (clk),
-        .src_rst   (clk_rx_rst_reg),
-        .src_data  (cfg_max_len),
-        .dst_clk   (gmii_rx_clk),
-        .dst_rst   (gmii_rx_rst),
-        .dst_data  (max_len_rx),
-        .dst_update(upd_unused_1)
-    );
-
-    // The events: each kind through its own sync_pulse; the bytes strobes' lengths held in
-    // their PHY domain from the frame's end (a frame's length is read in clk a few cycles
-    // after it was loaded, and the next frame's comes at least 84 wire cycles later).
-    wire [2:0] tx_x = {mac_ev[3:2], mac_ev[0]};  // gmii_tx_clk: frames, underflow, abort
-    wire [5:0] rx_x = {rx_drop_full, mac_ev[9:6], mac_ev[4]};  // gmii_rx_clk
-    wire [2:0] tx_x_clk;
-    wire [5:0] rx_x_clk;
-    genvar gx;
-    generate
-        for (gx = 0; gx < 3; gx = gx + 1) begin : g_tx_x
-            sync_pulse u_sync (
-                .src_clk  (gmii_tx_clk),
-                .src_rst  (tx_side_rst_reg),
-                .src_pulse(tx_x[gx]),
-                .dst_clk  (clk),
-                .dst_rst  (clk_tx_rst_reg),
-                .dst_pulse(tx_x_clk[gx])
-            );
-        end
-        for (gx = 0; gx < 6; gx = gx + 1) begin : g_rx_x
-            sync_pulse u_sync (
-                .src_clk  (gmii_rx_clk),
-                .src_rst  (rx_side_rst_reg),
-                .src_pulse(rx_x[gx]),
-                .dst_clk  (clk),
-                .dst_rst  (clk_rx_rst_reg),
-                .dst_pulse(rx_x_clk[gx])
-            );
-        end
-    endgenerate
-
-    reg [15:0] tx_len_reg;  // gmii_tx_clk: the last frame's length
-    reg [15:0] rx_len_reg;  // gmii_rx_clk
-    always @(posedge gmii_tx_clk) if (mac_ev[0]) tx_len_reg <= mac_ev_len[15:0];
-    always @(posedge gmii_rx_clk) if (mac_ev[4]) rx_len_reg <= mac_ev_len[31:16];
-
-    assign cnt_ev = {tx_drop_bad || tx_drop_full, rx_x_clk[5:1], rx_x_clk[0], rx_x_clk[0],
-                     tx_x_clk[2:1], tx_x_clk[0], tx_x_clk[0]};
-    assign cnt_ev_len = {rx_len_reg, tx_len_reg};
-
 endmodule
 `default_nettype wire

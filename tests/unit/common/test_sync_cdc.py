@@ -1,5 +1,6 @@
 """CDC helpers with unrelated clocks: sync_bus (multi-bit value), sync_pulse (strobes),
-sync_reset (reset bridge). Checked against what the source side really did."""
+sync_reset (reset bridge), sync_events (bursts of counter events), sync_handshake (words
+with valid/ready). Checked against what the source side really did."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, Timer
 
 PAIRS = [(8.0, 6.4), (6.4, 8.0), (8.0, 30.3), (30.3, 8.0)]
+# sync_events: destinations at least as fast as the source (16 -> 8 ns: the boards'
+# 62.5 MHz control clock into their 125 MHz clock)
+EV_PAIRS = [(16.0, 8.0), (8.0, 6.4), (8.0, 7.9)]
 
 
 async def clocks(src_clk, dst_clk, periods: tuple[float, float]) -> None:
@@ -141,6 +145,92 @@ async def sync_reset_stretches(dut, periods: tuple[float, float]) -> None:
         await ClockCycles(dut.clk, length)
 
 
+async def _reset_both(dut) -> None:  # noqa: ANN001
+    dut.src_rst.value = 1
+    dut.dst_rst.value = 1
+    await ClockCycles(dut.src_clk, 6)
+    await ClockCycles(dut.dst_clk, 6)
+    dut.src_rst.value = 0
+    dut.dst_rst.value = 0
+
+
+@cocotb.test()
+@cocotb.parametrize(periods=EV_PAIRS)
+async def sync_events_counts_bursts(dut, periods: tuple[float, float]) -> None:
+    """Every source event of every bit arrives once: all bits on every cycle, then random."""
+    if not hasattr(dut, "src_ev"):
+        return
+    await clocks(dut.src_clk, dut.dst_clk, periods)
+    width = len(dut.src_ev)
+    dut.src_ev.value = 0
+    await _reset_both(dut)
+    got = [0] * width
+
+    async def count() -> None:
+        while True:
+            await RisingEdge(dut.dst_clk)
+            v = int(dut.dst_ev.value)
+            for b in range(width):
+                got[b] += (v >> b) & 1
+
+    cocotb.start_soon(count())
+    rng = random.Random(int(periods[0] * 10 + periods[1]))
+    sent = [0] * width
+    patterns = [(1 << width) - 1] * 60 + [rng.getrandbits(width) for _ in range(300)]
+    patterns += [rng.getrandbits(width) & rng.getrandbits(width) for _ in range(300)]
+    for v in patterns:
+        await RisingEdge(dut.src_clk)
+        dut.src_ev.value = v
+        for b in range(width):
+            sent[b] += (v >> b) & 1
+    await RisingEdge(dut.src_clk)
+    dut.src_ev.value = 0
+    await ClockCycles(dut.dst_clk, 20)
+    assert got == sent
+
+
+@cocotb.test()
+@cocotb.parametrize(periods=PAIRS)
+async def sync_handshake_carries_words(dut, periods: tuple[float, float]) -> None:
+    """Every word offered arrives once, in order, whatever both sides' pace."""
+    if not hasattr(dut, "src_ready"):
+        return
+    await clocks(dut.src_clk, dut.dst_clk, periods)
+    width = len(dut.src_data)
+    dut.src_valid.value = 0
+    dut.src_data.value = 0
+    dut.dst_ready.value = 0
+    await _reset_both(dut)
+    rng = random.Random(int(periods[0] * 10 + periods[1]))
+    words = [rng.getrandbits(width) for _ in range(60)]
+    got: list[int] = []
+
+    async def take() -> None:
+        while True:
+            dut.dst_ready.value = rng.random() < 0.6
+            await RisingEdge(dut.dst_clk)
+            if int(dut.dst_valid.value) and int(dut.dst_ready.value):
+                got.append(int(dut.dst_data.value))
+
+    cocotb.start_soon(take())
+    for w in words:
+        dut.src_data.value = w
+        dut.src_valid.value = 1
+        while True:
+            await RisingEdge(dut.src_clk)
+            if int(dut.src_ready.value):
+                break
+        dut.src_valid.value = 0
+        dut.src_data.value = rng.getrandbits(width)  # changes while the word is in flight
+        await ClockCycles(dut.src_clk, rng.randrange(0, 3))
+    for _ in range(400):
+        if len(got) == len(words):
+            break
+        await RisingEdge(dut.dst_clk)
+    await ClockCycles(dut.dst_clk, 30)
+    assert got == words
+
+
 @pytest.mark.parametrize(
     "top,params",
     [
@@ -150,6 +240,8 @@ async def sync_reset_stretches(dut, periods: tuple[float, float]) -> None:
         ("sync_pulse", {"STAGES": 3}),
         ("sync_reset", {"HOLD": 4}),
         ("sync_reset", {"HOLD": 1, "STAGES": 3}),
+        ("sync_events", {"WIDTH": 16, "CW": 3}),
+        ("sync_handshake", {"WIDTH": 16}),
     ],
     ids=[
         "sync_bus",
@@ -158,6 +250,8 @@ async def sync_reset_stretches(dut, periods: tuple[float, float]) -> None:
         "sync_pulse_s3",
         "sync_reset",
         "sync_reset_s3_h1",
+        "sync_events",
+        "sync_handshake",
     ],
 )
 def test_sync_cdc(top: str, params: dict[str, int]) -> None:
