@@ -32,19 +32,21 @@
 //   m_mac_axis_t{data,keep,valid,ready,last,user}   to the MAC's transmitter
 //   ev_mac[9:0], ev_mac_len[31:0]      the MAC's event strobes and lengths (counted)
 //   cfg_mac_ifg[7:0]                   MAC.IFG, to the MAC
-//   sim_counters[32*128-1:0]           the register file's counters, 32 bits each in the
+//   sim_counters[32*256-1:0]           the register file's counters, 32 bits each in the
 //                                      map's order (counter i in bits [32*i+:32],
 //                                      wirecore.regmap.counters()), zeros above the map's
 //                                      count: the harness prints them
 // Latency: wirecore_node's.
 // Parameters: DATA_W (8 or 64: vboard_top and vboard_top_10g), KEEP_W = DATA_W/8,
-//   RX_FIFO_BYTES, ECHO_CSUM_MODE, RX_BUSY_WAIT: wirecore_node's (checked there).
+//   RX_FIFO_BYTES, ECHO_CSUM_MODE, RX_BUSY_WAIT, NIC (1: the smart network interface,
+//   8 bits only; vboard_top): wirecore_node's (checked there).
 module vboard_node #(
     parameter integer DATA_W         = 8,
     parameter integer KEEP_W         = DATA_W / 8,
     parameter integer RX_FIFO_BYTES  = 16384,
     parameter integer ECHO_CSUM_MODE = 1,
-    parameter integer RX_BUSY_WAIT   = 125000
+    parameter integer RX_BUSY_WAIT   = 125000,
+    parameter integer NIC            = 0
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -69,13 +71,13 @@ module vboard_node #(
     input  wire [ 9:0] ev_mac,
     input  wire [31:0] ev_mac_len,
     output wire [ 7:0] cfg_mac_ifg,
-    output wire [32*128-1:0] sim_counters
+    output wire [32*256-1:0] sim_counters
 );
 
   wirecore_node #(
       .DATA_W(DATA_W), .KEEP_W(KEEP_W), .RX_FIFO_BYTES(RX_FIFO_BYTES),
       .ECHO_CSUM_MODE(ECHO_CSUM_MODE), .RX_BUSY_WAIT(RX_BUSY_WAIT), .CNT_RAM(0),
-      .NET_PORTS(1)
+      .NET_PORTS(1), .NIC(NIC)
   ) u_node (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .ctrl_clk(1'b0), .ctrl_rst(1'b0),
       .ts_cycle(sim_cycle),
@@ -90,7 +92,7 @@ module vboard_node #(
       .ev_mac(ev_mac), .ev_mac_len(ev_mac_len), .cfg_mac_ifg(cfg_mac_ifg)
   );
 
-  // the counters, for the harness (at most 128: wirecore.vboard checks the map's count);
+  // the counters, for the harness (at most 256: wirecore.vboard checks the map's count);
   // zero-extended from the map's count
   /* verilator lint_off WIDTH */
   assign sim_counters = u_node.u_ctrl.regfile.counters.g_ff.count_reg;

@@ -3,8 +3,9 @@
 // port.
 //
 // What it does: eth_mac_gmii (GMII MAC) + vboard_node (a receive frame FIFO, udp_stack
-// with the UDP echo, the IPbus control plane and the packet generator: the board's
-// program, described in sim/vboard_node.v), everything on clk (125 MHz modelled). The
+// with the UDP echo, the IPbus control plane and the packet generator, and the smart
+// network interface (NIC = 1: classifier, CFAR accelerator, reply builder, transmit
+// arbiter; docs/nic.md): the board's program, described in sim/vboard_node.v), everything on clk (125 MHz modelled). The
 // C++ harness (sim/vboard.cpp) bridges the GMII port to a Linux TAP and drives tick_1ms
 // from the wall clock, so Linux tools talk to the board. vboard_top_10g is the same
 // program at 10 Gbit/s (XGMII).
@@ -25,7 +26,7 @@
 //   gmii_rxd[7:0], gmii_rx_dv, gmii_rx_er, gmii_txd[7:0], gmii_tx_en, gmii_tx_er
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_netmask[31:0], cfg_gateway[31:0]   addresses
 //   cfg_udp_echo_port[15:0]            UDP port of the echo (0 = closed)
-//   sim_counters[32*128-1:0]           (simulation only) the register file's counters,
+//   sim_counters[32*256-1:0]           (simulation only) the register file's counters,
 //                                      32 bits each in the map's order (counter i in bits
 //                                      [32*i+:32], wirecore.regmap.counters()), zeros above
 //                                      the map's count: the harness prints them
@@ -57,7 +58,7 @@ module vboard_top #(
     output wire [ 7:0] gmii_txd,
     output wire        gmii_tx_en,
     output wire        gmii_tx_er,
-    output wire [32*128-1:0] sim_counters
+    output wire [32*256-1:0] sim_counters
 );
   localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
 
@@ -84,7 +85,7 @@ module vboard_top #(
 
   vboard_node #(
       .DATA_W(8), .KEEP_W(1), .RX_FIFO_BYTES(RX_FIFO_BYTES), .ECHO_CSUM_MODE(ECHO_CSUM_MODE),
-      .RX_BUSY_WAIT(RX_BUSY_WAIT)
+      .RX_BUSY_WAIT(RX_BUSY_WAIT), .NIC(1)
   ) u_node (
       .clk(clk), .rst(rst), .tick_1ms(tick_1ms), .sim_cycle(sim_cycle),
       .cfg_mac(cfg_mac), .cfg_ip(cfg_ip), .cfg_netmask(cfg_netmask),

@@ -21,7 +21,7 @@
 //   xgmii_rxd[63:0], xgmii_rxc[7:0], xgmii_txd[63:0], xgmii_txc[7:0]   the XGMII port
 //   cfg_mac[47:0], cfg_ip[31:0], cfg_netmask[31:0], cfg_gateway[31:0]   addresses
 //   cfg_udp_echo_port[15:0]            UDP port of the echo (0 = closed)
-//   sim_counters[32*128-1:0]           (simulation only) the register file's counters,
+//   sim_counters[32*256-1:0]           (simulation only) the register file's counters,
 //                                      as vboard_top's
 // Latency: the MAC's receive latency (docs/xgmii.md), plus vboard_node's (the whole frame
 //   and 2 cycles, plus the stack's turnaround), plus 1 cycle to the /S/ word.
@@ -49,7 +49,7 @@ module vboard_top_10g #(
     input  wire [ 7:0] xgmii_rxc,
     output wire [63:0] xgmii_txd,
     output wire [ 7:0] xgmii_txc,
-    output wire [32*128-1:0] sim_counters
+    output wire [32*256-1:0] sim_counters
 );
   localparam [15:0] MAX_FRAME_W = MAX_FRAME[15:0];
 

@@ -222,6 +222,8 @@ CASES: list[Case] = [
     _c("wirecore_node", DATA_W=16),
     _c("wirecore_node", KEEP_W=2),
     _c("wirecore_node", NET_PORTS=2),
+    _c("wirecore_node", NIC=2),
+    _c("wirecore_node", NIC=1, DATA_W=64),
     _c("wirecore_rgmii_node", TICK_CYCLES=0),
     _c("board_reset", POR_BITS=2),
     _c("udp_echo_node", COUNTERS=3),

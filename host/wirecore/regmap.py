@@ -53,7 +53,7 @@ LOST = "lost"  # bit 0: stat_counters' lost flag (internal to the register file)
 # The register map's version, major.minor.patch: the gateware built from this map reports
 # it in SYS.VERSION (8 bits each); `wirecore --version` names it and `wirecore reg status`
 # compares it with the board's. Raise it with any change of the map.
-MAP_VERSION = (2, 2, 0)
+MAP_VERSION = (2, 3, 0)
 DESIGN_ID = 0x77697265  # SYS.ID: ASCII 'wire'
 
 REGFILE_AW = 12  # the register file decodes 12 address bits (window 0x000-0xFFF)
@@ -104,6 +104,10 @@ EV_SOURCES: tuple[Source, ...] = (
     Source("echo", 1, "udp_echo cnt_ev (the echo on UDP port 0)"),
     Source("pktgen", 2, "pktgen cnt_ev"),
     Source("tcp", 28, "tcp_core cnt_ev (zero where no TCP engine is built)"),
+    Source("nic_cls", 3 + 8, "nic_classifier cnt_ev (RULES = 8; zero on a board without NIC)"),
+    Source("cfar", 7, "cfar_accel cnt_ev (zero on a board without NIC)"),
+    Source("nic_reply", 5, "nic_reply cnt_ev (zero on a board without NIC)"),
+    Source("nic_arb", 2, "nic_tx_arb cnt_ev (zero on a board without NIC)"),
     Source("ipb", 16, "ipbus_target cnt_ev", inside="target"),
     Source("regfile", 1, "bit 0: a write refused by write protection", inside="regfile"),
 )
@@ -878,6 +882,94 @@ TCP = Block(
     ),
 )
 
+# The smart network interface of wirecore_node with NIC = 1 (docs/nic.md "On the board"):
+# its classifier's rules, counted per rule, and the accelerator's, reply builder's and
+# transmit arbiter's configuration and counters
+NIC_RULES = 8  # wirecore_node's classifier: RULES
+NIC_K = 44  # bytes matched: Ethernet, IPv4 and UDP headers and the sample frame's tag
+NIC_COUNTERS = (
+    [
+        ("CLS_DEFAULT", "frames given the default action (no rule matched)", ("nic_cls", 0)),
+        ("CLS_DROP", "frames dropped by the classifier (no destination)", ("nic_cls", 1)),
+        ("CLS_BAD", "bad frames through the classifier (tuser)", ("nic_cls", 2)),
+    ]
+    + [(f"CLS_HIT{r}", f"frames that hit rule {r}", ("nic_cls", 3 + r)) for r in range(NIC_RULES)]
+    + [
+        ("CFAR_BLOCKS", "CFAR blocks accepted (their second frame taken)", ("cfar", 0)),
+        ("CFAR_RESULTS", "CFAR results sent", ("cfar", 1)),
+        ("CFAR_BAD", "CFAR frames dropped: bad (tuser)", ("cfar", 2)),
+        ("CFAR_LENGTH", "CFAR frames dropped: not SKIP + 1032 bytes long", ("cfar", 3)),
+        ("CFAR_ORDER", "CFAR frames dropped: second frame without its first", ("cfar", 4)),
+        ("CFAR_LOST", "CFAR first frames dropped: replaced before their second came", ("cfar", 5)),
+        ("CFAR_BUSY", "CFAR frames dropped: both sample buffers held", ("cfar", 6)),
+        ("REPLY_SENT", "result datagrams sent by nic_reply", ("nic_reply", 0)),
+        ("REPLY_BAD", "results dropped: bad (tuser)", ("nic_reply", 1)),
+        (
+            "REPLY_NO_REQ",
+            "results dropped: no request, or not a good UDP/IPv4 one",
+            ("nic_reply", 2),
+        ),
+        (
+            "REPLY_TOO_LONG",
+            "results dropped: longer than the reply's payload limit",
+            ("nic_reply", 3),
+        ),
+        ("REPLY_REQ_LOST", "requests lost: nic_reply's address queue was full", ("nic_reply", 4)),
+        ("ARB_HOST_FRAMES", "frames of the stack through the transmit arbiter", ("nic_arb", 0)),
+        ("ARB_ACCEL_FRAMES", "result frames through the transmit arbiter", ("nic_arb", 1)),
+    ]
+)
+NIC_CFG = [  # name, width, reset, port, description
+    ("CFAR_GUARD", 4, 2, "cfar_guard", "CFAR guard cells on each side of the cell under test."),
+    ("CFAR_TRAIN", 7, 16, "cfar_train", "CFAR training cells on each side (0: threshold 0)."),
+    (
+        "CFAR_ALPHA",
+        16,
+        1536,
+        "cfar_alpha",
+        "CFAR threshold factor / (2 x CFAR_TRAIN), 12 fraction bits "
+        "(wirecore.cfar.alpha_word(factor, train); 1536 = 12 with 16 training cells a side).",
+    ),
+    (
+        "ARB_STRICT",
+        1,
+        0,
+        "arb_strict",
+        "Transmit arbiter: 1 strict priority (the stack first), 0 weighted round robin.",
+    ),
+    (
+        "ARB_WEIGHT0",
+        16,
+        0,
+        "arb_weight",
+        "Transmit arbiter: the stack's frames per turn minus one.",
+    ),
+    ("ARB_WEIGHT1", 16, 0, "arb_weight", "Transmit arbiter: the result frames per turn minus one."),
+]
+NIC = Block(
+    "NIC",
+    0x300,
+    "Smart network interface (wirecore_node NIC = 1, docs/nic.md): counters of the "
+    "classifier (nic_classifier), the CFAR accelerator (cfar_accel), the reply builder "
+    "(nic_reply) and the transmit arbiter (nic_tx_arb), and their configuration. The rules "
+    "are in the window NIC_RULES. On a board without NIC the counters stay 0 and the "
+    "configuration is unused.",
+    tuple(Cnt(n, k, d, e, "nic") for k, (n, d, e) in enumerate(NIC_COUNTERS))
+    + tuple(
+        Reg(
+            n,
+            0x20 + i,
+            CFG,
+            d,
+            width=w,
+            reset=r,
+            port=p,
+            lsb=16 if n == "ARB_WEIGHT1" else 0,
+        )
+        for i, (n, w, r, p, d) in enumerate(NIC_CFG)
+    ),
+)
+
 MEM_BASE = 0x10000
 MEM_WORDS = 16384
 USER_BASE = 0x20000
@@ -890,16 +982,27 @@ MEM = Block(
     size=MEM_WORDS,
     mode="block",
 )
+NIC_RULES_WORDS = 0x100
+NIC_RULES_BLOCK = Block(
+    "NIC_RULES",
+    USER_BASE,
+    "The classifier's rule window (nic_classifier's register map, docs/nic.md) at the "
+    "start of ipbus_ctrl's user window on a board built with NIC = 1; without NIC, "
+    "accesses time out like the rest of the user window.",
+    size=NIC_RULES_WORDS,
+    mode="block",
+)
 USER = Block(
     "USER",
-    USER_BASE,
-    "User window: the m_user_reg_* ports of ipbus_ctrl.",
-    size=USER_WORDS,
+    USER_BASE + NIC_RULES_WORDS,
+    "User window: the rest of the m_user_reg_* ports of ipbus_ctrl (with NIC = 1 its "
+    "accesses answer a bus error).",
+    size=USER_WORDS - NIC_RULES_WORDS,
     mode="block",
 )
 
-REG_BLOCKS: tuple[Block, ...] = (SYS, MAC, NET, STACK, ARP, IPBUS, PKTGEN, TCP)
-BLOCKS: tuple[Block, ...] = (*REG_BLOCKS, MEM, USER)
+REG_BLOCKS: tuple[Block, ...] = (SYS, MAC, NET, STACK, ARP, IPBUS, PKTGEN, TCP, NIC)
+BLOCKS: tuple[Block, ...] = (*REG_BLOCKS, MEM, NIC_RULES_BLOCK, USER)
 
 PREFIX = {CFG: "cfg", STS: "sts", STB: "stb"}  # the kinds that have a port
 

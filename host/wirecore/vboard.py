@@ -75,7 +75,7 @@ def _used_sources(obj: Path) -> list[Path]:
     return sorted({Path(w) for w in text.split() if w.endswith((".v", ".sv", ".vh"))})
 
 
-SIM_COUNTERS_MAX = 128  # vboard_top's sim_counters: this many 32-bit counters at most
+SIM_COUNTERS_MAX = 256  # vboard_top's sim_counters: this many 32-bit counters at most
 
 
 def counters_of(top_file: Path) -> list[tuple[str, str]]:

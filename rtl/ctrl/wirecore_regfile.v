@@ -8,13 +8,13 @@
 //   status (sts_*) are inputs. Reading an unmapped address, writing a read-only one,
 //   or writing a protected register while SYS.WRITE_PROTECT is set answers reg_err
 //   instead of reg_ack.
-// Counters: the map's 117 counters live in one stat_counters (32 bits, wrapping),
+// Counters: the map's 142 counters live in one stat_counters (32 bits, wrapping),
 //   counter i counting the strobe the map gives it on the ev_* inputs (one vector per
 //   source, one strobe per bit, one cycle per event; the value counters add a
 //   16-bit value of ev_*_len with each strobe): see docs/registers.md.
 // Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4
 //   cycles after (a register, the counters' 2-cycle read port, a register; with
-//   CNT_RAM = 1 up to 117 more while the counters' RAM is cleared after reset).
+//   CNT_RAM = 1 up to 142 more while the counters' RAM is cleared after reset).
 // Parameters (checked at elaboration; both tested): CNT_RAM (0: counters in
 //   flip-flops, exact at any rate; 1: in one RAM,
 //   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
@@ -84,12 +84,21 @@ module wirecore_regfile #(
     output wire [15:0] cfg_tcp_ka_idle,
     output wire [15:0] cfg_tcp_ka_intvl,
     output wire [3:0] cfg_tcp_ka_count,
+    output wire [3:0] cfg_cfar_guard,
+    output wire [6:0] cfg_cfar_train,
+    output wire [15:0] cfg_cfar_alpha,
+    output wire cfg_arb_strict,
+    output wire [31:0] cfg_arb_weight,
     input  wire [9:0] ev_mac,
     input  wire [0:0] ev_rx_fifo,
     input  wire [57:0] ev_stack,
     input  wire [0:0] ev_echo,
     input  wire [1:0] ev_pktgen,
     input  wire [27:0] ev_tcp,
+    input  wire [10:0] ev_nic_cls,
+    input  wire [6:0] ev_cfar,
+    input  wire [4:0] ev_nic_reply,
+    input  wire [1:0] ev_nic_arb,
     input  wire [15:0] ev_ipb,
     input  wire [31:0] ev_mac_len,
     input  wire [15:0] ev_pktgen_len
@@ -101,13 +110,38 @@ module wirecore_regfile #(
         end
     endgenerate
 
-    localparam integer NCNT = 117;  // counters (index: the map's order)
+    localparam integer NCNT = 142;  // counters (index: the map's order)
 
     // the register file's own event: a write refused by write protection
     reg         wp_refused_reg;
     wire [0:0]  ev_regfile = wp_refused_reg;
     // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)
     wire [NCNT-1:0] ev_cnt = {
+        ev_nic_arb[1],  // 141: NIC.ARB_ACCEL_FRAMES
+        ev_nic_arb[0],  // 140: NIC.ARB_HOST_FRAMES
+        ev_nic_reply[4],  // 139: NIC.REPLY_REQ_LOST
+        ev_nic_reply[3],  // 138: NIC.REPLY_TOO_LONG
+        ev_nic_reply[2],  // 137: NIC.REPLY_NO_REQ
+        ev_nic_reply[1],  // 136: NIC.REPLY_BAD
+        ev_nic_reply[0],  // 135: NIC.REPLY_SENT
+        ev_cfar[6],  // 134: NIC.CFAR_BUSY
+        ev_cfar[5],  // 133: NIC.CFAR_LOST
+        ev_cfar[4],  // 132: NIC.CFAR_ORDER
+        ev_cfar[3],  // 131: NIC.CFAR_LENGTH
+        ev_cfar[2],  // 130: NIC.CFAR_BAD
+        ev_cfar[1],  // 129: NIC.CFAR_RESULTS
+        ev_cfar[0],  // 128: NIC.CFAR_BLOCKS
+        ev_nic_cls[10],  // 127: NIC.CLS_HIT7
+        ev_nic_cls[9],  // 126: NIC.CLS_HIT6
+        ev_nic_cls[8],  // 125: NIC.CLS_HIT5
+        ev_nic_cls[7],  // 124: NIC.CLS_HIT4
+        ev_nic_cls[6],  // 123: NIC.CLS_HIT3
+        ev_nic_cls[5],  // 122: NIC.CLS_HIT2
+        ev_nic_cls[4],  // 121: NIC.CLS_HIT1
+        ev_nic_cls[3],  // 120: NIC.CLS_HIT0
+        ev_nic_cls[2],  // 119: NIC.CLS_BAD
+        ev_nic_cls[1],  // 118: NIC.CLS_DROP
+        ev_nic_cls[0],  // 117: NIC.CLS_DEFAULT
         ev_tcp[27],  // 116: TCP.KEEPALIVES
         ev_tcp[26],  // 115: TCP.DELAYED_ACKS
         ev_tcp[25],  // 114: TCP.CWND_CUTS
@@ -234,7 +268,13 @@ module wirecore_regfile #(
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
-        16'd0, ev_pktgen_len[15:0], 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        16'd0, 16'd0, ev_pktgen_len[15:0], 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
@@ -254,22 +294,22 @@ module wirecore_regfile #(
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
-        16'd0, 16'd0, ev_mac_len[31:16], 16'd0,
-        16'd0, 16'd0, ev_mac_len[15:0], 16'd0,
-        16'd0
+        16'd0, 16'd0, 16'd0, ev_mac_len[31:16],
+        16'd0, 16'd0, 16'd0, ev_mac_len[15:0],
+        16'd0, 16'd0
     };
 
     // a counter read: asked by the register access (cnt_pend_reg), taken by the read
     // port when it is not busy, answered when its data arrives
     reg              cnt_pend_reg;
-    reg  [6:0]       cnt_idx_reg;
+    reg  [7:0]       cnt_idx_reg;
     wire             cnt_rd_en = cnt_pend_reg && !cnt_busy;
     wire             cnt_rd_valid, cnt_busy, cnt_lost;
     wire [31:0]      cnt_rd_data;
     stat_counters #(
         .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),
-        .VMASK(117'h8000000000000000000044),
-        .WMASK(117'hf800e0000000000000581)
+        .VMASK(142'h8000000000000000000044),
+        .WMASK(142'hf800e0000000000000581)
     ) counters (
         .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
         .rd_en(cnt_rd_en), .rd_addr(cnt_idx_reg), .rd_valid(cnt_rd_valid),
@@ -319,6 +359,11 @@ module wirecore_regfile #(
     reg [15:0] cfg_tcp_ka_idle_reg;
     reg [15:0] cfg_tcp_ka_intvl_reg;
     reg [3:0] cfg_tcp_ka_count_reg;
+    reg [3:0] cfg_cfar_guard_reg;
+    reg [6:0] cfg_cfar_train_reg;
+    reg [15:0] cfg_cfar_alpha_reg;
+    reg cfg_arb_strict_reg;
+    reg [31:0] cfg_arb_weight_reg;
     assign reg_ack = reg_ack_reg;
     assign reg_err = reg_err_reg;
     assign reg_rdata = reg_rdata_reg;
@@ -362,6 +407,11 @@ module wirecore_regfile #(
     assign cfg_tcp_ka_idle = cfg_tcp_ka_idle_reg;
     assign cfg_tcp_ka_intvl = cfg_tcp_ka_intvl_reg;
     assign cfg_tcp_ka_count = cfg_tcp_ka_count_reg;
+    assign cfg_cfar_guard = cfg_cfar_guard_reg;
+    assign cfg_cfar_train = cfg_cfar_train_reg;
+    assign cfg_cfar_alpha = cfg_cfar_alpha_reg;
+    assign cfg_arb_strict = cfg_arb_strict_reg;
+    assign cfg_arb_weight = cfg_arb_weight_reg;
 
     always @(posedge clk) begin
         reg_ack_reg <= 1'b0;
@@ -409,6 +459,11 @@ module wirecore_regfile #(
             cfg_tcp_ka_idle_reg <= 16'h0;
             cfg_tcp_ka_intvl_reg <= 16'h4b;
             cfg_tcp_ka_count_reg <= 4'h9;
+            cfg_cfar_guard_reg <= 4'h2;
+            cfg_cfar_train_reg <= 7'h10;
+            cfg_cfar_alpha_reg <= 16'h600;
+            cfg_arb_strict_reg <= 1'h0;
+            cfg_arb_weight_reg <= 32'h0;
         end else begin
             if (cnt_rd_en) cnt_pend_reg <= 1'b0;
             if (cnt_rd_valid) begin
@@ -424,7 +479,7 @@ module wirecore_regfile #(
                 reg_err_reg <= reg_we;
             end
             12'h001: begin // SYS.VERSION
-                reg_rdata_reg <= 32'h00020200;
+                reg_rdata_reg <= 32'h00020300;
                 reg_ack_reg <= !reg_we;
                 reg_err_reg <= reg_we;
             end
@@ -447,7 +502,7 @@ module wirecore_regfile #(
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd0;
+                    cnt_idx_reg <= 8'd0;
                 end
             end
             12'h006: begin // SYS.CNT_LOST
@@ -459,77 +514,77 @@ module wirecore_regfile #(
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd1;
+                    cnt_idx_reg <= 8'd1;
                 end
             end
             12'h041: begin // MAC.TX_BYTES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd2;
+                    cnt_idx_reg <= 8'd2;
                 end
             end
             12'h042: begin // MAC.TX_UNDERFLOW
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd3;
+                    cnt_idx_reg <= 8'd3;
                 end
             end
             12'h043: begin // MAC.TX_ABORT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd4;
+                    cnt_idx_reg <= 8'd4;
                 end
             end
             12'h044: begin // MAC.RX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd5;
+                    cnt_idx_reg <= 8'd5;
                 end
             end
             12'h045: begin // MAC.RX_BYTES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd6;
+                    cnt_idx_reg <= 8'd6;
                 end
             end
             12'h046: begin // MAC.RX_BAD_FCS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd7;
+                    cnt_idx_reg <= 8'd7;
                 end
             end
             12'h047: begin // MAC.RX_RUNT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd8;
+                    cnt_idx_reg <= 8'd8;
                 end
             end
             12'h048: begin // MAC.RX_OVERSIZE
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd9;
+                    cnt_idx_reg <= 8'd9;
                 end
             end
             12'h049: begin // MAC.RX_ER
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd10;
+                    cnt_idx_reg <= 8'd10;
                 end
             end
             12'h04a: begin // MAC.RX_DROPPED_FULL
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd11;
+                    cnt_idx_reg <= 8'd11;
                 end
             end
             12'h060: begin // MAC.IFG
@@ -686,518 +741,518 @@ module wirecore_regfile #(
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd12;
+                    cnt_idx_reg <= 8'd12;
                 end
             end
             12'h0c1: begin // STACK.ETH_BAD_MAC
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd13;
+                    cnt_idx_reg <= 8'd13;
                 end
             end
             12'h0c2: begin // STACK.ETH_BAD_ETHERTYPE
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd14;
+                    cnt_idx_reg <= 8'd14;
                 end
             end
             12'h0c3: begin // STACK.ETH_RUNT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd15;
+                    cnt_idx_reg <= 8'd15;
                 end
             end
             12'h0c4: begin // STACK.IP_PACKETS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd16;
+                    cnt_idx_reg <= 8'd16;
                 end
             end
             12'h0c5: begin // STACK.IP_RUNT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd17;
+                    cnt_idx_reg <= 8'd17;
                 end
             end
             12'h0c6: begin // STACK.IP_BAD_HDR
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd18;
+                    cnt_idx_reg <= 8'd18;
                 end
             end
             12'h0c7: begin // STACK.IP_BAD_CSUM
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd19;
+                    cnt_idx_reg <= 8'd19;
                 end
             end
             12'h0c8: begin // STACK.IP_BAD_LEN
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd20;
+                    cnt_idx_reg <= 8'd20;
                 end
             end
             12'h0c9: begin // STACK.IP_NOT_FOR_US
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd21;
+                    cnt_idx_reg <= 8'd21;
                 end
             end
             12'h0ca: begin // STACK.IP_FRAGMENT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd22;
+                    cnt_idx_reg <= 8'd22;
                 end
             end
             12'h0cb: begin // STACK.IP_BAD_PROTO
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd23;
+                    cnt_idx_reg <= 8'd23;
                 end
             end
             12'h0cc: begin // STACK.IP_TRUNCATED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd24;
+                    cnt_idx_reg <= 8'd24;
                 end
             end
             12'h0cd: begin // STACK.ICMP_ECHO
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd25;
+                    cnt_idx_reg <= 8'd25;
                 end
             end
             12'h0ce: begin // STACK.UDP_DATAGRAMS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd26;
+                    cnt_idx_reg <= 8'd26;
                 end
             end
             12'h0cf: begin // STACK.UDP_BAD_LEN
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd27;
+                    cnt_idx_reg <= 8'd27;
                 end
             end
             12'h0d0: begin // STACK.UDP_CLOSED_PORT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd28;
+                    cnt_idx_reg <= 8'd28;
                 end
             end
             12'h0d1: begin // STACK.UDP_BAD_CSUM
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd29;
+                    cnt_idx_reg <= 8'd29;
                 end
             end
             12'h0d2: begin // STACK.UDP_ERR_IN
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd30;
+                    cnt_idx_reg <= 8'd30;
                 end
             end
             12'h0d3: begin // STACK.UDP_OVERSIZE
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd31;
+                    cnt_idx_reg <= 8'd31;
                 end
             end
             12'h0d4: begin // STACK.UDPTX0_TX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd32;
+                    cnt_idx_reg <= 8'd32;
                 end
             end
             12'h0d5: begin // STACK.UDPTX0_TX_ABORT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd33;
+                    cnt_idx_reg <= 8'd33;
                 end
             end
             12'h0d6: begin // STACK.UDPTX0_TX_LONG
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd34;
+                    cnt_idx_reg <= 8'd34;
                 end
             end
             12'h0d7: begin // STACK.UDPTX0_ARP_MISS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd35;
+                    cnt_idx_reg <= 8'd35;
                 end
             end
             12'h0d8: begin // STACK.ICMP_BAD_CSUM
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd36;
+                    cnt_idx_reg <= 8'd36;
                 end
             end
             12'h0d9: begin // STACK.ICMP_UNREACH_SENT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd37;
+                    cnt_idx_reg <= 8'd37;
                 end
             end
             12'h0da: begin // STACK.ICMP_UNREACH_DROPPED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd38;
+                    cnt_idx_reg <= 8'd38;
                 end
             end
             12'h0db: begin // STACK.UDP_BUSY_DROP
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd39;
+                    cnt_idx_reg <= 8'd39;
                 end
             end
             12'h0dc: begin // STACK.ICMP_ABORTED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd40;
+                    cnt_idx_reg <= 8'd40;
                 end
             end
             12'h0dd: begin // STACK.ICMP_DROPPED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd41;
+                    cnt_idx_reg <= 8'd41;
                 end
             end
             12'h0de: begin // STACK.TX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd42;
+                    cnt_idx_reg <= 8'd42;
                 end
             end
             12'h0df: begin // STACK.RAW_TX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd43;
+                    cnt_idx_reg <= 8'd43;
                 end
             end
             12'h0e0: begin // STACK.RAW_TX_ABORT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd44;
+                    cnt_idx_reg <= 8'd44;
                 end
             end
             12'h0e1: begin // STACK.ECHO_DATAGRAMS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd45;
+                    cnt_idx_reg <= 8'd45;
                 end
             end
             12'h0e2: begin // STACK.UDPTX0_SF_OVERFLOW
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd46;
+                    cnt_idx_reg <= 8'd46;
                 end
             end
             12'h0e3: begin // STACK.UDPTX1_TX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd47;
+                    cnt_idx_reg <= 8'd47;
                 end
             end
             12'h0e4: begin // STACK.UDPTX1_TX_ABORT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd48;
+                    cnt_idx_reg <= 8'd48;
                 end
             end
             12'h0e5: begin // STACK.UDPTX1_TX_LONG
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd49;
+                    cnt_idx_reg <= 8'd49;
                 end
             end
             12'h0e6: begin // STACK.UDPTX1_ARP_MISS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd50;
+                    cnt_idx_reg <= 8'd50;
                 end
             end
             12'h0e7: begin // STACK.UDPTX1_SF_OVERFLOW
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd51;
+                    cnt_idx_reg <= 8'd51;
                 end
             end
             12'h0e8: begin // STACK.UDPTX2_TX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd52;
+                    cnt_idx_reg <= 8'd52;
                 end
             end
             12'h0e9: begin // STACK.UDPTX2_TX_ABORT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd53;
+                    cnt_idx_reg <= 8'd53;
                 end
             end
             12'h0ea: begin // STACK.UDPTX2_TX_LONG
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd54;
+                    cnt_idx_reg <= 8'd54;
                 end
             end
             12'h0eb: begin // STACK.UDPTX2_SF_OVERFLOW
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd55;
+                    cnt_idx_reg <= 8'd55;
                 end
             end
             12'h100: begin // ARP.REQ_RX
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd56;
+                    cnt_idx_reg <= 8'd56;
                 end
             end
             12'h101: begin // ARP.REPLY_TX
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd57;
+                    cnt_idx_reg <= 8'd57;
                 end
             end
             12'h102: begin // ARP.REQ_TX
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd58;
+                    cnt_idx_reg <= 8'd58;
                 end
             end
             12'h103: begin // ARP.GARP_TX
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd59;
+                    cnt_idx_reg <= 8'd59;
                 end
             end
             12'h104: begin // ARP.REPLY_RX
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd60;
+                    cnt_idx_reg <= 8'd60;
                 end
             end
             12'h105: begin // ARP.MALFORMED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd61;
+                    cnt_idx_reg <= 8'd61;
                 end
             end
             12'h106: begin // ARP.RX_OVERRUN
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd62;
+                    cnt_idx_reg <= 8'd62;
                 end
             end
             12'h107: begin // ARP.HIT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd63;
+                    cnt_idx_reg <= 8'd63;
                 end
             end
             12'h108: begin // ARP.MISS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd64;
+                    cnt_idx_reg <= 8'd64;
                 end
             end
             12'h109: begin // ARP.TIMEOUT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd65;
+                    cnt_idx_reg <= 8'd65;
                 end
             end
             12'h10a: begin // ARP.EXPIRED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd66;
+                    cnt_idx_reg <= 8'd66;
                 end
             end
             12'h10b: begin // ARP.EVICTED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd67;
+                    cnt_idx_reg <= 8'd67;
                 end
             end
             12'h10c: begin // ARP.CONFLICT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd68;
+                    cnt_idx_reg <= 8'd68;
                 end
             end
             12'h10d: begin // ARP.REQ_REFUSED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd69;
+                    cnt_idx_reg <= 8'd69;
                 end
             end
             12'h140: begin // IPBUS.RX_PACKETS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd70;
+                    cnt_idx_reg <= 8'd70;
                 end
             end
             12'h141: begin // IPBUS.RX_BAD
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd71;
+                    cnt_idx_reg <= 8'd71;
                 end
             end
             12'h142: begin // IPBUS.RX_OVERSIZE
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd72;
+                    cnt_idx_reg <= 8'd72;
                 end
             end
             12'h143: begin // IPBUS.RX_MALFORMED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd73;
+                    cnt_idx_reg <= 8'd73;
                 end
             end
             12'h144: begin // IPBUS.CONTROL
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd74;
+                    cnt_idx_reg <= 8'd74;
                 end
             end
             12'h145: begin // IPBUS.STATUS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd75;
+                    cnt_idx_reg <= 8'd75;
                 end
             end
             12'h146: begin // IPBUS.RESEND
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd76;
+                    cnt_idx_reg <= 8'd76;
                 end
             end
             12'h147: begin // IPBUS.ID_DROPPED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd77;
+                    cnt_idx_reg <= 8'd77;
                 end
             end
             12'h148: begin // IPBUS.RESEND_MISS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd78;
+                    cnt_idx_reg <= 8'd78;
                 end
             end
             12'h149: begin // IPBUS.TRANSACTIONS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd79;
+                    cnt_idx_reg <= 8'd79;
                 end
             end
             12'h14a: begin // IPBUS.BAD_HEADER
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd80;
+                    cnt_idx_reg <= 8'd80;
                 end
             end
             12'h14b: begin // IPBUS.BUS_ERRORS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd81;
+                    cnt_idx_reg <= 8'd81;
                 end
             end
             12'h14c: begin // IPBUS.BUS_TIMEOUTS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd82;
+                    cnt_idx_reg <= 8'd82;
                 end
             end
             12'h14d: begin // IPBUS.WP_REJECTED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd83;
+                    cnt_idx_reg <= 8'd83;
                 end
             end
             12'h14e: begin // IPBUS.REPLY_OVERFLOW
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd84;
+                    cnt_idx_reg <= 8'd84;
                 end
             end
             12'h14f: begin // IPBUS.TX_PACKETS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd85;
+                    cnt_idx_reg <= 8'd85;
                 end
             end
             12'h160: begin // IPBUS.ALLOW_EN
@@ -1324,21 +1379,21 @@ module wirecore_regfile #(
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd86;
+                    cnt_idx_reg <= 8'd86;
                 end
             end
             12'h209: begin // PKTGEN.SENT_BYTES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd87;
+                    cnt_idx_reg <= 8'd87;
                 end
             end
             12'h20a: begin // PKTGEN.ARP_MISS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd88;
+                    cnt_idx_reg <= 8'd88;
                 end
             end
             12'h20b: begin // PKTGEN.WARMUP_MS
@@ -1685,196 +1740,196 @@ module wirecore_regfile #(
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd89;
+                    cnt_idx_reg <= 8'd89;
                 end
             end
             12'h281: begin // TCP.RX_BAD_LEN
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd90;
+                    cnt_idx_reg <= 8'd90;
                 end
             end
             12'h282: begin // TCP.RX_BAD_CSUM
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd91;
+                    cnt_idx_reg <= 8'd91;
                 end
             end
             12'h283: begin // TCP.RX_ERR_IN
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd92;
+                    cnt_idx_reg <= 8'd92;
                 end
             end
             12'h284: begin // TCP.RX_BROADCAST
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd93;
+                    cnt_idx_reg <= 8'd93;
                 end
             end
             12'h285: begin // TCP.SEG_SESSION
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd94;
+                    cnt_idx_reg <= 8'd94;
                 end
             end
             12'h286: begin // TCP.RST_NO_SESSION
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd95;
+                    cnt_idx_reg <= 8'd95;
                 end
             end
             12'h287: begin // TCP.SYN_FULL
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd96;
+                    cnt_idx_reg <= 8'd96;
                 end
             end
             12'h288: begin // TCP.UNACCEPTABLE
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd97;
+                    cnt_idx_reg <= 8'd97;
                 end
             end
             12'h289: begin // TCP.OUT_OF_ORDER
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd98;
+                    cnt_idx_reg <= 8'd98;
                 end
             end
             12'h28a: begin // TCP.RST_RCVD
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd99;
+                    cnt_idx_reg <= 8'd99;
                 end
             end
             12'h28b: begin // TCP.CHALLENGE_ACK
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd100;
+                    cnt_idx_reg <= 8'd100;
                 end
             end
             12'h28c: begin // TCP.RTO
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd101;
+                    cnt_idx_reg <= 8'd101;
                 end
             end
             12'h28d: begin // TCP.ABORTED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd102;
+                    cnt_idx_reg <= 8'd102;
                 end
             end
             12'h28e: begin // TCP.ACK_UNSENT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd103;
+                    cnt_idx_reg <= 8'd103;
                 end
             end
             12'h28f: begin // TCP.SEG_SENT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd104;
+                    cnt_idx_reg <= 8'd104;
                 end
             end
             12'h290: begin // TCP.DATA_SEG_SENT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd105;
+                    cnt_idx_reg <= 8'd105;
                 end
             end
             12'h291: begin // TCP.REXMIT_SEG
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd106;
+                    cnt_idx_reg <= 8'd106;
                 end
             end
             12'h292: begin // TCP.ESTABLISHED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd107;
+                    cnt_idx_reg <= 8'd107;
                 end
             end
             12'h293: begin // TCP.CLOSED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd108;
+                    cnt_idx_reg <= 8'd108;
                 end
             end
             12'h294: begin // TCP.CUT_TO_WINDOW
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd109;
+                    cnt_idx_reg <= 8'd109;
                 end
             end
             12'h295: begin // TCP.DUP_ACK_RCVD
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd110;
+                    cnt_idx_reg <= 8'd110;
                 end
             end
             12'h296: begin // TCP.TX_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd111;
+                    cnt_idx_reg <= 8'd111;
                 end
             end
             12'h297: begin // TCP.APP_TX_DROPPED
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd112;
+                    cnt_idx_reg <= 8'd112;
                 end
             end
             12'h298: begin // TCP.PERSIST_PROBES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd113;
+                    cnt_idx_reg <= 8'd113;
                 end
             end
             12'h299: begin // TCP.CWND_CUTS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd114;
+                    cnt_idx_reg <= 8'd114;
                 end
             end
             12'h29a: begin // TCP.DELAYED_ACKS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd115;
+                    cnt_idx_reg <= 8'd115;
                 end
             end
             12'h29b: begin // TCP.KEEPALIVES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 7'd116;
+                    cnt_idx_reg <= 8'd116;
                 end
             end
             12'h2a0: begin // TCP.LISTEN_PORT
@@ -1996,6 +2051,211 @@ module wirecore_regfile #(
                     reg_ack_reg <= 1'b1;
                     if (reg_we) cfg_tcp_ka_count_reg <= reg_wdata[3:0];
                 end
+            end
+            12'h300: begin // NIC.CLS_DEFAULT
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd117;
+                end
+            end
+            12'h301: begin // NIC.CLS_DROP
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd118;
+                end
+            end
+            12'h302: begin // NIC.CLS_BAD
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd119;
+                end
+            end
+            12'h303: begin // NIC.CLS_HIT0
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd120;
+                end
+            end
+            12'h304: begin // NIC.CLS_HIT1
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd121;
+                end
+            end
+            12'h305: begin // NIC.CLS_HIT2
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd122;
+                end
+            end
+            12'h306: begin // NIC.CLS_HIT3
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd123;
+                end
+            end
+            12'h307: begin // NIC.CLS_HIT4
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd124;
+                end
+            end
+            12'h308: begin // NIC.CLS_HIT5
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd125;
+                end
+            end
+            12'h309: begin // NIC.CLS_HIT6
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd126;
+                end
+            end
+            12'h30a: begin // NIC.CLS_HIT7
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd127;
+                end
+            end
+            12'h30b: begin // NIC.CFAR_BLOCKS
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd128;
+                end
+            end
+            12'h30c: begin // NIC.CFAR_RESULTS
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd129;
+                end
+            end
+            12'h30d: begin // NIC.CFAR_BAD
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd130;
+                end
+            end
+            12'h30e: begin // NIC.CFAR_LENGTH
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd131;
+                end
+            end
+            12'h30f: begin // NIC.CFAR_ORDER
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd132;
+                end
+            end
+            12'h310: begin // NIC.CFAR_LOST
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd133;
+                end
+            end
+            12'h311: begin // NIC.CFAR_BUSY
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd134;
+                end
+            end
+            12'h312: begin // NIC.REPLY_SENT
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd135;
+                end
+            end
+            12'h313: begin // NIC.REPLY_BAD
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd136;
+                end
+            end
+            12'h314: begin // NIC.REPLY_NO_REQ
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd137;
+                end
+            end
+            12'h315: begin // NIC.REPLY_TOO_LONG
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd138;
+                end
+            end
+            12'h316: begin // NIC.REPLY_REQ_LOST
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd139;
+                end
+            end
+            12'h317: begin // NIC.ARB_HOST_FRAMES
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd140;
+                end
+            end
+            12'h318: begin // NIC.ARB_ACCEL_FRAMES
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd141;
+                end
+            end
+            12'h320: begin // NIC.CFAR_GUARD
+                reg_rdata_reg <= {28'd0, cfg_cfar_guard};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_cfar_guard_reg <= reg_wdata[3:0];
+            end
+            12'h321: begin // NIC.CFAR_TRAIN
+                reg_rdata_reg <= {25'd0, cfg_cfar_train};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_cfar_train_reg <= reg_wdata[6:0];
+            end
+            12'h322: begin // NIC.CFAR_ALPHA
+                reg_rdata_reg <= {16'd0, cfg_cfar_alpha};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_cfar_alpha_reg <= reg_wdata[15:0];
+            end
+            12'h323: begin // NIC.ARB_STRICT
+                reg_rdata_reg <= {31'd0, cfg_arb_strict};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_arb_strict_reg <= reg_wdata[0];
+            end
+            12'h324: begin // NIC.ARB_WEIGHT0
+                reg_rdata_reg <= {16'd0, cfg_arb_weight[15:0]};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_arb_weight_reg[15:0] <= reg_wdata[15:0];
+            end
+            12'h325: begin // NIC.ARB_WEIGHT1
+                reg_rdata_reg <= {16'd0, cfg_arb_weight[31:16]};
+                reg_ack_reg <= 1'b1;
+                if (reg_we) cfg_arb_weight_reg[31:16] <= reg_wdata[15:0];
             end
             default: begin
                 reg_err_reg <= 1'b1;

@@ -77,9 +77,19 @@
 //   0, one RAM 1) [0, 1], NET_PORTS (0 or 1, above) [0, 1], CTRL_ASYNC (ipbus_ctrl's:
 //   the IPbus target on clk 0, on ctrl_clk behind clock-domain crossings 1; the register
 //   file, the memory and everything else stay on clk) [0, 1], MAC_ADDR, IP_ADDR, NETMASK,
-//   GATEWAY, ECHO_PORT (the NET registers' reset values, used with NET_PORTS = 0).
-//   DATA_W, KEEP_W and NET_PORTS are checked here, the others by the blocks that take
-//   them.
+//   GATEWAY, ECHO_PORT (the NET registers' reset values, used with NET_PORTS = 0),
+//   NIC (0 or 1, DATA_W 8 only) [0, 1]: the smart network interface (below).
+//   DATA_W, KEEP_W, NET_PORTS and NIC are checked here, the others by the blocks that
+//   take them.
+// NIC = 1 (docs/nic.md "On the board"): nic_classifier (8 rules over the first 44 bytes,
+//   one accelerator port) sits between the RX frame FIFO and the stack; its accelerator
+//   port feeds cfar_accel (SKIP 42, 64 detections listed), whose results nic_reply wraps
+//   in UDP datagrams to the requests' senders; nic_tx_arb merges them (input 1) with the
+//   stack's frames (input 0) towards the MAC. The rules are ipbus_ctrl's user window
+//   (NIC_RULES in the map: the classifier's register map at word offsets 0x00-0xFF,
+//   above that a bus error); CFAR and arbiter configuration and every block's counters
+//   are the map's NIC block. No rule set: the default action (to the host) sends every
+//   frame to the stack, 49 cycles later than without the NIC (the classifier's D + 6).
 module wirecore_node #(
     parameter integer DATA_W         = 8,
     parameter integer KEEP_W         = DATA_W / 8,
@@ -89,6 +99,7 @@ module wirecore_node #(
     parameter integer CNT_RAM        = 0,
     parameter integer NET_PORTS      = 1,
     parameter integer CTRL_ASYNC     = 0,
+    parameter integer NIC            = 0,
     parameter [47:0]  MAC_ADDR       = 48'h020000000002,
     parameter [31:0]  IP_ADDR        = 32'hC0000202,
     parameter [31:0]  NETMASK        = 32'hFFFFFF00,
@@ -135,6 +146,12 @@ module wirecore_node #(
   generate
     if (NET_PORTS != 0 && NET_PORTS != 1) begin : g_check_net_ports
       wirecore_node_NET_PORTS_must_be_0_or_1 u_error ();  // unsupported parameter
+    end
+    if (NIC != 0 && NIC != 1) begin : g_check_nic
+      wirecore_node_NIC_must_be_0_or_1 u_error ();  // unsupported parameter
+    end
+    if (NIC != 0 && DATA_W != 8) begin : g_check_nic_data_w
+      wirecore_node_NIC_must_be_0_at_DATA_W_64 u_error ();  // unsupported parameter
     end
   endgenerate
 
@@ -206,6 +223,26 @@ module wirecore_node #(
   wire [1:0]  ev_pktgen;
   wire [15:0] ev_pktgen_len;
   wire [27:0] ev_tcp;    // tcp_core cnt_ev (zero without TCP)
+  wire [10:0] ev_nic_cls;    // nic_classifier cnt_ev (NIC = 1; else zero)
+  wire [6:0]  ev_cfar;       // cfar_accel cnt_ev
+  wire [4:0]  ev_nic_reply;  // nic_reply cnt_ev
+  wire [1:0]  ev_nic_arb;    // nic_tx_arb cnt_ev
+
+  // NIC configuration (the register map's NIC block) and the classifier's rule window
+  // (the user window of ipbus_ctrl)
+  wire [3:0]  reg_cfar_guard;
+  wire [6:0]  reg_cfar_train;
+  wire [15:0] reg_cfar_alpha;
+  wire        reg_arb_strict;
+  wire [31:0] reg_arb_weight;
+  wire        user_reg_req, user_reg_we, user_reg_ack, user_reg_err;
+  wire [31:0] user_reg_addr, user_reg_wdata, user_reg_rdata;
+
+  // the stack's receive input and transmit output (through the NIC with NIC = 1)
+  wire [DATA_W-1:0] stk_rx_tdata, stk_tx_tdata;
+  wire [KEEP_W-1:0] stk_rx_tkeep, stk_tx_tkeep;
+  wire stk_rx_tvalid, stk_rx_tready, stk_rx_tlast, stk_rx_tuser;
+  wire stk_tx_tvalid, stk_tx_tready, stk_tx_tlast, stk_tx_tuser;
 
   // ---------------- RX frame FIFO ----------------
   wire [DATA_W-1:0] st_rx_tdata;
@@ -232,6 +269,108 @@ module wirecore_node #(
 
   assign ev_rx_fifo = fifo_drop_full;
 
+
+  // ---------------- smart network interface (NIC = 1, docs/nic.md "On the board") ----------------
+  //   RX FIFO -> nic_classifier -host-> stack
+  //                    +-accel 0-> cfar_accel -> nic_reply (watches cfar's input beats,
+  //                                  req_accept = cfar's "block accepted" strobe)
+  //   stack TX -> nic_tx_arb input 0, nic_reply -> input 1 -> MAC
+  generate
+    if (NIC != 0) begin : g_nic
+      localparam integer RULES = 8;   // wirecore.regmap.NIC_RULES (its counters)
+      localparam integer K     = 44;  // wirecore.regmap.NIC_K: headers + the frame's tag
+      wire [7:0] acc_tdata;
+      wire       acc_tkeep, acc_tvalid, acc_tready, acc_tlast, acc_tuser;
+      wire [7:0] res_tdata, rep_tdata;
+      wire       res_tkeep, res_tvalid, res_tready, res_tlast, res_tuser;
+      wire       rep_tkeep, rep_tvalid, rep_tready, rep_tlast, rep_tuser;
+
+      nic_classifier #(
+          .DATA_W(8), .KEEP_W(1), .RULES(RULES), .K(K), .ACCEL_PORTS(1), .HOST_CUT(0)
+      ) u_cls (
+          .clk(clk), .rst(rst),
+          .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
+          .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
+          .m_host_axis_tdata(stk_rx_tdata), .m_host_axis_tkeep(stk_rx_tkeep),
+          .m_host_axis_tvalid(stk_rx_tvalid), .m_host_axis_tready(stk_rx_tready),
+          .m_host_axis_tlast(stk_rx_tlast), .m_host_axis_tuser(stk_rx_tuser),
+          .m_acc_axis_tdata(acc_tdata), .m_acc_axis_tkeep(acc_tkeep),
+          .m_acc_axis_tvalid(acc_tvalid), .m_acc_axis_tready(acc_tready),
+          .m_acc_axis_tlast(acc_tlast), .m_acc_axis_tuser(acc_tuser),
+          .reg_req(user_reg_req), .reg_we(user_reg_we), .reg_addr(user_reg_addr),
+          .reg_wdata(user_reg_wdata), .reg_ack(user_reg_ack), .reg_err(user_reg_err),
+          .reg_rdata(user_reg_rdata),
+          .cnt_ev(ev_nic_cls)
+      );
+
+      cfar_accel #(.SKIP(42), .MAX_DET(64)) u_cfar (
+          .clk(clk), .rst(rst),
+          .s_axis_tdata(acc_tdata), .s_axis_tkeep(acc_tkeep), .s_axis_tvalid(acc_tvalid),
+          .s_axis_tready(acc_tready), .s_axis_tlast(acc_tlast), .s_axis_tuser(acc_tuser),
+          .m_axis_tdata(res_tdata), .m_axis_tkeep(res_tkeep), .m_axis_tvalid(res_tvalid),
+          .m_axis_tready(res_tready), .m_axis_tlast(res_tlast), .m_axis_tuser(res_tuser),
+          .cfg_guard(reg_cfar_guard), .cfg_train(reg_cfar_train), .cfg_alpha(reg_cfar_alpha),
+          .cnt_ev(ev_cfar)
+      );
+
+      // the accelerator takes every beat (tready = 1), so its input's valid beats are the
+      // beats it takes
+      nic_reply #(.DATA_W(8), .PAY_DEPTH(2048), .MAX_PAYLOAD(1472)) u_reply (
+          .clk(clk), .rst(rst),
+          .s_req_tdata(acc_tdata), .s_req_tvalid(acc_tvalid & acc_tready),
+          .s_req_tlast(acc_tlast), .s_req_tuser(acc_tuser),
+          .req_accept(ev_cfar[0]),
+          .s_res_axis_tdata(res_tdata), .s_res_axis_tkeep(res_tkeep),
+          .s_res_axis_tvalid(res_tvalid), .s_res_axis_tready(res_tready),
+          .s_res_axis_tlast(res_tlast), .s_res_axis_tuser(res_tuser),
+          .m_axis_tdata(rep_tdata), .m_axis_tkeep(rep_tkeep), .m_axis_tvalid(rep_tvalid),
+          .m_axis_tready(rep_tready), .m_axis_tlast(rep_tlast), .m_axis_tuser(rep_tuser),
+          .cfg_mac(net_mac), .cfg_ip(net_ip), .cfg_ttl(reg_ttl), .cfg_df(reg_df),
+          .cnt_ev(ev_nic_reply)
+      );
+
+      wire [1:0] arb_tready;
+      nic_tx_arb #(.N(2), .DATA_W(8), .KEEP_W(1)) u_arb (
+          .clk(clk), .rst(rst),
+          .s_axis_tdata({rep_tdata, stk_tx_tdata}), .s_axis_tkeep({rep_tkeep, stk_tx_tkeep}),
+          .s_axis_tvalid({rep_tvalid, stk_tx_tvalid}), .s_axis_tready(arb_tready),
+          .s_axis_tlast({rep_tlast, stk_tx_tlast}), .s_axis_tuser({rep_tuser, stk_tx_tuser}),
+          .m_axis_tdata(m_mac_axis_tdata), .m_axis_tkeep(m_mac_axis_tkeep),
+          .m_axis_tvalid(m_mac_axis_tvalid), .m_axis_tready(m_mac_axis_tready),
+          .m_axis_tlast(m_mac_axis_tlast), .m_axis_tuser(m_mac_axis_tuser),
+          .cfg_strict(reg_arb_strict), .cfg_weight(reg_arb_weight),
+          .cnt_ev(ev_nic_arb)
+      );
+      assign stk_tx_tready = arb_tready[0];
+      assign rep_tready    = arb_tready[1];
+    end else begin : g_no_nic
+      assign stk_rx_tdata  = st_rx_tdata;
+      assign stk_rx_tkeep  = st_rx_tkeep;
+      assign stk_rx_tvalid = st_rx_tvalid;
+      assign st_rx_tready  = stk_rx_tready;
+      assign stk_rx_tlast  = st_rx_tlast;
+      assign stk_rx_tuser  = st_rx_tuser;
+      assign m_mac_axis_tdata  = stk_tx_tdata;
+      assign m_mac_axis_tkeep  = stk_tx_tkeep;
+      assign m_mac_axis_tvalid = stk_tx_tvalid;
+      assign stk_tx_tready     = m_mac_axis_tready;
+      assign m_mac_axis_tlast  = stk_tx_tlast;
+      assign m_mac_axis_tuser  = stk_tx_tuser;
+      // the user window does not answer (accesses time out); the NIC's counters stay 0
+      assign user_reg_ack   = 1'b0;
+      assign user_reg_err   = 1'b0;
+      assign user_reg_rdata = 32'd0;
+      assign ev_nic_cls     = 11'd0;
+      assign ev_cfar        = 7'd0;
+      assign ev_nic_reply   = 5'd0;
+      assign ev_nic_arb     = 2'd0;
+      /* verilator lint_off UNUSEDSIGNAL */
+      wire nic_unused = ^{user_reg_req, user_reg_we, user_reg_addr, user_reg_wdata,
+                          reg_cfar_guard, reg_cfar_train, reg_cfar_alpha, reg_arb_strict,
+                          reg_arb_weight};
+      /* verilator lint_on UNUSEDSIGNAL */
+    end
+  endgenerate
 
   // ---------------- stack: port 0 echo, port 1 IPbus, port 2 generator ----------------
   localparam integer NP = 3;
@@ -281,11 +420,11 @@ module wirecore_node #(
       .cfg_unreach_per_ms(reg_unreach_per_ms),
       .cfg_arp_answer(reg_enables[0]), .cfg_icmp_answer(reg_enables[1]),
       .cfg_udp_csum_check(reg_enables[2]), .cfg_raw_en(reg_enables[3]),
-      .s_axis_tdata(st_rx_tdata), .s_axis_tkeep(st_rx_tkeep), .s_axis_tvalid(st_rx_tvalid),
-      .s_axis_tready(st_rx_tready), .s_axis_tlast(st_rx_tlast), .s_axis_tuser(st_rx_tuser),
-      .m_axis_tdata(m_mac_axis_tdata), .m_axis_tkeep(m_mac_axis_tkeep),
-      .m_axis_tvalid(m_mac_axis_tvalid), .m_axis_tready(m_mac_axis_tready),
-      .m_axis_tlast(m_mac_axis_tlast), .m_axis_tuser(m_mac_axis_tuser),
+      .s_axis_tdata(stk_rx_tdata), .s_axis_tkeep(stk_rx_tkeep), .s_axis_tvalid(stk_rx_tvalid),
+      .s_axis_tready(stk_rx_tready), .s_axis_tlast(stk_rx_tlast), .s_axis_tuser(stk_rx_tuser),
+      .m_axis_tdata(stk_tx_tdata), .m_axis_tkeep(stk_tx_tkeep),
+      .m_axis_tvalid(stk_tx_tvalid), .m_axis_tready(stk_tx_tready),
+      .m_axis_tlast(stk_tx_tlast), .m_axis_tuser(stk_tx_tuser),
       .m_udp_rx_hdr_valid(urx_hdr_valid), .m_udp_rx_hdr_ready(urx_hdr_ready),
       .m_udp_rx_hdr_src_mac(urx_hdr_src_mac), .m_udp_rx_hdr_src_ip(urx_hdr_src_ip),
       .m_udp_rx_hdr_src_port(urx_hdr_src_port), .m_udp_rx_hdr_dst_port(urx_hdr_dst_port),
@@ -456,9 +595,11 @@ module wirecore_node #(
       .m_axis_tdata(utx_tdata[1*DATA_W +: DATA_W]), .m_axis_tkeep(utx_tkeep[1*KEEP_W +: KEEP_W]),
       .m_axis_tvalid(utx_tvalid[1]), .m_axis_tready(utx_tready[1]),
       .m_axis_tlast(utx_tlast[1]), .m_axis_tuser(utx_tuser[1]),
-      // user window unused (accesses time out)
-      .m_user_reg_req(), .m_user_reg_we(), .m_user_reg_addr(), .m_user_reg_wdata(),
-      .m_user_reg_ack(1'b0), .m_user_reg_err(1'b0), .m_user_reg_rdata(32'd0),
+      // user window: the classifier's rules with NIC = 1 (else accesses time out)
+      .m_user_reg_req(user_reg_req), .m_user_reg_we(user_reg_we),
+      .m_user_reg_addr(user_reg_addr), .m_user_reg_wdata(user_reg_wdata),
+      .m_user_reg_ack(user_reg_ack), .m_user_reg_err(user_reg_err),
+      .m_user_reg_rdata(user_reg_rdata),
       .cfg_write_protect(),  // used inside ipbus_ctrl; nothing else to protect here
       .cfg_sys_scratch(),
       // MAC
@@ -506,9 +647,17 @@ module wirecore_node #(
       .cfg_tcp_ka_idle(reg_tcp_ka_idle),
       .cfg_tcp_ka_intvl(reg_tcp_ka_intvl),
       .cfg_tcp_ka_count(reg_tcp_ka_count),
+      // NIC
+      .cfg_cfar_guard(reg_cfar_guard),
+      .cfg_cfar_train(reg_cfar_train),
+      .cfg_cfar_alpha(reg_cfar_alpha),
+      .cfg_arb_strict(reg_arb_strict),
+      .cfg_arb_weight(reg_arb_weight),
       // the counters' events
       .ev_mac(ev_mac), .ev_rx_fifo(ev_rx_fifo), .ev_stack(ev_stack), .ev_echo(ev_echo),
       .ev_pktgen(ev_pktgen), .ev_tcp(ev_tcp), .ev_mac_len(ev_mac_len),
+      .ev_nic_cls(ev_nic_cls), .ev_cfar(ev_cfar), .ev_nic_reply(ev_nic_reply),
+      .ev_nic_arb(ev_nic_arb),
       .ev_pktgen_len(ev_pktgen_len)
   );
   /* verilator lint_on PINCONNECTEMPTY */
