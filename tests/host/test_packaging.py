@@ -161,6 +161,6 @@ def test_version_names_the_register_map(capsys: pytest.CaptureFixture[str]) -> N
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert out == (
-        f"wirecore {PROJECT['version']}, for gateware with register map 2.2.0 "
-        "(SYS.VERSION 0x00020200)\n"
+        f"wirecore {PROJECT['version']}, for gateware with register map 2.3.0 "
+        "(SYS.VERSION 0x00020300)\n"
     )

@@ -113,21 +113,21 @@ def test_status(capsys, target: str) -> None:
     assert code == 0
     assert "MTU               1472 bytes" in out and "replies kept      4" in out
     assert "next packet ID" in out and "status" in out
-    assert "register map      2.2.0 (this wirecore expects 2.2.0)" in out
+    assert "register map      2.3.0 (this wirecore expects 2.3.0)" in out
 
 
 def test_status_warns_on_another_map_version(capsys, target: str, monkeypatch) -> None:
-    """The model's SYS.VERSION is the map's (2.2.0): a wirecore that expects another map
+    """The model's SYS.VERSION is the map's (2.3.0): a wirecore that expects another map
     warns, says what to do and fails; one that expects another SYS.ID too."""
     from wirecore import regmap
 
-    monkeypatch.setattr(regmap, "MAP_VERSION", (2, 3, 0))
+    monkeypatch.setattr(regmap, "MAP_VERSION", (2, 4, 0))
     code, out, err = run(capsys, "reg", "status", "--target", target)
     assert code == 1
-    assert "register map      2.2.0 (this wirecore expects 2.3.0)" in out
-    assert "WARNING: the board's register map is 2.2.0, this wirecore 0.1.0 expects 2.3.0" in err
+    assert "register map      2.3.0 (this wirecore expects 2.4.0)" in out
+    assert "WARNING: the board's register map is 2.3.0, this wirecore 0.1.0 expects 2.4.0" in err
     assert "gateware" in err and "wirecore package" in err
-    monkeypatch.setattr(regmap, "MAP_VERSION", (2, 2, 0))
+    monkeypatch.setattr(regmap, "MAP_VERSION", (2, 3, 0))
     monkeypatch.setattr(regmap, "DESIGN_ID", 0x12345678)
     code, _, err = run(capsys, "reg", "status", "--target", target)
     assert code == 1 and "SYS.ID reads 0x77697265, not 'wire'" in err
