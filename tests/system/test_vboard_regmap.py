@@ -126,7 +126,7 @@ def test_registers_drive_and_show_the_blocks(make_board) -> None:
     with c:
         # identification and the reset values the board runs with
         assert reg(c, "SYS.ID") == 0x77697265
-        assert reg(c, "SYS.VERSION") == 0x00020200
+        assert reg(c, "SYS.VERSION") == 0x00020300
         assert reg(c, "NET.IPBUS_PORT") == 50001
         assert reg(c, "NET.PKTGEN_PORT") == 50002
         assert reg(c, "NET.ENABLES") == 0xF

@@ -206,7 +206,7 @@ async def map_reset_values_and_inputs(dut):
     for i in range(0, len(addrs), 60):
         await c.send([Transaction(READ, a, 1) for a in addrs[i : i + 60]])
     r = await c.send([Transaction(ipb.CONF_READ, 0, 3)])
-    assert r[0].data == [0x77697265, 0x00020200, 0xA5A55A5A]
+    assert r[0].data == [0x77697265, 0x00020300, 0xA5A55A5A]
 
 
 @cocotb.test()
