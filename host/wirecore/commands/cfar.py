@@ -137,6 +137,29 @@ def summary(run: Run, blocks: int) -> dict[str, float]:
     }
 
 
+def wire_latency(pcap: str, board_mac: str, port: int, start_ns: int = 0) -> list[int]:
+    """Wire time per block from the virtual board's wire record (simulated time): the
+    block's second frame's last byte (to the board, UDP to ``port``) to the first byte of
+    its result (from the board, UDP from ``port``), in ns; records from ``start_ns`` on."""
+    from wirecore import wire
+
+    last_in: dict[int, int] = {}
+    out = []
+    for rec in wire.read(pcap, board_mac):
+        u = rec.udp()
+        if u is None or rec.t_ns < start_ns:
+            continue
+        if rec.direction == wire.Direction.TO_BOARD and u.dst_port == port:
+            seq = int.from_bytes(u.payload[4:8], "big") if len(u.payload) >= 8 else 0
+            if seq % 2:
+                last_in[seq // 2] = rec.last_byte_ns
+        elif rec.direction == wire.Direction.FROM_BOARD and u.src_port == port:
+            bid = int.from_bytes(u.payload[:4], "big")
+            if bid in last_in:
+                out.append(rec.t_ns - last_in.pop(bid))
+    return out
+
+
 def cmd_cfar(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -214,6 +237,14 @@ def cmd_cfar(args: argparse.Namespace) -> int:
             seed,
         )
     Console().print(t)
+    if args.wire and not args.host_only:
+        lat = wire_latency(args.wire, args.board_mac, args.port)[-args.blocks :]
+        if lat:
+            print(
+                f"wire time (board's record, last {len(lat)} blocks): second frame's last "
+                f"byte to the result's first byte: median {statistics.median(lat) / 1000:.2f} us, "
+                f"max {max(lat) / 1000:.2f} us"
+            )
     ok = all(s["answered"] == s["blocks"] and s["bad"] == 0 for s in results.values())
     if not ok:
         print("wirecore cfar: results missing or different from the model", file=sys.stderr)
@@ -242,4 +273,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--factor", type=float, default=12.0, help="threshold factor (%(default)s)")
     p.add_argument("--host-path", action="store_true", help="also run the host path")
     p.add_argument("--host-only", action="store_true", help="only the host path (no board)")
+    p.add_argument(
+        "--wire",
+        metavar="PCAP",
+        help="the virtual board's wire record (e.g. /run/wirecore/wc0/wire.pcap): "
+        "report wire time per block too",
+    )
+    p.add_argument(
+        "--board-mac", default="02:00:00:00:00:02", help="board MAC in the record (%(default)s)"
+    )
     p.set_defaults(func=cmd_cfar)
