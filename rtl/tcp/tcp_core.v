@@ -128,6 +128,9 @@ module tcp_core #(
         if (SID_W != $clog2(NUM_SESS)) begin : g_check_sid_w
             tcp_core_SID_W_must_be_clog2_NUM_SESS u_error ();
         end
+        if (OOO_RANGES < 1 || OOO_RANGES > 4) begin : g_check_ooo_ranges
+            tcp_core_OOO_RANGES_must_be_1_to_4 u_error ();
+        end
     endgenerate
 
     // tcp_rx -> tcp_ctl
