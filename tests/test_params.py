@@ -207,9 +207,13 @@ CASES: list[Case] = [
     _c("tcp_ctl", NUM_LISTEN=3),
     _c("tcp_ctl", MAX_HALF_OPEN=0),
     _c("tcp_ctl", STAGE_LOG2=12),
+    _c("tcp_ctl", OOO_RANGES=0),
+    _c("tcp_ctl", OOO_RANGES=5),
     _c("tcp_core", DATA_W=64),
     _c("tcp_core", KEEP_W=2),
     _c("tcp_core", SID_W=4),
+    _c("tcp_core", OOO_RANGES=0),
+    _c("tcp_core", OOO_RANGES=5),
     # ---- rtl/top ----
     _c("udp_stack", DATA_W=16),
     _c("udp_stack", KEEP_W=2),

@@ -20,16 +20,21 @@
 //   once), cfg_ka_idle/cfg_ka_intvl (keep-alive, seconds; idle 0 = off), cfg_ka_count;
 //   cfg_isn_key (128-bit secret of the initial sequence numbers' hash: set it from a random
 //   source at start-up).
-// cnt_ev (28 bits): [4:0] tcp_rx (segments, bad_len, bad_csum, err_in, broadcast),
+// cnt_ev (30 bits): [4:0] tcp_rx (segments, bad_len, bad_csum, err_in, broadcast),
 //   [21:5] tcp_ctl (its bits 16:0, tcp_ctl's header), [22] tcp_tx frames sent, [23]
-//   tcp_app_tx beats dropped (session not open), [27:24] tcp_ctl's bits 20:17 (persist
-//   probes, cwnd reductions, delayed ACKs, keep-alive probes).
+//   tcp_app_tx beats dropped (session not open), [29:24] tcp_ctl's bits 22:17 (persist
+//   probes, cwnd reductions, delayed ACKs, keep-alive probes, out-of-order segments
+//   kept, out-of-order segments dropped with the range table full).
 // Parameters: DATA_W (8, tested; 64 is not built yet), KEEP_W = DATA_W/8, NUM_SESS (2 to
 //   256; 2, 8, 64 and 256 tested), SID_W = clog2(NUM_SESS), BUF_LOG2 (bytes per session
 //   and direction, log2: 9 to 11; 9 and 11 tested), NUM_LISTEN (listening ports, 1 or 2,
 //   both tested), CHUNK_LOG2 (a delivery turn's bytes at most, log2: 4 to 8; 4 and 8
 //   tested), MAX_HALF_OPEN (sessions in SYN_RCVD at most, 1 to NUM_SESS; the default
-//   NUM_SESS/2 tested at each NUM_SESS above). The blocks check the values.
+//   NUM_SESS/2 tested at each NUM_SESS above), OOO_RANGES (out-of-order ranges kept per
+//   session, 1 to 4; 1, 2 and 4 tested). The blocks check the values.
+// Options: MSS sent and honoured; window scale (RFC 7323) offered in our SYN with shift 0
+//   (max(0, BUF_LOG2 - 16)), in the SYN-ACK when the peer's SYN had it, the peer's shift
+//   applied to its windows when both SYNs carried it.
 module tcp_core #(
     parameter integer DATA_W     = 8,
     parameter integer KEEP_W     = DATA_W / 8,
@@ -38,7 +43,8 @@ module tcp_core #(
     parameter integer BUF_LOG2   = 11,
     parameter integer NUM_LISTEN = 2,
     parameter integer CHUNK_LOG2 = 8,
-    parameter integer MAX_HALF_OPEN = (NUM_SESS > 1) ? NUM_SESS / 2 : 1
+    parameter integer MAX_HALF_OPEN = (NUM_SESS > 1) ? NUM_SESS / 2 : 1,
+    parameter integer OOO_RANGES = 2
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -108,7 +114,7 @@ module tcp_core #(
     output wire [31:0]              ev_ip,
     output wire [15:0]              ev_port,
     output wire [15:0]              ev_lport,
-    output wire [27:0]              cnt_ev
+    output wire [29:0]              cnt_ev
 );
     localparam integer SW    = 11;  // staging ring: 2 KiB, the largest segment
 
@@ -121,6 +127,9 @@ module tcp_core #(
         end
         if (SID_W != $clog2(NUM_SESS)) begin : g_check_sid_w
             tcp_core_SID_W_must_be_clog2_NUM_SESS u_error ();
+        end
+        if (OOO_RANGES < 1 || OOO_RANGES > 4) begin : g_check_ooo_ranges
+            tcp_core_OOO_RANGES_must_be_1_to_4 u_error ();
         end
     endgenerate
 
@@ -163,7 +172,11 @@ module tcp_core #(
     wire                      rx_busy_valid, tx_busy_valid;
     wire [SID_W-1:0]          rx_busy_sid, tx_busy_sid;
     wire [NUM_SESS-1:0]       open_vec;
-    wire                      tx_valid, tx_ready, tx_mss_opt;
+    wire                      tx_valid, tx_ready, tx_mss_opt, tx_ws_opt;
+    // our window shift (RFC 7323): the receive window fits 16 bits up to 64 KiB buffers;
+    // the option is still sent so that the peer may scale its own window
+    localparam integer WS_SHIFT = (BUF_LOG2 > 16) ? BUF_LOG2 - 16 : 0;
+    localparam [3:0]   WS_OURS  = WS_SHIFT[3:0];
     wire [47:0]               tx_mac;
     wire [31:0]               tx_ip, tx_seq, tx_ack;
     wire [15:0]               tx_sport, tx_dport, tx_wnd, tx_len;
@@ -176,7 +189,8 @@ module tcp_core #(
 
     tcp_ctl #(
         .NUM_SESS(NUM_SESS), .SID_W(SID_W), .BUF_LOG2(BUF_LOG2), .NUM_LISTEN(NUM_LISTEN),
-        .STAGE_LOG2(SW), .MAX_HALF_OPEN(MAX_HALF_OPEN)
+        .STAGE_LOG2(SW), .MAX_HALF_OPEN(MAX_HALF_OPEN),
+        .OOO_RANGES(OOO_RANGES)
     ) u_ctl (
         .clk(clk), .rst(rst), .tick_1ms(tick_1ms),
         .cfg_listen_port(cfg_listen_port), .cfg_mss(cfg_mss), .cfg_rto_init(cfg_rto_init),
@@ -187,7 +201,8 @@ module tcp_core #(
         .s_seg_valid(seg_valid), .s_seg_ready(seg_ready), .s_seg_src_mac(seg_mac),
         .s_seg_src_ip(seg_ip), .s_seg_src_port(seg_sport), .s_seg_dst_port(seg_dport),
         .s_seg_seq(seg_seq), .s_seg_ack(seg_ack), .s_seg_flags(seg_flags), .s_seg_wnd(seg_wnd),
-        .s_seg_mss(seg_mss), .s_seg_pay_addr(seg_addr), .s_seg_pay_len(seg_len),
+        .s_seg_mss(seg_mss), .s_seg_wscale_valid(seg_ws_valid), .s_seg_wscale(seg_ws),
+        .s_seg_pay_addr(seg_addr), .s_seg_pay_len(seg_len),
         .stage_rd_en(stage_rd_en), .stage_rd_addr(stage_rd_addr), .stage_rd_data(stage_rd_data),
         .seg_release(seg_release),
         .rxbuf_wr_en(rxbuf_wr_en), .rxbuf_wr_addr(rxbuf_wr_addr), .rxbuf_wr_data(rxbuf_wr_data),
@@ -205,10 +220,10 @@ module tcp_core #(
         .m_seg_valid(tx_valid), .m_seg_ready(tx_ready), .m_seg_dst_mac(tx_mac),
         .m_seg_dst_ip(tx_ip), .m_seg_src_port(tx_sport), .m_seg_dst_port(tx_dport),
         .m_seg_seq(tx_seq), .m_seg_ack(tx_ack), .m_seg_flags(tx_flags), .m_seg_wnd(tx_wnd),
-        .m_seg_mss_opt(tx_mss_opt), .m_seg_pay_sid(tx_sid), .m_seg_pay_off(tx_off),
+        .m_seg_mss_opt(tx_mss_opt), .m_seg_ws_opt(tx_ws_opt), .m_seg_pay_sid(tx_sid), .m_seg_pay_off(tx_off),
         .m_seg_pay_len(tx_len),
         .ev_valid(ev_valid), .ev_flags(ev_flags), .ev_sid(ev_sid), .ev_ip(ev_ip),
-        .ev_port(ev_port), .ev_lport(ev_lport), .cnt_ev({cnt_ev[27:24], cnt_ev[21:5]})
+        .ev_port(ev_port), .ev_lport(ev_lport), .cnt_ev({cnt_ev[29:24], cnt_ev[21:5]})
     );
 
     tcp_app_rx #(
@@ -250,7 +265,8 @@ module tcp_core #(
         .s_seg_valid(tx_valid), .s_seg_ready(tx_ready), .s_seg_dst_mac(tx_mac),
         .s_seg_dst_ip(tx_ip), .s_seg_src_port(tx_sport), .s_seg_dst_port(tx_dport),
         .s_seg_seq(tx_seq), .s_seg_ack(tx_ack), .s_seg_flags(tx_flags), .s_seg_wnd(tx_wnd),
-        .s_seg_mss_opt(tx_mss_opt), .s_seg_mss(cfg_mss), .s_seg_pay_sid(tx_sid),
+        .s_seg_mss_opt(tx_mss_opt), .s_seg_mss(cfg_mss),
+        .s_seg_ws_opt(tx_ws_opt), .s_seg_ws(WS_OURS), .s_seg_pay_sid(tx_sid),
         .s_seg_pay_off(tx_off), .s_seg_pay_len(tx_len),
         .buf_rd_en(txbuf_rd_en), .buf_rd_addr(txbuf_rd_addr), .buf_rd_data(txbuf_rd_data),
         .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
@@ -258,6 +274,5 @@ module tcp_core #(
         .cnt_ev(cnt_ev[22])
     );
 
-    wire unused = &{1'b0, seg_ws_valid, seg_ws};
 endmodule
 `default_nettype wire

@@ -22,9 +22,13 @@
 //   SYN (challenge ACK), ACK (SYN_RCVD to ESTABLISHED; an ACK for data not sent, or more
 //   than 65535 (the largest window) behind snd_una, is answered with an ACK and the
 //   segment dropped (RFC 5961 section 5), or with an RST in SYN_RCVD; snd_una advances, the RTT sample and the
-//   retransmission timer follow, snd_wnd is taken), data in order (copied from tcp_rx's
-//   staging ring into the receive buffer up to the free space; out of order: an
-//   immediate duplicate ACK), FIN in order (the peer's side closed: CLOSE_WAIT, CLOSING
+//   retransmission timer follow, snd_wnd is taken, scaled by the peer's window shift
+//   when both SYNs carried window scale, RFC 7323), data in order (copied from tcp_rx's
+//   staging ring into the receive buffer up to the free space; rcv_nxt then moves over
+//   the out-of-order ranges it reaches), data out of order inside the window (copied to
+//   its place in the receive buffer and remembered as one of OOO_RANGES ranges per
+//   session in the record, merged with those it overlaps or touches; dropped when that
+//   would need one range more than OOO_RANGES; an immediate duplicate ACK either way), FIN in order (the peer's side closed: CLOSE_WAIT, CLOSING
 //   or TIME_WAIT). Then the transmit decision runs on the updated record.
 // Active open (s_conn_*, taken when no segment or tick waits): a free slot in SYN_SENT
 //   sends a SYN with the MSS option (again after each time-out); a SYN-ACK acknowledging
@@ -34,7 +38,9 @@
 // A slot is free when unused and neither tcp_app_rx's turn nor tcp_app_tx's burst is on
 //   it (rx_busy_*, tx_busy_*), so a new session never receives an old one's bytes.
 // Transmit decision: in SYN_SENT the SYN; in SYN_RCVD a SYN-ACK; in the data states one segment of
-//   min(unsent, usable window, peer MSS, cfg_mss) bytes from snd_nxt, with the FIN when
+//   min(unsent, usable window, peer MSS, cfg_mss) bytes from snd_nxt (sender silly-window
+//   avoidance, RFC 1122 4.2.3.4: only a full segment, all the data queued, at least half
+//   the largest window the peer offered, or after the persist timer's expiry), with the FIN when
 //   the application has closed and this segment reaches the end of its data, or a bare
 //   ACK when one is owed; the window advertised is the receive buffer's free space. The
 //   slot's svc bit is set again while more could be sent.
@@ -83,12 +89,13 @@
 //   established, 14 sessions closed (slot freed), 15 data segments cut to the free space,
 //   16 duplicate ACKs received, 17 persist probes sent, 18 cwnd reductions (third
 //   duplicate ACK, first time-out), 19 ACKs sent by the delayed-ACK timer, 20 keep-alive
-//   probes sent.
+//   probes sent, 21 out-of-order segments kept, 22 out-of-order segments dropped (range
+//   table full).
 // Parameters: NUM_SESS (2 to 256; 2, 8, 64 and 256 tested), SID_W = clog2(NUM_SESS),
 //   BUF_LOG2 (bytes per session and direction, log2: 9 to 11; 9 and 11 tested),
 //   NUM_LISTEN (listening ports: 1 or 2, both tested), STAGE_LOG2 (tcp_rx's ring: 11,
 //   tested), MAX_HALF_OPEN (1 to NUM_SESS, default NUM_SESS/2; the default tested at each
-//   NUM_SESS above).
+//   NUM_SESS above), OOO_RANGES (out-of-order ranges per session, 1 to 4; 1, 2, 4 tested).
 // Latency: segment in to its reply descriptor about NUM_SESS + 8 cycles plus the bytes
 //   copied.
 module tcp_ctl #(
@@ -97,7 +104,8 @@ module tcp_ctl #(
     parameter integer BUF_LOG2   = 11,
     parameter integer NUM_LISTEN = 2,
     parameter integer STAGE_LOG2 = 11,
-    parameter integer MAX_HALF_OPEN = (NUM_SESS > 1) ? NUM_SESS / 2 : 1
+    parameter integer MAX_HALF_OPEN = (NUM_SESS > 1) ? NUM_SESS / 2 : 1,
+    parameter integer OOO_RANGES = 2
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -127,6 +135,8 @@ module tcp_ctl #(
     input  wire [7:0]                  s_seg_flags,
     input  wire [15:0]                 s_seg_wnd,
     input  wire [15:0]                 s_seg_mss,
+    input  wire                        s_seg_wscale_valid,  // the SYN's window-scale option
+    input  wire [3:0]                  s_seg_wscale,
     input  wire [STAGE_LOG2-1:0]       s_seg_pay_addr,
     input  wire [15:0]                 s_seg_pay_len,
     output wire                        stage_rd_en,
@@ -181,6 +191,7 @@ module tcp_ctl #(
     output wire [7:0]                  m_seg_flags,
     output wire [15:0]                 m_seg_wnd,
     output wire                        m_seg_mss_opt,
+    output wire                        m_seg_ws_opt,
     output wire [SID_W-1:0]            m_seg_pay_sid,
     output wire [BUF_LOG2-1:0]         m_seg_pay_off,
     output wire [15:0]                 m_seg_pay_len,
@@ -191,7 +202,7 @@ module tcp_ctl #(
     output wire [31:0]                 ev_ip,
     output wire [15:0]                 ev_port,
     output wire [15:0]                 ev_lport,
-    output wire [20:0]                 cnt_ev
+    output wire [22:0]                 cnt_ev
 );
     generate
         if (NUM_SESS < 2 || NUM_SESS > 256) begin : g_check_num_sess
@@ -211,6 +222,9 @@ module tcp_ctl #(
         end
         if (STAGE_LOG2 != 11) begin : g_check_stage_log2
             tcp_ctl_STAGE_LOG2_must_be_11 u_error ();
+        end
+        if (OOO_RANGES < 1 || OOO_RANGES > 4) begin : g_check_ooo_ranges
+            tcp_ctl_OOO_RANGES_must_be_1_to_4 u_error ();
         end
     endgenerate
 
@@ -234,8 +248,9 @@ module tcp_ctl #(
                        CNT_CHALLENGE_ACK = 6, CNT_RTO = 7, CNT_ABORTED = 8, CNT_BAD_ACK = 9,
                        CNT_SENT = 10, CNT_SENT_DATA = 11, CNT_RETRANSMIT = 12,
                        CNT_ESTABLISHED = 13, CNT_CLOSED = 14, CNT_CUT = 15, CNT_DUP_ACK = 16,
-                       CNT_PROBE = 17, CNT_CWND_CUT = 18, CNT_DACK = 19, CNT_KEEPALIVE = 20;
-    localparam integer NCNT = 21;
+                       CNT_PROBE = 17, CNT_CWND_CUT = 18, CNT_DACK = 19, CNT_KEEPALIVE = 20,
+                       CNT_OOO_KEPT = 21, CNT_OOO_FULL = 22;
+    localparam integer NCNT = 23;
 
     // record layout (rec_mem word)
     localparam integer O_STATE = 0;    // 4
@@ -270,7 +285,18 @@ module tcp_ctl #(
     localparam integer O_DACK  = 504;  // 10: delayed-ACK countdown (0: no ACK owed)
     localparam integer O_KAT   = 514;  // 16: keep-alive countdown (s; 0: not started)
     localparam integer O_KAN   = 530;  // 4: keep-alive probes unanswered
-    localparam integer REC_W   = 534;
+    // out-of-order ranges kept in the receive buffer: OOO_RANGES of (start, end), each the
+    // low B+1 bits of a sequence number (end exclusive, start = end: unused), sorted by
+    // their distance from rcv_nxt, disjoint and not adjacent
+    localparam integer NR      = OOO_RANGES;
+    localparam integer RGB     = BUF_LOG2 + 1;
+    localparam integer RG_W    = 2 * RGB;
+    localparam integer O_WS    = 534;  // 4: the peer's window shift (RFC 7323)
+    localparam integer O_WSOK  = 538;  // 1: the peer's SYN carried window scale
+    localparam integer O_SWHI  = 539;  // 14: snd_wnd's high bits (a scaled window)
+    localparam integer O_MAXW  = 553;  // 16: the largest window the peer offered (saturated)
+    localparam integer O_OOO   = 569;  // NR * RG_W
+    localparam integer REC_W   = O_OOO + NR * RG_W;
 
     // the job's state machine
     localparam [3:0] STATE_IDLE = 4'd0, STATE_LOOKUP = 4'd1, STATE_LOAD = 4'd2, STATE_LOAD2 = 4'd3,
@@ -300,6 +326,8 @@ module tcp_ctl #(
     reg [31:0]         sg_ip_reg, sg_seq_reg, sg_ack_reg;
     reg [15:0]         sg_sport_reg, sg_dport_reg, sg_wnd_reg, sg_mss_reg, sg_len_reg;
     reg [7:0]          sg_flags_reg;
+    reg                sg_wsv_reg;
+    reg [3:0]          sg_ws_reg;
     wire               seg_fin = sg_flags_reg[0], seg_syn = sg_flags_reg[1],
                        seg_rst = sg_flags_reg[2], seg_ack_flag = sg_flags_reg[4];
     reg [SW-1:0]       sg_addr_reg;
@@ -323,14 +351,14 @@ module tcp_ctl #(
     reg [B:0]          cp_dst_reg;
     reg                cp_v_reg;
     reg [B:0]          commit_ptr_reg;
-    reg                commit_reg;
+    reg                commit_reg, cp_commit_reg;
     // transmit descriptor
     reg                tx_valid_reg;
     reg [47:0]         tx_mac_reg;
     reg [31:0]         tx_ip_reg, tx_seq_reg, tx_ack_reg;
     reg [15:0]         tx_sport_reg, tx_dport_reg, tx_wnd_reg, tx_len_reg;
     reg [7:0]          tx_flags_reg;
-    reg                tx_mss_reg;
+    reg                tx_mss_reg, tx_ws_reg;
     reg [B-1:0]        tx_off_reg;
     // outputs
     reg                release_reg, una_wr_reg, eof_set_reg, kill_reg, init_reg;
@@ -347,7 +375,12 @@ module tcp_ctl #(
     wire [31:0] c_una   = cur_reg[O_UNA +: 32];
     wire [31:0] c_nxt   = cur_reg[O_NXT +: 32];
     wire [31:0] c_max   = cur_reg[O_MAX +: 32];
-    wire [15:0] c_swnd  = cur_reg[O_SWND +: 16];
+    wire [29:0] c_swnd  = {cur_reg[O_SWHI +: 14], cur_reg[O_SWND +: 16]};
+    wire [3:0]  c_ws    = cur_reg[O_WS +: 4];
+    wire        c_wsok  = cur_reg[O_WSOK];
+    wire [15:0] c_maxw  = cur_reg[O_MAXW +: 16];
+    // the window of a segment that is not a SYN, scaled by the peer's shift (RFC 7323 2.3)
+    wire [29:0] sg_wnd_sc = {14'd0, sg_wnd_reg} << (c_wsok ? c_ws : 4'd0);
     wire [31:0] c_rnxt  = cur_reg[O_RNXT +: 32];
     wire [31:0] c_radv  = cur_reg[O_RADV +: 32];
     wire [15:0] c_pmss  = cur_reg[O_PMSS +: 16];
@@ -374,6 +407,7 @@ module tcp_ctl #(
     wire [9:0]  c_dack  = cur_reg[O_DACK +: 10];
     wire [15:0] c_kat   = cur_reg[O_KAT +: 16];
     wire [3:0]  c_kan   = cur_reg[O_KAN +: 4];
+    wire [NR*RG_W-1:0] c_rg = cur_reg[O_OOO +: NR*RG_W];
     // the delayed-ACK time, at most 500 ms (RFC 1122 4.2.3.2)
     wire [9:0]  dack_time = (cfg_dack_time > 10'd500) ? 10'd500 : cfg_dack_time;
     wire [31:0] tup_rip   = tup_reg[63:32];
@@ -447,11 +481,71 @@ module tcp_ctl #(
     );
     wire [31:0] isn = isn_hash[31:0] + isn_clk_reg;
 
+    // ---- out-of-order ranges (RFC 9293 3.10.7.4: data beyond rcv_nxt inside the window
+    // kept in the receive buffer at its place) ----
+    // In order: the data taken moves rcv_nxt to og_j (distance from rcv_nxt) and then
+    // over every range it reaches (the ranges are sorted: a prefix of og_nd of them).
+    // Out of order ([og_s, og_e), the segment cut to the window): the ranges it overlaps
+    // or touches merge with it, those wholly before (og_nb) and after (og_na) stay; when
+    // og_nb + og_na + 1 exceeds NR the table is full and the segment is dropped.
+    wire [31:0] og_off  = sg_seq_reg - c_rnxt;
+    wire [31:0] og_skip = c_rnxt - sg_seq_reg;
+    wire [31:0] og_avail = {16'd0, sg_len_reg} - og_skip;
+    wire [31:0] og_take = (og_avail < rwnd) ? og_avail : rwnd;   // (in order)
+    wire [31:0] og_end  = og_off + {16'd0, sg_len_reg};
+    wire [B:0]  og_s    = og_off[B:0];                              // (out of order)
+    wire [B:0]  og_e    = (og_end > rwnd) ? rwnd[B:0] : og_end[B:0];
+    reg  [B:0]  og_j, og_rs, og_re, og_ms, og_me;
+    reg  [NR*RG_W-1:0] og_rg_in, og_rg_ooo;
+    reg         og_full;
+    integer     oi, og_nd, og_nb, og_nm, og_na;
+    always @* begin
+        og_j  = og_take[B:0];
+        og_nd = 0;
+        og_nb = 0;
+        og_nm = 0;
+        og_na = 0;
+        og_ms = og_s;
+        og_me = og_e;
+        for (oi = 0; oi < NR; oi = oi + 1) begin
+            og_rs = c_rg[oi*RG_W +: RGB] - c_rnxt[B:0];
+            og_re = c_rg[oi*RG_W+RGB +: RGB] - c_rnxt[B:0];
+            if (og_rs != og_re) begin
+                if (og_nd == oi && og_rs <= og_j) begin
+                    if (og_re > og_j) og_j = og_re;
+                    og_nd = oi + 1;
+                end
+                if (og_re < og_s) og_nb = og_nb + 1;
+                else if (og_rs > og_e) og_na = og_na + 1;
+                else begin
+                    og_nm = og_nm + 1;
+                    if (og_rs < og_ms) og_ms = og_rs;
+                    if (og_re > og_me) og_me = og_re;
+                end
+            end
+        end
+        og_full = (og_nb + og_na + 1 > NR);
+        og_rg_in  = {(NR*RG_W){1'b0}};
+        og_rg_ooo = {(NR*RG_W){1'b0}};
+        for (oi = 0; oi < NR; oi = oi + 1) begin
+            if (oi + og_nd < NR) og_rg_in[oi*RG_W +: RG_W] = c_rg[(oi+og_nd)*RG_W +: RG_W];
+            if (oi < og_nb) og_rg_ooo[oi*RG_W +: RG_W] = c_rg[oi*RG_W +: RG_W];
+            else if (oi == og_nb)
+                og_rg_ooo[oi*RG_W +: RG_W] = {og_me + c_rnxt[B:0], og_ms + c_rnxt[B:0]};
+            else if (oi <= og_nb + og_na)
+                og_rg_ooo[oi*RG_W +: RG_W] = c_rg[(oi-1+og_nm)*RG_W +: RG_W];
+        end
+    end
+    wire og_any = (c_rg != {(NR*RG_W){1'b0}});   // a hole is open
+
     // ---- segment evaluation (STATE_RX_EVAL) ----
     reg [31:0] rx_una, rx_nxt, rx_rnxt, rx_seq_off, rx_end_off, rx_ack_off, rx_max_off, rx_skip, rx_avail;
     reg [31:0] rx_take;
     reg [19:0] rx_srtt, rx_rvar, rx_rtt_err, rx_rtt;
-    reg [15:0] rx_rto, rx_tmr, rx_swnd;
+    reg [15:0] rx_rto, rx_tmr;
+    reg [29:0] rx_swnd;
+    reg [3:0]  rx_ws;
+    reg        rx_wsok;
     reg [3:0]  rx_state, rx_retr;
     reg        rx_rtton, rx_have, rx_finrx, rx_fin_acked, rx_accept, rx_drop, rx_inrec, rx_fast_rexmit;
     reg [1:0]  rx_dups;
@@ -466,8 +560,12 @@ module tcp_ctl #(
     reg [17:0] rx_sum;
     reg [31:0] rx_fl;
     reg        rx_pers, rx_defer;
+    reg [NR*RG_W-1:0] rx_rg;
+    reg [B:0]  rx_cp_dst;
     always @* begin
         rx_state  = c_state;
+        rx_rg     = c_rg;
+        rx_cp_dst = rx_end;
         rx_una    = c_una;
         rx_nxt    = c_nxt;
         rx_rnxt   = c_rnxt;
@@ -479,6 +577,8 @@ module tcp_ctl #(
         rx_have   = c_have;
         rx_retr   = c_retr;
         rx_swnd   = c_swnd;
+        rx_ws     = c_ws;
+        rx_wsok   = c_wsok;
         rx_finrx  = c_finrx;
         rx_fin_acked = 1'b0;
         rx_pmss   = c_pmss;
@@ -532,7 +632,9 @@ module tcp_ctl #(
                 end
             end else if (seg_syn) begin
                 rx_rnxt  = sg_seq_reg + 32'd1;
-                rx_swnd  = sg_wnd_reg;
+                rx_swnd  = {14'd0, sg_wnd_reg};   // (a SYN's window is never scaled)
+                rx_ws    = sg_ws_reg;             // scaling when both SYNs carry it
+                rx_wsok  = sg_wsv_reg;
                 rx_pmss  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
                 rx_cwnd  = init_wnd((rx_pmss < cfg_mss) ? rx_pmss : cfg_mss);
                 rx_init = 1'b1;
@@ -647,7 +749,7 @@ module tcp_ctl #(
                             end
                         end
                     end else if (sg_len_reg == 16'd0 && !seg_fin && c_max != c_una &&
-                                 sg_wnd_reg == c_swnd) begin
+                                 sg_wnd_sc == c_swnd) begin
                         rx_ev[CNT_DUP_ACK] = 1'b1;  // duplicate ACK
                         if (c_dups != 2'd3) rx_dups = c_dups + 2'd1;
                         if (c_dups == 2'd2 && !c_inrec) begin
@@ -666,7 +768,7 @@ module tcp_ctl #(
                             rx_cwnd  = sat16({2'd0, c_cwnd} + {2'd0, lim});
                         end
                     end
-                    rx_swnd = sg_wnd_reg;
+                    rx_swnd = sg_wnd_sc;
                     if (c_pers) begin
                         // a probe answered: the count of unanswered probes restarts; a
                         // window opened ends the persist state (its timer stops)
@@ -704,16 +806,29 @@ module tcp_ctl #(
                             rx_take  = (rx_avail < rwnd) ? rx_avail : rwnd;
                             rx_cp_len  = rx_take[15:0];
                             rx_cp_skip = rx_skip[15:0];
-                            rx_rnxt  = c_rnxt + rx_take;
+                            // rcv_nxt moves over the data and the kept ranges it reaches
+                            rx_rnxt  = c_rnxt + {{(31-B){1'b0}}, og_j};
+                            rx_rg    = og_rg_in;
                             if (rx_take != rx_avail) rx_ev[CNT_CUT] = 1'b1;
                             // delayed ACK (RFC 1122 4.2.3.2, RFC 5681 4.2): a whole
-                            // in-order segment with no ACK owed yet waits for data to
-                            // ride on, up to dack_time; the second one is acknowledged
-                            // at once
+                            // in-order segment with no ACK owed yet and no hole open
+                            // waits for data to ride on, up to dack_time; the second
+                            // one, and one filling a hole, are acknowledged at once
                             rx_defer = (dack_time != 10'd0) && (c_dack == 10'd0) &&
-                                       (rx_take == rx_avail) && !seg_fin;
+                                       (rx_take == rx_avail) && !seg_fin && !og_any;
                         end else if (!is_neg(rx_seq_off)) begin
-                            rx_ev[CNT_OUT_OF_ORDER] = 1'b1;  // out of order
+                            // out of order: kept at its place in the receive buffer and
+                            // remembered as a range, unless the range table is full
+                            // (dropped); a duplicate ACK at once either way
+                            rx_ev[CNT_OUT_OF_ORDER] = 1'b1;
+                            if (og_full) begin
+                                rx_ev[CNT_OOO_FULL] = 1'b1;
+                            end else begin
+                                rx_ev[CNT_OOO_KEPT] = 1'b1;
+                                rx_rg     = og_rg_ooo;
+                                rx_cp_len = {{(15-B){1'b0}}, og_e - og_s};
+                                rx_cp_dst = sg_seq_reg[B:0];
+                            end
                         end
                     end
                     rx_ack_now = !rx_defer;
@@ -750,13 +865,14 @@ module tcp_ctl #(
     reg        t_fin, t_send, t_data_state, t_rexmit, t_more;
     reg [7:0]  t_flags;
     reg [31:0] t_seq;
-    reg        t_mss;
+    reg        t_mss, t_ws;
     reg [3:0]  t_state;
     reg [15:0] t_tmr;
     reg        t_rtton;
     reg [31:0] t_rttsq;
     reg [15:0] t_rttt;
-    reg [15:0] t_ewnd, t_pint;
+    reg [29:0] t_ewnd;
+    reg [15:0] t_pint;
     reg [3:0]  t_retr;
     reg        t_pers, t_dsend, t_hold, t_probe;
     always @* begin
@@ -771,16 +887,17 @@ module tcp_ctl #(
         t_probe   = 1'b0;
         // the sender's window: min(cwnd, the peer's window), the peer's alone without
         // congestion control
-        t_ewnd    = (!cfg_cc_off && c_cwnd < c_swnd) ? c_cwnd : c_swnd;
+        t_ewnd    = (!cfg_cc_off && {14'd0, c_cwnd} < c_swnd) ? {14'd0, c_cwnd} : c_swnd;
         t_queued  = {{(31-B){1'b0}}, txw_reg - c_una[B:0]};
         t_data_end = c_close ? c_finsq : c_una + t_queued;
         t_diff    = t_data_end - c_nxt;
         t_unsent  = is_neg(t_diff) ? 32'd0 : t_diff;
-        t_diff    = c_una + {16'd0, t_ewnd} - c_nxt;
+        t_diff    = c_una + {2'd0, t_ewnd} - c_nxt;
         t_usable  = is_neg(t_diff) ? 32'd0 : t_diff;
         t_len     = 32'd0;
         t_fin     = 1'b0;
         t_mss     = 1'b0;
+        t_ws      = 1'b0;
         t_flags   = F_ACK;
         t_seq     = c_nxt;
         t_nnxt    = c_nxt;
@@ -791,12 +908,14 @@ module tcp_ctl #(
             t_send  = (c_nxt == c_una);
             t_flags = F_SYN;
             t_mss   = 1'b1;
+            t_ws    = 1'b1;   // window scale offered in our SYN (RFC 7323)
             t_seq   = c_una;
             t_nnxt  = c_una + 32'd1;
         end else if (c_state == TCP_SYN_RCVD) begin
             t_send  = ack_now_reg || (c_nxt == c_una);
             t_flags = F_SYN | F_ACK;
             t_mss   = 1'b1;
+            t_ws    = c_wsok; // in the SYN-ACK only when the peer's SYN had it
             t_seq   = c_una;
             t_nnxt  = c_una + 32'd1;
         end else if (t_data_state && fr_reg) begin
@@ -813,6 +932,14 @@ module tcp_ctl #(
             t_len = t_unsent;
             if (t_usable < t_len) t_len = t_usable;
             if ({16'd0, lim} < t_len) t_len = {16'd0, lim};
+            // sender silly-window avoidance (RFC 1122 4.2.3.4, RFC 9293 3.8.6.2.1): a
+            // segment goes out when it is full-sized, when it carries all the data queued
+            // (each burst of the application is pushed), when it is at least half the
+            // largest window the peer has offered, or when the persist timer (the
+            // override) has expired; otherwise the data waits for a larger window
+            if (!(t_len == {16'd0, lim} || t_unsent <= t_usable ||
+                  t_len >= {17'd0, c_maxw[15:1]} || pforce_reg))
+                t_len = 32'd0;
             t_fin  = c_close && (c_nxt + t_len == c_finsq);
             t_send = (t_len != 32'd0) || t_fin || ack_now_reg;
             if (t_len == 32'd0 && !t_fin && ((t_unsent != 32'd0 && pforce_reg) || kap_reg)) begin
@@ -950,6 +1077,9 @@ module tcp_ctl #(
                 cur_next[O_NXT +: 32]   = isn;
                 cur_next[O_MAX +: 32]   = isn;
                 cur_next[O_SWND +: 16]  = sg_wnd_reg;
+                cur_next[O_MAXW +: 16]  = sg_wnd_reg;
+                cur_next[O_WS +: 4]     = sg_ws_reg;
+                cur_next[O_WSOK]        = sg_wsv_reg;
                 cur_next[O_RNXT +: 32]  = (job_reg == JOB_CONN) ? 32'd0 : sg_seq_reg + 32'd1;
                 cur_next[O_RADV +: 32]  = (job_reg == JOB_CONN) ? 32'd0 : sg_seq_reg + 32'd1;
                 cur_next[O_PMSS +: 16]  = (sg_mss_reg == 16'd0) ? 16'd536 : sg_mss_reg;
@@ -963,7 +1093,12 @@ module tcp_ctl #(
                 cur_next[O_STATE +: 4]  = rx_state;
                 cur_next[O_UNA +: 32]   = rx_una;
                 cur_next[O_NXT +: 32]   = rx_nxt;
-                cur_next[O_SWND +: 16]  = rx_swnd;
+                cur_next[O_SWND +: 16]  = rx_swnd[15:0];
+                cur_next[O_SWHI +: 14]  = rx_swnd[29:16];
+                cur_next[O_WS +: 4]     = rx_ws;
+                cur_next[O_WSOK]        = rx_wsok;
+                if ({14'd0, c_maxw} < rx_swnd)
+                    cur_next[O_MAXW +: 16] = (rx_swnd[29:16] != 14'd0) ? 16'hFFFF : rx_swnd[15:0];
                 cur_next[O_RNXT +: 32]  = rx_rnxt;
                 cur_next[O_SRTT +: 20]  = rx_srtt;
                 cur_next[O_RVAR +: 20]  = rx_rvar;
@@ -981,6 +1116,7 @@ module tcp_ctl #(
                 cur_next[O_SSTH +: 16]  = rx_ssth;
                 cur_next[O_BACK +: 16]  = rx_back;
                 cur_next[O_PERS]        = rx_pers;
+                cur_next[O_OOO +: NR*RG_W] = rx_rg;
                 if (rx_defer) cur_next[O_DACK +: 10] = dack_time;
                 cur_next[O_KAT +: 16]   = cfg_ka_idle;   // any segment: the peer is there
                 cur_next[O_KAN +: 4]    = 4'd0;
@@ -1102,6 +1238,8 @@ module tcp_ctl #(
                     sg_flags_reg   <= s_seg_flags;
                     sg_wnd_reg     <= s_seg_wnd;
                     sg_mss_reg     <= s_seg_mss;
+                    sg_wsv_reg     <= s_seg_wscale_valid;
+                    sg_ws_reg      <= s_seg_wscale;
                     sg_addr_reg    <= s_seg_pay_addr;
                     sg_len_reg     <= s_seg_pay_len;
                     lk_idx_reg     <= {SID_W{1'b0}};
@@ -1118,6 +1256,8 @@ module tcp_ctl #(
                     sg_dport_reg <= s_conn_lport;
                     sg_wnd_reg   <= 16'd0;
                     sg_mss_reg   <= 16'd0;
+                    sg_wsv_reg   <= 1'b0;
+                    sg_ws_reg    <= 4'd0;
                     if (any_free) begin
                         sid_reg   <= first_free;
                         state_reg <= STATE_CREATE;
@@ -1187,6 +1327,7 @@ module tcp_ctl #(
                 tx_flags_reg <= seg_ack_flag ? F_RST : (F_RST | F_ACK);
                 tx_wnd_reg   <= 16'd0;
                 tx_mss_reg   <= 1'b0;
+                tx_ws_reg    <= 1'b0;
                 tx_len_reg   <= 16'd0;
                 state_reg    <= STATE_EMIT;
             end
@@ -1232,7 +1373,8 @@ module tcp_ctl #(
                 cp_cnt_reg     <= 16'd0;
                 cp_v_reg       <= 1'b0;
                 cp_src_reg     <= sg_addr_reg + rx_cp_skip[SW-1:0];
-                cp_dst_reg     <= rx_end;
+                cp_dst_reg     <= rx_cp_dst;
+                cp_commit_reg  <= (rx_rnxt[B:0] != c_rnxt[B:0]);
                 commit_ptr_reg <= rx_rnxt[B:0];
                 state_reg      <= (rx_cp_len != 16'd0) ? STATE_COPY : STATE_TX_EVAL;
             end
@@ -1244,7 +1386,7 @@ module tcp_ctl #(
                 cp_v_reg <= (cp_cnt_reg != cp_len_reg);
                 if (cp_v_reg) cp_dst_reg <= cp_dst_reg + 1'b1;
                 if (cp_cnt_reg == cp_len_reg && !cp_v_reg) begin
-                    commit_reg <= 1'b1;
+                    commit_reg <= cp_commit_reg;
                     state_reg  <= STATE_TX_EVAL;
                 end
             end
@@ -1279,6 +1421,7 @@ module tcp_ctl #(
                     tx_flags_reg  <= F_RST;
                     tx_wnd_reg    <= 16'd0;
                     tx_mss_reg    <= 1'b0;
+                    tx_ws_reg     <= 1'b0;
                     tx_len_reg    <= 16'd0;
                     state_reg     <= STATE_EMIT;
                 end else if (tm_expire || dack_exp || ka_exp) begin
@@ -1296,6 +1439,7 @@ module tcp_ctl #(
                 tx_sport_reg <= tup_lport;
                 tx_dport_reg <= tup_rport;
                 tx_mss_reg   <= 1'b0;
+                tx_ws_reg    <= 1'b0;
                 tx_len_reg   <= 16'd0;
                 tx_off_reg   <= t_seq[B-1:0];
                 if (rst_reply_reg) begin
@@ -1312,6 +1456,7 @@ module tcp_ctl #(
                     tx_flags_reg <= t_flags;
                     tx_wnd_reg   <= rwnd[15:0];
                     tx_mss_reg   <= t_mss;
+                    tx_ws_reg    <= t_ws;
                     tx_len_reg   <= t_len[15:0];
                     more_reg     <= t_more;
                     state_reg    <= STATE_EMIT;
@@ -1436,6 +1581,7 @@ module tcp_ctl #(
     assign m_seg_flags   = tx_flags_reg;
     assign m_seg_wnd     = tx_wnd_reg;
     assign m_seg_mss_opt = tx_mss_reg;
+    assign m_seg_ws_opt  = tx_ws_reg;
     assign m_seg_pay_sid = sid_reg;
     assign m_seg_pay_off = tx_off_reg;
     assign m_seg_pay_len = tx_len_reg;
@@ -1447,6 +1593,7 @@ module tcp_ctl #(
     assign ev_lport      = ev_tup_reg[15:0];
     assign cnt_ev        = ev_reg;
 
-    wire unused = &{1'b0, flight[0], sg_flags_reg[7:5], sg_flags_reg[3], rx_cp_skip[15:SW], isn_hash[63:32]};
+    wire unused = &{1'b0, flight[0], sg_flags_reg[7:5], sg_flags_reg[3], rx_cp_skip[15:SW], isn_hash[63:32],
+                        og_off[31:B+1], og_take[31:B+1]};
 endmodule
 `default_nettype wire

@@ -5,7 +5,8 @@
 // Interface: start (one-cycle strobe) with key[127:0] (k0 = key[63:0], k1 = key[127:64],
 //   as SipHash's little-endian key bytes 0..7 and 8..15) and msg[63:0] (the message's
 //   bytes 0..7 little-endian: byte 0 = msg[7:0]); hash[63:0] is SipHash-2-4(key, msg)
-//   and valid is high from its completion until the next start.
+//   and valid is high from its completion until the next start (low in the start cycle
+//   itself, so a user that waits for valid never takes the previous message's hash).
 // tcp_ctl hashes the 4-tuple's remote address and ports and adds a clock (RFC 6528:
 //   ISN = M + F(addresses, ports, secret key)).
 // Latency: valid 9 cycles after start (2 + 2 compression rounds, 4 finalisation rounds,
@@ -89,7 +90,7 @@ module tcp_isn (
         if (rst) state_reg <= STATE_IDLE;
     end
 
-    assign valid = (state_reg == STATE_DONE);
+    assign valid = (state_reg == STATE_DONE) && !start;
     assign hash  = v0_reg ^ v1_reg ^ v2_reg ^ v3_reg;
 endmodule
 `default_nettype wire

@@ -1,12 +1,13 @@
 `default_nettype none
 // tcp_tx: TCP segment transmitter. Builds one whole Ethernet frame (no FCS) per segment
-// descriptor: Ethernet header, IPv4 header (its checksum computed), TCP header (with an
-// MSS option when asked) and the payload read from the send buffer, with the TCP checksum
+// descriptor: Ethernet header, IPv4 header (its checksum computed), TCP header (with the
+// MSS and window-scale options when asked) and the payload read from the send buffer, with the TCP checksum
 // over the pseudo-header, header and payload.
 //
 // Descriptor (s_seg_*, valid/ready; ready while idle): dst_mac, dst_ip, src_port,
 //   dst_port, seq, ack, flags (bit 0 FIN, 1 SYN, 2 RST, 3 PSH, 4 ACK), wnd, mss_opt
-//   (1: append the option MSS = mss), pay_sid and pay_off (the payload's first byte is at
+//   (1: append the option MSS = mss), ws_opt (1: append NOP and the option window
+//   scale = ws, RFC 7323; after the MSS option when both), pay_sid and pay_off (the payload's first byte is at
 //   send-buffer address {pay_sid, pay_off}; the offset wraps inside the session's
 //   2^BUF_LOG2 bytes), pay_len.
 // Send buffer read port: buf_rd_en, buf_rd_addr; buf_rd_data one cycle after buf_rd_en,
@@ -45,6 +46,8 @@ module tcp_tx #(
     input  wire [15:0]               s_seg_wnd,
     input  wire                      s_seg_mss_opt,
     input  wire [15:0]               s_seg_mss,
+    input  wire                      s_seg_ws_opt,
+    input  wire [3:0]                s_seg_ws,
     input  wire [SID_W-1:0]          s_seg_pay_sid,
     input  wire [BUF_LOG2-1:0]       s_seg_pay_off,
     input  wire [15:0]               s_seg_pay_len,
@@ -75,14 +78,15 @@ module tcp_tx #(
     endgenerate
 
     localparam [1:0] STATE_IDLE = 2'd0, STATE_SUM = 2'd1, STATE_CSUM = 2'd2, STATE_SEND = 2'd3;
-    localparam integer HMAX = 58;  // header bytes with the MSS option
+    localparam integer HMAX = 62;  // header bytes with the MSS and window-scale options
 
     reg [1:0]          state_reg, state_next;
     reg [47:0]         mac_reg;
     reg [31:0]         ip_reg, seq_reg, ack_reg;
     reg [15:0]         sport_reg, dport_reg, wnd_reg, mss_reg, len_reg, id_reg;
     reg [7:0]          flags_reg;
-    reg                opt_reg;
+    reg                opt_reg, ws_opt_reg;
+    reg [3:0]          ws_reg;
     reg [SID_W-1:0]    sid_reg;
     reg [BUF_LOG2-1:0] ptr_reg;
     reg [BUF_LOG2-1:0] off0_reg;   // the payload's first offset, for the second read
@@ -93,10 +97,16 @@ module tcp_tx #(
     reg [15:0]         tcp_csum_reg, ip_csum_reg;
     reg                ev_reg;
 
-    wire [15:0] hlen     = opt_reg ? 16'd58 : 16'd54;
-    wire [15:0] tcp_len  = (opt_reg ? 16'd24 : 16'd20) + len_reg;
+    // options: MSS (4 bytes), NOP + window scale (4 bytes), packed from the first
+    wire [1:0]  opt_n    = {1'b0, opt_reg} + {1'b0, ws_opt_reg};  // option words
+    wire [31:0] ws_word  = {8'h01, 8'h03, 8'h03, 4'd0, ws_reg};
+    wire [31:0] mss_word = {16'h0204, mss_reg};
+    wire [63:0] opts     = opt_reg ? {mss_word, ws_opt_reg ? ws_word : 32'd0} :
+                                     {ws_opt_reg ? ws_word : 32'd0, 32'd0};
+    wire [15:0] hlen     = 16'd54 + {12'd0, opt_n, 2'b00};
+    wire [15:0] tcp_len  = 16'd20 + {12'd0, opt_n, 2'b00} + len_reg;
     wire [15:0] ip_total = tcp_len + 16'd20;
-    wire [7:0]  tcp_hw   = opt_reg ? 8'h60 : 8'h50;  // data offset 6 or 5 words
+    wire [7:0]  tcp_hw   = {4'd5 + {2'b00, opt_n}, 4'h0};  // data offset 5 to 7 words
 
     function [15:0] fold;
         input [31:0] s;
@@ -114,7 +124,8 @@ module tcp_tx #(
                           {16'd0, seq_reg[31:16]} + {16'd0, seq_reg[15:0]} +
                           {16'd0, ack_reg[31:16]} + {16'd0, ack_reg[15:0]} +
                           {16'd0, tcp_hw, flags_reg} + {16'd0, wnd_reg} +
-                          (opt_reg ? (32'h0204 + {16'd0, mss_reg}) : 32'd0);
+                          {16'd0, opts[63:48]} + {16'd0, opts[47:32]} +
+                          {16'd0, opts[31:16]} + {16'd0, opts[15:0]};
     wire [31:0] ip_sum  = 32'h4500 + {16'd0, ip_total} + {16'd0, id_reg} +
                           (cfg_df ? 32'h4000 : 32'd0) + {16'd0, cfg_ttl, 8'd6} +
                           {16'd0, cfg_ip[31:16]} + {16'd0, cfg_ip[15:0]} +
@@ -125,9 +136,9 @@ module tcp_tx #(
         8'h45, 8'h00, ip_total, id_reg, (cfg_df ? 16'h4000 : 16'h0000), cfg_ttl, 8'd6,
         ip_csum_reg, cfg_ip, ip_reg,
         sport_reg, dport_reg, seq_reg, ack_reg, tcp_hw, flags_reg, wnd_reg, tcp_csum_reg,
-        16'h0000, 16'h0204, mss_reg
+        16'h0000, opts
     };
-    wire [5:0] hidx     = 6'd57 - cnt_reg[5:0];
+    wire [5:0] hidx     = 6'd61 - cnt_reg[5:0];
     wire [7:0] hdr_byte = hdr[hidx*8 +: 8];
 
     wire        take     = m_axis_tvalid && m_axis_tready;
@@ -163,6 +174,8 @@ module tcp_tx #(
                 wnd_reg     <= s_seg_wnd;
                 opt_reg     <= s_seg_mss_opt;
                 mss_reg     <= s_seg_mss_opt ? s_seg_mss : 16'd0;
+                ws_opt_reg  <= s_seg_ws_opt;
+                ws_reg      <= s_seg_ws;
                 sid_reg     <= s_seg_pay_sid;
                 ptr_reg     <= s_seg_pay_off;
                 off0_reg    <= s_seg_pay_off;

@@ -39,7 +39,8 @@ CFG = {
 
 FIN, SYN, RST, PSH, ACK = 0x01, 0x02, 0x04, 0x08, 0x10
 
-# tcp_core's cnt_ev bits in order (the register map's TCP counters)
+# tcp_core's cnt_ev bits in order (the register map's TCP counters, then ooo_kept and
+# ooo_full, which the map does not carry yet)
 EV_NAMES = [
     "rx_segments",
     "rx_bad_len",
@@ -69,6 +70,8 @@ EV_NAMES = [
     "cwnd_cut",
     "delayed_ack",
     "keepalive",
+    "ooo_kept",
+    "ooo_full",
 ]
 
 

@@ -208,8 +208,9 @@ async def test_rst_and_challenge(dut) -> None:
 
 @cocotb.test()
 async def test_out_of_order(dut) -> None:
-    """A segment past rcv_nxt: an immediate duplicate ACK (RFC 5681), its data not
-    delivered; the missing segment then: ACK of it, data in order."""
+    """Segments past rcv_nxt: each an immediate duplicate ACK (RFC 5681), their data kept
+    but not delivered (RFC 9293 3.10.7.4); the missing segment then: an ACK of all three,
+    the data in order."""
     tb = TcpTb(dut)
     m = ev(dut)
     await tb.start()
@@ -221,12 +222,14 @@ async def test_out_of_order(dut) -> None:
     p.send(ACK, b"B" * 10, seq=p.seq + 20)
     a2 = await tb.frame()
     assert a2.ack == p.seq
-    assert count(m, "out_of_order") == 2
+    assert count(m, "out_of_order") == 2 and count(m, "ooo_kept") == 2
+    await tb.cycles(100)
+    assert p.sid not in tb.rx, "data beyond a hole delivered"
     p.data(b"C" * 10)
     a = await tb.frame()
-    assert a.ack == p.seq
+    assert a.ack == p.seq + 20
     await tb.cycles(100)
-    assert bytes(tb.rx[p.sid]) == b"C" * 10
+    assert bytes(tb.rx[p.sid]) == b"C" * 10 + b"A" * 10 + b"B" * 10
 
 
 @cocotb.test()
@@ -332,7 +335,12 @@ async def test_window_updates(dut) -> None:
     """User-reported failure 1: a transfer to a peer whose window opens only through
     window updates (ACKs that acknowledge nothing new) keeps going: every update lets the
     sender send what fits, never more than the window; a zero window stops it and the
-    update after it restarts it. 6000 bytes arrive byte-exact."""
+    update after it restarts it. 6000 bytes arrive byte-exact. Sender silly-window
+    avoidance (RFC 1122 4.2.3.4): a window smaller than a full segment, than the data
+    waiting and than half the largest window offered (65535, the SYN's) is used only
+    when the override (the persist timer) expires, at least cfg_rto_min ticks after the
+    data began to wait (the zero window before it, if any; less one tick, the timer's
+    resolution); the others at once."""
     tb = TcpTb(dut)
     await tb.start()
     p = Peer(tb, 6100, 80, mss=1460)
@@ -347,21 +355,40 @@ async def test_window_updates(dut) -> None:
     acked = p.rcv
     wnd = 300
     steps = 0
+    t_held = tb.cycle  # since when the data waits for the window
     while len(got) < len(data):
-        s = await tb.frame(limit=8000)
-        assert s.seq == (p.rcv + len(got)) & 0xFFFFFFFF, "out of order or resent"
-        assert (s.seq + len(s.payload) - acked) & 0xFFFFFFFF <= wnd, "beyond the window"
-        got += s.payload
+        # everything sent is acknowledged and a window of wnd bytes offered
+        small = wnd < 1460 and len(data) - len(got) > wnd
+        s = await tb.frame(limit=200_000 if small else 8000)
+        if small:
+            # RFC 1122 4.2.3.4: the silly window is used only after the override time-out
+            assert s.t - t_held > (CFG["cfg_rto_min"] - 1) * TICK, (wnd, s.t - t_held)
+            assert len(s.payload) == wnd, (wnd, len(s.payload))
+        while True:
+            assert s.seq == (p.rcv + len(got)) & 0xFFFFFFFF, "out of order or resent"
+            end = (s.seq + len(s.payload) - acked) & 0xFFFFFFFF
+            assert end <= wnd, "beyond the window"
+            got += s.payload
+            if end == wnd or len(got) == len(data):
+                break
+            try:
+                s = await tb.frame(limit=3000)
+            except AssertionError:
+                # the rest of the window is not used while data is outstanding: it is
+                # smaller than a full segment and than the data waiting (RFC 1122
+                # 4.2.3.4; half the largest window offered is 32767 here)
+                assert wnd - end < 1460 and wnd - end < len(data) - len(got), (wnd, end)
+                break
         steps += 1
-        if (s.seq + len(s.payload) - acked) & 0xFFFFFFFF == wnd:
-            # the window is full: acknowledge all, with a zero window every third time,
-            # then open it by a window update alone
-            acked = (s.seq + len(s.payload)) & 0xFFFFFFFF
-            if steps % 3 == 0:
-                p.send(ACK, ack=acked, window=0)
-                await tb.no_frame(300)
-            wnd = rng.choice((1, 100, 700, 1460, 3000))
-            p.send(ACK, ack=acked, window=wnd)
+        # acknowledge all, with a zero window every third time, then open it by a
+        # window update alone
+        acked = (p.rcv + len(got)) & 0xFFFFFFFF
+        t_held = tb.cycle
+        if steps % 3 == 0:
+            p.send(ACK, ack=acked, window=0)
+            await tb.no_frame(300)
+        wnd = rng.choice((1, 100, 700, 1460, 3000))
+        p.send(ACK, ack=acked, window=wnd)
     assert bytes(got) == data
 
 

@@ -1,6 +1,6 @@
 """tcp_isn: SipHash-2-4 of one 8-byte message against the Python reference (itself checked
 against the paper's vector), for random keys and messages, starts back to back and
-apart; valid holds until the next start."""
+apart; valid holds until the next start and is low in the start cycle."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge
 from cocotb_run import run
 from unit.tcp.siphash import siphash24
 
@@ -28,6 +28,8 @@ async def test_isn_hash(dut) -> None:
         dut.key.value = int.from_bytes(key, "little")
         dut.msg.value = int.from_bytes(msg, "little")
         dut.start.value = 1
+        await ReadOnly()
+        assert not dut.valid.value, "valid (the previous hash) in the start cycle"
         await RisingEdge(dut.clk)
         dut.start.value = 0
         await RisingEdge(dut.clk)  # (the start is taken at this edge)
