@@ -103,7 +103,7 @@ EV_SOURCES: tuple[Source, ...] = (
     Source("stack", STACK_EV_W, f"udp_stack cnt_ev (NUM_PORTS = {STACK_PORTS})"),
     Source("echo", 1, "udp_echo cnt_ev (the echo on UDP port 0)"),
     Source("pktgen", 2, "pktgen cnt_ev"),
-    Source("tcp", 28, "tcp_core cnt_ev (zero where no TCP engine is built)"),
+    Source("tcp", 30, "tcp_core cnt_ev (zero where no TCP engine is built)"),
     Source("nic_cls", 3 + 8, "nic_classifier cnt_ev (RULES = 8; zero on a board without NIC)"),
     Source("cfar", 7, "cfar_accel cnt_ev (zero on a board without NIC)"),
     Source("nic_reply", 5, "nic_reply cnt_ev (zero on a board without NIC)"),
@@ -822,7 +822,7 @@ TCP_COUNTERS = [
     ("RST_NO_SESSION", "RSTs sent for segments without a session (closed ports included)"),
     ("SYN_FULL", "SYNs dropped: no free slot, or the half-open limit reached"),
     ("UNACCEPTABLE", "segments outside the receive window (answered with an ACK)"),
-    ("OUT_OF_ORDER", "data segments ahead of the next expected byte (not kept)"),
+    ("OUT_OF_ORDER", "data segments ahead of the next expected byte (duplicate ACK sent)"),
     ("RST_RCVD", "RSTs received that reset a session"),
     ("CHALLENGE_ACK", "challenge ACKs sent (RFC 5961: an in-window RST or a SYN)"),
     ("RTO", "retransmission time-outs"),
@@ -841,6 +841,8 @@ TCP_COUNTERS = [
     ("CWND_CUTS", "congestion-window reductions (fast retransmit, or a first time-out)"),
     ("DELAYED_ACKS", "ACKs sent by the delayed-ACK timer"),
     ("KEEPALIVES", "keep-alive probes sent"),
+    ("OOO_KEPT", "out-of-order segments kept in the receive buffer"),
+    ("OOO_DROPPED", "out-of-order segments dropped: the session's range table was full"),
 ]
 TCP_CFG = [  # name, width, reset, description
     ("LISTEN_PORT", 16, 7, "Listening port (0: none): a SYN to it opens a session."),

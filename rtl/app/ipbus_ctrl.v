@@ -138,7 +138,7 @@ module ipbus_ctrl #(
     input  wire [57:0] ev_stack,
     input  wire [0:0] ev_echo,
     input  wire [1:0] ev_pktgen,
-    input  wire [27:0] ev_tcp,
+    input  wire [29:0] ev_tcp,
     input  wire [10:0] ev_nic_cls,
     input  wire [6:0] ev_cfar,
     input  wire [4:0] ev_nic_reply,

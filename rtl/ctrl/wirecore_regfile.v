@@ -8,13 +8,13 @@
 //   status (sts_*) are inputs. Reading an unmapped address, writing a read-only one,
 //   or writing a protected register while SYS.WRITE_PROTECT is set answers reg_err
 //   instead of reg_ack.
-// Counters: the map's 142 counters live in one stat_counters (32 bits, wrapping),
+// Counters: the map's 144 counters live in one stat_counters (32 bits, wrapping),
 //   counter i counting the strobe the map gives it on the ev_* inputs (one vector per
 //   source, one strobe per bit, one cycle per event; the value counters add a
 //   16-bit value of ev_*_len with each strobe): see docs/registers.md.
 // Latency: reg_ack/reg_err and reg_rdata one cycle after reg_req; a counter read 4
 //   cycles after (a register, the counters' 2-cycle read port, a register; with
-//   CNT_RAM = 1 up to 142 more while the counters' RAM is cleared after reset).
+//   CNT_RAM = 1 up to 144 more while the counters' RAM is cleared after reset).
 // Parameters (checked at elaboration; both tested): CNT_RAM (0: counters in
 //   flip-flops, exact at any rate; 1: in one RAM,
 //   exact while no counter gets more than 3 events in a scan of N + R cycles, R the
@@ -94,7 +94,7 @@ module wirecore_regfile #(
     input  wire [57:0] ev_stack,
     input  wire [0:0] ev_echo,
     input  wire [1:0] ev_pktgen,
-    input  wire [27:0] ev_tcp,
+    input  wire [29:0] ev_tcp,
     input  wire [10:0] ev_nic_cls,
     input  wire [6:0] ev_cfar,
     input  wire [4:0] ev_nic_reply,
@@ -110,38 +110,40 @@ module wirecore_regfile #(
         end
     endgenerate
 
-    localparam integer NCNT = 142;  // counters (index: the map's order)
+    localparam integer NCNT = 144;  // counters (index: the map's order)
 
     // the register file's own event: a write refused by write protection
     reg         wp_refused_reg;
     wire [0:0]  ev_regfile = wp_refused_reg;
     // counter i counts ev_cnt[i] (adding ev_cnt_val[i*16+:16] for a value counter)
     wire [NCNT-1:0] ev_cnt = {
-        ev_nic_arb[1],  // 141: NIC.ARB_ACCEL_FRAMES
-        ev_nic_arb[0],  // 140: NIC.ARB_HOST_FRAMES
-        ev_nic_reply[4],  // 139: NIC.REPLY_REQ_LOST
-        ev_nic_reply[3],  // 138: NIC.REPLY_TOO_LONG
-        ev_nic_reply[2],  // 137: NIC.REPLY_NO_REQ
-        ev_nic_reply[1],  // 136: NIC.REPLY_BAD
-        ev_nic_reply[0],  // 135: NIC.REPLY_SENT
-        ev_cfar[6],  // 134: NIC.CFAR_BUSY
-        ev_cfar[5],  // 133: NIC.CFAR_LOST
-        ev_cfar[4],  // 132: NIC.CFAR_ORDER
-        ev_cfar[3],  // 131: NIC.CFAR_LENGTH
-        ev_cfar[2],  // 130: NIC.CFAR_BAD
-        ev_cfar[1],  // 129: NIC.CFAR_RESULTS
-        ev_cfar[0],  // 128: NIC.CFAR_BLOCKS
-        ev_nic_cls[10],  // 127: NIC.CLS_HIT7
-        ev_nic_cls[9],  // 126: NIC.CLS_HIT6
-        ev_nic_cls[8],  // 125: NIC.CLS_HIT5
-        ev_nic_cls[7],  // 124: NIC.CLS_HIT4
-        ev_nic_cls[6],  // 123: NIC.CLS_HIT3
-        ev_nic_cls[5],  // 122: NIC.CLS_HIT2
-        ev_nic_cls[4],  // 121: NIC.CLS_HIT1
-        ev_nic_cls[3],  // 120: NIC.CLS_HIT0
-        ev_nic_cls[2],  // 119: NIC.CLS_BAD
-        ev_nic_cls[1],  // 118: NIC.CLS_DROP
-        ev_nic_cls[0],  // 117: NIC.CLS_DEFAULT
+        ev_nic_arb[1],  // 143: NIC.ARB_ACCEL_FRAMES
+        ev_nic_arb[0],  // 142: NIC.ARB_HOST_FRAMES
+        ev_nic_reply[4],  // 141: NIC.REPLY_REQ_LOST
+        ev_nic_reply[3],  // 140: NIC.REPLY_TOO_LONG
+        ev_nic_reply[2],  // 139: NIC.REPLY_NO_REQ
+        ev_nic_reply[1],  // 138: NIC.REPLY_BAD
+        ev_nic_reply[0],  // 137: NIC.REPLY_SENT
+        ev_cfar[6],  // 136: NIC.CFAR_BUSY
+        ev_cfar[5],  // 135: NIC.CFAR_LOST
+        ev_cfar[4],  // 134: NIC.CFAR_ORDER
+        ev_cfar[3],  // 133: NIC.CFAR_LENGTH
+        ev_cfar[2],  // 132: NIC.CFAR_BAD
+        ev_cfar[1],  // 131: NIC.CFAR_RESULTS
+        ev_cfar[0],  // 130: NIC.CFAR_BLOCKS
+        ev_nic_cls[10],  // 129: NIC.CLS_HIT7
+        ev_nic_cls[9],  // 128: NIC.CLS_HIT6
+        ev_nic_cls[8],  // 127: NIC.CLS_HIT5
+        ev_nic_cls[7],  // 126: NIC.CLS_HIT4
+        ev_nic_cls[6],  // 125: NIC.CLS_HIT3
+        ev_nic_cls[5],  // 124: NIC.CLS_HIT2
+        ev_nic_cls[4],  // 123: NIC.CLS_HIT1
+        ev_nic_cls[3],  // 122: NIC.CLS_HIT0
+        ev_nic_cls[2],  // 121: NIC.CLS_BAD
+        ev_nic_cls[1],  // 120: NIC.CLS_DROP
+        ev_nic_cls[0],  // 119: NIC.CLS_DEFAULT
+        ev_tcp[29],  // 118: TCP.OOO_DROPPED
+        ev_tcp[28],  // 117: TCP.OOO_KEPT
         ev_tcp[27],  // 116: TCP.KEEPALIVES
         ev_tcp[26],  // 115: TCP.DELAYED_ACKS
         ev_tcp[25],  // 114: TCP.CWND_CUTS
@@ -274,7 +276,8 @@ module wirecore_regfile #(
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
-        16'd0, 16'd0, ev_pktgen_len[15:0], 16'd0,
+        16'd0, 16'd0, 16'd0, 16'd0,
+        ev_pktgen_len[15:0], 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
@@ -294,9 +297,8 @@ module wirecore_regfile #(
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
         16'd0, 16'd0, 16'd0, 16'd0,
-        16'd0, 16'd0, 16'd0, ev_mac_len[31:16],
-        16'd0, 16'd0, 16'd0, ev_mac_len[15:0],
-        16'd0, 16'd0
+        16'd0, ev_mac_len[31:16], 16'd0, 16'd0,
+        16'd0, ev_mac_len[15:0], 16'd0, 16'd0
     };
 
     // a counter read: asked by the register access (cnt_pend_reg), taken by the read
@@ -308,8 +310,8 @@ module wirecore_regfile #(
     wire [31:0]      cnt_rd_data;
     stat_counters #(
         .N(NCNT), .W(32), .RAM(CNT_RAM), .PW(2), .VW(16), .PV(16), .PWW(6),
-        .VMASK(142'h8000000000000000000044),
-        .WMASK(142'hf800e0000000000000581)
+        .VMASK(144'h8000000000000000000044),
+        .WMASK(144'hf800e0000000000000581)
     ) counters (
         .clk(clk), .rst(rst), .clear(1'b0), .ev(ev_cnt), .ev_val(ev_cnt_val),
         .rd_en(cnt_rd_en), .rd_addr(cnt_idx_reg), .rd_valid(cnt_rd_valid),
@@ -1932,6 +1934,20 @@ module wirecore_regfile #(
                     cnt_idx_reg <= 8'd116;
                 end
             end
+            12'h29c: begin // TCP.OOO_KEPT
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd117;
+                end
+            end
+            12'h29d: begin // TCP.OOO_DROPPED
+                if (reg_we) reg_err_reg <= 1'b1;
+                else begin
+                    cnt_pend_reg <= 1'b1;
+                    cnt_idx_reg <= 8'd118;
+                end
+            end
             12'h2a0: begin // TCP.LISTEN_PORT
                 reg_rdata_reg <= {16'd0, cfg_tcp_listen_port};
                 if (reg_we && cfg_write_protect_reg) begin
@@ -2056,175 +2072,175 @@ module wirecore_regfile #(
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd117;
+                    cnt_idx_reg <= 8'd119;
                 end
             end
             12'h301: begin // NIC.CLS_DROP
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd118;
+                    cnt_idx_reg <= 8'd120;
                 end
             end
             12'h302: begin // NIC.CLS_BAD
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd119;
+                    cnt_idx_reg <= 8'd121;
                 end
             end
             12'h303: begin // NIC.CLS_HIT0
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd120;
+                    cnt_idx_reg <= 8'd122;
                 end
             end
             12'h304: begin // NIC.CLS_HIT1
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd121;
+                    cnt_idx_reg <= 8'd123;
                 end
             end
             12'h305: begin // NIC.CLS_HIT2
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd122;
+                    cnt_idx_reg <= 8'd124;
                 end
             end
             12'h306: begin // NIC.CLS_HIT3
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd123;
+                    cnt_idx_reg <= 8'd125;
                 end
             end
             12'h307: begin // NIC.CLS_HIT4
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd124;
+                    cnt_idx_reg <= 8'd126;
                 end
             end
             12'h308: begin // NIC.CLS_HIT5
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd125;
+                    cnt_idx_reg <= 8'd127;
                 end
             end
             12'h309: begin // NIC.CLS_HIT6
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd126;
+                    cnt_idx_reg <= 8'd128;
                 end
             end
             12'h30a: begin // NIC.CLS_HIT7
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd127;
+                    cnt_idx_reg <= 8'd129;
                 end
             end
             12'h30b: begin // NIC.CFAR_BLOCKS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd128;
+                    cnt_idx_reg <= 8'd130;
                 end
             end
             12'h30c: begin // NIC.CFAR_RESULTS
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd129;
+                    cnt_idx_reg <= 8'd131;
                 end
             end
             12'h30d: begin // NIC.CFAR_BAD
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd130;
+                    cnt_idx_reg <= 8'd132;
                 end
             end
             12'h30e: begin // NIC.CFAR_LENGTH
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd131;
+                    cnt_idx_reg <= 8'd133;
                 end
             end
             12'h30f: begin // NIC.CFAR_ORDER
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd132;
+                    cnt_idx_reg <= 8'd134;
                 end
             end
             12'h310: begin // NIC.CFAR_LOST
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd133;
+                    cnt_idx_reg <= 8'd135;
                 end
             end
             12'h311: begin // NIC.CFAR_BUSY
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd134;
+                    cnt_idx_reg <= 8'd136;
                 end
             end
             12'h312: begin // NIC.REPLY_SENT
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd135;
+                    cnt_idx_reg <= 8'd137;
                 end
             end
             12'h313: begin // NIC.REPLY_BAD
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd136;
+                    cnt_idx_reg <= 8'd138;
                 end
             end
             12'h314: begin // NIC.REPLY_NO_REQ
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd137;
+                    cnt_idx_reg <= 8'd139;
                 end
             end
             12'h315: begin // NIC.REPLY_TOO_LONG
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd138;
+                    cnt_idx_reg <= 8'd140;
                 end
             end
             12'h316: begin // NIC.REPLY_REQ_LOST
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd139;
+                    cnt_idx_reg <= 8'd141;
                 end
             end
             12'h317: begin // NIC.ARB_HOST_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd140;
+                    cnt_idx_reg <= 8'd142;
                 end
             end
             12'h318: begin // NIC.ARB_ACCEL_FRAMES
                 if (reg_we) reg_err_reg <= 1'b1;
                 else begin
                     cnt_pend_reg <= 1'b1;
-                    cnt_idx_reg <= 8'd141;
+                    cnt_idx_reg <= 8'd143;
                 end
             end
             12'h320: begin // NIC.CFAR_GUARD

@@ -222,7 +222,7 @@ module wirecore_node #(
   wire        ev_echo;
   wire [1:0]  ev_pktgen;
   wire [15:0] ev_pktgen_len;
-  wire [27:0] ev_tcp;    // tcp_core cnt_ev (zero without TCP)
+  wire [29:0] ev_tcp;    // tcp_core cnt_ev (zero without TCP)
   wire [10:0] ev_nic_cls;    // nic_classifier cnt_ev (NIC = 1; else zero)
   wire [6:0]  ev_cfar;       // cfar_accel cnt_ev
   wire [4:0]  ev_nic_reply;  // nic_reply cnt_ev
@@ -529,7 +529,7 @@ module wirecore_node #(
       assign tcp_tx_tvalid = 1'b0;
       assign tcp_tx_tlast = 1'b0;
       assign tcp_tx_tuser = 1'b0;
-      assign ev_tcp = 28'd0;
+      assign ev_tcp = 30'd0;
       /* verilator lint_off UNUSEDSIGNAL */
       wire tcp_cfg_unused = ^{reg_tcp_listen_port, reg_tcp_mss, reg_tcp_rto_init,
                               reg_tcp_rto_min, reg_tcp_rto_max, reg_tcp_max_retries,
