@@ -17,8 +17,8 @@ help:
 	@echo "make test-long - the volume runs left out of make test (longer fuzz runs, repeated"
 	@echo "                 sweeps: no case that make test does not cover)"
 	@echo "make bench     - run the benchmarks, figures to bench/results/*.json"
-	@echo "make bitstream BOARD=colorlight_i5 - the board's bitstream (yosys, nextpnr-ecp5,"
-	@echo "                 ecppack); fails on a timing failure"
+	@echo "make bitstream BOARD=colorlight_i9 - the board's bitstream (yosys, nextpnr-ecp5,"
+	@echo "                 ecppack); fails on a timing failure (nexys_video: yosys synth_xilinx only)"
 	@echo "make lint      - Verilator --lint-only -Wall on every RTL file, ruff on Python"
 	@echo "make setup     - only install what the others need"
 	@echo "make clean     - remove build products"
@@ -45,7 +45,7 @@ lint: setup
 bench: setup
 	$(PY) -m bench.run_all
 
-BOARD ?= colorlight_i5
+BOARD ?= colorlight_i9
 bitstream: setup
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(PY) -m syn.board $(BOARD)
 

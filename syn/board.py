@@ -66,10 +66,12 @@ def sources(board: Board) -> list[Path]:
 
 
 def _run(cmd: list[str], log: Path, cwd: Path | None = None) -> None:
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
-    log.write_text(r.stdout + r.stderr)
+    """Run ``cmd`` with its output going to ``log`` as it comes (a long place-and-route
+    can be followed there); raise with the log's end on failure."""
+    with log.open("w") as f:
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, text=True, cwd=cwd)
     if r.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} failed (log {log}):\n{(r.stdout + r.stderr)[-3000:]}")
+        raise RuntimeError(f"{cmd[0]} failed (log {log}):\n{log.read_text()[-3000:]}")
 
 
 def figures(report: dict) -> dict[str, object]:

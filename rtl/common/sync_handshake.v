@@ -18,8 +18,8 @@
 // clock); a reset of one side alone can lose a word in flight or deliver it twice.
 // Latency: 1 source cycle + STAGES+1 destination cycles from a word taken to dst_valid;
 // the next word is taken STAGES+1 source cycles after dst_ready.
-// Parameters (checked): WIDTH (bits, >= 1; tested 8 and 145), STAGES (synchronizer flops,
-//   2 or 3; tested 2).
+// Parameters (checked): WIDTH (bits, >= 1; tested 16, and 33, 65, 128, 145 in ipbus_cdc
+//   through the board test), STAGES (synchronizer flops, 2 or 3; tested 2).
 module sync_handshake #(
     parameter WIDTH  = 32,
     parameter STAGES = 2
